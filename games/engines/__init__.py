@@ -1,0 +1,33 @@
+"""Registry of rule engines: one slug, one ruleset. Nothing here imports Django."""
+from __future__ import annotations
+
+from games.engines.base import Ruleset
+
+_REGISTRY: dict[str, Ruleset] = {}
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    _REGISTRY[ruleset.slug] = ruleset
+    return ruleset
+
+
+def get(slug: str) -> Ruleset:
+    """The ruleset for ``slug``; KeyError names the unknown slug."""
+    _load_builtin()
+    try:
+        return _REGISTRY[slug]
+    except KeyError:
+        raise KeyError(f"no game called {slug!r}; known games: {', '.join(sorted(_REGISTRY))}") from None
+
+
+def all_rulesets() -> list[Ruleset]:
+    _load_builtin()
+    return [_REGISTRY[slug] for slug in sorted(_REGISTRY)]
+
+
+def _load_builtin() -> None:
+    if _REGISTRY:
+        return
+    from games.engines import snowball_fight
+
+    register(snowball_fight.RULESET)

@@ -1,0 +1,115 @@
+"""The contract every rule engine keeps, and the errors it raises.
+
+An engine is pure Python: no Django, no I/O, no clock, no global ``random``.
+A game's state is a JSON-safe ``dict`` owned by the engine; ``apply`` never
+mutates the state it is given, so a cached state can be shared safely.
+Randomness comes from :func:`rng_for`, seeded by the state's seed and a
+counter kept in the state, so a game replays exactly from seed + actions.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+View = dict[str, Any]
+
+
+class GameError(Exception):
+    """Base of every error an engine raises for a bad action; the message is for players."""
+
+    code = "game_error"
+
+
+class BadAction(GameError):
+    """The action is malformed: unknown type, missing or mistyped field."""
+
+    code = "bad_action"
+
+
+class NotYourTurn(GameError):
+    """The seat is not being asked to act now."""
+
+    code = "not_your_turn"
+
+
+class IllegalAction(GameError):
+    """The action is well formed but the rules forbid it now."""
+
+    code = "illegal_action"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice offered when a game is created (a variant, an optional rule, a map)."""
+
+    name: str
+    label: str
+    kind: str  # "bool" | "choice" | "multichoice"
+    default: Any
+    choices: tuple[tuple[str, str], ...] = ()
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What one seat is asked to do now.
+
+    ``kind`` is a short machine name ("turn", "sealed", "reaction", "effect");
+    ``text`` says it to the player; ``timeout`` is the seconds the player has
+    before ``default`` (an action the engine accepts) is applied for them, or
+    None for no limit.
+    """
+
+    kind: str
+    text: str
+    timeout: float | None = None
+    default: Action | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "timeout": self.timeout,
+            "default": self.default,
+            **({"extra": self.extra} if self.extra else {}),
+        }
+
+
+class Ruleset(Protocol):
+    """A game: a declarative description plus pure functions over its state."""
+
+    slug: str
+    name: str
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...]
+
+    def new_game(self, *, players: int, options: dict[str, Any], seed: int) -> State: ...
+
+    def to_act(self, state: State) -> dict[int, Prompt]: ...
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]: ...
+
+    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]: ...
+
+    def view(self, state: State, seat: int | None) -> View: ...
+
+    def outcome(self, state: State) -> dict[str, Any] | None: ...
+
+    def bot_action(self, state: State, seat: int) -> Action: ...
+
+
+def rng_for(state: State) -> random.Random:
+    """A generator for the next random step of this game; advances the state's counter.
+
+    The state must hold ``seed`` (int) and ``rng_counter`` (int). Call it on the
+    new (copied) state inside ``apply``, never on the caller's state.
+    """
+    counter = state["rng_counter"]
+    state["rng_counter"] = counter + 1
+    return random.Random(f"{state['seed']}:{counter}")

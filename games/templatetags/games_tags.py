@@ -1,0 +1,39 @@
+"""Template helpers shared by every game's board templates."""
+from __future__ import annotations
+
+import json
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def ws_vals(action: dict) -> str:
+    """The ``hx-vals`` JSON for an element that sends ``action`` over the game socket.
+
+    Use it as ``<button ws-send hx-vals="{{ action|ws_vals }}">``; static/js/game.js adds
+    the action_id and the version the player saw before the frame leaves the browser.
+    """
+    return json.dumps({"action": json.dumps(action, sort_keys=True)})
+
+
+@register.filter
+def get_item(mapping, key):
+    """``mapping[key]`` for templates, None when absent (works for lists with int keys)."""
+    try:
+        return mapping[key]
+    except (KeyError, IndexError, TypeError):
+        try:
+            return mapping[str(key)]
+        except (KeyError, IndexError, TypeError):
+            return None
+
+
+@register.filter
+def player_name(seat, names):
+    """The display name of ``seat`` given the list of names by seat."""
+    try:
+        return names[int(seat)]
+    except (IndexError, TypeError, ValueError):
+        return f"Seat {seat}"
