@@ -1,0 +1,216 @@
+"""The Redis coordinator: one lock, presence and barrier for every worker process.
+
+Keys (``P`` is the prefix, "snowball" by default):
+
+- ``P:lock:game:<id>``: redis-py's :class:`~redis.lock.Lock`; it expires after
+  ``timeout`` so a killed holder cannot wedge the game.
+- ``P:presence:game:<id>``: sorted set of connection ids scored by last-seen time,
+  beside ``P:presence:game:<id>:meta``, a hash of connection id to its seat and user.
+  Expired entries are pruned whenever the game's presence is written or read;
+  both keys vanish once the game has been silent for a while.
+- ``P:barrier:game:<id>:<key>``: set of the seats that arrived; gone a day after
+  the last arrival.
+
+Multi-key changes run as Lua scripts, so each is atomic across workers. Presence
+times come from the injected clock (wall time by default), so workers on
+different hosts need roughly synchronised clocks, well within ``presence_ttl``.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import math
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import redis
+from redis.exceptions import LockNotOwnedError
+
+from games.coordinator.base import (
+    DEFAULT_BARRIER_TTL,
+    DEFAULT_PRESENCE_TTL,
+    Clock,
+    Coordinator,
+    LockLost,
+    LockTimeout,
+    Presence,
+    check_arrival,
+    check_ttl,
+)
+
+log = logging.getLogger(__name__)
+
+_PRUNE = """
+local dead = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+for _, conn in ipairs(dead) do
+  redis.call('ZREM', KEYS[1], conn)
+  redis.call('HDEL', KEYS[2], conn)
+end
+"""
+
+_JOIN = _PRUNE + """
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+redis.call('EXPIRE', KEYS[2], ARGV[5])
+"""
+
+_HEARTBEAT = _PRUNE + """
+if not redis.call('ZSCORE', KEYS[1], ARGV[3]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+return 1
+"""
+
+_PRESENCE = _PRUNE + """
+local live = redis.call('ZRANGE', KEYS[1], 0, -1)
+local meta = {}
+for i, conn in ipairs(live) do
+  meta[i] = redis.call('HGET', KEYS[2], conn) or ''
+end
+return meta
+"""
+
+_ARRIVE = """
+local added = redis.call('SADD', KEYS[1], ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+if added == 0 then
+  return 0
+end
+for i = 3, #ARGV do
+  if redis.call('SISMEMBER', KEYS[1], ARGV[i]) == 0 then
+    return 0
+  end
+end
+return 1
+"""
+
+
+class RedisCoordinator(Coordinator):
+    """Coordinates every worker that shares one Redis and one key prefix."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "snowball",
+        presence_ttl: float = DEFAULT_PRESENCE_TTL,
+        barrier_ttl: float = DEFAULT_BARRIER_TTL,
+        clock: Clock = time.time,
+        lock_poll: float = 0.02,
+        socket_timeout: float = 5.0,
+    ) -> None:
+        self.prefix = prefix
+        self.presence_ttl = check_ttl("presence_ttl", presence_ttl)
+        self.barrier_ttl = check_ttl("barrier_ttl", barrier_ttl)
+        self.clock = clock
+        self.lock_poll = check_ttl("lock_poll", lock_poll)
+        self.redis: redis.Redis = redis.Redis.from_url(
+            url,
+            decode_responses=True,
+            socket_timeout=socket_timeout,
+            socket_connect_timeout=socket_timeout,
+            health_check_interval=30,
+        )
+        self._join = self.redis.register_script(_JOIN)
+        self._heartbeat = self.redis.register_script(_HEARTBEAT)
+        self._presence = self.redis.register_script(_PRESENCE)
+        self._arrive = self.redis.register_script(_ARRIVE)
+        self._presence_key_ttl = max(math.ceil(2 * self.presence_ttl), 60)
+
+    @contextmanager
+    def lock(self, game_id: int, *, timeout: float = 10.0, wait: float = 10.0) -> Iterator[None]:
+        held = self.redis.lock(
+            self._key("lock", "game", game_id),
+            timeout=timeout,
+            sleep=self.lock_poll,
+            blocking_timeout=max(wait, 0.0),
+            thread_local=False,
+        )
+        if not held.acquire():
+            raise LockTimeout(game_id, wait)
+        failed = False
+        try:
+            yield
+        except BaseException:
+            failed = True
+            raise
+        finally:
+            try:
+                held.release()
+            except LockNotOwnedError:
+                lost = LockLost(game_id, timeout)
+                if not failed:
+                    raise lost from None
+                log.error("%s (while the block was raising)", lost)
+
+    def join(self, game_id: int, conn_id: str, *, seat: int | None, user_key: str) -> None:
+        now = self.clock()
+        meta = json.dumps({"seat": seat, "user": user_key})
+        self._join(
+            keys=self._presence_keys(game_id),
+            args=[_score(now - self.presence_ttl), _score(now), conn_id, meta, self._presence_key_ttl],
+        )
+
+    def heartbeat(self, game_id: int, conn_id: str) -> bool:
+        now = self.clock()
+        alive = self._heartbeat(
+            keys=self._presence_keys(game_id),
+            args=[_score(now - self.presence_ttl), _score(now), conn_id, self._presence_key_ttl],
+        )
+        return bool(alive)
+
+    def leave(self, game_id: int, conn_id: str) -> None:
+        members, meta = self._presence_keys(game_id)
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.zrem(members, conn_id)
+            pipe.hdel(meta, conn_id)
+            pipe.execute()
+
+    def presence(self, game_id: int) -> Presence:
+        cutoff = self.clock() - self.presence_ttl
+        metas = self._presence(keys=self._presence_keys(game_id), args=[_score(cutoff)])
+        return Presence.from_seats(_seat_of(m) for m in metas)
+
+    def barrier_arrive(self, game_id: int, key: str, seat: int, expected: frozenset[int]) -> bool:
+        check_arrival(seat, expected)
+        completed = self._arrive(
+            keys=[self._barrier_key(game_id, key)],
+            args=[seat, math.ceil(self.barrier_ttl), *sorted(expected)],
+        )
+        return bool(completed)
+
+    def barrier_state(self, game_id: int, key: str) -> frozenset[int]:
+        return frozenset(int(s) for s in self.redis.smembers(self._barrier_key(game_id, key)))
+
+    def barrier_clear(self, game_id: int, key: str) -> None:
+        self.redis.delete(self._barrier_key(game_id, key))
+
+    def close(self) -> None:
+        self.redis.close()
+
+    def _key(self, *parts: object) -> str:
+        return ":".join([self.prefix, *map(str, parts)])
+
+    def _presence_keys(self, game_id: int) -> list[str]:
+        members = self._key("presence", "game", game_id)
+        return [members, f"{members}:meta"]
+
+    def _barrier_key(self, game_id: int, key: str) -> str:
+        return self._key("barrier", "game", game_id, key)
+
+
+def _score(seconds: float) -> str:
+    return repr(float(seconds))
+
+
+def _seat_of(meta: str) -> int | None:
+    """The seat stored for a connection; None (a spectator) if the metadata is missing."""
+    if not meta:
+        return None
+    seat = json.loads(meta).get("seat")
+    return None if seat is None else int(seat)
