@@ -1,0 +1,40 @@
+# Snowball: `make run` to play, `make test` to check everything. See README.md.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+STAMP := $(VENV)/.installed
+
+.PHONY: run test install migrate redis bench-engines clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test,bench]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+run: migrate
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	@echo "Snowball is up: open http://$(HOST):$(PORT)/ (Ctrl-C to stop)"
+	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) snowball_site.asgi:application
+
+# Starts a throwaway Redis on 6379 if none answers and redis-server is installed.
+redis:
+	@$(VENV)/bin/python -c "import redis,sys; redis.Redis.from_url('redis://127.0.0.1:6379/0').ping()" 2>/dev/null \
+	  || (command -v redis-server >/dev/null && redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no && sleep 1) \
+	  || echo "note: no Redis on 127.0.0.1:6379; the Redis tests will be skipped (set SNOWBALL_REQUIRE_REDIS=1 to fail instead)"
+
+test: install redis
+	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+bench-engines: install
+	$(PY) -m bench.engines
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis

@@ -1,0 +1,183 @@
+"""The JSON API over HTTP: create, list, join and play games. Documented in docs/api.md.
+
+Requests authenticate with ``Authorization: Token <key>`` (no CSRF needed, nothing
+rides on cookies) or with the browser session (then Django's CSRF check applies).
+Errors are ``{"error": {"code": ..., "message": ...}}`` with a fitting HTTP status.
+"""
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any, Callable
+
+from django.http import HttpRequest, JsonResponse
+from django.middleware.csrf import CsrfViewMiddleware
+from django.views.decorators.csrf import csrf_exempt
+
+from games import engines, selectors, services
+from games.auth import token_from_header, user_for_token
+from games.engines.base import GameError
+from games.errors import BadRequest, Forbidden, NotFound, ServiceError
+from games.models import ApiToken, Game
+
+MAX_BODY_BYTES = 16 * 1024
+
+
+def _error(code: str, message: str, status: int, **extra: Any) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": message, **extra}}, status=status)
+
+
+def api_view(methods: set[str], *, login: bool = True) -> Callable:
+    """Authenticate, check the method and CSRF when on a session, parse JSON, map errors."""
+
+    def decorate(view: Callable) -> Callable:
+        @csrf_exempt
+        @functools.wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+            if request.method not in methods:
+                return _error("method_not_allowed", f"use {' or '.join(sorted(methods))}", 405)
+            key = token_from_header(request.headers.get("Authorization"))
+            if key is not None:
+                user = user_for_token(key)
+                if user is None:
+                    return _error("bad_token", "the API token is unknown or revoked", 401)
+                request.user = user
+            elif request.method not in {"GET", "HEAD"}:
+                rejected = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})
+                if rejected is not None:
+                    return _error("csrf", "session requests need a CSRF token; bots should use an API token", 403)
+            if login and not request.user.is_authenticated:
+                return _error("unauthenticated", "send Authorization: Token <key>", 401)
+            body: dict[str, Any] = {}
+            if request.method == "POST" and request.body:
+                if len(request.body) > MAX_BODY_BYTES:
+                    return _error("too_large", f"the body may be at most {MAX_BODY_BYTES} bytes", 413)
+                try:
+                    body = json.loads(request.body)
+                except ValueError as exc:
+                    return _error("malformed", f"the body is not valid JSON ({exc})", 400)
+                if not isinstance(body, dict):
+                    return _error("malformed", "the body must be a JSON object", 400)
+            try:
+                return view(request, body, *args, **kwargs)
+            except ServiceError as exc:
+                return _error(exc.code, exc.message, exc.http_status, **_jsonable(exc.details))
+            except GameError as exc:
+                return _error(exc.code, str(exc), 422)
+
+        return wrapper
+
+    return decorate
+
+
+def _jsonable(details: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in details.items() if isinstance(v, (str, int, float, bool, type(None)))}
+
+
+def _game_summary(game: Game) -> dict[str, Any]:
+    return {
+        "id": game.pk,
+        "game_type": game.game_type,
+        "status": game.status,
+        "is_public": game.is_public,
+        "version": game.version,
+        "options": game.options,
+        "players": selectors.seats_summary(game),
+        "created_at": game.created_at.isoformat(),
+        "outcome": game.outcome,
+    }
+
+
+def _visible(request: HttpRequest, game_id: int) -> Game:
+    game = selectors.get_game(game_id)
+    if not selectors.can_watch(game, request.user, request.GET.get("invite")):
+        raise NotFound(f"there is no game {game_id}")
+    return game
+
+
+@api_view({"GET"}, login=False)
+def game_types(request: HttpRequest, body: dict) -> JsonResponse:
+    return JsonResponse({"game_types": [
+        {"slug": r.slug, "name": r.name, "min_players": r.min_players, "max_players": r.max_players,
+         "options": [{"name": o.name, "label": o.label, "kind": o.kind, "default": o.default,
+                      "choices": [c[0] for c in o.choices], "help": o.help} for o in r.options]}
+        for r in engines.all_rulesets()]})
+
+
+@api_view({"GET", "POST"}, login=False)
+def games(request: HttpRequest, body: dict) -> JsonResponse:
+    """GET lists open and live public games (``?mine=1``: yours); POST creates one."""
+    if request.method == "GET":
+        if request.GET.get("mine"):
+            if not request.user.is_authenticated:
+                raise Forbidden("sign in to list your games")
+            rows = selectors.my_games(request.user)[:100]
+        else:
+            rows = list(selectors.open_games()[:100]) + list(selectors.live_games()[:100])
+        return JsonResponse({"games": [_game_summary(g) for g in rows]})
+    if not request.user.is_authenticated:
+        return _error("unauthenticated", "send Authorization: Token <key>", 401)
+    game_type = body.get("game_type")
+    if not isinstance(game_type, str):
+        raise BadRequest('"game_type" is required, e.g. "snowball-fight"')
+    options = body.get("options", {})
+    if not isinstance(options, dict):
+        raise BadRequest('"options" must be an object')
+    seats = body.get("seats")
+    if seats is not None and (isinstance(seats, bool) or not isinstance(seats, int)):
+        raise BadRequest('"seats" must be an integer')
+    game = services.create_game(creator=request.user, game_type=game_type, options=options,
+                                is_public=bool(body.get("is_public", True)), num_seats=seats,
+                                take_seat=bool(body.get("take_seat", True)))
+    data = _game_summary(game)
+    data["invite_code"] = game.invite_code
+    return JsonResponse(data, status=201)
+
+
+@api_view({"GET"}, login=False)
+def game_detail(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
+    """This viewer's view: the same payload the JSON websocket sends."""
+    game = _visible(request, game_id)
+    return JsonResponse(selectors.viewer_payload(game, selectors.seat_of(game, request.user)))
+
+
+@api_view({"POST"})
+def seat_action(request: HttpRequest, body: dict, game_id: int, what: str) -> JsonResponse:
+    game = _visible(request, game_id)
+    seat = body.get("seat")
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+        raise BadRequest('"seat" must be an integer')
+    if what == "join":
+        services.join_seat(game_id=game.pk, user=request.user, number=seat)
+    elif what == "leave":
+        services.leave_seat(game_id=game.pk, user=request.user)
+    elif what == "bots":
+        services.add_bot(game_id=game.pk, user=request.user, number=seat)
+    elif what == "start":
+        services.start_game(game_id=game.pk, user=request.user)
+    else:
+        raise NotFound(f"unknown operation {what!r}")
+    game.refresh_from_db()
+    return JsonResponse(_game_summary(game))
+
+
+@api_view({"POST"})
+def submit_action(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
+    """Play over HTTP: the same frame the websocket takes, answered with the new view."""
+    _visible(request, game_id)
+    result = services.submit_action(game_id=game_id, user=request.user, action=body.get("action"),
+                                    action_id=body.get("action_id"), version=body.get("version"))
+    game = selectors.get_game(game_id)
+    return JsonResponse({"ack": {"action_id": body.get("action_id"), "version": result.version,
+                                 "duplicate": result.duplicate},
+                         "view": selectors.viewer_payload(game, selectors.seat_of(game, request.user))})
+
+
+@api_view({"POST"})
+def tokens(request: HttpRequest, body: dict) -> JsonResponse:
+    """Issue a new API token for the signed-in user; the key is in this response only."""
+    name = body.get("name") or "api"
+    if not isinstance(name, str) or len(name) > 60:
+        raise BadRequest('"name" must be a string of at most 60 characters')
+    token, key = ApiToken.issue(user=request.user, name=name)
+    return JsonResponse({"token": key, "name": token.name, "prefix": token.prefix}, status=201)

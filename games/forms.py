@@ -1,0 +1,53 @@
+"""Forms for accounts and for creating a game (its options come from the engine)."""
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from games.engines.base import Option, Ruleset
+
+
+class GuestForm(forms.Form):
+    display_name = forms.CharField(max_length=40, label="Your name", widget=forms.TextInput(attrs={"autocomplete": "nickname"}))
+
+
+class SignupForm(UserCreationForm):
+    display_name = forms.CharField(max_length=40, required=False, help_text="Shown to other players; defaults to your username.")
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username",)
+
+
+class ApiTokenForm(forms.Form):
+    name = forms.CharField(max_length=60, label="Token name", help_text="e.g. my-bot")
+
+
+def _option_field(option: Option) -> forms.Field:
+    if option.kind == "bool":
+        return forms.BooleanField(label=option.label, required=False, initial=option.default, help_text=option.help)
+    if option.kind == "multichoice":
+        return forms.MultipleChoiceField(label=option.label, required=False, choices=option.choices,
+                                         initial=option.default, help_text=option.help,
+                                         widget=forms.CheckboxSelectMultiple)
+    return forms.ChoiceField(label=option.label, choices=option.choices, initial=option.default, help_text=option.help)
+
+
+class NewGameForm(forms.Form):
+    """Public or private, number of seats, and one field per engine option."""
+
+    is_public = forms.BooleanField(label="Public (listed in the lobby, anyone can watch)", required=False, initial=True)
+
+    def __init__(self, *args: Any, ruleset: Ruleset, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.ruleset = ruleset
+        if ruleset.max_players > ruleset.min_players:
+            self.fields["num_seats"] = forms.TypedChoiceField(
+                label="Players", coerce=int, initial=ruleset.min_players,
+                choices=[(n, str(n)) for n in range(ruleset.min_players, ruleset.max_players + 1)])
+        for option in ruleset.options:
+            self.fields[f"opt_{option.name}"] = _option_field(option)
+
+    def engine_options(self) -> dict[str, Any]:
+        return {o.name: self.cleaned_data[f"opt_{o.name}"] for o in self.ruleset.options}

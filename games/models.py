@@ -1,0 +1,129 @@
+"""What the database keeps: players' profiles, games, seats, the action log, API tokens.
+
+A game's truth is its seed, its options and its action log; ``Game.state`` is a
+snapshot of the state after the last logged action, kept so that a game loads
+without replaying, and checked against a replay in the tests.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+
+class Profile(models.Model):
+    """A player's public name and preferences; guests are users with ``is_guest``."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    display_name = models.CharField(max_length=40)
+    is_guest = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return self.display_name
+
+
+class Game(models.Model):
+    """One table of one game, from its waiting room to its result."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        ACTIVE = "active", "In play"
+        FINISHED = "finished", "Finished"
+
+    game_type = models.SlugField(max_length=40)
+    options = models.JSONField(default=dict)
+    seed = models.BigIntegerField()
+    num_seats = models.PositiveSmallIntegerField()
+    is_public = models.BooleanField(default=True)
+    invite_code = models.CharField(max_length=32, unique=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=1)
+    state = models.JSONField(null=True, blank=True)
+    outcome = models.JSONField(null=True, blank=True)
+    # Per seat (string keys): the version at which its current prompt began, a digest of
+    # the prompt, and the epoch second at which its default answer will be applied.
+    prompts = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.game_type} #{self.pk}"
+
+    @staticmethod
+    def new_invite_code() -> str:
+        return secrets.token_urlsafe(12)
+
+
+class Seat(models.Model):
+    """A chair at a game: empty, a user, or a computer player."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats")
+    is_bot = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="one_seat_number_per_game"),
+            models.UniqueConstraint(fields=["game", "user"], name="one_seat_per_user_per_game"),
+        ]
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.is_bot
+
+
+class ActionRecord(models.Model):
+    """One applied action, in order: the game's log."""
+
+    class Source(models.TextChoices):
+        PLAYER = "player"
+        BOT = "bot"
+        TIMEOUT = "timeout"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    action_id = models.CharField(max_length=64)
+    source = models.CharField(max_length=8, choices=Source.choices, default=Source.PLAYER)
+    events = models.JSONField(default=list)
+    version = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="one_action_per_seq"),
+            models.UniqueConstraint(fields=["game", "action_id"], name="action_id_once_per_game"),
+        ]
+
+
+class ApiToken(models.Model):
+    """A bearer token for bots and scripts; only its SHA-256 digest is stored."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=60)
+    digest = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=8)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    @staticmethod
+    def digest_of(key: str) -> str:
+        return hashlib.sha256(key.encode()).hexdigest()
+
+    @classmethod
+    def issue(cls, *, user, name: str) -> tuple["ApiToken", str]:
+        """Create a token and return it with its key, which is shown once and never stored."""
+        key = "sb_" + secrets.token_urlsafe(30)
+        token = cls.objects.create(user=user, name=name, digest=cls.digest_of(key), prefix=key[:8])
+        return token, key

@@ -1,0 +1,92 @@
+"""Server-rendered HTML for the game page and its socket updates.
+
+The socket sends out-of-band swaps: ``#live`` holds everything that changes with the
+version, ``#presence`` who is connected. A spectator's HTML is the same for every
+spectator, so it is rendered once per version and shared.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils.html import escape
+
+from games import engines
+
+
+class _SpectatorCache:
+    def __init__(self, size: int = 512):
+        self.size = size
+        self.data: OrderedDict[tuple[int, int], str] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key):
+        with self.lock:
+            return self.data.get(key)
+
+    def put(self, key, html: str) -> None:
+        with self.lock:
+            self.data[key] = html
+            while len(self.data) > self.size:
+                self.data.popitem(last=False)
+
+
+SPECTATOR_HTML = _SpectatorCache()
+
+
+def board_template(game_type: str) -> str:
+    return f"games/{game_type}/board.html"
+
+
+def live_context(game, payload: dict[str, Any]) -> dict[str, Any]:
+    """The template context for the live region, shared by the page and the socket."""
+    names = [p["name"] for p in payload["players"]]
+    ruleset = engines.get(game.game_type)
+    return {
+        "game": game,
+        "payload": payload,
+        "ruleset": ruleset,
+        "view": payload["view"],
+        "seat": payload["seat"],
+        "legal": payload["legal_actions"],
+        "prompt": payload["prompt"],
+        "names": names,
+        "version": payload["version"],
+        "board_template": board_template(game.game_type),
+    }
+
+
+def live_html(game, payload: dict[str, Any]) -> str:
+    """The out-of-band swap that brings one viewer's page to the payload's version."""
+    key = (game.pk, payload["version"])
+    if payload["seat"] is None:
+        cached = SPECTATOR_HTML.get(key)
+        if cached is not None:
+            return cached
+    html = render_to_string("games/live.html", {**live_context(game, payload), "oob": True})
+    if payload["seat"] is None:
+        SPECTATOR_HTML.put(key, html)
+    return html
+
+
+def presence_html(presence: dict[str, Any], *, viewer_seat: int | None) -> str:
+    return render_to_string("games/presence.html", {"presence": presence, "oob": True, "viewer_seat": viewer_seat})
+
+
+def error_html(code: str, message: str) -> str:
+    return (f'<div id="flash" hx-swap-oob="true" class="flash flash-error" role="alert" data-code="{escape(code)}">'
+            f"{escape(message)}</div>")
+
+
+def lobby_lists_html(user) -> str:
+    """The lobby's open and live game lists, as an out-of-band swap."""
+    from games import selectors
+
+    return render_to_string("games/lobby_lists.html", {
+        "open_games": selectors.open_games()[:50],
+        "live_games": selectors.live_games()[:50],
+        "user": user,
+        "oob": True,
+    })

@@ -1,0 +1,155 @@
+"""Reads: what the lobby lists, and what one viewer of one game may see.
+
+``viewer_payload`` is the single source of every per-viewer view: the HTML socket
+renders it, the JSON socket and the HTTP API send it as it is.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from games import engines
+from games.errors import NotFound
+from games.models import ActionRecord, Game, Seat
+from games.state_cache import STATE_CACHE
+
+LOG_LENGTH = 60
+
+
+def display_name(user) -> str:
+    profile = getattr(user, "profile", None)
+    return profile.display_name if profile else user.get_username()
+
+
+def seat_names(game: Game) -> list[str]:
+    """The name shown for each seat, by seat number."""
+    names = []
+    for seat in game.seats.select_related("user__profile"):
+        if seat.is_bot:
+            names.append(f"Computer {seat.number + 1}")
+        elif seat.user is not None:
+            names.append(display_name(seat.user))
+        else:
+            names.append(f"(empty seat {seat.number + 1})")
+    return names
+
+
+def seats_summary(game: Game) -> list[dict[str, Any]]:
+    return [
+        {"seat": s.number, "name": name, "is_bot": s.is_bot, "empty": s.is_empty,
+         "user_id": s.user_id}
+        for s, name in zip(game.seats.all(), seat_names(game))
+    ]
+
+
+def get_game(game_id: int) -> Game:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(f"there is no game {game_id}")
+    return game
+
+
+def seat_of(game: Game, user) -> int | None:
+    """The seat ``user`` holds at ``game``, or None for a spectator."""
+    if user is None or not user.is_authenticated:
+        return None
+    return game.seats.filter(user=user).values_list("number", flat=True).first()
+
+
+def can_watch(game: Game, user, invite_code: str | None = None) -> bool:
+    """Public games are open to all; private ones to their players and invitees."""
+    if game.is_public or (invite_code and invite_code == game.invite_code):
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return game.created_by_id == user.pk or game.seats.filter(user=user).exists()
+
+
+def open_games() -> QuerySet[Game]:
+    return Game.objects.filter(is_public=True, status=Game.Status.OPEN).prefetch_related("seats")
+
+
+def live_games() -> QuerySet[Game]:
+    return Game.objects.filter(is_public=True, status=Game.Status.ACTIVE).order_by("-started_at")
+
+
+def my_games(user) -> QuerySet[Game]:
+    if not user.is_authenticated:
+        return Game.objects.none()
+    return Game.objects.filter(Q(seats__user=user) | Q(created_by=user)).distinct().order_by("-created_at")
+
+
+def game_state(game: Game) -> dict[str, Any] | None:
+    cached = STATE_CACHE.get(game.pk, game.version)
+    if cached is not None:
+        return cached
+    if game.state is not None:
+        STATE_CACHE.put(game.pk, game.version, game.state)
+    return game.state
+
+
+def game_log(game: Game, seat: int | None, names: list[str], limit: int = LOG_LENGTH) -> list[dict[str, Any]]:
+    """The newest events this viewer may read, oldest first, with names filled in."""
+    records = ActionRecord.objects.filter(game=game).order_by("-seq").values("seq", "events")[: limit // 2 + 10]
+    lines: list[dict[str, Any]] = []
+    for record in records:
+        for event in reversed(record["events"]):
+            visible_to = event.get("visible_to")
+            if visible_to is not None and seat not in visible_to:
+                continue
+            lines.append({"seq": record["seq"], "type": event.get("type", ""),
+                          "text": fill_names(event.get("text", ""), names)})
+            if len(lines) >= limit:
+                break
+        if len(lines) >= limit:
+            break
+    lines.reverse()
+    return lines
+
+
+def fill_names(text: str, names: list[str]) -> str:
+    for index, name in enumerate(names):
+        text = text.replace(f"{{p{index}}}", name)
+    return text
+
+
+def viewer_payload(game: Game, seat: int | None) -> dict[str, Any]:
+    """Everything one viewer may see of a game at its current version, JSON-safe."""
+    ruleset = engines.get(game.game_type)
+    names = seat_names(game)
+    payload: dict[str, Any] = {
+        "game_id": game.pk,
+        "game_type": game.game_type,
+        "game_name": ruleset.name,
+        "status": game.status,
+        "version": game.version,
+        "seat": seat,
+        "is_public": game.is_public,
+        "options": game.options,
+        "players": seats_summary(game),
+        "view": None,
+        "legal_actions": [],
+        "prompt": None,
+        "waiting_for": [],
+        "outcome": game.outcome,
+        "log": [],
+    }
+    state = game_state(game)
+    if state is None:
+        return payload
+    payload["view"] = ruleset.view(state, seat)
+    if ruleset.outcome(state) is None:
+        to_act = ruleset.to_act(state)
+        payload["waiting_for"] = sorted(to_act)
+        if seat is not None and seat in to_act:
+            prompt = to_act[seat].as_dict()
+            prompt["deadline"] = (game.prompts.get(str(seat)) or {}).get("deadline")
+            payload["prompt"] = prompt
+            payload["legal_actions"] = ruleset.legal_actions(state, seat)
+    payload["log"] = game_log(game, seat, names)
+    return payload
+
+
+def bot_seats(game: Game) -> list[int]:
+    return list(Seat.objects.filter(game=game, is_bot=True).values_list("number", flat=True))

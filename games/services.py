@@ -1,0 +1,484 @@
+"""Every write to a game goes through here: lock, load, engine, commit, then broadcast.
+
+Views and consumers only parse and authenticate; they call these functions, which
+take keyword-only arguments and raise :mod:`games.errors` (or an engine's GameError)
+with a message for the player. Nothing is broadcast before the transaction commits.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import engines
+from games.coordinator import LockTimeout, get_coordinator
+from games.engines.base import GameError, Ruleset
+from games.errors import BadRequest, Busy, Conflict, Forbidden, NotFound, NotSeated, StaleVersion
+from games.models import ActionRecord, Game, Profile, Seat
+from games.state_cache import STATE_CACHE
+
+log = logging.getLogger(__name__)
+User = get_user_model()
+
+MAX_AUTOMATIC_STEPS = 500
+LOBBY_GROUP = "lobby"
+
+
+def game_group(game_id: int) -> str:
+    """The channel-layer group every socket watching this game belongs to."""
+    return f"game.{game_id}"
+
+
+@dataclass(frozen=True)
+class ActionResult:
+    """What became of a submitted action."""
+
+    version: int
+    duplicate: bool = False
+    revealed: bool = False
+
+
+# ---------------------------------------------------------------- accounts
+
+
+def create_guest(*, display_name: str) -> Any:
+    """A user that plays under a display name only; it can register later and keep its games."""
+    display_name = _clean_display_name(display_name)
+    username = f"guest-{secrets.token_hex(6)}"
+    user = User.objects.create_user(username=username)
+    user.set_unusable_password()
+    user.save(update_fields=["password"])
+    Profile.objects.create(user=user, display_name=display_name, is_guest=True)
+    return user
+
+
+def register_user(*, username: str, password: str, display_name: str | None = None, guest=None) -> Any:
+    """Create an account, or turn ``guest`` into one so it keeps its games."""
+    if User.objects.filter(username__iexact=username).exclude(pk=getattr(guest, "pk", None)).exists():
+        raise Conflict(f"the username {username!r} is taken")
+    if guest is not None and getattr(guest, "profile", None) and guest.profile.is_guest:
+        user = guest
+        user.username = username
+        user.set_password(password)
+        user.save(update_fields=["username", "password"])
+        profile = user.profile
+        profile.is_guest = False
+        if display_name:
+            profile.display_name = _clean_display_name(display_name)
+        profile.save()
+        return user
+    user = User.objects.create_user(username=username, password=password)
+    Profile.objects.create(user=user, display_name=_clean_display_name(display_name or username))
+    return user
+
+
+def ensure_profile(user) -> Profile:
+    """The user's profile, created from its username if missing (e.g. a superuser)."""
+    profile = Profile.objects.filter(user=user).first()
+    if profile is None:
+        profile = Profile.objects.create(user=user, display_name=user.get_username()[:40])
+    return profile
+
+
+def _clean_display_name(name: str) -> str:
+    name = " ".join((name or "").split())
+    if not name:
+        raise BadRequest("a display name is required")
+    if len(name) > 40:
+        raise BadRequest(f"a display name has at most 40 characters, got {len(name)}")
+    return name
+
+
+# ---------------------------------------------------------------- the waiting room
+
+
+def create_game(*, creator, game_type: str, options: dict[str, Any] | None = None, is_public: bool = True,
+                num_seats: int | None = None, take_seat: bool = True) -> Game:
+    """Open a new table; the options are checked by the engine before anything is saved."""
+    ruleset = _ruleset(game_type)
+    options = dict(options or {})
+    seats = num_seats or ruleset.min_players
+    if not ruleset.min_players <= seats <= ruleset.max_players:
+        raise BadRequest(f"{ruleset.name} takes {ruleset.min_players} to {ruleset.max_players} players, got {seats}")
+    seed = secrets.randbits(62)
+    try:
+        ruleset.new_game(players=seats, options=options, seed=seed)
+    except GameError as exc:
+        raise BadRequest(f"bad options: {exc}") from exc
+    with transaction.atomic():
+        game = Game.objects.create(
+            game_type=game_type, options=options, seed=seed, num_seats=seats, is_public=is_public,
+            invite_code=Game.new_invite_code(), created_by=creator,
+        )
+        Seat.objects.bulk_create([Seat(game=game, number=n) for n in range(seats)])
+        if take_seat:
+            Seat.objects.filter(game=game, number=0).update(user=creator)
+        _after_commit_broadcast(game.pk, game.version, lobby=game.is_public)
+    return game
+
+
+def join_seat(*, game_id: int, user, number: int | None = None) -> Game:
+    """Sit ``user`` in seat ``number`` (or the first empty one) before the game starts."""
+    with _locked_game(game_id) as game:
+        _require_open(game)
+        if game.seats.filter(user=user).exists():
+            raise Conflict("you already have a seat at this game")
+        seat = _empty_seat(game, number)
+        seat.user = user
+        try:
+            seat.save(update_fields=["user"])
+        except IntegrityError as exc:
+            raise Conflict("you already have a seat at this game") from exc
+        return _bump(game)
+
+
+def leave_seat(*, game_id: int, user) -> Game:
+    """Give up ``user``'s seat before the game starts."""
+    with _locked_game(game_id) as game:
+        _require_open(game)
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise NotSeated("you have no seat at this game")
+        seat.user = None
+        seat.save(update_fields=["user"])
+        return _bump(game)
+
+
+def add_bot(*, game_id: int, user, number: int | None = None) -> Game:
+    """Put a computer player in an empty seat; only seated players or the creator may."""
+    with _locked_game(game_id) as game:
+        _require_open(game)
+        _require_host_or_seated(game, user)
+        seat = _empty_seat(game, number)
+        seat.is_bot = True
+        seat.save(update_fields=["is_bot"])
+        return _bump(game)
+
+
+def remove_bot(*, game_id: int, user, number: int) -> Game:
+    """Take a computer player out of its seat before the start."""
+    with _locked_game(game_id) as game:
+        _require_open(game)
+        _require_host_or_seated(game, user)
+        seat = game.seats.filter(number=number, is_bot=True).first()
+        if seat is None:
+            raise BadRequest(f"seat {number + 1} has no computer player")
+        seat.is_bot = False
+        seat.save(update_fields=["is_bot"])
+        return _bump(game)
+
+
+def start_game(*, game_id: int, user) -> Game:
+    """Deal and begin once every seat is filled; any seated player may start."""
+    with _locked_game(game_id) as game:
+        _require_open(game)
+        if not game.seats.filter(user=user).exists():
+            raise NotSeated("only a seated player can start the game")
+        empty = [s.number + 1 for s in game.seats.all() if s.is_empty]
+        if empty:
+            raise Conflict(f"seats {', '.join(map(str, empty))} are still empty")
+        ruleset = _ruleset(game.game_type)
+        state = ruleset.new_game(players=game.num_seats, options=game.options, seed=game.seed)
+        game.status = Game.Status.ACTIVE
+        game.started_at = timezone.now()
+        game.version += 1
+        state = _run_automatic(game, ruleset, state)
+        _save_state(game, ruleset, state)
+        return game
+
+
+# ---------------------------------------------------------------- play
+
+
+def submit_action(*, game_id: int, user, action: Any, action_id: str, version: Any) -> ActionResult:
+    """Apply one player's action exactly once, if it was based on a current view.
+
+    A resent ``action_id`` is a no-op that reports the current version. An action
+    whose ``version`` predates the seat's current prompt is refused as stale.
+    """
+    if not isinstance(action_id, str) or not 1 <= len(action_id) <= 64:
+        raise BadRequest("action_id must be a string of 1 to 64 characters")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise BadRequest(f"version must be an integer, got {version!r}")
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise BadRequest('action must be an object with a "type"')
+    with _locked_game(game_id) as game:
+        seat = _seat_of(game, user)
+        if ActionRecord.objects.filter(game=game, action_id=action_id).exists():
+            return ActionResult(version=game.version, duplicate=True)
+        if game.status != Game.Status.ACTIVE:
+            raise Conflict("the game is not in play" if game.status == Game.Status.OPEN else "the game is over")
+        if version > game.version:
+            raise BadRequest(f"version {version} is ahead of the game (at {game.version})")
+        prompt_since = game.prompts.get(str(seat), {}).get("since", game.version)
+        if version < prompt_since:
+            raise StaleVersion(
+                f"your action was based on version {version}, but the game moved on to {game.version}; "
+                "here is the current view", current_version=game.version)
+        ruleset = _ruleset(game.game_type)
+        state = _load_state(game, ruleset)
+        asked_sealed = _sealed_seats(ruleset, state)
+        state = _apply(game, ruleset, state, seat, action, action_id=action_id, source=ActionRecord.Source.PLAYER)
+        revealed = _barrier(game, ruleset, state, seat, asked_sealed)
+        state = _run_automatic(game, ruleset, state)
+        _save_state(game, ruleset, state)
+        return ActionResult(version=game.version, revealed=revealed)
+
+
+def apply_timeouts(*, game_id: int, now: float | None = None) -> int | None:
+    """Answer every overdue prompt with the engine's default; the new version, or None."""
+    now = time.time() if now is None else now
+    game = Game.objects.filter(pk=game_id).only("status", "prompts").first()
+    if game is None or game.status != Game.Status.ACTIVE or not _overdue(game.prompts, now):
+        return None
+    with _locked_game(game_id) as game:
+        if game.status != Game.Status.ACTIVE:
+            return None
+        overdue = _overdue(game.prompts, now)
+        if not overdue:
+            return None
+        ruleset = _ruleset(game.game_type)
+        state = _load_state(game, ruleset)
+        for seat in overdue:
+            prompt = ruleset.to_act(state).get(seat)
+            if prompt is None or prompt.default is None or ruleset.outcome(state) is not None:
+                continue
+            since = game.prompts[str(seat)]["since"]
+            asked_sealed = _sealed_seats(ruleset, state)
+            state = _apply(game, ruleset, state, seat, prompt.default,
+                           action_id=f"timeout-{since}-{seat}", source=ActionRecord.Source.TIMEOUT)
+            _barrier(game, ruleset, state, seat, asked_sealed)
+        state = _run_automatic(game, ruleset, state)
+        _save_state(game, ruleset, state)
+        return game.version
+
+
+def next_deadline(game: Game) -> float | None:
+    """The epoch second of the earliest prompt deadline, for a socket to wake up at."""
+    deadlines = [p["deadline"] for p in game.prompts.values() if p.get("deadline")]
+    return min(deadlines) if deadlines else None
+
+
+def replay(*, game: Game) -> dict[str, Any]:
+    """Rebuild the state from the seed and the action log alone."""
+    ruleset = _ruleset(game.game_type)
+    state = ruleset.new_game(players=game.num_seats, options=game.options, seed=game.seed)
+    for record in game.actions.order_by("seq"):
+        state, _ = ruleset.apply(state, record.seat, record.action)
+    return state
+
+
+# ---------------------------------------------------------------- internals
+
+
+class _locked_game:
+    """Context manager: the game's coordinator lock, a transaction, and the row for update."""
+
+    def __init__(self, game_id: int):
+        self.game_id = game_id
+
+    def __enter__(self) -> Game:
+        try:
+            self._lock = get_coordinator().lock(self.game_id)
+            self._lock.__enter__()
+        except LockTimeout as exc:
+            raise Busy("the game is busy; try again in a moment") from exc
+        self._atomic = transaction.atomic()
+        self._atomic.__enter__()
+        try:
+            game = Game.objects.select_for_update().filter(pk=self.game_id).first()
+            if game is None:
+                raise NotFound(f"there is no game {self.game_id}")
+        except BaseException as exc:
+            self._atomic.__exit__(type(exc), exc, exc.__traceback__)
+            self._lock.__exit__(None, None, None)
+            raise
+        return game
+
+    def __exit__(self, exc_type, exc, tb):
+        try:
+            return self._atomic.__exit__(exc_type, exc, tb)
+        finally:
+            self._lock.__exit__(None, None, None)
+
+
+def _ruleset(game_type: str) -> Ruleset:
+    try:
+        return engines.get(game_type)
+    except KeyError as exc:
+        raise BadRequest(str(exc.args[0])) from exc
+
+
+def _require_open(game: Game) -> None:
+    if game.status != Game.Status.OPEN:
+        raise Conflict("the game has already started" if game.status == Game.Status.ACTIVE else "the game is over")
+
+
+def _require_host_or_seated(game: Game, user) -> None:
+    if game.created_by_id != user.pk and not game.seats.filter(user=user).exists():
+        raise Forbidden("only the game's creator or a seated player can do that")
+
+
+def _empty_seat(game: Game, number: int | None) -> Seat:
+    seats = list(game.seats.select_for_update())
+    if number is None:
+        for seat in seats:
+            if seat.is_empty:
+                return seat
+        raise Conflict("every seat is taken")
+    if not isinstance(number, int) or not 0 <= number < len(seats):
+        raise BadRequest(f"seat must be 0 to {len(seats) - 1}, got {number!r}")
+    seat = seats[number]
+    if not seat.is_empty:
+        raise Conflict(f"seat {number + 1} is taken")
+    return seat
+
+
+def _seat_of(game: Game, user) -> int:
+    if user is None or not user.is_authenticated:
+        raise NotSeated("spectators cannot act; sign in and take a seat to play")
+    seat = game.seats.filter(user=user).values_list("number", flat=True).first()
+    if seat is None:
+        raise NotSeated("you are not seated at this game; spectators cannot act")
+    return seat
+
+
+def _bump(game: Game) -> Game:
+    game.version += 1
+    game.save(update_fields=["version"])
+    _after_commit_broadcast(game.pk, game.version, lobby=game.is_public)
+    return game
+
+
+def _load_state(game: Game, ruleset: Ruleset) -> dict[str, Any]:
+    cached = STATE_CACHE.get(game.pk, game.version)
+    if cached is not None:
+        return cached
+    if game.state is None:
+        raise Conflict("the game has no state yet")
+    return game.state
+
+
+def _apply(game: Game, ruleset: Ruleset, state: dict, seat: int, action: dict, *, action_id: str, source: str) -> dict:
+    new_state, events = ruleset.apply(state, seat, action)
+    game.version += 1
+    seq = (game.actions.order_by("-seq").values_list("seq", flat=True).first() or 0) + 1
+    ActionRecord.objects.create(game=game, seq=seq, seat=seat, action=action, action_id=action_id,
+                                source=source, events=events, version=game.version)
+    return new_state
+
+
+def _run_automatic(game: Game, ruleset: Ruleset, state: dict) -> dict:
+    """Let computer players answer whatever they are asked, until a human must act."""
+    bots = set(game.seats.filter(is_bot=True).values_list("number", flat=True))
+    for _ in range(MAX_AUTOMATIC_STEPS):
+        if not bots or ruleset.outcome(state) is not None:
+            break
+        asked = [s for s in sorted(ruleset.to_act(state)) if s in bots]
+        if not asked:
+            break
+        seat = asked[0]
+        asked_sealed = _sealed_seats(ruleset, state)
+        action = ruleset.bot_action(state, seat)
+        state = _apply(game, ruleset, state, seat, action,
+                       action_id=f"bot-{game.version}-{seat}", source=ActionRecord.Source.BOT)
+        _barrier(game, ruleset, state, seat, asked_sealed)
+    return state
+
+
+def _sealed_seats(ruleset: Ruleset, state: dict) -> frozenset[int]:
+    return frozenset(s for s, p in ruleset.to_act(state).items() if p.kind == "sealed")
+
+
+def _barrier(game: Game, ruleset: Ruleset, state: dict, seat: int, asked_sealed: frozenset[int]) -> bool:
+    """Record a seat locking its sealed choice; True when this lock completed the round.
+
+    The round's key is the version at which its first seat locked, kept with the game's
+    prompts, so every worker agrees on it. The engine reveals by itself; the barrier is how the workers
+    agree that exactly one reveal happened, which the broadcast announces.
+    """
+    if seat not in asked_sealed:
+        return False
+    still_sealed = _sealed_seats(ruleset, state)
+    if seat in still_sealed:
+        return False
+    if not game.prompts.get("_sealed_round"):
+        game.prompts = {**game.prompts, "_sealed_round": game.version}
+    key = f"sealed-{game.prompts['_sealed_round']}"
+    coordinator = get_coordinator()
+    completed = coordinator.barrier_arrive(game.pk, key, seat, asked_sealed | still_sealed | {seat})
+    if completed:
+        coordinator.barrier_clear(game.pk, key)
+        game.prompts = {**game.prompts, "_sealed_round": None}
+    if completed != (not still_sealed):
+        log.warning("game %s: barrier %s says %s but the engine says %s", game.pk, key, completed, not still_sealed)
+    return completed
+
+
+def _save_state(game: Game, ruleset: Ruleset, state: dict) -> None:
+    """Write the snapshot, the prompts' deadlines and the result; broadcast after commit."""
+    now = time.time()
+    prompts: dict[str, Any] = {}
+    to_act = ruleset.to_act(state) if ruleset.outcome(state) is None else {}
+    sealed_round = game.prompts.get("_sealed_round")
+    if sealed_round and any(p.kind == "sealed" for p in to_act.values()):
+        prompts["_sealed_round"] = sealed_round
+    for seat, prompt in to_act.items():
+        digest = _prompt_digest(prompt, ruleset.legal_actions(state, seat))
+        old = game.prompts.get(str(seat))
+        if old and old["digest"] == digest:
+            prompts[str(seat)] = old
+        else:
+            prompts[str(seat)] = {
+                "since": game.version,
+                "digest": digest,
+                "deadline": now + prompt.timeout if prompt.timeout else None,
+            }
+    game.prompts = prompts
+    game.state = state
+    outcome = ruleset.outcome(state)
+    if outcome is not None and game.status != Game.Status.FINISHED:
+        game.status = Game.Status.FINISHED
+        game.finished_at = timezone.now()
+        game.outcome = outcome
+    game.save()
+    version = game.version
+    transaction.on_commit(lambda: STATE_CACHE.put(game.pk, version, state))
+    _after_commit_broadcast(game.pk, version, lobby=True)
+
+
+def _prompt_digest(prompt, legal: list[dict]) -> str:
+    blob = json.dumps([prompt.kind, prompt.text, legal], sort_keys=True, default=str)
+    return hashlib.sha1(blob.encode()).hexdigest()
+
+
+def _overdue(prompts: dict[str, Any], now: float) -> list[int]:
+    return sorted(int(seat) for seat, p in prompts.items()
+                  if not seat.startswith("_") and p.get("deadline") and p["deadline"] <= now)
+
+
+def _after_commit_broadcast(game_id: int, version: int, *, lobby: bool) -> None:
+    transaction.on_commit(lambda: broadcast_version(game_id=game_id, version=version, lobby=lobby))
+
+
+def broadcast_version(*, game_id: int, version: int, lobby: bool = False) -> None:
+    """Tell every socket of the game that ``version`` exists (and the lobby that it changed)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(game_group(game_id), {"type": "game.changed", "version": version})
+        if lobby:
+            async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
+    except Exception:  # the version rule makes a lost ping harmless; the data is committed
+        log.exception("broadcast of game %s v%s failed", game_id, version)

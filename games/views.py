@@ -1,0 +1,186 @@
+"""HTML pages: lobby, accounts, the waiting room and the game page. Thin: forms in, services out."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from games import engines, rendering, selectors, services
+from games.engines.base import GameError
+from games.errors import ServiceError
+from games.forms import ApiTokenForm, GuestForm, NewGameForm, SignupForm
+from games.models import ApiToken
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/lobby.html", {
+        "rulesets": engines.all_rulesets(),
+        "open_games": selectors.open_games()[:50],
+        "live_games": selectors.live_games()[:50],
+        "guest_form": GuestForm(),
+    })
+
+
+@require_POST
+def guest(request: HttpRequest) -> HttpResponse:
+    """Play as a guest: just a display name, no password."""
+    form = GuestForm(request.POST)
+    next_url = _safe_next(request)
+    if not form.is_valid():
+        messages.error(request, "Please give a display name of at most 40 characters.")
+        return redirect(next_url)
+    try:
+        user = services.create_guest(display_name=form.cleaned_data["display_name"])
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect(next_url)
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    messages.success(request, f"Welcome, {user.profile.display_name}! You are playing as a guest; register any time to keep your games.")
+    return redirect(next_url)
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account; a guest who signs up keeps its games."""
+    is_guest = request.user.is_authenticated and getattr(getattr(request.user, "profile", None), "is_guest", False)
+    if request.user.is_authenticated and not is_guest:
+        return redirect("lobby")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = services.register_user(
+                username=form.cleaned_data["username"], password=form.cleaned_data["password1"],
+                display_name=form.cleaned_data.get("display_name") or None,
+                guest=request.user if is_guest else None)
+        except ServiceError as exc:
+            form.add_error("username", exc.message)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, "Your account is ready." + (" Your guest games are yours to keep." if is_guest else ""))
+            return redirect("lobby")
+    return render(request, "registration/signup.html", {"form": form, "is_guest": is_guest})
+
+
+def new_game(request: HttpRequest, game_type: str) -> HttpResponse:
+    try:
+        ruleset = engines.get(game_type)
+    except KeyError:
+        raise Http404(f"no game called {game_type}")
+    form = NewGameForm(request.POST or None, ruleset=ruleset)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            messages.error(request, "Sign in or pick a guest name first.")
+            return redirect(request.path)
+        if form.is_valid():
+            try:
+                game = services.create_game(
+                    creator=request.user, game_type=game_type, options=form.engine_options(),
+                    is_public=form.cleaned_data["is_public"], num_seats=form.cleaned_data.get("num_seats"))
+            except ServiceError as exc:
+                form.add_error(None, exc.message)
+            else:
+                return redirect(_game_url(game))
+    return render(request, "games/new_game.html", {"form": form, "ruleset": ruleset, "guest_form": GuestForm()})
+
+
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _visible_game(request, game_id)
+    seat = selectors.seat_of(game, request.user)
+    payload = selectors.viewer_payload(game, seat)
+    invite = request.GET.get("invite") or request.session.get(f"invite:{game.pk}") or ""
+    context = rendering.live_context(game, payload)
+    context.update({
+        "invite": invite if invite == game.invite_code else "",
+        "invite_url": request.build_absolute_uri(reverse("invite", args=[game.pk, game.invite_code])),
+        "guest_form": GuestForm(),
+        "oob": False,
+    })
+    return render(request, "games/game.html", context)
+
+
+def invite(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
+    game = selectors.Game.objects.filter(pk=game_id, invite_code=code).first()
+    if game is None:
+        raise Http404("this invite link is not valid")
+    request.session[f"invite:{game.pk}"] = code
+    return redirect(_game_url(game))
+
+
+@require_POST
+def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
+    """The waiting room's buttons: join, leave, add or remove a computer player, start."""
+    game = _visible_game(request, game_id)
+    if not request.user.is_authenticated:
+        messages.error(request, "Sign in or pick a guest name to take a seat.")
+        return redirect(_game_url(game))
+    number = request.POST.get("seat")
+    number = int(number) if number and number.isdigit() else None
+    calls = {
+        "join": lambda: services.join_seat(game_id=game.pk, user=request.user, number=number),
+        "leave": lambda: services.leave_seat(game_id=game.pk, user=request.user),
+        "add-bot": lambda: services.add_bot(game_id=game.pk, user=request.user, number=number),
+        "remove-bot": lambda: services.remove_bot(game_id=game.pk, user=request.user, number=number if number is not None else -1),
+        "start": lambda: services.start_game(game_id=game.pk, user=request.user),
+    }
+    if what not in calls:
+        raise Http404(what)
+    try:
+        calls[what]()
+    except (ServiceError, GameError) as exc:
+        messages.error(request, getattr(exc, "message", str(exc)))
+    if request.htmx:
+        return HttpResponse(status=204)
+    return redirect(_game_url(game))
+
+
+@login_required
+def my_games(request: HttpRequest) -> HttpResponse:
+    games = list(selectors.my_games(request.user)[:200])
+    rows = []
+    for game in games:
+        seat = selectors.seat_of(game, request.user)
+        outcome = game.outcome or {}
+        rows.append({"game": game, "names": selectors.seat_names(game), "seat": seat,
+                     "won": seat is not None and seat in outcome.get("winners", []), "outcome": outcome})
+    return render(request, "games/my_games.html", {"rows": rows})
+
+
+@login_required
+def api_tokens(request: HttpRequest) -> HttpResponse:
+    """Create and revoke API tokens for bots; a new key is shown once."""
+    form = ApiTokenForm(request.POST or None)
+    new_key = None
+    if request.method == "POST":
+        if "revoke" in request.POST:
+            ApiToken.objects.filter(user=request.user, pk=request.POST["revoke"]).delete()
+            messages.success(request, "Token revoked.")
+            return redirect("api_tokens")
+        if form.is_valid():
+            _, new_key = ApiToken.issue(user=request.user, name=form.cleaned_data["name"])
+            form = ApiTokenForm()
+    tokens = ApiToken.objects.filter(user=request.user).order_by("-created_at")
+    return render(request, "games/api_tokens.html", {"form": form, "tokens": tokens, "new_key": new_key})
+
+
+def _visible_game(request: HttpRequest, game_id: int):
+    game = selectors.Game.objects.filter(pk=game_id).first()
+    code = request.GET.get("invite") or request.session.get(f"invite:{game_id}")
+    if game is None or not selectors.can_watch(game, request.user, code):
+        raise Http404("no such game, or it is private")
+    return game
+
+
+def _game_url(game) -> str:
+    return reverse("game", args=[game.pk])
+
+
+def _safe_next(request: HttpRequest) -> str:
+    from django.utils.http import url_has_allowed_host_and_scheme
+
+    target = request.POST.get("next") or request.GET.get("next") or reverse("lobby")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        return reverse("lobby")
+    return target

@@ -1,0 +1,26 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from games import api, views
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("guest/", views.guest, name="guest"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("me/games/", views.my_games, name="my_games"),
+    path("me/tokens/", views.api_tokens, name="api_tokens"),
+    path("games/new/<slug:game_type>/", views.new_game, name="new_game"),
+    path("games/<int:game_id>/", views.game_page, name="game"),
+    path("games/<int:game_id>/invite/<str:code>/", views.invite, name="invite"),
+    path("games/<int:game_id>/<str:what>/", views.seat_action, name="seat_action"),
+    path("api/game-types/", api.game_types),
+    path("api/games/", api.games),
+    path("api/games/<int:game_id>/", api.game_detail),
+    path("api/games/<int:game_id>/actions/", api.submit_action),
+    path("api/games/<int:game_id>/<str:what>/", api.seat_action),
+    path("api/tokens/", api.tokens),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,89 @@
+// Snowball's page glue: stamps actions with an id and the version seen, shows the
+// connection state, who is online, and prompt countdowns. Everything else is htmx.
+(function () {
+  "use strict";
+
+  function newActionId() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return "a-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 10);
+  }
+
+  function currentVersion() {
+    var live = document.getElementById("live");
+    return live ? parseInt(live.dataset.version, 10) : 0;
+  }
+
+  // Turn htmx's form values into the frame the game socket expects (docs/api.md).
+  document.addEventListener("htmx:wsConfigSend", function (evt) {
+    var params = evt.detail.parameters;
+    var action = params.action;
+    if (typeof action === "string") {
+      try { action = JSON.parse(action); } catch (e) { action = null; }
+    }
+    evt.detail.messageBody = JSON.stringify({
+      type: "action", action: action, action_id: newActionId(), version: currentVersion()
+    });
+    var elt = evt.detail.elt || evt.target;
+    if (elt && elt.closest) {
+      var box = elt.closest("[data-busy-scope]") || elt;
+      box.classList.add("sending");
+    }
+  });
+
+  function setConnection(state, text) {
+    var el = document.getElementById("connection");
+    if (!el) return;
+    el.className = "conn conn-" + state;
+    el.textContent = text;
+  }
+  document.addEventListener("htmx:wsConnecting", function () { setConnection("connecting", "Connecting…"); });
+  document.addEventListener("htmx:wsOpen", function () { setConnection("live", "● Live"); });
+  document.addEventListener("htmx:wsClose", function () { setConnection("lost", "Reconnecting…"); });
+  document.addEventListener("htmx:wsError", function () { setConnection("lost", "Connection problem, retrying…"); });
+  window.addEventListener("offline", function () { setConnection("lost", "Offline, waiting for the network…"); });
+
+  function applyPresence() {
+    var presence = document.getElementById("presence");
+    if (!presence) return;
+    var online = (presence.dataset.seatsConnected || "").split(",").filter(Boolean);
+    document.querySelectorAll(".player[data-seat]").forEach(function (el) {
+      var on = online.indexOf(el.dataset.seat) !== -1 || el.classList.contains("bot");
+      el.classList.toggle("online", on);
+      el.classList.toggle("offline", !on);
+      var dot = el.querySelector(".dot");
+      if (dot) dot.title = on ? "connected" : "not connected";
+    });
+  }
+
+  function tickCountdowns() {
+    var now = Date.now() / 1000;
+    document.querySelectorAll("[data-deadline]").forEach(function (el) {
+      var left = Math.max(0, Math.round(parseFloat(el.dataset.deadline) - now));
+      el.textContent = left > 0 ? left + "s left" : "time's up";
+      el.classList.toggle("urgent", left <= 10);
+    });
+  }
+  setInterval(tickCountdowns, 1000);
+
+  function afterUpdate() {
+    applyPresence();
+    tickCountdowns();
+    var flash = document.getElementById("flash");
+    if (flash && flash.textContent.trim()) {
+      clearTimeout(afterUpdate.flashTimer);
+      afterUpdate.flashTimer = setTimeout(function () { flash.textContent = ""; flash.className = ""; }, 6000);
+    }
+  }
+  document.addEventListener("htmx:oobAfterSwap", afterUpdate);
+  document.addEventListener("htmx:wsAfterMessage", afterUpdate);
+  document.addEventListener("DOMContentLoaded", afterUpdate);
+
+  document.addEventListener("click", function (evt) {
+    var button = evt.target.closest && evt.target.closest("#copy-invite");
+    if (!button) return;
+    var url = button.dataset.inviteUrl;
+    if (navigator.clipboard) navigator.clipboard.writeText(url).catch(function () {});
+    button.textContent = "Link copied";
+    setTimeout(function () { button.textContent = "Copy invite link"; }, 2000);
+  });
+})();

@@ -1,0 +1,99 @@
+"""Fixtures shared by the platform tests: users, games, and the two site backends.
+
+``site_backend`` runs a test once with the in-process coordinator and in-memory
+channel layer, and once with both on a real Redis (skipped when Redis is not
+reachable, failed instead when SNOWBALL_REQUIRE_REDIS is set, as in CI).
+"""
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+REDIS_TEST_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/15"
+
+
+def _redis_problem() -> str | None:
+    import redis
+
+    try:
+        client = redis.Redis.from_url(REDIS_TEST_URL, socket_connect_timeout=2)
+        client.ping()
+        client.close()
+    except redis.RedisError as exc:
+        return f"Redis at {REDIS_TEST_URL} is unreachable ({exc})"
+    return None
+
+
+def require_redis() -> None:
+    problem = _redis_problem()
+    if problem is None:
+        return
+    if os.environ.get("SNOWBALL_REQUIRE_REDIS", "") not in ("", "0"):
+        pytest.fail(f"{problem}, and SNOWBALL_REQUIRE_REDIS is set")
+    pytest.skip(f"{problem}; set SNOWBALL_REQUIRE_REDIS=1 to make this a failure")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_process_state():
+    """Each test starts with empty caches and a new coordinator, as a fresh process would."""
+    from games import coordinator, rendering
+    from games.state_cache import STATE_CACHE
+
+    STATE_CACHE.clear()
+    rendering.SPECTATOR_HTML.data.clear()
+    coordinator.reset_coordinator()
+    yield
+    coordinator.reset_coordinator()
+    STATE_CACHE.clear()
+
+
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
+def site_backend(request, settings):
+    """Configure the coordinator and channel layer for one backend; returns its name."""
+    from channels.layers import channel_layers
+
+    from games import coordinator
+
+    if request.param == "redis":
+        require_redis()
+        prefix = f"sbtest-{uuid.uuid4().hex[:12]}"
+        settings.REDIS_URL = REDIS_TEST_URL
+        settings.CHANNEL_LAYERS = {"default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_TEST_URL], "prefix": prefix},
+        }}
+        coordinator._instance = coordinator.RedisCoordinator(REDIS_TEST_URL, prefix=prefix)
+    else:
+        settings.REDIS_URL = None
+        settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    channel_layers.backends.clear()
+    yield request.param
+    channel_layers.backends.clear()
+    if request.param == "redis":
+        import redis
+
+        client = redis.Redis.from_url(REDIS_TEST_URL)
+        keys = list(client.scan_iter(match=f"{prefix}*", count=500))
+        if keys:
+            client.delete(*keys)
+        client.close()
+
+
+@pytest.fixture
+def make_user(db):
+    from games import services
+
+    counter = {"n": 0}
+
+    def make(name: str | None = None, *, guest: bool = False):
+        counter["n"] += 1
+        name = name or f"player{counter['n']}"
+        if guest:
+            return services.create_guest(display_name=name)
+        return services.register_user(username=f"{name.lower()}{uuid.uuid4().hex[:6]}", password="snow-ball-1234", display_name=name)
+
+    return make

@@ -1,0 +1,48 @@
+"""Helpers that drive games through the service layer the way players would."""
+from __future__ import annotations
+
+import uuid
+
+from games import engines, selectors, services
+from games.models import Game
+
+SLUG = "snowball-fight"
+
+
+def started_game(host, *others, game_type: str = SLUG, options: dict | None = None, bots: int = 0,
+                 is_public: bool = True) -> Game:
+    """A game created by ``host``, joined by ``others``, topped up with bots, and started."""
+    ruleset = engines.get(game_type)
+    seats = max(ruleset.min_players, 1 + len(others) + bots)
+    game = services.create_game(creator=host, game_type=game_type, options=options or {},
+                                is_public=is_public, num_seats=seats)
+    for user in others:
+        services.join_seat(game_id=game.pk, user=user)
+    for _ in range(bots):
+        services.add_bot(game_id=game.pk, user=host)
+    services.start_game(game_id=game.pk, user=host)
+    game.refresh_from_db()
+    return game
+
+
+def play_one(game_id: int, users_by_seat: dict[int, object]) -> bool:
+    """Let the first asked human seat play the engine's suggested move; False when none is asked."""
+    game = selectors.get_game(game_id)
+    if game.status != Game.Status.ACTIVE:
+        return False
+    ruleset = engines.get(game.game_type)
+    state = selectors.game_state(game)
+    for seat in sorted(ruleset.to_act(state)):
+        if seat in users_by_seat:
+            action = ruleset.bot_action(state, seat)
+            services.submit_action(game_id=game_id, user=users_by_seat[seat], action=action,
+                                   action_id=uuid.uuid4().hex, version=game.version)
+            return True
+    return False
+
+
+def play_to_end(game_id: int, users_by_seat: dict[int, object], max_steps: int = 3000) -> Game:
+    for _ in range(max_steps):
+        if not play_one(game_id, users_by_seat):
+            break
+    return selectors.get_game(game_id)

@@ -1,0 +1,259 @@
+"""The game websockets, driven with Channels' WebsocketCommunicator on both backends."""
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from games import services
+from games.models import ApiToken, Game
+from snowball_site.asgi import application
+from tests.platform.helpers import started_game
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+ORIGIN = (b"origin", b"http://localhost")
+
+
+async def api_socket(game_id: int, key: str | None = None, *, origin: bytes | None = b"http://localhost") -> WebsocketCommunicator:
+    headers = []
+    if origin is not None:
+        headers.append((b"origin", origin))
+    if key:
+        headers.append((b"authorization", f"Token {key}".encode()))
+    comm = WebsocketCommunicator(application, f"/ws/api/games/{game_id}/", headers=headers)
+    connected, code = await comm.connect(timeout=5)
+    assert connected, f"refused with {code}"
+    return comm
+
+
+async def next_of(comm: WebsocketCommunicator, kind: str, timeout: float = 5.0) -> dict:
+    """The next frame of type ``kind``, skipping others (presence, acks)."""
+    while True:
+        frame = json.loads(await comm.receive_from(timeout=timeout))
+        if frame["type"] == kind:
+            return frame
+
+
+async def latest_view(comm: WebsocketCommunicator, timeout: float = 0.3) -> dict | None:
+    """Drain the socket and return the newest view in it, or None."""
+    newest = None
+    while True:
+        try:
+            frame = json.loads(await comm.receive_from(timeout=timeout))
+        except asyncio.TimeoutError:
+            return newest
+        if frame["type"] == "view" and (newest is None or frame["version"] >= newest["version"]):
+            newest = frame
+
+
+def choose(legal: list[dict], rng: random.Random) -> dict:
+    decisive = [a for a in legal if a["type"] != "choose"]
+    return rng.choice(decisive or legal)
+
+
+@database_sync_to_async
+def _setup_game(make_user, bots: int = 0):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, *([] if bots else [ben]), bots=bots)
+    _, ana_key = ApiToken.issue(user=ana, name="t")
+    _, ben_key = ApiToken.issue(user=ben, name="t")
+    return game, ana_key, ben_key
+
+
+async def test_full_game_two_players_and_a_spectator(site_backend, make_user):
+    game, ana_key, ben_key = await _setup_game(make_user)
+    ana = await api_socket(game.pk, ana_key)
+    ben = await api_socket(game.pk, ben_key)
+    spy = await api_socket(game.pk, None)
+    views = {0: await next_of(ana, "view"), 1: await next_of(ben, "view")}
+    spectator = await next_of(spy, "view")
+    assert views[0]["seat"] == 0 and views[1]["seat"] == 1 and spectator["seat"] is None
+    assert spectator["legal_actions"] == [] and spectator["prompt"] is None
+    rng = random.Random(7)
+    sockets = {0: ana, 1: ben}
+    seen_spectator_versions = [spectator["version"]]
+    for _ in range(2000):
+        if all(v["status"] == "finished" for v in views.values()):
+            break
+        acted = False
+        for seat, view in views.items():
+            if view["legal_actions"]:
+                action = choose(view["legal_actions"], rng)
+                await sockets[seat].send_json_to({"type": "action", "action": action,
+                                                  "action_id": f"{seat}-{view['version']}-{rng.random()}",
+                                                  "version": view["version"]})
+                acted = True
+        for seat in (0, 1):
+            fresh = await latest_view(sockets[seat], timeout=0.05 if acted else 0.5)
+            if fresh is not None:
+                views[seat] = fresh
+        fresh = await latest_view(spy, timeout=0.01)
+        if fresh is not None:
+            seen_spectator_versions.append(fresh["version"])
+            assert fresh["legal_actions"] == [] and fresh["prompt"] is None
+    final = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    assert final.status == Game.Status.FINISHED
+    spectator_final = await latest_view(spy, timeout=0.5)
+    assert (spectator_final or {"version": seen_spectator_versions[-1]})["version"] <= final.version
+    assert seen_spectator_versions == sorted(seen_spectator_versions)
+    assert views[0]["outcome"] == final.outcome
+    for comm in (ana, ben, spy):
+        await comm.disconnect()
+
+
+async def test_reconnect_gets_the_same_view_back(site_backend, make_user):
+    game, ana_key, _ = await _setup_game(make_user)
+    ana = await api_socket(game.pk, ana_key)
+    first = await next_of(ana, "view")
+    await ana.send_json_to({"type": "action", "action": choose(first["legal_actions"], random.Random(1)),
+                            "action_id": "r1", "version": first["version"]})
+    ack = await next_of(ana, "ack")
+    mid = await next_of(ana, "view")
+    assert ack["version"] == mid["version"]
+    await ana.disconnect()
+    again = await api_socket(game.pk, ana_key)
+    back = await next_of(again, "view")
+    assert back == mid
+    await again.disconnect()
+
+
+async def test_duplicate_stale_stranger_and_malformed_frames(site_backend, make_user):
+    game, ana_key, ben_key = await _setup_game(make_user)
+    stranger = await database_sync_to_async(make_user)("Eve")
+    _, eve_key = await database_sync_to_async(ApiToken.issue)(user=stranger, name="t")
+    ana = await api_socket(game.pk, ana_key)
+    view = await next_of(ana, "view")
+    action = choose(view["legal_actions"], random.Random(2))
+
+    frame = {"type": "action", "action": action, "action_id": "dup-1", "version": view["version"]}
+    await ana.send_json_to(frame)
+    assert (await next_of(ana, "ack"))["duplicate"] is False
+    await ana.send_json_to(frame)
+    dup = await next_of(ana, "ack")
+    assert dup["duplicate"] is True
+
+    eve = await api_socket(game.pk, eve_key)
+    await next_of(eve, "view")
+    await eve.send_json_to({"type": "action", "action": action, "action_id": "e1", "version": view["version"]})
+    error = await next_of(eve, "error")
+    assert error["code"] == "not_seated" and "spectator" in error["message"]
+
+    await ana.send_text("{not json")
+    error = await next_of(ana, "error")
+    assert error["code"] == "malformed" and "JSON" in error["message"]
+    await ana.send_json_to(["a", "list"])
+    assert (await next_of(ana, "error"))["code"] == "malformed"
+    await ana.send_json_to({"type": "dance"})
+    assert "unknown frame type" in (await next_of(ana, "error"))["message"]
+    await ana.send_text("x" * 5000)
+    assert (await next_of(ana, "error"))["code"] == "frame_too_large"
+
+    recorded = await database_sync_to_async(lambda: list(Game.objects.get(pk=game.pk).actions.values_list("action_id", flat=True)))()
+    assert recorded == ["dup-1"]
+    for comm in (ana, eve):
+        await comm.disconnect()
+
+
+async def test_stale_version_is_refused_with_the_current_view(site_backend, make_user):
+    game, ana_key, ben_key = await _setup_game(make_user)
+    ana = await api_socket(game.pk, ana_key)
+    ben = await api_socket(game.pk, ben_key)
+    old = await next_of(ana, "view")
+    bview = await next_of(ben, "view")
+    rng = random.Random(3)
+    # Play until Ana's prompt has changed since `old`.
+    versions = {0: old, 1: bview}
+    for _ in range(30):
+        for seat, comm in ((0, ana), (1, ben)):
+            v = versions[seat]
+            if v["legal_actions"]:
+                await comm.send_json_to({"type": "action", "action": choose(v["legal_actions"], rng),
+                                         "action_id": f"s{seat}-{v['version']}", "version": v["version"]})
+        for seat, comm in ((0, ana), (1, ben)):
+            versions[seat] = await latest_view(comm, timeout=0.2) or versions[seat]
+        if versions[0]["version"] > old["version"] + 2 and versions[0]["legal_actions"]:
+            break
+    await ana.send_json_to({"type": "action", "action": versions[0]["legal_actions"][0],
+                            "action_id": "stale-1", "version": old["version"]})
+    error = await next_of(ana, "error")
+    assert error["code"] == "stale_version"
+    current = await next_of(ana, "view")
+    assert current["version"] == versions[0]["version"]
+    for comm in (ana, ben):
+        await comm.disconnect()
+
+
+async def test_spectator_count_is_shown_to_everyone(site_backend, make_user):
+    game, ana_key, _ = await _setup_game(make_user)
+    ana = await api_socket(game.pk, ana_key)
+    await next_of(ana, "view")
+    watchers = [await api_socket(game.pk) for _ in range(2)]
+    for _ in range(5):
+        presence = await next_of(ana, "presence")
+        if presence["spectators"] == 2:
+            break
+    assert presence["spectators"] == 2 and presence["seats_connected"] == [0]
+    await watchers[0].disconnect()
+    for _ in range(5):
+        presence = await next_of(ana, "presence")
+        if presence["spectators"] == 1:
+            break
+    assert presence["spectators"] == 1
+    for comm in (ana, watchers[1]):
+        await comm.disconnect()
+
+
+async def test_flooding_socket_is_throttled_then_closed(site_backend, make_user, settings):
+    settings.SNOWBALL_SOCKET_BURST = 3
+    settings.SNOWBALL_SOCKET_RATE = 1
+    settings.SNOWBALL_SOCKET_STRIKES = 5
+    game, ana_key, _ = await _setup_game(make_user)
+    ana = await api_socket(game.pk, ana_key)
+    await next_of(ana, "view")
+    for _ in range(12):
+        await ana.send_json_to({"type": "ping"})
+    codes = []
+    while True:
+        out = await ana.receive_output(timeout=2)
+        if out["type"] == "websocket.close":
+            assert out["code"] == 4008
+            break
+        frame = json.loads(out["text"])
+        codes.append(frame.get("code") or frame["type"])
+    assert "too_fast" in codes
+
+
+async def test_foreign_origin_is_refused_for_browser_and_bot_sockets(make_user):
+    game, ana_key, _ = await _setup_game(make_user)
+    comm = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=[(b"origin", b"http://evil.example")])
+    connected, _ = await comm.connect(timeout=5)
+    assert not connected
+    comm = WebsocketCommunicator(application, f"/ws/api/games/{game.pk}/",
+                                 headers=[(b"origin", b"http://evil.example"), (b"authorization", f"Token {ana_key}".encode())])
+    connected, _ = await comm.connect(timeout=5)
+    assert not connected
+    bot = await api_socket(game.pk, ana_key, origin=None)
+    assert (await next_of(bot, "view"))["seat"] == 0
+    await bot.disconnect()
+
+
+async def test_private_game_needs_the_invite(make_user):
+    @database_sync_to_async
+    def setup():
+        ana, ben = make_user("Ana"), make_user("Ben")
+        return started_game(ana, ben, is_public=False)
+
+    game = await setup()
+    comm = WebsocketCommunicator(application, f"/ws/api/games/{game.pk}/", headers=[ORIGIN])
+    connected, code = await comm.connect(timeout=5)
+    assert not connected
+    comm = WebsocketCommunicator(application, f"/ws/api/games/{game.pk}/?invite={game.invite_code}", headers=[ORIGIN])
+    connected, _ = await comm.connect(timeout=5)
+    assert connected
+    assert (await next_of(comm, "view"))["seat"] is None
+    await comm.disconnect()
