@@ -46,8 +46,8 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=1)
     state = models.JSONField(null=True, blank=True)
     outcome = models.JSONField(null=True, blank=True)
-    # Per seat (string keys): the version at which its current prompt began, a digest of
-    # the prompt, and the epoch second at which its default answer will be applied.
+    # {"seats": {seat: {"since": version its prompt began, "digest", "deadline": epoch s}},
+    #  "sealed_round": version of the first lock of the current sealed round, or None}
     prompts = models.JSONField(default=dict)
 
     class Meta:

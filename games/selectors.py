@@ -144,7 +144,7 @@ def viewer_payload(game: Game, seat: int | None) -> dict[str, Any]:
         payload["waiting_for"] = sorted(to_act)
         if seat is not None and seat in to_act:
             prompt = to_act[seat].as_dict()
-            prompt["deadline"] = (game.prompts.get(str(seat)) or {}).get("deadline")
+            prompt["deadline"] = (game.prompts.get("seats", {}).get(str(seat)) or {}).get("deadline")
             payload["prompt"] = prompt
             payload["legal_actions"] = ruleset.legal_actions(state, seat)
     payload["log"] = game_log(game, seat, names)

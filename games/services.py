@@ -220,7 +220,7 @@ def submit_action(*, game_id: int, user, action: Any, action_id: str, version: A
             raise Conflict("the game is not in play" if game.status == Game.Status.OPEN else "the game is over")
         if version > game.version:
             raise BadRequest(f"version {version} is ahead of the game (at {game.version})")
-        prompt_since = game.prompts.get(str(seat), {}).get("since", game.version)
+        prompt_since = _seat_prompts(game).get(str(seat), {}).get("since", game.version)
         if version < prompt_since:
             raise StaleVersion(
                 f"your action was based on version {version}, but the game moved on to {game.version}; "
@@ -239,12 +239,12 @@ def apply_timeouts(*, game_id: int, now: float | None = None) -> int | None:
     """Answer every overdue prompt with the engine's default; the new version, or None."""
     now = time.time() if now is None else now
     game = Game.objects.filter(pk=game_id).only("status", "prompts").first()
-    if game is None or game.status != Game.Status.ACTIVE or not _overdue(game.prompts, now):
+    if game is None or game.status != Game.Status.ACTIVE or not _overdue(game, now):
         return None
     with _locked_game(game_id) as game:
         if game.status != Game.Status.ACTIVE:
             return None
-        overdue = _overdue(game.prompts, now)
+        overdue = _overdue(game, now)
         if not overdue:
             return None
         ruleset = _ruleset(game.game_type)
@@ -253,7 +253,7 @@ def apply_timeouts(*, game_id: int, now: float | None = None) -> int | None:
             prompt = ruleset.to_act(state).get(seat)
             if prompt is None or prompt.default is None or ruleset.outcome(state) is not None:
                 continue
-            since = game.prompts[str(seat)]["since"]
+            since = _seat_prompts(game)[str(seat)]["since"]
             asked_sealed = _sealed_seats(ruleset, state)
             state = _apply(game, ruleset, state, seat, prompt.default,
                            action_id=f"timeout-{since}-{seat}", source=ActionRecord.Source.TIMEOUT)
@@ -265,7 +265,7 @@ def apply_timeouts(*, game_id: int, now: float | None = None) -> int | None:
 
 def next_deadline(game: Game) -> float | None:
     """The epoch second of the earliest prompt deadline, for a socket to wake up at."""
-    deadlines = [p["deadline"] for p in game.prompts.values() if p.get("deadline")]
+    deadlines = [p["deadline"] for p in _seat_prompts(game).values() if p.get("deadline")]
     return min(deadlines) if deadlines else None
 
 
@@ -412,14 +412,14 @@ def _barrier(game: Game, ruleset: Ruleset, state: dict, seat: int, asked_sealed:
     still_sealed = _sealed_seats(ruleset, state)
     if seat in still_sealed:
         return False
-    if not game.prompts.get("_sealed_round"):
-        game.prompts = {**game.prompts, "_sealed_round": game.version}
-    key = f"sealed-{game.prompts['_sealed_round']}"
+    if not game.prompts.get("sealed_round"):
+        game.prompts = {**game.prompts, "sealed_round": game.version}
+    key = f"sealed-{game.prompts['sealed_round']}"
     coordinator = get_coordinator()
     completed = coordinator.barrier_arrive(game.pk, key, seat, asked_sealed | still_sealed | {seat})
     if completed:
         coordinator.barrier_clear(game.pk, key)
-        game.prompts = {**game.prompts, "_sealed_round": None}
+        game.prompts = {**game.prompts, "sealed_round": None}
     if completed != (not still_sealed):
         log.warning("game %s: barrier %s says %s but the engine says %s", game.pk, key, completed, not still_sealed)
     return completed
@@ -428,23 +428,24 @@ def _barrier(game: Game, ruleset: Ruleset, state: dict, seat: int, asked_sealed:
 def _save_state(game: Game, ruleset: Ruleset, state: dict) -> None:
     """Write the snapshot, the prompts' deadlines and the result; broadcast after commit."""
     now = time.time()
-    prompts: dict[str, Any] = {}
+    seats: dict[str, Any] = {}
     to_act = ruleset.to_act(state) if ruleset.outcome(state) is None else {}
-    sealed_round = game.prompts.get("_sealed_round")
-    if sealed_round and any(p.kind == "sealed" for p in to_act.values()):
-        prompts["_sealed_round"] = sealed_round
+    sealed_round = game.prompts.get("sealed_round")
+    if not any(p.kind == "sealed" for p in to_act.values()):
+        sealed_round = None
+    old_seats = _seat_prompts(game)
     for seat, prompt in to_act.items():
         digest = _prompt_digest(prompt, ruleset.legal_actions(state, seat))
-        old = game.prompts.get(str(seat))
+        old = old_seats.get(str(seat))
         if old and old["digest"] == digest:
-            prompts[str(seat)] = old
+            seats[str(seat)] = old
         else:
-            prompts[str(seat)] = {
+            seats[str(seat)] = {
                 "since": game.version,
                 "digest": digest,
                 "deadline": now + prompt.timeout if prompt.timeout else None,
             }
-    game.prompts = prompts
+    game.prompts = {"seats": seats, "sealed_round": sealed_round}
     game.state = state
     outcome = ruleset.outcome(state)
     if outcome is not None and game.status != Game.Status.FINISHED:
@@ -462,9 +463,13 @@ def _prompt_digest(prompt, legal: list[dict]) -> str:
     return hashlib.sha1(blob.encode()).hexdigest()
 
 
-def _overdue(prompts: dict[str, Any], now: float) -> list[int]:
-    return sorted(int(seat) for seat, p in prompts.items()
-                  if not seat.startswith("_") and p.get("deadline") and p["deadline"] <= now)
+def _seat_prompts(game: Game) -> dict[str, Any]:
+    """Per seat: the version its current prompt began at, the prompt's digest, its deadline."""
+    return game.prompts.get("seats", {})
+
+
+def _overdue(game: Game, now: float) -> list[int]:
+    return sorted(int(seat) for seat, p in _seat_prompts(game).items() if p.get("deadline") and p["deadline"] <= now)
 
 
 def _after_commit_broadcast(game_id: int, version: int, *, lobby: bool) -> None:

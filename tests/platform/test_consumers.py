@@ -1,7 +1,6 @@
 """The game websockets, driven with Channels' WebsocketCommunicator on both backends."""
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 
@@ -40,13 +39,15 @@ async def next_of(comm: WebsocketCommunicator, kind: str, timeout: float = 5.0) 
 
 
 async def latest_view(comm: WebsocketCommunicator, timeout: float = 0.3) -> dict | None:
-    """Drain the socket and return the newest view in it, or None."""
+    """Drain the socket and return the newest view in it, or None.
+
+    (``receive_nothing`` waits without cancelling the application, unlike a timed-out receive.)
+    """
     newest = None
     while True:
-        try:
-            frame = json.loads(await comm.receive_from(timeout=timeout))
-        except asyncio.TimeoutError:
+        if await comm.receive_nothing(timeout=timeout):
             return newest
+        frame = json.loads(await comm.receive_from())
         if frame["type"] == "view" and (newest is None or frame["version"] >= newest["version"]):
             newest = frame
 
@@ -143,14 +144,14 @@ async def test_duplicate_stale_stranger_and_malformed_frames(site_backend, make_
     error = await next_of(eve, "error")
     assert error["code"] == "not_seated" and "spectator" in error["message"]
 
-    await ana.send_text("{not json")
+    await ana.send_to(text_data="{not json")
     error = await next_of(ana, "error")
     assert error["code"] == "malformed" and "JSON" in error["message"]
     await ana.send_json_to(["a", "list"])
     assert (await next_of(ana, "error"))["code"] == "malformed"
     await ana.send_json_to({"type": "dance"})
     assert "unknown frame type" in (await next_of(ana, "error"))["message"]
-    await ana.send_text("x" * 5000)
+    await ana.send_to(text_data="x" * 5000)
     assert (await next_of(ana, "error"))["code"] == "frame_too_large"
 
     recorded = await database_sync_to_async(lambda: list(Game.objects.get(pk=game.pk).actions.values_list("action_id", flat=True)))()

@@ -84,7 +84,7 @@ def test_action_based_on_an_old_prompt_is_refused_as_stale(make_user):
     ruleset = engines.get(game.game_type)
     seat = min(ruleset.to_act(game.state))
     user = ana if seat == 0 else ben
-    since = game.prompts[str(seat)]["since"]
+    since = game.prompts["seats"][str(seat)]["since"]
     assert since > old_version
     with pytest.raises(StaleVersion, match="moved on"):
         services.submit_action(game_id=game.pk, user=user, action=_first_move(game, seat),
