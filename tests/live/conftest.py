@@ -1,0 +1,83 @@
+"""A real server for end-to-end tests: daphne in a child process on a file SQLite database.
+
+``LiveServer.kill()`` is kill -9; ``start()`` again resumes on the same database, as
+an operator restarting a crashed worker would.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    def __init__(self, db_path: Path, extra_env: dict[str, str] | None = None):
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{db_path}", "DJANGO_DEBUG": "1",
+                    "PYTHONUNBUFFERED": "1", **(extra_env or {})}
+        self.env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        self.env.pop("REDIS_URL", None) if "REDIS_URL" not in (extra_env or {}) else None
+        self.proc: subprocess.Popen | None = None
+        self.manage("migrate", "--noinput", "-v", "0")
+
+    def manage(self, *args: str) -> str:
+        out = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env,
+                             capture_output=True, text=True, timeout=120)
+        if out.returncode != 0:
+            raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{out.stderr}")
+        return out.stdout
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "snowball_site.asgi:application"],
+            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"daphne exited: {self.proc.stderr.read().decode()[-2000:]}")
+            try:
+                if requests.get(self.url + "/api/game-types/", timeout=1).status_code == 200:
+                    return
+            except requests.RequestException:
+                time.sleep(0.2)
+        raise RuntimeError("daphne did not come up in 30 s")
+
+    def kill(self) -> None:
+        """kill -9: no shutdown hooks, no flushing."""
+        if self.proc is not None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=10)
+            self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+            self.proc = None
+
+
+@pytest.fixture
+def live_server_proc(tmp_path):
+    server = LiveServer(tmp_path / "live.sqlite3")
+    server.start()
+    yield server
+    server.stop()

@@ -1,0 +1,69 @@
+"""The JSON API over HTTP, as a bot written from docs/api.md would use it."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+
+from games.models import ApiToken
+
+pytestmark = pytest.mark.django_db
+
+
+def _bot(user) -> Client:
+    _, key = ApiToken.issue(user=user, name="bot")
+    return Client(HTTP_AUTHORIZATION=f"Token {key}")
+
+
+def _post(client: Client, url: str, body: dict | None = None):
+    return client.post(url, data=json.dumps(body or {}), content_type="application/json")
+
+
+def test_bot_creates_joins_starts_and_plays(make_user):
+    ana, ben = _bot(make_user("Ana")), _bot(make_user("Ben"))
+    types = ana.get("/api/game-types/").json()["game_types"]
+    assert "snowball-fight" in [t["slug"] for t in types]
+    created = _post(ana, "/api/games/", {"game_type": "snowball-fight"})
+    assert created.status_code == 201, created.content
+    game_id = created.json()["id"]
+    assert game_id in [g["id"] for g in ben.get("/api/games/").json()["games"]]
+    assert _post(ben, f"/api/games/{game_id}/join/").status_code == 200
+    started = _post(ana, f"/api/games/{game_id}/start/")
+    assert started.json()["status"] == "active"
+    view = ana.get(f"/api/games/{game_id}/").json()
+    assert view["seat"] == 0 and view["legal_actions"]
+    reply = _post(ana, f"/api/games/{game_id}/actions/",
+                  {"action": view["legal_actions"][0], "action_id": "x1", "version": view["version"]})
+    assert reply.status_code == 200, reply.content
+    assert reply.json()["ack"]["version"] > view["version"]
+    again = _post(ana, f"/api/games/{game_id}/actions/",
+                  {"action": view["legal_actions"][0], "action_id": "x1", "version": view["version"]})
+    assert again.json()["ack"]["duplicate"] is True
+
+
+def test_errors_say_what_was_wrong(make_user):
+    ana = _bot(make_user("Ana"))
+    assert Client(HTTP_AUTHORIZATION="Token nope").get("/api/games/?mine=1").status_code == 401
+    bad = ana.post("/api/games/", data="{oops", content_type="application/json")
+    assert bad.status_code == 400 and "JSON" in bad.json()["error"]["message"]
+    unknown = _post(ana, "/api/games/", {"game_type": "chess"})
+    assert unknown.status_code == 400 and "chess" in unknown.json()["error"]["message"]
+    assert _post(Client(), "/api/games/", {"game_type": "snowball-fight"}).status_code == 401
+    assert ana.get("/api/games/99999/").status_code == 404
+
+
+def test_session_posts_need_csrf(make_user):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(make_user("Ana"))
+    refused = _post(client, "/api/games/", {"game_type": "snowball-fight"})
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "csrf"
+
+
+def test_spectator_view_has_no_actions(make_user):
+    ana, ben = _bot(make_user("Ana")), _bot(make_user("Ben"))
+    game_id = _post(ana, "/api/games/", {"game_type": "snowball-fight"}).json()["id"]
+    _post(ben, f"/api/games/{game_id}/join/")
+    _post(ana, f"/api/games/{game_id}/start/")
+    watcher = Client().get(f"/api/games/{game_id}/").json()
+    assert watcher["seat"] is None and watcher["legal_actions"] == [] and watcher["prompt"] is None

@@ -1,0 +1,56 @@
+"""The HTML pages: lobby, guest play, sign-up, creating and joining a game."""
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from games.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_guest_creates_a_private_game_and_a_friend_joins_by_invite():
+    host = Client()
+    assert host.get("/").status_code == 200
+    host.post("/guest/", {"display_name": "Ana", "next": "/"})
+    page = host.post("/games/new/snowball-fight/", {"is_public": "", **_default_options()})
+    assert page.status_code == 302, page.content
+    game = Game.objects.get()
+    assert not game.is_public
+    assert "Ana" in host.get(page["Location"]).content.decode()
+
+    friend = Client()
+    assert friend.get(f"/games/{game.pk}/").status_code == 404
+    friend.post("/guest/", {"display_name": "Ben"})
+    friend.get(f"/games/{game.pk}/invite/{game.invite_code}/")
+    assert friend.get(f"/games/{game.pk}/").status_code == 200
+    friend.post(f"/games/{game.pk}/join/", {"seat": "1"})
+    friend.post(f"/games/{game.pk}/start/")
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert "Game log" in friend.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_guest_registers_and_finds_its_games():
+    client = Client()
+    client.post("/guest/", {"display_name": "Gus"})
+    client.post("/games/new/snowball-fight/", {"is_public": "on", **_default_options()})
+    reply = client.post("/accounts/signup/", {"username": "gus", "password1": "snow-ball-1234x", "password2": "snow-ball-1234x"})
+    assert reply.status_code == 302
+    page = client.get("/me/games/").content.decode()
+    assert f"#{Game.objects.get().pk}" in page
+
+
+def _default_options() -> dict[str, str]:
+    from games import engines
+
+    data = {}
+    for option in engines.get("snowball-fight").options:
+        if option.kind == "bool":
+            if option.default:
+                data[f"opt_{option.name}"] = "on"
+        elif option.kind == "multichoice":
+            continue
+        else:
+            data[f"opt_{option.name}"] = option.default
+    return data
