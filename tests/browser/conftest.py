@@ -1,0 +1,39 @@
+"""Playwright on Debian's Chromium (never a downloaded browser), against a live daphne."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.live.conftest import live_server_proc  # noqa: F401  (fixture)
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+SHOTS = Path(__file__).resolve().parents[2] / "test-results"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        message = f"{CHROMIUM} is missing (apt-get install chromium)"
+        if os.environ.get("SNOWBALL_REQUIRE_BROWSER", "") not in ("", "0"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def shot():
+    SHOTS.mkdir(exist_ok=True)
+
+    def take(page, name: str) -> None:
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+    return take

@@ -1,0 +1,86 @@
+"""Two players and a spectator, in three browser contexts, from the lobby to the result."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+DECISIVE_JS = """
+() => {
+  const buttons = [...document.querySelectorAll('#live [ws-send]:not([disabled])')];
+  const kind = b => { try { return JSON.parse(JSON.parse(b.getAttribute('hx-vals')).action).type } catch (e) { return '' } };
+  const pick = buttons.find(b => kind(b) !== 'choose') || buttons[0];
+  if (!pick) return null;
+  pick.click();
+  return kind(pick);
+}
+"""
+
+
+def _as_guest(page, url: str, name: str) -> None:
+    page.goto(url)
+    page.fill("input[name=display_name]", name)
+    page.click(".guest-form button[type=submit]")
+
+
+def test_two_players_and_a_spectator_play_to_the_result(browser, live_server_proc, shot):
+    base = live_server_proc.url
+    ana = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    ben = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    eve = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+
+    _as_guest(ana, base + "/", "Ana")
+    expect(ana.locator(".who")).to_contain_text("Ana")
+    ana.click("a.game-type >> text=Snowball Fight")
+    ana.click("button:has-text('Create game')")
+    expect(ana.locator(".waiting-room")).to_be_visible()
+    game_url = ana.url
+    game_id = re.search(r"/games/(\d+)/", game_url).group(1)
+
+    ben.goto(base + "/")
+    expect(ben.locator("#lobby-lists")).to_contain_text(f"#{game_id}")
+    _as_guest(ben, game_url, "Ben")
+    ben.click("button:has-text('Sit here')")
+    expect(ana.locator(".waiting-room")).to_contain_text("Ben")
+    shot(ana, "01-waiting-room")
+    ben.click("#start-game")
+
+    eve.goto(game_url)
+    expect(eve.locator(".spectating")).to_be_visible()
+    expect(ana.locator("#spectator-count")).to_have_text("1")
+    for page in (ana, ben, eve):
+        expect(page.locator("#connection")).to_contain_text("Live")
+    expect(ana.locator(".player[data-seat='1']")).to_have_class(re.compile(r"\bonline\b"))
+
+    clicks = 0
+    screenshot_taken = False
+    for _ in range(3000):
+        if ana.locator(".result").count() and ben.locator(".result").count():
+            break
+        progressed = False
+        for page in (ana, ben):
+            if page.evaluate(DECISIVE_JS):
+                clicks += 1
+                progressed = True
+                page.wait_for_timeout(60)
+        if clicks > 12 and not screenshot_taken:
+            shot(ana, "02-player-board")
+            shot(eve, "03-spectator-board")
+            screenshot_taken = True
+        if not progressed:
+            ana.wait_for_timeout(150)
+    expect(ana.locator(".result")).to_be_visible()
+    expect(ben.locator(".result")).to_be_visible()
+    expect(eve.locator(".result")).to_be_visible(timeout=10000)
+    assert clicks > 5
+    shot(ana, "04-result")
+    assert "points" in ana.locator(".result").inner_text()
+
+    ana.goto(base + "/me/games/")
+    expect(ana.locator("table")).to_contain_text(f"#{game_id}")
+    for page in (ana, ben, eve):
+        page.context.close()
