@@ -1,0 +1,77 @@
+"""Snowball Fight: a two-player micro deckbuilder with simultaneous, sealed card plays.
+
+The rules are in ``engine.py`` (state and resolution), ``cards.py`` (every card),
+``views.py`` (what each viewer sees), ``bot.py`` (a computer player) and
+``privacy.py`` (a check that a view hides what it must). README.md beside this
+file lists the project's rulings on what the rule book leaves open.
+
+Options (``new_game(options=...)``)::
+
+    {"draft": "draft" | "quick",                  # default "draft"
+     "alternates": ["<alternate>:<standard>", ...]}  # at most two, default []
+
+alternate: upgrade-dodge | weapons-cache | raid; standard: iceball |
+offensive-dodge | barrage | throwing-rocks. "raid:barrage" plays Raid / Refined
+Upgrade instead of Barrage / Snatch and Run.
+
+Actions (every card is named by its id, "c01".."c21"; sides are "top"/"bottom")::
+
+    sealed steps (draft "pick" and "keep", card "choose"), until the seat locks:
+      {"type": "choose", "card": "c07"}                     draft pick, tentative
+      {"type": "choose", "keep": ["c07", "c12"]}            draft keep (two ids), tentative
+      {"type": "choose", "card": "c07", "side": "top"}      card to play, tentative
+      {"type": "lock"}                                      lock the tentative choice
+      {"type": "play", ...same fields as choose...}         choose and lock at once
+    effect prompts (one seat at a time, during a reveal):
+      {"type": "abandon", "card": id}        Sneak Attack / Iceball hit you
+      {"type": "upgrade", "card": id}        Upgrade, Ultra/Refined Upgrade, Upgrade Dodge
+      {"type": "second_card", "card": id, "side": s} | {"type": "pass"}   Barrage hit
+      {"type": "exchange", "give": id, "take": id}   Snatch and Run
+      {"type": "cache", "card": id}          Weapons Cache
+      {"type": "restock", "card": id}        Restock: the other discard to shuffle back
+      {"type": "raid", "card": id}           Raid
+
+An effect prompt with a single possible answer is answered by the engine.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from games.engines.base import Action, Event, Option, Prompt, State, View
+from games.engines.snowball_fight import bot, engine, views
+
+
+class SnowballFight:
+    """The Snowball Fight ruleset (see the module docstring for options and actions)."""
+
+    slug = engine.SLUG
+    name = "Snowball Fight"
+    min_players = 2
+    max_players = 2
+    options: tuple[Option, ...] = engine.OPTIONS
+
+    def new_game(self, *, players: int, options: dict[str, Any], seed: int) -> State:
+        return engine.new_game(players=players, options=options, seed=seed)
+
+    def to_act(self, state: State) -> dict[int, Prompt]:
+        return engine.to_act(state)
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        return engine.legal_actions(state, seat)
+
+    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        return engine.apply(state, seat, action)
+
+    def view(self, state: State, seat: int | None) -> View:
+        return views.view(state, seat)
+
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        return engine.outcome(state)
+
+    def bot_action(self, state: State, seat: int) -> Action:
+        return bot.choose_action(views.view(state, seat))
+
+
+RULESET = SnowballFight()
+
+__all__ = ["RULESET", "SnowballFight"]

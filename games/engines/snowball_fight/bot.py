@@ -1,0 +1,131 @@
+"""A computer player that decides from its own view only (it cannot peek).
+
+It values each playable side by a rough guess of what it gains: attacks by
+their effect, dodges and Snow Fort by the chance the opponent attacks, upgrades
+by the best card on offer times the chance of not being hit. A little
+deterministic jitter, seeded from what the bot can see, keeps it from being
+entirely predictable without touching the game's own generator.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engines.base import Action, View
+
+_ATTACK_VALUE = {
+    "snowball": 1.0, "slushball": 1.6, "sneak": 1.8, "iceball": 2.6, "offensive_dodge": 2.0,
+    "barrage": 2.3, "throwing_rocks": 1.4, "whitewash": 0.9,
+}
+_DRAFT_VALUE = {"sneak-dodge": 5, "slushball-dodge": 4, "dodge-upgrade": 3, "sneak-upgrade": 3,
+                "slushball-upgrade": 2}
+
+
+def choose_action(view: View) -> Action:
+    """The bot's action for the viewer of ``view``; the viewer must be asked to act."""
+    you = view["you"]
+    if you is None or not you["asked"]:
+        raise ValueError("the bot was asked to act for a seat that is not asked anything")
+    if you["prompt"] is not None:
+        return _answer(view, you["prompt"])
+    if you["lock"] is not None:
+        return you["lock"]
+    if you["draft"] is not None:
+        best = max(you["draft"]["options"],
+                   key=lambda o: (sum(_DRAFT_VALUE.get(c["kind"], 0) for c in o["cards"]),
+                                  [c["id"] for c in o["cards"]]))
+        return best["play"]
+    return _choose_card(view)
+
+
+def _jitter(view: View) -> random.Random:
+    you = view["you"]
+    hand = ",".join(c["id"] for c in you["hand"])
+    return random.Random(f"bot:{view['turn']}:{you['seat']}:{hand}")
+
+
+def _opponent(view: View) -> dict[str, Any]:
+    return view["seats"][(view["you"]["seat"] + 1) % view["players"]]
+
+
+def _attack_chance(view: View) -> float:
+    """How likely the opponent is to attack, judged from what the bot can see."""
+    foe = _opponent(view)
+    if foe["hand"] is not None:
+        attacks = sum(1 for c in foe["hand"] + foe["cache"]
+                      if c["top"]["type"] == "attack" or c["bottom"]["type"] == "attack")
+        return 0.15 + 0.7 * attacks / max(1, len(foe["hand"]) + len(foe["cache"]))
+    return 0.55
+
+
+def _best_upgrade(view: View, *, abandoned: bool) -> int:
+    tops = [p["top"]["points"] for p in view["arsenal"] if p["top"]]
+    if abandoned:
+        tops += [c["points"] for c in view["abandoned"]]
+    return max(tops, default=0)
+
+
+def _side_value(view: View, card: dict[str, Any], side: str, p_attack: float) -> float:
+    ability = card[side]["ability"]
+    safe = 1.0 - p_attack
+    other = card["bottom" if side == "top" else "top"]["ability"]
+    if ability in _ATTACK_VALUE:
+        return _ATTACK_VALUE[ability] * (0.75 if ability != "whitewash" else 1.0)
+    if ability == "dodge":
+        follow = _ATTACK_VALUE.get(other, 0.0) or (0.8 * _best_upgrade(view, abandoned=False)
+                                                  if other == "upgrade" else 0.5)
+        return p_attack * (1.0 + follow)
+    if ability == "upgrade":
+        return safe * _best_upgrade(view, abandoned=False)
+    if ability in ("ultra_upgrade", "refined_upgrade"):
+        return safe * (_best_upgrade(view, abandoned=ability == "ultra_upgrade") + 0.3)
+    if ability == "upgrade_dodge":
+        return p_attack * 1.2 + safe * _best_upgrade(view, abandoned=False)
+    if ability == "restock":
+        return safe * 0.6
+    if ability in ("snow_fort", "dud", "backfire"):
+        return p_attack * 2.4
+    if ability == "snatch_and_run":
+        gain = max((c["points"] for c in view["abandoned"]), default=0) - 1
+        return p_attack * 1.0 + max(0, gain)
+    if ability == "weapons_cache":
+        return safe * 1.0
+    if ability == "raid":
+        return safe * max([c["points"] for c in view["abandoned"]] + [1.5])
+    return 0.0
+
+
+def _choose_card(view: View) -> Action:
+    p_attack = _attack_chance(view)
+    rng = _jitter(view)
+    scored = []
+    for item in view["you"]["playable"]:
+        for side in ("top", "bottom"):
+            value = _side_value(view, item["card"], side, p_attack) + rng.uniform(0, 0.4)
+            scored.append((value, item["card"]["id"], side, item[side]["play"]))
+    scored.sort(key=lambda s: (-s[0], s[1], s[2]))
+    return scored[0][3]
+
+
+def _answer(view: View, prompt: dict[str, Any]) -> Action:
+    options = prompt["options"]
+    what = prompt["what"]
+    if what == "second_card":
+        reveal = view["last_reveal"]
+        foe_attacks = any(p["type"] == "attack" and not p["cancelled"]
+                          for p in reveal["plays"][(view["you"]["seat"] + 1) % view["players"]])
+        p_attack = 1.0 if foe_attacks else 0.0
+        best = max(options, key=lambda o: (
+            _side_value(view, o["card"], o["action"]["side"], p_attack) if o["card"] else 0.3,
+            o["label"]))
+        return best["action"]
+    if what == "abandon":
+        return min(options, key=lambda o: (o["card"]["points"], o["label"]))["action"]
+    if what == "exchange":
+        def gain(o: dict[str, Any]) -> tuple[int, str]:
+            a = o["action"]
+            points = {c["id"]: c["points"] for c in view["abandoned"]}
+            mine = {c.get("id"): c.get("points", 0) for c in view["seats"][view["you"]["seat"]]["discard"]}
+            return points.get(a["take"], 0) - mine.get(a["give"], 0), o["label"]
+        return max(options, key=gain)["action"]
+    return max(options, key=lambda o: (o["card"]["points"], o["label"]))["action"]

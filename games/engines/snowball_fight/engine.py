@@ -1,0 +1,1189 @@
+"""The rules of Snowball Fight as pure functions over a JSON-safe state.
+
+Read top to bottom: options and setup, the draft, the sealed card choice, the
+resolution of a reveal (a short pipeline of stages, some of which ask one
+player a question), the start of the next turn and the end of the game, then
+the read-only functions (to_act, legal_actions, view, outcome).
+
+State layout (every per-seat structure is a list indexed by seat; the top of a
+pile is the *end* of its list):
+
+    seed, rng_counter      randomness, see base.rng_for
+    players, options       fixed at creation
+    phase, step            "draft"/"play"/"over"; "pick"/"keep"/"choose"/"resolve"/"over"
+    turn, final_round      turn number (0 during the draft)
+    hands, draw, discard, cache, arsenal, abandoned   card ids
+    face_down              per seat: ids in its discard that were placed face-down
+    draws_next             per seat: cards it draws next turn (1 after a hit)
+    whitewash              per seat: seats it must show its next draw to
+    shown                  per seat: seats that see its hand this turn
+    sealed, locked         per seat: tentative choice (dict or None), locked flag
+    draft                  the draft in progress, else None
+    battle                 the reveal being resolved, else None
+    last_reveal, result    what the last reveal did; the final result
+
+Nested dicts other than ``draft`` and ``battle`` are never mutated once stored
+(they are replaced), so :func:`_copy` only copies lists and those two.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, Callable
+
+from games.engines.base import (
+    Action,
+    BadAction,
+    Event,
+    IllegalAction,
+    NotYourTurn,
+    Option,
+    Prompt,
+    State,
+    View,
+    rng_for,
+)
+from games.engines.snowball_fight import cards as C
+from games.engines.snowball_fight.cards import card_dict, card_name, kind_of, side_of
+
+SLUG = "snowball-fight"
+SIDE_NAMES = ("top", "bottom")
+MAX_TURNS = 100
+HAND_SIZE = 2
+PILE_SIZE = 4
+KEEP = 2
+CHOOSE_TIMEOUT = 90.0
+DRAFT_TIMEOUT = 60.0
+EFFECT_TIMEOUT = 40.0
+
+_REPLACEMENTS = tuple(
+    (f"{alt}:{std}", f"{C.KINDS[alt].name} replaces {C.KINDS[std].name}")
+    for alt in C.ALTERNATE_EXTREMES
+    for std in C.STANDARD_EXTREMES
+)
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        name="draft",
+        label="Advanced card draft",
+        kind="choice",
+        default="draft",
+        choices=(
+            ("draft", "Full draft: keep 1 of 4, pass 3, keep 1, pass 2, then keep 2 of 4"),
+            ("quick", "Quick start: deal 3 Advanced cards each, keep 2, return 1"),
+        ),
+        help="How each player gets their two starting Advanced cards.",
+    ),
+    Option(
+        name="alternates",
+        label="Alternate Extreme cards",
+        kind="multichoice",
+        default=(),
+        choices=_REPLACEMENTS,
+        help="Replace one or two standard Extreme cards with alternate ones, "
+        "written 'alternate:standard' (e.g. 'raid:barrage').",
+    ),
+)
+
+_ACTION_TYPES = (
+    "choose", "lock", "play", "abandon", "upgrade", "second_card", "pass",
+    "exchange", "cache", "restock", "raid",
+)
+_UPGRADES = ("ultra_upgrade", "upgrade", "refined_upgrade", "upgrade_dodge")
+_ABILITY_ORDER_SPECIALS = ("snatch_and_run", "weapons_cache", "restock", "raid")
+_DRAW_ONE_ON_HIT = ("snowball", "iceball", "offensive_dodge", "barrage")
+_STAGES = ("cancel", "barrage", "attacks", "followups", "abandons", "steals", "upgrades",
+           "specials", "end")
+
+
+def P(seat: int) -> str:
+    """The placeholder for a player's name in event and prompt texts."""
+    return "{p%d}" % seat
+
+
+def _names(ids: list[str]) -> str:
+    return ", ".join(card_name(c) for c in ids) or "nothing"
+
+
+# --------------------------------------------------------------------------- options
+
+
+def normalize_options(options: dict[str, Any] | None) -> dict[str, Any]:
+    """Check the creation options and return them in canonical form; BadAction says what is wrong."""
+    options = dict(options or {})
+    unknown = sorted(set(options) - {o.name for o in OPTIONS})
+    if unknown:
+        raise BadAction(f"unknown option {unknown[0]!r}; known options: draft, alternates")
+    draft = options.get("draft", "draft")
+    if draft not in ("draft", "quick"):
+        raise BadAction(f"option draft must be 'draft' or 'quick', got {draft!r}")
+    alternates = options.get("alternates", [])
+    if isinstance(alternates, str):
+        alternates = [a.strip() for a in alternates.split(",") if a.strip()]
+    if not isinstance(alternates, (list, tuple)) or not all(isinstance(a, str) for a in alternates):
+        raise BadAction("option alternates must be a list like ['raid:barrage']")
+    if len(alternates) > 2:
+        raise BadAction(f"at most two Extreme cards may be replaced, got {len(alternates)}")
+    replaced: dict[str, str] = {}
+    for entry in alternates:
+        alt, _, std = entry.partition(":")
+        if alt not in C.ALTERNATE_EXTREMES:
+            raise BadAction(
+                f"unknown alternate Extreme card {alt!r} in {entry!r}; "
+                f"choose from {', '.join(C.ALTERNATE_EXTREMES)}")
+        if std not in C.STANDARD_EXTREMES:
+            raise BadAction(
+                f"unknown standard Extreme card {std!r} in {entry!r}; "
+                f"choose from {', '.join(C.STANDARD_EXTREMES)}")
+        if std in replaced:
+            raise BadAction(f"{C.KINDS[std].name} is replaced twice")
+        if alt in replaced.values():
+            raise BadAction(f"{C.KINDS[alt].name} is used twice")
+        replaced[std] = alt
+    return {"draft": draft, "alternates": [f"{alt}:{std}" for std, alt in replaced.items()]}
+
+
+def extremes_in_play(options: dict[str, Any]) -> list[str]:
+    """Ids of the four Extreme cards used in a game with these (normalized) options."""
+    swaps = dict(reversed(e.split(":")) for e in options["alternates"])
+    return [C.ALTERNATE_EXTREMES[swaps[std]] if std in swaps else cid
+            for std, cid in C.STANDARD_EXTREMES.items()]
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def new_game(*, players: int, options: dict[str, Any] | None, seed: int) -> State:
+    """A game at the start of the draft: Advanced cards dealt, nothing chosen yet."""
+    if players != 2:
+        raise BadAction(f"Snowball Fight needs exactly 2 players for now, got {players}")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise BadAction(f"seed must be an integer, got {seed!r}")
+    opts = normalize_options(options)
+    n = players
+    s: State = {
+        "seed": seed, "rng_counter": 0, "players": n, "options": opts,
+        "phase": "draft", "step": "pick", "turn": 0, "final_round": False,
+        "hands": [[] for _ in range(n)], "draw": [[] for _ in range(n)],
+        "discard": [[] for _ in range(n)], "face_down": [[] for _ in range(n)],
+        "cache": [[] for _ in range(n)], "arsenal": [[] for _ in range(n)], "abandoned": [],
+        "draws_next": [HAND_SIZE] * n, "whitewash": [[] for _ in range(n)],
+        "shown": [[] for _ in range(n)], "sealed": [None] * n, "locked": [False] * n,
+        "draft": None, "battle": None, "last_reveal": None, "result": None,
+    }
+    advanced = list(C.ADVANCED)
+    rng_for(s).shuffle(advanced)
+    if opts["draft"] == "quick":
+        deal = 3
+        s["step"] = "keep"
+    else:
+        deal = 4
+    packs = [advanced[i * deal:(i + 1) * deal] for i in range(n)]
+    s["draft"] = {"round": 1, "packs": packs, "kept": [[] for _ in range(n)],
+                  "returned": advanced[n * deal:]}
+    return s
+
+
+def _copy(state: State) -> State:
+    """A copy ``apply`` may change freely: lists are copied, shared dicts are never mutated."""
+    s = dict(state)
+    for key in ("hands", "draw", "discard", "face_down", "cache", "arsenal", "whitewash", "shown"):
+        s[key] = [pile[:] for pile in state[key]]
+    for key in ("abandoned", "draws_next", "sealed", "locked"):
+        s[key] = state[key][:]
+    draft = state["draft"]
+    if draft is not None:
+        s["draft"] = {**draft, "packs": [p[:] for p in draft["packs"]],
+                      "kept": [k[:] for k in draft["kept"]]}
+    battle = state["battle"]
+    if battle is not None:
+        s["battle"] = {
+            **battle,
+            "plays": [[dict(p) for p in plays] for plays in battle["plays"]],
+            "face_down": [f[:] for f in battle["face_down"]],
+            "todo": [dict(task) for task in battle["todo"]],
+            **{key: battle[key][:] for key in _BATTLE_LISTS},
+        }
+    return s
+
+
+_BATTLE_LISTS = ("hit", "draw_one", "abandons", "steals", "abandon_after", "closed", "whitewash",
+                 "lines")
+
+
+def _event(events: list[Event], s: State, type_: str, text: str, *,
+           visible_to: list[int] | None = None, **data: Any) -> None:
+    """Record an event; public events during a reveal also go into the reveal's summary."""
+    event: Event = {"type": type_, "text": text, **data}
+    if visible_to is not None:
+        event["visible_to"] = sorted(set(visible_to))
+    elif s.get("battle") is not None:
+        s["battle"]["lines"].append(text)
+    events.append(event)
+
+
+def _opponent(s: State, seat: int) -> int:
+    """The seat this seat battles (two players: the other one)."""
+    return (seat + 1) % s["players"]
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+    """Validate ``action`` by ``seat`` and return the new state and what happened."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise BadAction(f"an action must be an object with a 'type', got {action!r}")
+    kind = action["type"]
+    if kind not in _ACTION_TYPES:
+        raise BadAction(f"unknown action type {kind!r}; expected one of {', '.join(_ACTION_TYPES)}")
+    if state["phase"] == "over":
+        raise IllegalAction("the game is over")
+    if not isinstance(seat, int) or not 0 <= seat < state["players"]:
+        raise NotYourTurn(f"seat {seat!r} is not playing in this game")
+    s = _copy(state)
+    events: list[Event] = []
+    if s["step"] == "resolve":
+        _answer_prompt(s, seat, action, events)
+    else:
+        _sealed_action(s, seat, action, events)
+    return s, events
+
+
+def _sealed_action(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """choose / lock / play during the draft or the card choice."""
+    if s["locked"][seat]:
+        raise NotYourTurn("you have already locked your choice; waiting for the other player")
+    kind = action["type"]
+    if kind == "lock":
+        if s["sealed"][seat] is None:
+            raise IllegalAction("choose a card before you lock")
+        _lock(s, seat, events)
+        return
+    if kind not in ("choose", "play"):
+        raise IllegalAction(f"{kind!r} is not possible now: you are choosing a card "
+                            "(send choose, lock or play)")
+    s["sealed"][seat] = _parse_choice(s, seat, action)
+    if kind == "play":
+        _lock(s, seat, events)
+    else:
+        _event(events, s, "choice", f"{P(seat)} is considering {_choice_text(s['sealed'][seat])}",
+               visible_to=[seat])
+
+
+def _parse_choice(s: State, seat: int, action: Action) -> dict[str, Any]:
+    """The sealed choice an action describes, checked against what the seat holds."""
+    step = s["step"]
+    if step == "keep":
+        keep = action.get("keep")
+        if not isinstance(keep, list) or len(keep) != KEEP or not all(isinstance(c, str) for c in keep):
+            raise BadAction("keep must be a list of two card ids, e.g. {'type': 'play', "
+                            "'keep': ['c07', 'c12']}")
+        if keep[0] == keep[1]:
+            raise IllegalAction(f"keep two different cards, not {keep[0]} twice")
+        pack = s["draft"]["packs"][seat]
+        for cid in keep:
+            if cid not in pack:
+                raise IllegalAction(f"card {cid} is not among the cards you can keep")
+        return {"keep": sorted(keep)}
+    cid = action.get("card")
+    if not isinstance(cid, str):
+        raise BadAction(f"{action['type']} needs 'card', a card id such as 'c07'; got {cid!r}")
+    if step == "pick":
+        if cid not in s["draft"]["packs"][seat]:
+            raise IllegalAction(f"card {cid} is not among the cards you are drafting from")
+        return {"card": cid}
+    side = action.get("side")
+    if side not in SIDE_NAMES:
+        raise BadAction(f"side must be 'top' or 'bottom', got {side!r}")
+    if cid not in s["hands"][seat] and cid not in s["cache"][seat]:
+        raise IllegalAction(f"card {cid} is not in your hand")
+    return {"card": cid, "side": side}
+
+
+def _choice_text(choice: dict[str, Any]) -> str:
+    if "keep" in choice:
+        return _names(choice["keep"])
+    if "side" in choice:
+        return f"{side_of(choice['card'], choice['side']).title} ({card_name(choice['card'])})"
+    return card_name(choice["card"])
+
+
+def _lock(s: State, seat: int, events: list[Event]) -> None:
+    s["locked"][seat] = True
+    _event(events, s, "locked", f"{P(seat)} has chosen")
+    if not all(s["locked"]):
+        return
+    if s["step"] == "pick":
+        _finish_pick(s, events)
+    elif s["step"] == "keep":
+        _finish_keep(s, events)
+    else:
+        _reveal(s, events)
+
+
+def _clear_sealed(s: State) -> None:
+    s["sealed"] = [None] * s["players"]
+    s["locked"] = [False] * s["players"]
+
+
+# --------------------------------------------------------------------------- draft
+
+
+def _pick_rounds(players: int) -> int:
+    """Rounds of keep-one-and-pass before the final keep: 2 with two players, 3 with more."""
+    return 2 if players == 2 else 3
+
+
+def _finish_pick(s: State, events: list[Event]) -> None:
+    """Everyone picked one card: keep it and pass the rest on."""
+    d = s["draft"]
+    n = s["players"]
+    passed = [[] for _ in range(n)]
+    for seat in range(n):
+        cid = s["sealed"][seat]["card"]
+        d["kept"][seat].append(cid)
+        rest = [c for c in d["packs"][seat] if c != cid]
+        passed[(seat + 1) % n] = rest
+        _event(events, s, "draft_pick", f"{P(seat)} keeps {card_name(cid)}", visible_to=[seat])
+        _event(events, s, "draft_pass",
+               f"{P(seat)} keeps a card and passes {len(rest)} to {P((seat + 1) % n)}")
+    d["packs"] = passed
+    d["round"] += 1
+    _clear_sealed(s)
+    if d["round"] > _pick_rounds(n):
+        s["step"] = "keep"
+        for seat in range(n):
+            d["packs"][seat] = d["kept"][seat] + d["packs"][seat]
+            d["kept"][seat] = []
+        _event(events, s, "draft_keep", "Each player now keeps two of their four Advanced cards")
+
+
+def _finish_keep(s: State, events: list[Event]) -> None:
+    """Everyone kept two cards: build the Arsenal piles and the draw piles, start turn 1."""
+    d = s["draft"]
+    n = s["players"]
+    returned = list(d["returned"])
+    for seat in range(n):
+        keep = s["sealed"][seat]["keep"]
+        returned += [c for c in d["packs"][seat] if c not in keep]
+        pile = list(C.STARTING_BASICS[seat]) + keep
+        rng_for(s).shuffle(pile)
+        s["draw"][seat] = pile
+        _event(events, s, "draft_done", f"{P(seat)} keeps {_names(keep)}", visible_to=[seat])
+    arsenal = returned + extremes_in_play(s["options"])
+    rng_for(s).shuffle(arsenal)
+    s["arsenal"] = [arsenal[i * PILE_SIZE:(i + 1) * PILE_SIZE] for i in range(n)]
+    s["draft"] = None
+    s["phase"] = "play"
+    _clear_sealed(s)
+    tops = ", ".join(f"{card_name(p[-1])} near {P(i)}" for i, p in enumerate(s["arsenal"]))
+    _event(events, s, "setup", f"The draft is over. The Arsenal piles show {tops}",
+           arsenal=[p[-1] for p in s["arsenal"]])
+    _start_turn(s, events)
+
+
+# --------------------------------------------------------------------------- turns
+
+
+def _start_turn(s: State, events: list[Event]) -> None:
+    """Final-round check, end-of-game check, then everyone draws and chooses."""
+    n = s["players"]
+    if not s["final_round"] and not any(s["arsenal"]):
+        s["final_round"] = True
+        for seat in range(n):
+            pile = s["draw"][seat] + s["discard"][seat]
+            rng_for(s).shuffle(pile)
+            s["draw"][seat], s["discard"][seat], s["face_down"][seat] = pile, [], []
+        _event(events, s, "final_round",
+               "Both Arsenal piles are empty: final round! Each player shuffles their draw and "
+               "discard piles into a new draw pile; discards are no longer reshuffled")
+    s["turn"] += 1
+    if s["turn"] > MAX_TURNS:
+        _end_game(s, events, code="turn_limit",
+                  reason=f"The game reached the limit of {MAX_TURNS} turns")
+        return
+    short = [seat for seat in range(n) if _drawable(s, seat) < s["draws_next"][seat]]
+    if short:
+        who = " and ".join(P(seat) for seat in short)
+        _end_game(s, events, code="cannot_draw",
+                  reason=f"{who} could not draw enough cards to start turn {s['turn']}")
+        return
+    for seat in range(n):
+        _draw(s, seat, s["draws_next"][seat], events)
+        s["shown"][seat], s["whitewash"][seat] = s["whitewash"][seat], []
+        for watcher in s["shown"][seat]:
+            _event(events, s, "whitewash_show",
+                   f"Whitewash: {P(seat)} shows {P(watcher)} the drawn cards: "
+                   f"{_names(s['hands'][seat])}", visible_to=[seat, watcher])
+    s["draws_next"] = [HAND_SIZE] * n
+    s["step"] = "choose"
+
+
+def _drawable(s: State, seat: int) -> int:
+    """Cards a seat could draw now (RULINGS 6): draw pile, plus discards outside the final round."""
+    return len(s["draw"][seat]) + (0 if s["final_round"] else len(s["discard"][seat]))
+
+
+def _draw(s: State, seat: int, count: int, events: list[Event]) -> None:
+    drawn: list[str] = []
+    for _ in range(count):
+        if not s["draw"][seat]:
+            _reshuffle(s, seat, events)
+        drawn.append(s["draw"][seat].pop())
+    s["hands"][seat] = drawn
+    _event(events, s, "draw", f"{P(seat)} draws {len(drawn)} card{'s' if len(drawn) > 1 else ''}",
+           seat=seat, count=len(drawn))
+    _event(events, s, "draw_private", f"{P(seat)} draws {_names(drawn)}", visible_to=[seat],
+           cards=drawn)
+
+
+def _reshuffle(s: State, seat: int, events: list[Event]) -> None:
+    pile = s["discard"][seat]
+    rng_for(s).shuffle(pile)
+    s["draw"][seat], s["discard"][seat], s["face_down"][seat] = pile, [], []
+    _event(events, s, "reshuffle",
+           f"{P(seat)} shuffles their discard pile ({len(pile)} cards) into a new draw pile",
+           seat=seat, count=len(pile))
+
+
+def _end_game(s: State, events: list[Event], *, code: str, reason: str) -> None:
+    n = s["players"]
+    breakdown = [
+        [{"id": c, "card": card_name(c), "points": C.points_of(c)}
+         for c in sorted(s["draw"][seat] + s["discard"][seat] + s["cache"][seat] + s["hands"][seat])]
+        for seat in range(n)
+    ]
+    scores = [sum(item["points"] for item in rows) for rows in breakdown]
+    best = max(scores)
+    winners = [seat for seat in range(n) if scores[seat] == best]
+    s["result"] = {"code": code, "reason": reason, "scores": scores, "winners": winners,
+                   "breakdown": breakdown}
+    s["phase"] = s["step"] = "over"
+    _clear_sealed(s)
+    score_text = ", ".join(f"{P(seat)} {scores[seat]}" for seat in range(n))
+    if len(winners) > 1:
+        verdict = "a tie: " + " and ".join(P(w) for w in winners) + " share the victory"
+    else:
+        verdict = f"{P(winners[0])} wins"
+    _event(events, s, "game_over",
+           f"{reason}. Cards in draw piles, discard piles and Weapons Caches score: "
+           f"{score_text} — {verdict}",
+           scores=scores, winners=winners)
+
+
+# --------------------------------------------------------------------------- reveal
+
+
+def _reveal(s: State, events: list[Event]) -> None:
+    """Everyone locked a card: discard the rest face-down, show the played cards, resolve."""
+    n = s["players"]
+    plays: list[list[dict[str, Any]]] = []
+    face_down: list[list[str]] = []
+    for seat in range(n):
+        choice = s["sealed"][seat]
+        cid = choice["card"]
+        from_cache = cid in s["cache"][seat]
+        if from_cache:
+            s["cache"][seat].remove(cid)
+        rest = [c for c in s["hands"][seat] if c != cid]
+        s["hands"][seat] = []
+        s["discard"][seat] += rest
+        s["face_down"][seat] += rest
+        s["discard"][seat].append(cid)
+        face_down.append(rest)
+        plays.append([_play(cid, choice["side"], "cache" if from_cache else "hand")])
+    _clear_sealed(s)
+    s["shown"] = [[] for _ in range(n)]
+    s["step"] = "resolve"
+    s["battle"] = {
+        "turn": s["turn"], "plays": plays, "face_down": face_down,
+        "hit": [False] * n, "draw_one": [False] * n,
+        "abandons": [], "steals": [], "abandon_after": [], "closed": [], "whitewash": [],
+        "lines": [], "todo": [{"do": stage} for stage in _STAGES],
+    }
+    parts = [f"{P(seat)} plays {_play_text(plays[seat][0])}" for seat in range(n)]
+    _event(events, s, "reveal", "Reveal: " + "; ".join(parts),
+           plays=[{"card": p[0]["card"], "side": p[0]["side"]} for p in plays])
+    _run(s, events)
+
+
+def _play(cid: str, side: str, via: str) -> dict[str, Any]:
+    return {"card": cid, "side": side, "via": via, "off": False, "done": False,
+            "dodged": False, "backfired": False}
+
+
+def _play_text(play: dict[str, Any]) -> str:
+    side = side_of(play["card"], play["side"])
+    origin = " from their Weapons Cache" if play["via"] == "cache" else ""
+    return f"{side.title} ({card_name(play['card'])}){origin}"
+
+
+def _ability(play: dict[str, Any]) -> str:
+    return side_of(play["card"], play["side"]).ability
+
+
+def _live(plays: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [p for p in plays if not p["off"]]
+
+
+def _run(s: State, events: list[Event]) -> None:
+    """Work through the reveal's stages until one needs a player's answer or the turn ends."""
+    while s["battle"] is not None and s["battle"]["todo"]:
+        todo = s["battle"]["todo"]
+        task = todo[0]
+        if "ask" in task:
+            if "options" in task:
+                return
+            options = _OPTIONS_FOR[task["what"]](s, task)
+            if len(options) > 1 or (options and task["what"] == "second_card"):
+                task["options"] = options
+                return
+            todo.pop(0)
+            _ANSWER[task["what"]](s, task, options[0] if options else None, events)
+            continue
+        todo.pop(0)
+        new_tasks = _STAGE[task["do"]](s, events)
+        if new_tasks and s["battle"] is not None:
+            s["battle"]["todo"][0:0] = new_tasks
+
+
+def _answer_prompt(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    task = s["battle"]["todo"][0]
+    if task["ask"] != seat:
+        raise NotYourTurn(f"you are not being asked anything now; waiting for {P(task['ask'])}")
+    chosen = _match_option(task, action)
+    s["battle"]["todo"].pop(0)
+    _ANSWER[task["what"]](s, task, chosen, events)
+    _run(s, events)
+
+
+def _match_option(task: dict[str, Any], action: Action) -> Action:
+    """The option ``action`` picks, or an error that says what may be sent instead."""
+    for option in task["options"]:
+        if all(action.get(k) == v for k, v in option.items()):
+            return option
+    what = task["what"]
+    expected = sorted({o["type"] for o in task["options"]})
+    if action["type"] not in expected:
+        raise IllegalAction(f"you are asked to {_ASK_VERB[what]}; send type "
+                            f"{' or '.join(repr(e) for e in expected)}, not {action['type']!r}")
+    if what == "second_card" and action["type"] == "second_card" and \
+            action.get("side") not in SIDE_NAMES:
+        raise BadAction(f"side must be 'top' or 'bottom', got {action.get('side')!r}")
+    field = "give" if what == "exchange" and not any(
+        o.get("give") == action.get("give") for o in task["options"]) else (
+        "take" if what == "exchange" else "card")
+    allowed = sorted({o[field] for o in task["options"] if field in o})
+    raise IllegalAction(f"card {action.get(field)} is not one you can {_ASK_VERB[what]} "
+                        f"({field}); you can choose {', '.join(allowed)}")
+
+
+_ASK_VERB = {
+    "abandon": "abandon from your discard pile",
+    "upgrade": "take as an upgrade",
+    "second_card": "play as Barrage's second card",
+    "exchange": "exchange (Snatch and Run)",
+    "cache": "put into your Weapons Cache",
+    "restock": "shuffle back with Restock",
+    "raid": "steal with Raid",
+}
+
+
+# --------------------------------------------------------------------------- stages
+
+
+def _stage_cancel(s: State, events: list[Event]) -> list[dict[str, Any]]:
+    """Snow Fort cancels the opponent's card; then Dud cancels attacks; Backfire turns them round."""
+    b = s["battle"]
+    n = s["players"]
+    forts = [seat for seat in range(n)
+             if any(_ability(p) == "snow_fort" for p in b["plays"][seat])]
+    for seat in forts:
+        foe = _opponent(s, seat)
+        for p in b["plays"][foe]:
+            p["off"] = True
+        _event(events, s, "cancel",
+               f"Snow Fort: {P(foe)}'s {_play_text(b['plays'][foe][0])} is entirely ineffective")
+    for seat in range(n):
+        _react_to_attacks(s, seat, b["plays"][seat], events)
+    return []
+
+
+def _react_to_attacks(s: State, seat: int, plays: list[dict[str, Any]], events: list[Event]) -> None:
+    """Dud and Backfire among ``plays`` act on the opponent's live attacks."""
+    b = s["battle"]
+    foe = _opponent(s, seat)
+    for p in _live(plays):
+        ability = _ability(p)
+        for attack in _live(b["plays"][foe]):
+            if not side_of(attack["card"], attack["side"]).is_attack or attack["done"]:
+                continue
+            if ability == "dud":
+                attack["off"] = True
+                b["abandon_after"].append(attack["card"])
+                _event(events, s, "dud",
+                       f"Dud: {P(foe)}'s {_play_text(attack)} is ineffective and will be Abandoned")
+            elif ability == "backfire":
+                attack["backfired"] = True
+
+
+def _stage_barrage(s: State, events: list[Event]) -> list[dict[str, Any]]:
+    """Barrage resolves before any other attack."""
+    tasks: list[dict[str, Any]] = []
+    for seat in range(s["players"]):
+        for p in _live(s["battle"]["plays"][seat]):
+            if _ability(p) == "barrage" and not p["done"]:
+                tasks += _attack(s, seat, p, events)
+    return tasks
+
+
+def _stage_attacks(s: State, events: list[Event]) -> list[dict[str, Any]]:
+    tasks: list[dict[str, Any]] = []
+    for seat in range(s["players"]):
+        for p in _live(s["battle"]["plays"][seat]):
+            if side_of(p["card"], p["side"]).is_attack and not p["done"]:
+                tasks += _attack(s, seat, p, events)
+    return tasks
+
+
+def _attack(s: State, seat: int, play: dict[str, Any], events: list[Event], *,
+            dodgeable: bool = True) -> list[dict[str, Any]]:
+    """Resolve one attack by ``seat``: backfired, dodged or a hit."""
+    b = s["battle"]
+    play["done"] = True
+    foe = _opponent(s, seat)
+    side = side_of(play["card"], play["side"])
+    if play["backfired"]:
+        _event(events, s, "backfire",
+               f"Backfire: {P(seat)}'s {side.title} turns back on {P(seat)}")
+        return _hit(s, side.ability, thrower=foe, target=seat, attacker=seat, events=events)
+    if dodgeable and side.dodgeable:
+        for guard in _live(b["plays"][foe]):
+            if side_of(guard["card"], guard["side"]).dodges:
+                guard["dodged"] = True
+                _event(events, s, "dodge",
+                       f"{P(foe)} dodges {P(seat)}'s {side.title} with "
+                       f"{side_of(guard['card'], guard['side']).title}")
+                return []
+    return _hit(s, side.ability, thrower=seat, target=foe, attacker=seat, events=events)
+
+
+def _hit(s: State, ability: str, *, thrower: int, target: int, attacker: int,
+         events: list[Event]) -> list[dict[str, Any]]:
+    """What a hit does. ``attacker`` played the card; ``thrower`` gains from it (Backfire swaps)."""
+    b = s["battle"]
+    b["hit"][target] = True
+    title = C.SIDES[ability].title
+    effects: list[str] = []
+    if ability in _DRAW_ONE_ON_HIT:
+        b["draw_one"][target] = True
+        effects.append(f"{P(target)} may only draw one card next turn")
+    if ability in ("sneak", "iceball"):
+        b["abandons"].append([target, title])
+        effects.append(f"{P(target)} must Abandon a card from their discard pile")
+    if ability == "slushball":
+        b["steals"].append([thrower, target])
+        effects.append(f"{P(thrower)} steals a random card from {P(target)}'s discard pile")
+    if ability == "throwing_rocks":
+        played = b["plays"][target][0]["card"]
+        b["abandon_after"].append(played)
+        b["draw_one"][attacker] = True
+        effects.append(f"{P(target)} must Abandon the card they played ({card_name(played)}) "
+                       f"and {P(attacker)} may only draw one card next turn")
+    if ability == "whitewash":
+        b["whitewash"].append([target, thrower])
+        effects.append(f"{P(target)} must show {P(thrower)} the cards they draw next turn")
+    tasks: list[dict[str, Any]] = []
+    if ability == "barrage" and thrower == attacker:
+        if b["face_down"][thrower]:
+            tasks.append({"ask": thrower, "what": "second_card"})
+            effects.append(f"{P(thrower)} may play their second card")
+    _event(events, s, "hit", f"{title} hit {P(target)}: " + "; ".join(effects),
+           ability=ability, target=target)
+    return tasks
+
+
+def _stage_followups(s: State, events: list[Event]) -> list[dict[str, Any]]:
+    """A successful Dodge lets its card's other side act; Offensive Dodge adds Ultra Upgrade."""
+    tasks: list[dict[str, Any]] = []
+    for seat in range(s["players"]):
+        plays = s["battle"]["plays"][seat]
+        for p in list(plays):
+            if p["off"] or not p["dodged"] or p["via"] == "dodge":
+                continue
+            ability = _ability(p)
+            if ability not in ("dodge", "offensive_dodge"):
+                continue
+            other = "bottom" if p["side"] == "top" else "top"
+            extra = _play(p["card"], other, "dodge")
+            plays.append(extra)
+            side = side_of(p["card"], other)
+            _event(events, s, "counter", f"{P(seat)} dodged, so also uses {side.title}")
+            if side.is_attack:
+                tasks += _attack(s, seat, extra, events, dodgeable=False)
+    return tasks
+
+
+def _stage_abandons(s: State, events: list[Event]) -> list[dict[str, Any]]:
+    return [{"ask": target, "what": "abandon", "why": why}
+            for target, why in s["battle"]["abandons"]]
+
+
+def _stage_steals(s: State, events: list[Event]) -> list[dict[str, Any]]:
+    """Slushball steals: all picked at random first, then moved (hits are simultaneous)."""
+    b = s["battle"]
+    picks = []
+    for thief, victim in b["steals"]:
+        pile = s["discard"][victim]
+        picks.append((thief, victim, rng_for(s).choice(pile) if pile else None))
+    for thief, victim, cid in picks:
+        if cid is None or cid not in s["discard"][victim]:
+            _event(events, s, "steal", f"{P(thief)} finds nothing to steal in {P(victim)}'s discard pile")
+            continue
+        _remove_from_discard(s, victim, cid)
+        s["discard"][thief].append(cid)
+        _event(events, s, "steal",
+               f"Slushball: {P(thief)} steals {card_name(cid)} from {P(victim)}'s discard pile",
+               card=cid, thief=thief, victim=victim)
+    return []
+
+
+def _stage_upgrades(s: State, events: list[Event]) -> list[dict[str, Any]]:
+    """Every upgrade in priority order: Ultra Upgrade, then higher level first (rule book Notes)."""
+    b = s["battle"]
+    wanted = []
+    for seat in range(s["players"]):
+        if b["hit"][seat]:
+            continue
+        for p in _live(b["plays"][seat]):
+            ability = _ability(p)
+            if ability in _UPGRADES:
+                rank = (0 if ability == "ultra_upgrade" else 1, -C.level_rank(p["card"]))
+                wanted.append((rank, seat, p))
+    tasks = []
+    for rank, seat, p in wanted:
+        ability = _ability(p)
+        tied = any(r == rank and other != seat for r, other, _ in wanted)
+        # Tied upgraders take from their own pile; one whose own pile is empty goes last.
+        falls_back = tied and not _pile_open(s, seat)
+        tasks.append(((rank, falls_back, seat), {
+            "ask": seat, "what": "upgrade", "ability": ability, "card": p["card"],
+            "nearest_only": tied,
+            "abandoned_ok": ability == "ultra_upgrade" or (ability == "upgrade_dodge" and p["dodged"]),
+        }))
+    return [task for _, task in sorted(tasks, key=lambda t: t[0])]
+
+
+def _pile_open(s: State, pile: int) -> bool:
+    """A pile offers a card now: not empty and its top was not taken this turn (no flip yet)."""
+    return bool(s["arsenal"][pile]) and pile not in s["battle"]["closed"]
+
+
+def _stage_specials(s: State, events: list[Event]) -> list[dict[str, Any]]:
+    """Snatch and Run, Weapons Cache, Restock and Raid, in that order."""
+    b = s["battle"]
+    tasks = []
+    for ability in _ABILITY_ORDER_SPECIALS:
+        for seat in range(s["players"]):
+            if ability != "snatch_and_run" and b["hit"][seat]:
+                continue
+            for p in _live(b["plays"][seat]):
+                if _ability(p) == ability:
+                    what = {"snatch_and_run": "exchange", "weapons_cache": "cache"}.get(ability, ability)
+                    tasks.append({"ask": seat, "what": what, "card": p["card"]})
+    return tasks
+
+
+def _stage_end(s: State, events: list[Event]) -> list[dict[str, Any]]:
+    """Abandon what must go, flip the Arsenal piles, record the reveal, start the next turn."""
+    b = s["battle"]
+    n = s["players"]
+    for cid in b["abandon_after"]:
+        owner = _discard_holding(s, cid)
+        if owner is not None:
+            _remove_from_discard(s, owner, cid)
+            s["abandoned"].append(cid)
+            _event(events, s, "abandon", f"{card_name(cid)} is Abandoned from {P(owner)}'s discard pile",
+                   card=cid, seat=owner)
+    for pile in sorted(b["closed"]):
+        if s["arsenal"][pile]:
+            _event(events, s, "flip",
+                   f"The Arsenal pile near {P(pile)} flips {card_name(s['arsenal'][pile][-1])} face-up",
+                   card=s["arsenal"][pile][-1], pile=pile)
+        else:
+            _event(events, s, "flip", f"The Arsenal pile near {P(pile)} is empty", pile=pile)
+    for target, watcher in b["whitewash"]:
+        if watcher not in s["whitewash"][target]:
+            s["whitewash"][target].append(watcher)
+    s["draws_next"] = [1 if b["draw_one"][seat] else HAND_SIZE for seat in range(n)]
+    s["last_reveal"] = {
+        "turn": b["turn"],
+        "plays": [[{"card": p["card"], "side": p["side"], "via": p["via"], "cancelled": p["off"]}
+                   for p in b["plays"][seat]] for seat in range(n)],
+        "lines": b["lines"],
+    }
+    s["battle"] = None
+    _start_turn(s, events)
+    return []
+
+
+_STAGE: dict[str, Callable[[State, list[Event]], list[dict[str, Any]]]] = {
+    "cancel": _stage_cancel, "barrage": _stage_barrage, "attacks": _stage_attacks,
+    "followups": _stage_followups, "abandons": _stage_abandons, "steals": _stage_steals,
+    "upgrades": _stage_upgrades, "specials": _stage_specials, "end": _stage_end,
+}
+
+
+# --------------------------------------------------------------------------- piles
+
+
+def _remove_from_discard(s: State, seat: int, cid: str) -> None:
+    s["discard"][seat].remove(cid)
+    if cid in s["face_down"][seat]:
+        s["face_down"][seat].remove(cid)
+
+
+def _discard_holding(s: State, cid: str) -> int | None:
+    for seat in range(s["players"]):
+        if cid in s["discard"][seat]:
+            return seat
+    return None
+
+
+def _shown_name(s: State, seat: int, cid: str) -> str:
+    """How a card leaving ``seat``'s discard is named publicly: face-down cards stay unnamed."""
+    return "a face-down card" if cid in s["face_down"][seat] else card_name(cid)
+
+
+# --------------------------------------------------------------------------- prompts: options
+
+
+def _options_abandon(s: State, task: dict[str, Any]) -> list[Action]:
+    return [{"type": "abandon", "card": c} for c in s["discard"][task["ask"]]]
+
+
+def _options_upgrade(s: State, task: dict[str, Any]) -> list[Action]:
+    seat = task["ask"]
+    piles = [i for i in range(len(s["arsenal"])) if _pile_open(s, i)]
+    if task["nearest_only"] and seat in piles:
+        piles = [seat]
+    cards = []
+    for i in piles:
+        cards.append(s["arsenal"][i][-1])
+        if task["ability"] == "refined_upgrade" and len(s["arsenal"][i]) > 1:
+            cards.append(s["arsenal"][i][-2])
+    if task["abandoned_ok"]:
+        cards += s["abandoned"]
+    return [{"type": "upgrade", "card": c} for c in cards]
+
+
+def _options_second_card(s: State, task: dict[str, Any]) -> list[Action]:
+    seat = task["ask"]
+    cards = [c for c in s["battle"]["face_down"][seat] if c in s["discard"][seat]]
+    return [{"type": "second_card", "card": c, "side": side} for c in cards for side in SIDE_NAMES] + (
+        [{"type": "pass"}] if cards else [])
+
+
+def _options_exchange(s: State, task: dict[str, Any]) -> list[Action]:
+    seat = task["ask"]
+    return [{"type": "exchange", "give": give, "take": take}
+            for give in s["discard"][seat] for take in s["abandoned"]]
+
+
+def _options_cache(s: State, task: dict[str, Any]) -> list[Action]:
+    return [{"type": "cache", "card": c} for c in s["discard"][task["ask"]]]
+
+
+def _options_restock(s: State, task: dict[str, Any]) -> list[Action]:
+    return [{"type": "restock", "card": c} for c in s["discard"][task["ask"]] if c != task["card"]]
+
+
+def _options_raid(s: State, task: dict[str, Any]) -> list[Action]:
+    foe = _opponent(s, task["ask"])
+    played = [p["card"] for p in s["battle"]["plays"][foe] if p["via"] != "dodge"]
+    cards = [c for c in dict.fromkeys(played) if c in s["discard"][foe]] + s["abandoned"]
+    return [{"type": "raid", "card": c} for c in cards]
+
+
+_OPTIONS_FOR: dict[str, Callable[[State, dict[str, Any]], list[Action]]] = {
+    "abandon": _options_abandon, "upgrade": _options_upgrade, "second_card": _options_second_card,
+    "exchange": _options_exchange, "cache": _options_cache, "restock": _options_restock,
+    "raid": _options_raid,
+}
+
+
+# --------------------------------------------------------------------------- prompts: answers
+
+
+def _answer_abandon(s: State, task: dict[str, Any], option: Action | None, events: list[Event]) -> None:
+    seat = task["ask"]
+    if option is None:
+        _event(events, s, "abandon", f"{P(seat)} has no discards to Abandon")
+        return
+    cid = option["card"]
+    _remove_from_discard(s, seat, cid)
+    s["abandoned"].append(cid)
+    _event(events, s, "abandon", f"{task['why']}: {P(seat)} Abandons {card_name(cid)} from their discard pile",
+           card=cid, seat=seat)
+
+
+def _answer_upgrade(s: State, task: dict[str, Any], option: Action | None, events: list[Event]) -> None:
+    seat = task["ask"]
+    title = C.SIDES[task["ability"]].title
+    if option is None:
+        _event(events, s, "upgrade", f"{title}: there is no card {P(seat)} can take")
+        return
+    cid = option["card"]
+    if cid in s["abandoned"]:
+        s["abandoned"].remove(cid)
+        where = "the Abandoned pile"
+    else:
+        pile = next(i for i, p in enumerate(s["arsenal"]) if cid in p)
+        where = f"the Arsenal pile near {P(pile)}"
+        if s["arsenal"][pile][-1] == cid:
+            s["arsenal"][pile].pop()
+            s["battle"]["closed"].append(pile)
+        else:
+            s["arsenal"][pile].remove(cid)
+            where += " (second card; the top card goes back)"
+    s["discard"][seat].append(cid)
+    _event(events, s, "upgrade", f"{title}: {P(seat)} takes {card_name(cid)} from {where}",
+           card=cid, seat=seat)
+
+
+def _answer_second_card(s: State, task: dict[str, Any], option: Action | None, events: list[Event]) -> None:
+    seat = task["ask"]
+    if option is None or option["type"] == "pass":
+        _event(events, s, "second_card", f"Barrage: {P(seat)} does not play a second card")
+        return
+    cid = option["card"]
+    if cid in s["face_down"][seat]:
+        s["face_down"][seat].remove(cid)
+    extra = _play(cid, option["side"], "barrage")
+    b = s["battle"]
+    b["plays"][seat].append(extra)
+    _event(events, s, "second_card", f"Barrage: {P(seat)} plays a second card: {_play_text(extra)}",
+           card=cid, side=option["side"])
+    foe = _opponent(s, seat)
+    if _ability(extra) == "snow_fort":
+        for p in b["plays"][foe]:
+            p["off"] = True
+        _event(events, s, "cancel", f"Snow Fort: {P(foe)}'s {_play_text(b['plays'][foe][0])} "
+               "is entirely ineffective")
+    _react_to_attacks(s, seat, [extra], events)
+    if side_of(cid, option["side"]).is_attack:
+        b["todo"][0:0] = _attack(s, seat, extra, events)
+
+
+def _answer_exchange(s: State, task: dict[str, Any], option: Action | None, events: list[Event]) -> None:
+    seat = task["ask"]
+    if option is None:
+        _event(events, s, "exchange", f"Snatch and Run: {P(seat)} has nothing to exchange")
+        return
+    give, take = option["give"], option["take"]
+    _remove_from_discard(s, seat, give)
+    s["abandoned"].remove(take)
+    s["abandoned"].append(give)
+    s["discard"][seat].append(take)
+    _event(events, s, "exchange",
+           f"Snatch and Run: {P(seat)} Abandons {card_name(give)} and takes {card_name(take)} "
+           "from the Abandoned pile", give=give, take=take, seat=seat)
+
+
+def _answer_cache(s: State, task: dict[str, Any], option: Action | None, events: list[Event]) -> None:
+    seat = task["ask"]
+    if option is None:
+        _event(events, s, "cache", f"Weapons Cache: {P(seat)} has no discard to cache")
+        return
+    cid = option["card"]
+    _remove_from_discard(s, seat, cid)
+    s["cache"][seat].append(cid)
+    _event(events, s, "cache", f"Weapons Cache: {P(seat)} puts {card_name(cid)} into their Weapons Cache",
+           card=cid, seat=seat)
+
+
+def _answer_restock(s: State, task: dict[str, Any], option: Action | None, events: list[Event]) -> None:
+    seat = task["ask"]
+    moved = [c for c in (task["card"], option["card"] if option else None)
+             if c is not None and c in s["discard"][seat]]
+    names = [_shown_name(s, seat, c) for c in moved]
+    for cid in moved:
+        _remove_from_discard(s, seat, cid)
+    pile = s["draw"][seat] + moved
+    rng_for(s).shuffle(pile)
+    s["draw"][seat] = pile
+    _event(events, s, "restock",
+           f"Restock: {P(seat)} shuffles {' and '.join(names) or 'nothing'} into their draw pile",
+           seat=seat, count=len(moved))
+    if len(moved) > 1 and names[1] != card_name(moved[1]):
+        _event(events, s, "restock_private", f"Restock: {P(seat)} shuffles back {card_name(moved[1])}",
+               visible_to=[seat])
+
+
+def _answer_raid(s: State, task: dict[str, Any], option: Action | None, events: list[Event]) -> None:
+    seat = task["ask"]
+    if option is None:
+        _event(events, s, "raid", f"Raid: there is nothing {P(seat)} can steal")
+        return
+    cid = option["card"]
+    if cid in s["abandoned"]:
+        s["abandoned"].remove(cid)
+        where = "the Abandoned pile"
+    else:
+        owner = _discard_holding(s, cid)
+        _remove_from_discard(s, owner, cid)
+        where = f"{P(owner)}'s played cards"
+    s["discard"][seat].append(cid)
+    _event(events, s, "raid", f"Raid: {P(seat)} steals {card_name(cid)} from {where}", card=cid, seat=seat)
+
+
+_ANSWER: dict[str, Callable[[State, dict[str, Any], Action | None, list[Event]], None]] = {
+    "abandon": _answer_abandon, "upgrade": _answer_upgrade, "second_card": _answer_second_card,
+    "exchange": _answer_exchange, "cache": _answer_cache, "restock": _answer_restock,
+    "raid": _answer_raid,
+}
+
+
+# --------------------------------------------------------------------------- who acts
+
+
+def asked_seats(state: State) -> list[int]:
+    """Seats that must act now, in seat order."""
+    if state["step"] == "over":
+        return []
+    if state["step"] == "resolve":
+        return [state["battle"]["todo"][0]["ask"]]
+    return [seat for seat in range(state["players"]) if not state["locked"][seat]]
+
+
+def to_act(state: State) -> dict[int, Prompt]:
+    """What each asked seat is asked, with a time limit and the action applied when it runs out."""
+    prompts: dict[int, Prompt] = {}
+    for seat in asked_seats(state):
+        if state["step"] == "resolve":
+            task = state["battle"]["todo"][0]
+            prompts[seat] = Prompt(kind="effect", text=prompt_text(state, task), timeout=EFFECT_TIMEOUT,
+                                   default=default_action(state, seat), extra={"what": task["what"]})
+        else:
+            timeout = CHOOSE_TIMEOUT if state["step"] == "choose" else DRAFT_TIMEOUT
+            prompts[seat] = Prompt(kind="sealed", text=prompt_text(state, None), timeout=timeout,
+                                   default=default_action(state, seat),
+                                   extra={"chosen": state["sealed"][seat] is not None})
+    return prompts
+
+
+def prompt_text(state: State, task: dict[str, Any] | None) -> str:
+    """The question, in words, for the sealed step or for an effect prompt."""
+    step = state["step"]
+    if task is None:
+        if step == "pick":
+            count = len(state["draft"]["packs"][0])
+            return f"Draft: keep one of these {count} Advanced cards; the rest are passed on."
+        if step == "keep":
+            return f"Draft: keep two of these {len(state['draft']['packs'][0])} Advanced cards."
+        return ("Choose one card and the side to play; your other card goes face-down "
+                "to your discard pile.")
+    what = task["what"]
+    if what == "abandon":
+        return f"{task['why']} hit you: choose a card from your discard pile to Abandon."
+    if what == "upgrade":
+        title = C.SIDES[task["ability"]].title
+        where = "an Arsenal pile" + (" or the Abandoned pile" if task["abandoned_ok"] else "")
+        if task["ability"] == "refined_upgrade":
+            where = "the top two cards of an Arsenal pile"
+        return f"{title}: choose a card to take from {where}."
+    if what == "second_card":
+        return "Barrage hit! Play your second card (choose a side) before your opponent's attack, or pass."
+    if what == "exchange":
+        return "Snatch and Run: give one card from your discard pile for one Abandoned card."
+    if what == "cache":
+        return "Weapons Cache: choose a card from your discard pile to keep in your Weapons Cache."
+    if what == "restock":
+        return "Restock: choose one other discard to shuffle into your draw pile with Restock."
+    return "Raid: steal the card your opponent played or an Abandoned card."
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    """Every action ``seat`` may send now; empty when it is not asked."""
+    if seat not in asked_seats(state):
+        return []
+    if state["step"] == "resolve":
+        return [dict(o) for o in state["battle"]["todo"][0]["options"]]
+    actions = []
+    for choice in _choices(state, seat):
+        actions.append({"type": "choose", **choice})
+        actions.append({"type": "play", **choice})
+    if state["sealed"][seat] is not None:
+        actions.append({"type": "lock"})
+    return actions
+
+
+def _choices(state: State, seat: int) -> list[dict[str, Any]]:
+    """Every sealed choice open to ``seat`` in the current step."""
+    step = state["step"]
+    if step == "pick":
+        return [{"card": c} for c in state["draft"]["packs"][seat]]
+    if step == "keep":
+        return [{"keep": sorted(pair)} for pair in combinations(state["draft"]["packs"][seat], KEEP)]
+    cards = state["hands"][seat] + state["cache"][seat]
+    return [{"card": c, "side": side} for c in cards for side in SIDE_NAMES]
+
+
+# Draft preference used by defaults: dodges and Sneak Attack first.
+_DRAFT_ORDER = ("sneak-dodge", "slushball-dodge", "dodge-upgrade", "sneak-upgrade", "slushball-upgrade")
+
+
+def _draft_value(cid: str) -> int:
+    return -_DRAFT_ORDER.index(C.DECK[cid])
+
+
+def default_action(state: State, seat: int) -> Action | None:
+    """What is applied for ``seat`` when its time runs out: a safe, sensible choice."""
+    step = state["step"]
+    if seat not in asked_seats(state):
+        return None
+    if step in ("pick", "keep", "choose"):
+        if state["sealed"][seat] is not None:
+            return {"type": "lock"}
+        if step == "pick":
+            return {"type": "play", "card": max(state["draft"]["packs"][seat], key=_draft_value)}
+        if step == "keep":
+            best = sorted(state["draft"]["packs"][seat], key=_draft_value, reverse=True)[:KEEP]
+            return {"type": "play", "keep": sorted(best)}
+        cid = (state["hands"][seat] + state["cache"][seat])[0]
+        return {"type": "play", "card": cid, "side": safe_side(cid)}
+    options = state["battle"]["todo"][0]["options"]
+    what = options[0]["type"]
+    if what == "second_card":
+        return {"type": "pass"}
+    if what == "abandon":
+        return min(options, key=lambda o: C.points_of(o["card"]))
+    if what == "exchange":
+        return max(options, key=lambda o: C.points_of(o["take"]) - C.points_of(o["give"]))
+    return max(options, key=lambda o: C.points_of(o["card"]))
+
+
+def safe_side(cid: str) -> str:
+    """The side to play when nothing better is known: a dodge, else a defence, else the top."""
+    kind = kind_of(cid)
+    for name in SIDE_NAMES:
+        if kind.side(name).dodges:
+            return name
+    return "bottom" if not kind.bottom.is_attack else "top"
+
+
+# --------------------------------------------------------------------------- result
+
+
+def outcome(state: State) -> dict[str, Any] | None:
+    """None while the game runs; else reason, scores, winners and each seat's scoring cards."""
+    result = state["result"]
+    if result is None:
+        return None
+    return {
+        "code": result["code"],
+        "reason": result["reason"],
+        "scores": list(result["scores"]),
+        "winners": list(result["winners"]),
+        "breakdown": [[dict(item) for item in rows] for rows in result["breakdown"]],
+    }
