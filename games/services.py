@@ -193,7 +193,7 @@ def start_game(*, game_id: int, user) -> Game:
         game.started_at = timezone.now()
         game.version += 1
         state = _run_automatic(game, ruleset, state)
-        _save_state(game, ruleset, state)
+        _save_state(game, ruleset, state, started=True)
         return game
 
 
@@ -425,8 +425,11 @@ def _barrier(game: Game, ruleset: Ruleset, state: dict, seat: int, asked_sealed:
     return completed
 
 
-def _save_state(game: Game, ruleset: Ruleset, state: dict) -> None:
-    """Write the snapshot, the prompts' deadlines and the result; broadcast after commit."""
+def _save_state(game: Game, ruleset: Ruleset, state: dict, *, started: bool = False) -> None:
+    """Write the snapshot, the prompts' deadlines and the result; broadcast after commit.
+
+    The lobby hears of it only when the game starts or ends, not on every move.
+    """
     now = time.time()
     seats: dict[str, Any] = {}
     to_act = ruleset.to_act(state) if ruleset.outcome(state) is None else {}
@@ -448,6 +451,7 @@ def _save_state(game: Game, ruleset: Ruleset, state: dict) -> None:
     game.prompts = {"seats": seats, "sealed_round": sealed_round}
     game.state = state
     outcome = ruleset.outcome(state)
+    lobby_changed = started or (outcome is not None and game.status != Game.Status.FINISHED)
     if outcome is not None and game.status != Game.Status.FINISHED:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
@@ -455,7 +459,7 @@ def _save_state(game: Game, ruleset: Ruleset, state: dict) -> None:
     game.save()
     version = game.version
     transaction.on_commit(lambda: STATE_CACHE.put(game.pk, version, state))
-    _after_commit_broadcast(game.pk, version, lobby=True)
+    _after_commit_broadcast(game.pk, version, lobby=lobby_changed and game.is_public)
 
 
 def _prompt_digest(prompt, legal: list[dict]) -> str:
