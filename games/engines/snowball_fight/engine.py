@@ -179,7 +179,8 @@ def new_game(*, players: int, options: dict[str, Any] | None, seed: int) -> Stat
         deal = 4
     packs = [advanced[i * deal:(i + 1) * deal] for i in range(n)]
     s["draft"] = {"round": 1, "packs": packs, "kept": [[] for _ in range(n)],
-                  "returned": advanced[n * deal:]}
+                  "returned": advanced[n * deal:], "extremes": extremes_in_play(opts)}
+    s["draw"] = [list(C.STARTING_BASICS[seat]) for seat in range(n)]
     return s
 
 
@@ -366,11 +367,11 @@ def _finish_keep(s: State, events: list[Event]) -> None:
     for seat in range(n):
         keep = s["sealed"][seat]["keep"]
         returned += [c for c in d["packs"][seat] if c not in keep]
-        pile = list(C.STARTING_BASICS[seat]) + keep
+        pile = s["draw"][seat] + keep
         rng_for(s).shuffle(pile)
         s["draw"][seat] = pile
         _event(events, s, "draft_done", f"{P(seat)} keeps {_names(keep)}", visible_to=[seat])
-    arsenal = returned + extremes_in_play(s["options"])
+    arsenal = returned + d["extremes"]
     rng_for(s).shuffle(arsenal)
     s["arsenal"] = [arsenal[i * PILE_SIZE:(i + 1) * PILE_SIZE] for i in range(n)]
     s["draft"] = None
@@ -559,23 +560,23 @@ def _answer_prompt(s: State, seat: int, action: Action, events: list[Event]) -> 
 
 def _match_option(task: dict[str, Any], action: Action) -> Action:
     """The option ``action`` picks, or an error that says what may be sent instead."""
-    for option in task["options"]:
+    options = task["options"]
+    for option in options:
         if all(action.get(k) == v for k, v in option.items()):
             return option
-    what = task["what"]
-    expected = sorted({o["type"] for o in task["options"]})
+    verb = _ASK_VERB[task["what"]]
+    expected = sorted({o["type"] for o in options})
     if action["type"] not in expected:
-        raise IllegalAction(f"you are asked to {_ASK_VERB[what]}; send type "
+        raise IllegalAction(f"you are asked to {verb}; send type "
                             f"{' or '.join(repr(e) for e in expected)}, not {action['type']!r}")
-    if what == "second_card" and action["type"] == "second_card" and \
-            action.get("side") not in SIDE_NAMES:
+    if "side" in options[0] and action.get("side") not in SIDE_NAMES:
         raise BadAction(f"side must be 'top' or 'bottom', got {action.get('side')!r}")
-    field = "give" if what == "exchange" and not any(
-        o.get("give") == action.get("give") for o in task["options"]) else (
-        "take" if what == "exchange" else "card")
-    allowed = sorted({o[field] for o in task["options"] if field in o})
-    raise IllegalAction(f"card {action.get(field)} is not one you can {_ASK_VERB[what]} "
-                        f"({field}); you can choose {', '.join(allowed)}")
+    for field in ("give", "take", "card"):
+        allowed = sorted({o[field] for o in options if field in o})
+        if allowed and action.get(field) not in allowed:
+            raise IllegalAction(f"card {action.get(field)} is not one you can {verb}; "
+                                f"you can choose {', '.join(allowed)}")
+    raise IllegalAction(f"that is not one of the answers you can give: {action!r}")
 
 
 _ASK_VERB = {

@@ -30,6 +30,9 @@ def hidden_cards(state: State, seat: int | None) -> dict[str, str]:
         if state["draft"] is not None:
             for cid in state["draft"]["packs"][x] + state["draft"]["kept"][x]:
                 hidden[cid] = f"in seat {x}'s draft cards"
+    if state["draft"] is not None:
+        for cid in state["draft"]["returned"] + state["draft"]["extremes"]:
+            hidden[cid] = "set aside for the Arsenal piles"
     battle = state["battle"]
     offered: set[str] = set()
     if battle is not None and battle["todo"] and battle["todo"][0].get("ask") == seat:
