@@ -1,0 +1,240 @@
+"""Engines alone: full random games, legal actions chosen with a seeded generator.
+
+    python -m bench.engines                       every registered ruleset
+    python -m bench.engines --discover            also unregistered packages under games/engines/
+    python -m bench.engines --module games.engines.jingle_bells   a ruleset by module path (its RULESET)
+    python -m bench.engines --slug snowball-fight --games 500 --runs 7
+
+For each ruleset, ``--runs`` runs of ``--games`` games each (seeds fixed, so every run
+plays the same games). A game starts with ``new_game`` and loops: ``to_act``; one of the
+asked seats chosen by the generator; ``legal_actions`` for it; one action chosen by the
+generator; ``apply``; until ``outcome`` is not None. Reported per run, then as the median
+and spread (min, max) over the runs:
+
+- games per second and milliseconds per game, counting the engine's calls only
+  (``to_act``, ``legal_actions``, ``apply``, ``outcome``); the chooser's time is given apart;
+- microseconds per ``apply`` (mean), and per-apply p50/p99 over every run;
+- actions per game.
+
+Targets: a Snowball Fight game in under 2 ms, any other game in under 20 ms.
+
+Choosing an action: ``rng.choice(legal_actions)``. Where an engine lists a region
+instead of concrete actions (continuous moves), a chooser for that slug turns the
+description into a concrete action (Jingle Bells: its own ``bot.random_action``).
+If a chosen action is refused, the chooser tries again (counted as ``refused``), and
+after 5 refusals the prompt's default is played.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import random
+import sys
+import time
+from typing import Any, Callable
+
+from bench.common import fmt, machine, median_spread, write_result
+
+TARGET_MS = {"snowball-fight": 2.0}
+DEFAULT_TARGET_MS = 20.0
+MAX_STEPS = 20_000
+
+Chooser = Callable[[Any, dict, int, list, random.Random], dict]
+
+
+def _uniform(ruleset, state, seat, legal, rng):
+    return rng.choice(legal)
+
+
+def _jingle_bells(ruleset, state, seat, legal, rng):
+    from games.engines.jingle_bells import bot
+
+    return bot.random_action(legal, state["pieces"], state["obstructions"], rng, forward=0.5)
+
+
+CHOOSERS: dict[str, Chooser] = {"jingle-bells": _jingle_bells}
+
+
+def load_rulesets(slugs: list[str], modules: list[str], discover: bool) -> list[Any]:
+    from games import engines
+
+    found: dict[str, Any] = {r.slug: r for r in engines.all_rulesets()}
+    if discover:
+        import games.engines as pkg
+
+        for info in pkgutil.iter_modules(pkg.__path__):
+            if info.ispkg:
+                modules.append(f"games.engines.{info.name}")
+    for path in modules:
+        module = importlib.import_module(path)
+        ruleset = getattr(module, "RULESET", None)
+        if ruleset is None:
+            print(f"note: {path} has no RULESET; skipped", file=sys.stderr)
+            continue
+        found.setdefault(ruleset.slug, ruleset)
+    registered = {r.slug for r in engines.all_rulesets()}
+    chosen = [found[s] for s in sorted(found) if not slugs or s in slugs]
+    missing = set(slugs) - set(found)
+    if missing:
+        raise SystemExit(f"unknown slug(s) {', '.join(sorted(missing))}; known: {', '.join(sorted(found))}")
+    for r in chosen:
+        r._bench_registered = r.slug in registered  # type: ignore[attr-defined]
+    return chosen
+
+
+def play_one(ruleset, seed: int, rng: random.Random, chooser: Chooser, apply_ns: list[int]) -> dict[str, int]:
+    """Play one random game; return the time spent in engine calls and in the chooser (ns)."""
+    perf = time.perf_counter_ns
+    t0 = perf()
+    state = ruleset.new_game(players=ruleset.min_players, options={}, seed=seed)
+    engine_ns = perf() - t0
+    choose_ns = 0
+    steps = refused = defaults = 0
+    to_act, legal_actions, apply, outcome = ruleset.to_act, ruleset.legal_actions, ruleset.apply, ruleset.outcome
+    while steps < MAX_STEPS:
+        t0 = perf()
+        if outcome(state) is not None:
+            engine_ns += perf() - t0
+            break
+        asked = to_act(state)
+        seats = sorted(asked)
+        t1 = perf()
+        engine_ns += t1 - t0
+        seat = rng.choice(seats) if len(seats) > 1 else seats[0]
+        t0 = perf()
+        legal = legal_actions(state, seat)
+        t1 = perf()
+        engine_ns += t1 - t0
+        for attempt in range(6):
+            t0 = perf()
+            action = chooser(ruleset, state, seat, legal, rng) if attempt < 5 else asked[seat].default
+            t1 = perf()
+            choose_ns += t1 - t0
+            try:
+                new_state, _events = apply(state, seat, action)
+            except Exception as exc:  # GameError, or a chooser's bad guess
+                t2 = perf()
+                engine_ns += t2 - t1
+                if attempt == 5:
+                    raise RuntimeError(f"{ruleset.slug} seed {seed}: even the default was refused: {exc}") from exc
+                refused += 1
+                continue
+            t2 = perf()
+            engine_ns += t2 - t1
+            apply_ns.append(t2 - t1)
+            defaults += attempt == 5
+            state = new_state
+            break
+        steps += 1
+    return {"engine_ns": engine_ns, "choose_ns": choose_ns, "steps": steps, "refused": refused,
+            "defaults": defaults, "finished": int(outcome(state) is not None)}
+
+
+def bench_ruleset(ruleset, *, games: int, runs: int, seed: int, warmup: int) -> dict[str, Any]:
+    from hdrh.histogram import HdrHistogram
+
+    chooser = CHOOSERS.get(ruleset.slug, _uniform)
+    for i in range(warmup):
+        play_one(ruleset, seed - 1 - i, random.Random(-1 - i), chooser, [])
+    per_run = []
+    apply_hist = HdrHistogram(1, 10_000_000_000, 3)  # ns
+    game_hist = HdrHistogram(1, 100_000_000_000, 3)  # ns per game, engine calls only
+    totals = {"refused": 0, "defaults": 0, "unfinished": 0}
+    for run in range(runs):
+        apply_ns: list[int] = []
+        engine_ns = choose_ns = steps = 0
+        wall0 = time.perf_counter()
+        for g in range(games):
+            r = play_one(ruleset, seed + g, random.Random(seed * 7919 + g), chooser, apply_ns)
+            engine_ns += r["engine_ns"]
+            choose_ns += r["choose_ns"]
+            steps += r["steps"]
+            game_hist.record_value(max(1, r["engine_ns"]))
+            if run == 0:
+                totals["refused"] += r["refused"]
+                totals["defaults"] += r["defaults"]
+                totals["unfinished"] += 1 - r["finished"]
+        wall = time.perf_counter() - wall0
+        for ns in apply_ns:
+            apply_hist.record_value(max(1, ns))
+        per_run.append({
+            "games_per_s": games / (engine_ns / 1e9),
+            "ms_per_game": engine_ns / 1e6 / games,
+            "us_per_apply": sum(apply_ns) / 1e3 / len(apply_ns),
+            "chooser_ms_per_game": choose_ns / 1e6 / games,
+            "wall_games_per_s": games / wall,
+            "applies_per_game": steps / games,
+        })
+    target = TARGET_MS.get(ruleset.slug, DEFAULT_TARGET_MS)
+    summary = {key: median_spread([r[key] for r in per_run]) for key in per_run[0]}
+    return {
+        "slug": ruleset.slug,
+        "name": ruleset.name,
+        "registered": getattr(ruleset, "_bench_registered", True),
+        "chooser": "rng.choice(legal_actions)" if chooser is _uniform else f"{chooser.__name__} (region -> concrete action)",
+        "games_per_run": games,
+        "runs": runs,
+        "per_run": per_run,
+        "summary": summary,
+        "apply_us": {"p50": apply_hist.get_value_at_percentile(50) / 1e3,
+                     "p99": apply_hist.get_value_at_percentile(99) / 1e3,
+                     "max": apply_hist.get_max_value() / 1e3},
+        "game_ms": {"p50": game_hist.get_value_at_percentile(50) / 1e6,
+                    "p99": game_hist.get_value_at_percentile(99) / 1e6,
+                    "max": game_hist.get_max_value() / 1e6},
+        "refused_actions_run0": totals["refused"],
+        "defaults_played_run0": totals["defaults"],
+        "unfinished_games_run0": totals["unfinished"],
+        "target_ms_per_game": target,
+        "meets_target": summary["ms_per_game"]["median"] < target,
+    }
+
+
+def print_report(results: list[dict[str, Any]]) -> None:
+    head = (f"{'game':<16} {'games/s':>14} {'ms/game':>16} {'target':>7} {'us/apply':>16} "
+            f"{'apply p50/p99':>14} {'applies/game':>12} {'chooser ms':>10}")
+    print(head)
+    print("-" * len(head))
+    for r in results:
+        s = r["summary"]
+        gps, ms, us = s["games_per_s"], s["ms_per_game"], s["us_per_apply"]
+        print(f"{r['slug']:<16} {fmt(gps['median'], 0):>7} ±{gps['spread_pct']:4.1f}% "
+              f"{ms['median']:>8.3f} ±{ms['spread_pct']:4.1f}% {('<' + fmt(r['target_ms_per_game'], 0)):>7} "
+              f"{us['median']:>8.1f} ±{us['spread_pct']:4.1f}% "
+              f"{r['apply_us']['p50']:>6.1f}/{r['apply_us']['p99']:<7.1f} {s['applies_per_game']['median']:>12.1f} "
+              f"{s['chooser_ms_per_game']['median']:>10.3f}"
+              f"  {'OK' if r['meets_target'] else 'SHORT'}{'' if r['registered'] else ' (not registered)'}")
+    print("(median over runs; ± is the spread max-min as a % of the median; engine calls only)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.engines", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--slug", action="append", default=[], help="only this game (repeatable)")
+    parser.add_argument("--module", action="append", default=[],
+                        help="also bench the RULESET of this module, e.g. games.engines.jingle_bells")
+    parser.add_argument("--discover", action="store_true",
+                        help="also bench every package under games/engines/ that has a RULESET")
+    parser.add_argument("--games", type=int, default=200, help="games per run (default 200)")
+    parser.add_argument("--runs", type=int, default=5, help="runs (default 5)")
+    parser.add_argument("--warmup", type=int, default=20, help="games played before timing (default 20)")
+    parser.add_argument("--seed", type=int, default=20251224)
+    parser.add_argument("--out", help="JSON result file (default bench/results/engines-<time>.json)")
+    args = parser.parse_args(argv)
+
+    info = machine()
+    rulesets = load_rulesets(args.slug, list(args.module), args.discover)
+    results = []
+    for ruleset in rulesets:
+        print(f"{ruleset.slug}: {args.runs} runs x {args.games} games ...", file=sys.stderr, flush=True)
+        results.append(bench_ruleset(ruleset, games=args.games, runs=args.runs, seed=args.seed, warmup=args.warmup))
+    info["loadavg_at_end"] = [round(x, 2) for x in __import__("os").getloadavg()]
+    print_report(results)
+    path = write_result("engines", {"machine": info, "args": vars(args), "results": results}, args.out)
+    print(f"load average {info['loadavg_at_start']} -> {info['loadavg_at_end']}; written to {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
