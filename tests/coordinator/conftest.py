@@ -12,6 +12,7 @@ import os
 import threading
 import uuid
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 import redis
@@ -76,7 +77,7 @@ def clock() -> FakeClock:
 def backend(request: pytest.FixtureRequest) -> str:
     if request.param == "redis":
         require_redis()
-    return request.param
+    return str(request.param)
 
 
 @pytest.fixture
@@ -89,7 +90,7 @@ def make(backend: str, clock: FakeClock) -> Iterator[MakeCoordinator]:
     prefix = f"snowball-test-{uuid.uuid4().hex}"
     made: list[Coordinator] = []
 
-    def factory(**options: object) -> Coordinator:
+    def factory(**options: Any) -> Coordinator:
         options.setdefault("clock", clock)
         if backend == "redis":
             coordinator: Coordinator = RedisCoordinator(REDIS_URL, prefix=prefix, **options)

@@ -5,6 +5,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import TypeVar
 
 import pytest
@@ -267,7 +268,7 @@ def test_concurrent_arrivals_complete_a_barrier_exactly_once(coordinator: Coordi
         arrivals = [seat for seat in seats for _ in range(2)]
 
         results = run_together(
-            [lambda seat=seat: coordinator.barrier_arrive(5, key, seat, seats) for seat in arrivals]
+            [partial(coordinator.barrier_arrive, 5, key, seat, seats) for seat in arrivals]
         )
 
         assert results.count(True) == 1, f"{key}: {results.count(True)} callers saw completion"

@@ -63,4 +63,4 @@ def test_rounds_are_forgotten_a_day_after_their_last_arrival(
 @pytest.mark.parametrize("option", ["presence_ttl", "barrier_ttl"])
 def test_ttls_must_be_positive(option: str) -> None:
     with pytest.raises(ValueError, match=option):
-        MemoryCoordinator(**{option: 0})
+        MemoryCoordinator(**{option: 0.0})  # type: ignore[arg-type]

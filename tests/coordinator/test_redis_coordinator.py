@@ -27,7 +27,9 @@ def backend() -> str:
 
 
 def test_a_killed_holders_lock_expires(make: MakeCoordinator) -> None:
-    prefix = make().prefix  # type: ignore[attr-defined]
+    coordinator = make()
+    assert isinstance(coordinator, RedisCoordinator)
+    prefix = coordinator.prefix
     holder = subprocess.Popen(
         [
             sys.executable,
