@@ -134,7 +134,7 @@ def check_arrival(seat: int, expected: frozenset[int]) -> None:
         )
 
 
-def check_ttl(name: str, value: float) -> float:
+def positive(name: str, value: float) -> float:
     if value <= 0:
         raise ValueError(f"{name} must be positive, got {value!r}")
     return float(value)

@@ -22,7 +22,7 @@ from games.coordinator.base import (
     LockTimeout,
     Presence,
     check_arrival,
-    check_ttl,
+    positive,
 )
 
 
@@ -58,8 +58,8 @@ class MemoryCoordinator(Coordinator):
         barrier_ttl: float = DEFAULT_BARRIER_TTL,
         clock: Clock = time.time,
     ) -> None:
-        self.presence_ttl = check_ttl("presence_ttl", presence_ttl)
-        self.barrier_ttl = check_ttl("barrier_ttl", barrier_ttl)
+        self.presence_ttl = positive("presence_ttl", presence_ttl)
+        self.barrier_ttl = positive("barrier_ttl", barrier_ttl)
         self.clock = clock
         self._guard = threading.Lock()
         self._locks: weakref.WeakValueDictionary[int, _GameLock] = weakref.WeakValueDictionary()

@@ -36,7 +36,7 @@ from games.coordinator.base import (
     LockTimeout,
     Presence,
     check_arrival,
-    check_ttl,
+    positive,
 )
 
 log = logging.getLogger(__name__)
@@ -105,10 +105,10 @@ class RedisCoordinator(Coordinator):
         socket_timeout: float = 5.0,
     ) -> None:
         self.prefix = prefix
-        self.presence_ttl = check_ttl("presence_ttl", presence_ttl)
-        self.barrier_ttl = check_ttl("barrier_ttl", barrier_ttl)
+        self.presence_ttl = positive("presence_ttl", presence_ttl)
+        self.barrier_ttl = positive("barrier_ttl", barrier_ttl)
         self.clock = clock
-        self.lock_poll = check_ttl("lock_poll", lock_poll)
+        self.lock_poll = positive("lock_poll", lock_poll)
         self.redis: redis.Redis = redis.Redis.from_url(
             url,
             decode_responses=True,
