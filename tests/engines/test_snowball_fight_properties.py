@@ -1,0 +1,150 @@
+"""Property tests: many seeded random games played to the end through the public contract."""
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engines.snowball_fight import RULESET
+from games.engines.snowball_fight import bot, views
+from games.engines.snowball_fight.privacy import find_leaks
+from tests.engines.test_snowball_fight_helpers import all_cards, random_game
+
+OPTION_SETS = [
+    {},
+    {"draft": "quick"},
+    {"alternates": ["raid:barrage", "weapons-cache:iceball"]},
+    {"draft": "quick", "alternates": ["upgrade-dodge:offensive-dodge", "weapons-cache:throwing-rocks"]},
+    {"alternates": ["raid:throwing-rocks"]},
+]
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+option_sets = st.sampled_from(OPTION_SETS)
+
+
+def games(count: int) -> settings:
+    """Hypothesis settings for ``count`` whole games: no per-example deadline."""
+    return settings(max_examples=count, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@games(1500)
+@given(seed=seeds, options=option_sets)
+def test_random_games_end_conserve_cards_and_offer_legal_defaults(seed, options):
+    expected: list[str] = []
+
+    def check(s, seat, action):
+        cards = sorted(all_cards(s))
+        if not expected:
+            expected.extend(cards)
+        assert cards == expected, "a card appeared or vanished"
+        for asked_seat, prompt in RULESET.to_act(s).items():
+            assert prompt.default in RULESET.legal_actions(s, asked_seat)
+            assert prompt.timeout and prompt.timeout > 0
+        assert action in RULESET.legal_actions(s, seat)
+
+    s, log = random_game(seed, options=options, on_step=check)
+    assert len(log) < 3000
+    result = RULESET.outcome(s)
+    assert sorted(all_cards(s)) == expected
+    assert result["scores"] == [sum(i["points"] for i in rows) for rows in result["breakdown"]]
+    assert result["winners"] == [x for x in (0, 1) if result["scores"][x] == max(result["scores"])]
+
+
+def hidden_variants(s, viewer, rng):
+    """States that differ from ``s`` only in what ``viewer`` may not know."""
+    variants = []
+    v = copy.deepcopy(s)
+    for pile in v["draw"]:
+        rng.shuffle(pile)
+    variants.append(v)
+    for x in range(s["players"]):
+        if x == viewer or (viewer is not None and viewer in s["shown"][x]):
+            continue
+        if s["hands"][x] and s["draw"][x]:
+            v = copy.deepcopy(s)
+            h, d = v["hands"][x][0], v["draw"][x][-1]
+            v["hands"][x][0], v["draw"][x][-1] = d, h
+            if v["sealed"][x] and v["sealed"][x].get("card") == h:
+                v["sealed"][x] = {**v["sealed"][x], "card": d}
+            variants.append(v)
+        if s["sealed"][x] and "side" in s["sealed"][x]:
+            v = copy.deepcopy(s)
+            flip = "top" if s["sealed"][x]["side"] == "bottom" else "bottom"
+            v["sealed"][x] = {**v["sealed"][x], "side": flip}
+            variants.append(v)
+        if s["face_down"][x] and s["draw"][x]:
+            v = copy.deepcopy(s)
+            f, d = v["face_down"][x][0], v["draw"][x][0]
+            v["discard"][x][v["discard"][x].index(f)] = d
+            v["face_down"][x][0], v["draw"][x][0] = d, f
+            if v["battle"] is not None:
+                v["battle"]["face_down"][x] = [d if c == f else c for c in v["battle"]["face_down"][x]]
+            variants.append(v)
+        if s["draft"] is not None and s["draft"]["packs"][x]:
+            v = copy.deepcopy(s)
+            spare = v["draft"]["extremes"]
+            v["draft"]["packs"][x][0], spare[0] = spare[0], v["draft"]["packs"][x][0]
+            variants.append(v)
+    return variants
+
+
+def dump(value) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+@games(50)
+@given(seed=seeds, options=option_sets)
+def test_views_hide_hands_choices_face_down_cards_and_draw_order(seed, options):
+    rng = random.Random(seed)
+
+    def check(s, seat, action):
+        before = dump(s)
+        for viewer in (0, 1, None):
+            view = RULESET.view(s, viewer)
+            json.loads(dump(view))
+            assert find_leaks(s, view, viewer) == []
+            for variant in hidden_variants(s, viewer, rng):
+                assert dump(RULESET.view(variant, viewer)) == dump(view), "the view depends on hidden cards"
+                if viewer is not None and viewer in RULESET.to_act(s):
+                    assert RULESET.bot_action(variant, viewer) == RULESET.bot_action(s, viewer), \
+                        "the bot peeked"
+        RULESET.apply(s, seat, action)
+        assert dump(s) == before, "apply changed its input"
+
+    random_game(seed, options=options, on_step=check)
+
+
+@games(60)
+@given(seed=seeds, options=option_sets)
+def test_same_seed_and_actions_give_the_same_states_and_views(seed, options):
+    first, log = random_game(seed, options=options)
+    s = RULESET.new_game(players=2, options=options, seed=seed)
+    states = [dump(s)]
+    for seat, action in log:
+        s, _ = RULESET.apply(s, seat, action)
+        states.append(dump(s))
+    again = RULESET.new_game(players=2, options=options, seed=seed)
+    assert dump(again) == states[0]
+    for i, (seat, action) in enumerate(log):
+        again, _ = RULESET.apply(again, seat, action)
+        assert dump(again) == states[i + 1]
+    for viewer in (0, 1, None):
+        assert dump(RULESET.view(again, viewer)) == dump(RULESET.view(first, viewer))
+
+
+@games(150)
+@given(seed=seeds, options=option_sets)
+def test_bots_play_legal_actions_to_the_end(seed, options):
+    s = RULESET.new_game(players=2, options=options, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(3000):
+        if RULESET.outcome(s) is not None:
+            break
+        seat = rng.choice(sorted(RULESET.to_act(s)))
+        action = RULESET.bot_action(s, seat)
+        assert action in RULESET.legal_actions(s, seat)
+        assert action == bot.choose_action(views.view(s, seat))
+        s, _ = RULESET.apply(s, seat, action)
+    assert RULESET.outcome(s) is not None
