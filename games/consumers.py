@@ -230,9 +230,14 @@ class BaseGameConsumer(AsyncWebsocketConsumer):
 
     async def _heartbeat(self) -> None:
         interval = settings.SNOWBALL_PRESENCE_HEARTBEAT
+        coordinator = get_coordinator()
         while True:
             await asyncio.sleep(interval)
-            await database_sync_to_async(get_coordinator().heartbeat)(self.game_id, self.channel_name)
+            alive = await database_sync_to_async(coordinator.heartbeat)(self.game_id, self.channel_name)
+            if not alive:  # expired after a stall or a Redis restart: be seen again
+                await database_sync_to_async(coordinator.join)(
+                    self.game_id, self.channel_name, seat=self.seat, user_key=self._user_key())
+                await self.announce_presence()
 
 
 class GameHtmlConsumer(BaseGameConsumer):

@@ -309,7 +309,7 @@ class _locked_game:
         try:
             return self._atomic.__exit__(exc_type, exc, tb)
         finally:
-            self._lock.__exit__(None, None, None)
+            self._lock.__exit__(exc_type, exc, tb)
 
 
 def _ruleset(game_type: str) -> Ruleset:

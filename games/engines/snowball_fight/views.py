@@ -7,6 +7,7 @@ the face-up ones, and the generator's seed and counter.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from games.engines.base import State, View
@@ -15,6 +16,7 @@ from games.engines.snowball_fight import engine as E
 from games.engines.snowball_fight.cards import card_dict, side_of
 
 HIDDEN_CARD = {"hidden": True, "face_down": True}
+_PLACEHOLDER = re.compile(r"\{p(\d+)\}")
 
 
 def view(state: State, seat: int | None) -> View:
@@ -111,7 +113,22 @@ def _reveal_view(state: State, battle: dict[str, Any] | None) -> dict[str, Any] 
         "resolving": resolving,
         "plays": [[_played(p) for p in seat_plays] for seat_plays in plays],
         "lines": list(lines),
+        "line_parts": [text_parts(line) for line in lines],
     }
+
+
+def text_parts(text: str) -> list[dict[str, Any]]:
+    """A text with "{p0}" placeholders split into {"text": ...} and {"seat": n} pieces.
+
+    Templates render a seat piece with the player's name, without parsing placeholders.
+    """
+    parts: list[dict[str, Any]] = []
+    for i, piece in enumerate(_PLACEHOLDER.split(text)):
+        if i % 2:
+            parts.append({"seat": int(piece)})
+        elif piece:
+            parts.append({"text": piece})
+    return parts
 
 
 def _played(p: dict[str, Any]) -> dict[str, Any]:
