@@ -1,0 +1,441 @@
+"""Live play under load, over loopback, against a real server; then the floor, same load shape.
+
+    python -m bench.live --mode memory --games 250 --rate 300 --duration 60
+    python -m bench.live --mode redis  --games 250 --rate 300 --duration 60 [--workers 2]
+    python -m bench.live --mode memory --games 100 --rate 120 --duration 30 --profile py-spy
+
+One run:
+
+1. a fresh database (SQLite file; or PostgreSQL ``snowball_bench`` plus a flushed Redis
+   database in redis mode), migrated; ``--games`` started games plus a pool of spares
+   (bench.setup_games: two guest users with API tokens per game);
+2. the server started as ``make run`` (memory) or docker compose (redis) start it
+   (bench.servers), with ``DJANGO_DEBUG=0``;
+3. the load generator (bench.loadgen, ``--procs`` processes) connects 2 players and 2
+   spectators per game to the JSON websocket and waits for every first view; the server's
+   resident memory is measured before and after (``memory per idle socket``);
+4. ``--warmup`` seconds of load, then ``--duration`` seconds measured: latency from send to
+   the moment the last viewer of the game has the new version (p50, p99, max, HdrHistogram),
+   actions per second offered and sustained, lost and out-of-order messages, CPU of the
+   server, Redis, PostgreSQL, the generator and everything else on the machine (psutil);
+5. ``--drain`` seconds for late deliveries; what is still missing then is lost;
+6. unless ``--no-floor``: the same again against bench.floor (a bare ``websockets``
+   broadcast server), with its views padded to the sizes the real server sent and games
+   ending after as many actions as the real ones did; our figures as ratios to it.
+
+A run is flagged ``DISCARD`` when the generator may have been the bottleneck: a generator
+process above 90% of a core, or slots firing more than 20 ms (p99) behind their schedule.
+
+``--profile py-spy`` records the (first) server process during the measured window with
+``py-spy record --nonblocking --format raw`` and prints where the time goes; profiled runs
+are slower and are for finding hot spots, not for figures.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import os
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from bench.common import REPO, RESULTS, fmt, machine, write_result
+from bench.loadgen import Config, LoadGenerator
+
+GENERATOR_CPU_LIMIT = 0.90
+GENERATOR_LAG_P99_MS = 20.0
+TARGETS = {"p99_ms": 50.0, "floor_ratio": 3.0, "idle_socket_kb": 100.0}
+
+
+def add_load_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=int, default=250, help="games at once, 4 sockets each (default 250)")
+    parser.add_argument("--rate", type=float, default=300.0, help="actions per second over all games (default 300)")
+    parser.add_argument("--duration", type=float, default=60.0, help="measured seconds (default 60)")
+    parser.add_argument("--warmup", type=float, default=10.0, help="seconds of load before measuring (default 10)")
+    parser.add_argument("--drain", type=float, default=15.0, help="seconds to wait for late deliveries (default 15)")
+    parser.add_argument("--procs", type=int, default=2, help="load generator processes (default 2)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", help="JSON result file (default bench/results/...)")
+
+
+# ---------------------------------------------------------------------- measuring processes
+
+
+class CpuMeter:
+    """CPU seconds of named groups of process trees, and of the whole machine, over a window.
+
+    A group is a list of root pids; each counts with every descendant, including those that
+    start or exit during the window (PostgreSQL forks a backend per connection: their time
+    is found in the postmaster's reaped-children times or in the live backends).
+    """
+
+    def __init__(self, groups: dict[str, list[int]]):
+        import psutil
+
+        self.psutil = psutil
+        self.groups = groups
+        self.start: dict[str, dict[int, float]] = {}
+        self.sys0 = None
+        self.t0 = 0.0
+
+    def _tree(self, roots: list[int]) -> dict[int, float]:
+        ps = self.psutil
+        out: dict[int, float] = {}
+        for root in roots:
+            try:
+                proc = ps.Process(root)
+                t = proc.cpu_times()
+                out[root] = t.user + t.system + t.children_user + t.children_system
+                for child in proc.children(recursive=True):
+                    try:
+                        c = child.cpu_times()
+                        out[child.pid] = c.user + c.system
+                    except (ps.NoSuchProcess, ps.AccessDenied):
+                        pass
+            except (ps.NoSuchProcess, ps.AccessDenied):
+                pass
+        return out
+
+    def begin(self) -> None:
+        self.t0 = time.monotonic()
+        self.sys0 = self.psutil.cpu_times()
+        self.start = {name: self._tree(pids) for name, pids in self.groups.items()}
+
+    def end(self) -> dict[str, Any]:
+        wall = time.monotonic() - self.t0
+        sys1 = self.psutil.cpu_times()
+        busy = lambda t: t.user + t.nice + t.system + t.irq + t.softirq + getattr(t, "steal", 0)  # noqa: E731
+        total_busy = busy(sys1) - busy(self.sys0)
+        out: dict[str, Any] = {"wall_seconds": wall}
+        accounted = 0.0
+        for name, pids in self.groups.items():
+            before = self.start.get(name, {})
+            after = self._tree(pids)
+            used = sum(c - before.get(pid, 0.0) for pid, c in after.items())
+            out[name] = used / wall
+            accounted += used
+        out["machine_busy_cores"] = total_busy / wall
+        out["everything_else"] = max(0.0, (total_busy - accounted) / wall)
+        out["cores"] = os.cpu_count()
+        return out
+
+
+def postgres_pids() -> list[int]:
+    """The postmaster(s): the roots of PostgreSQL's process trees."""
+    import psutil
+
+    roots = []
+    for p in psutil.process_iter(["name", "ppid"]):
+        if p.info["name"] in ("postgres", "postmaster"):
+            try:
+                if psutil.Process(p.info["ppid"]).name() not in ("postgres", "postmaster"):
+                    roots.append(p.pid)
+            except psutil.NoSuchProcess:
+                pass
+    return roots
+
+
+def rss(pids: list[int]) -> int:
+    import psutil
+
+    total = 0
+    for pid in pids:
+        try:
+            total += psutil.Process(pid).memory_info().rss
+        except psutil.NoSuchProcess:
+            pass
+    return total
+
+
+async def _touch(url: str) -> None:
+    """One spectator connects, gets its view and leaves: imports and caches warm before measuring."""
+    import websockets
+
+    async with websockets.connect(url, compression=None, open_timeout=60) as ws:
+        await asyncio.wait_for(ws.recv(), 60)
+
+
+# ---------------------------------------------------------------------- profiling
+
+
+def start_profiler(kind: str, pid: int, seconds: float, path: Path) -> subprocess.Popen | None:
+    if kind != "py-spy":
+        return None
+    spy = Path(sys.executable).with_name("py-spy")
+    cmd = [str(spy), "record", "--pid", str(pid), "--duration", str(int(math.ceil(seconds))), "--rate", "100",
+           "--nonblocking", "--format", "raw", "--output", str(path)]
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def summarise_profile(path: Path, top: int = 25) -> dict[str, Any]:
+    """From py-spy's collapsed stacks: where the server's samples were (self and inclusive)."""
+    self_time: Counter[str] = Counter()
+    inclusive: Counter[str] = Counter()
+    total = 0
+    for line in path.read_text().splitlines():
+        stack, _, n = line.rpartition(" ")
+        if not n.isdigit():
+            continue
+        count = int(n)
+        total += count
+        frames = stack.split(";")
+        names = [f.split(" (")[0] + " (" + f.split(" (")[1].split(":")[0].replace(str(Path.cwd()) + "/", "") + ")"
+                 if " (" in f else f for f in frames]
+        self_time[names[-1]] += count
+        for name in set(names):
+            inclusive[name] += count
+    pct = lambda c: round(100.0 * c / total, 1) if total else 0.0  # noqa: E731
+    return {
+        "samples": total,
+        "self_pct": [(name, pct(c)) for name, c in self_time.most_common(top)],
+        "inclusive_pct": [(name, pct(c)) for name, c in inclusive.most_common(top * 3)
+                          if "/site-packages/" not in name or "django/db" in name or "channels" in name][:top * 2],
+    }
+
+
+# ---------------------------------------------------------------------- one run
+
+
+def _measure(target: str, server_pids: list[int], cfg: Config, pool: list[dict[str, Any]], *,
+             redis_url: str | None, warm_url: str, profile: str = "none") -> dict[str, Any]:
+    from bench.servers import redis_pid, redis_used_memory
+
+    asyncio.run(_touch(warm_url))
+    time.sleep(1.0)
+    base_rss = rss(server_pids)
+    base_redis = redis_used_memory(redis_url) if redis_url else None
+    gen = LoadGenerator(cfg, pool)
+    connected = gen.connect()
+    time.sleep(3.0)  # let the connections settle before reading memory
+    idle_rss = rss(server_pids)
+    idle_redis = redis_used_memory(redis_url) if redis_url else None
+    sockets = connected["sockets"]
+    groups = {"server": server_pids, "generator": gen.pids()}
+    if redis_url:
+        rp = redis_pid(redis_url)
+        groups["redis"] = [rp] if rp else []
+        groups["postgres"] = postgres_pids()
+    meter = CpuMeter(groups)
+    t_start = gen.go()
+    time.sleep(max(0.0, t_start + cfg.warmup - time.monotonic()))
+    meter.begin()
+    profiler = None
+    profile_path = None
+    if profile != "none" and server_pids:
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        profile_path = RESULTS / f"profile-{target}-{time.strftime('%Y%m%d-%H%M%S')}.txt"
+        profiler = start_profiler(profile, server_pids[0], cfg.duration, profile_path)
+    load_start = os.getloadavg()
+    time.sleep(max(0.0, t_start + cfg.warmup + cfg.duration - time.monotonic()))
+    cpu = meter.end()
+    peak_rss = rss(server_pids)
+    result = gen.results()
+    result.update({
+        "target": target,
+        "games": cfg.games,
+        "sockets": sockets,
+        "connect_seconds": connected["seconds"],
+        "memory": {
+            "server_rss_before_mb": base_rss / 2**20,
+            "server_rss_idle_connected_mb": idle_rss / 2**20,
+            "server_rss_end_mb": peak_rss / 2**20,
+            "per_idle_socket_kb": (idle_rss - base_rss) / sockets / 1024 if sockets else None,
+            "redis_per_idle_socket_bytes": ((idle_redis - base_redis) / sockets
+                                            if idle_redis is not None and base_redis is not None else None),
+        },
+        "cpu_cores": cpu,
+        "loadavg_during": [round(x, 2) for x in load_start],
+    })
+    gen_max = max((w["cpu_core_fraction"] or 0) for w in result["workers"])
+    lag_p99 = result["schedule_lag_ms"]["p99"] or 0.0
+    reasons = []
+    if gen_max > GENERATOR_CPU_LIMIT:
+        reasons.append(f"a generator process used {gen_max:.0%} of a core")
+    if lag_p99 > GENERATOR_LAG_P99_MS:
+        reasons.append(f"slots fired {lag_p99:.0f} ms (p99) behind schedule")
+    result["generator_bound"] = bool(reasons)
+    result["generator_notes"] = reasons
+    if profiler is not None:
+        _, err = profiler.communicate(timeout=cfg.duration + 120)
+        if profile_path and profile_path.exists():
+            result["profile"] = {"file": str(profile_path), **summarise_profile(profile_path)}
+        else:
+            result["profile"] = {"error": err.decode()[-2000:]}
+    return result
+
+
+def pool_size(games: int, rate: float, seconds: float, min_actions_per_game: int = 60) -> int:
+    """Spare games for the slots whose games end during the run."""
+    return games + int(rate * seconds / min_actions_per_game) + games // 10 + 10
+
+
+def run_site(args: argparse.Namespace, *, mode: str, games: int, rate: float) -> dict[str, Any]:
+    from bench.servers import Site
+
+    extra_env = {}
+    if getattr(args, "socket_rate", None):
+        extra_env["SNOWBALL_SOCKET_RATE"] = str(args.socket_rate)
+        extra_env["SNOWBALL_SOCKET_BURST"] = str(max(20, int(args.socket_rate * 2)))
+    app_dir = Path(args.app_dir).resolve() if getattr(args, "app_dir", None) else REPO
+    site = Site(mode=mode, workers=getattr(args, "workers", 1), extra_env=extra_env, app_dir=app_dir,
+                database_url=getattr(args, "database_url", None) or Site.database_url,
+                redis_url=getattr(args, "redis_url", None) or Site.redis_url)
+    try:
+        t0 = time.monotonic()
+        site.prepare()
+        total = args.pool or pool_size(games, rate, args.warmup + args.duration)
+        pool = site.create_games(total, args.game_type)
+        setup_s = time.monotonic() - t0
+        site.start()
+        cfg = Config(ws_urls=[f"ws://127.0.0.1:{p}" for p in site.ports], http_url=f"http://127.0.0.1:{site.ports[0]}",
+                     games=games, rate=rate, warmup=args.warmup, duration=args.duration, drain=args.drain,
+                     seed=args.seed, procs=args.procs, game_type=args.game_type)
+        warm = f"ws://127.0.0.1:{site.ports[0]}/ws/api/games/{pool[-1]['id']}/"
+        result = _measure(mode, site.pids(), cfg, pool, redis_url=site.redis_url if mode == "redis" else None,
+                          warm_url=warm, profile=getattr(args, "profile", "none"))
+        result.update({"mode": mode, "server_workers": len(site.ports), "setup_seconds": setup_s,
+                       "app_dir": str(app_dir),
+                       "pool_games": total, "server_log_tail": site.log_tail(15)})
+        return result
+    finally:
+        site.cleanup()
+
+
+def run_floor(args: argparse.Namespace, *, games: int | None = None, rate: float | None = None,
+              pad_player: int, pad_spectator: int, game_length: int) -> dict[str, Any]:
+    from bench.servers import FloorServer
+
+    games = games or args.games
+    rate = rate or args.rate
+    floor = FloorServer(pad_player=pad_player, pad_spectator=pad_spectator, game_length=game_length)
+    try:
+        floor.start()
+        url = f"ws://127.0.0.1:{floor.ports[0]}"
+        pool = [{"id": i + 1, "tokens": ["floor-a", "floor-b"]} for i in range(games)]
+        cfg = Config(ws_urls=[url], http_url=None, games=games, rate=rate, warmup=args.warmup,
+                     duration=args.duration, drain=args.drain, seed=args.seed, procs=args.procs, floor=True)
+        result = _measure("floor", floor.pids(), cfg, pool, redis_url=None, warm_url=f"{url}/ws/api/games/0/")
+        result.update({"mode": "floor", "pad_bytes": {"player": pad_player, "spectator": pad_spectator},
+                       "game_length": game_length})
+        return result
+    finally:
+        floor.cleanup()
+
+
+# ---------------------------------------------------------------------- report
+
+
+def ratios(ours: dict[str, Any], floor: dict[str, Any]) -> dict[str, float | None]:
+    out: dict[str, float | None] = {}
+    for key in ("p50", "p99", "max"):
+        a, b = ours["latency_ms"][key], floor["latency_ms"][key]
+        out[f"latency_{key}"] = a / b if a is not None and b else None
+    a, b = ours["memory"]["per_idle_socket_kb"], floor["memory"]["per_idle_socket_kb"]
+    out["memory_per_socket"] = a / b if a is not None and b else None
+    a, b = ours["cpu_cores"]["server"], floor["cpu_cores"]["server"]
+    out["server_cpu"] = a / b if b else None
+    a, b = ours["sustained_actions_per_s"], floor["sustained_actions_per_s"]
+    out["sustained_actions"] = a / b if b else None
+    return out
+
+
+def print_run(label: str, r: dict[str, Any]) -> None:
+    lat = r["latency_ms"]
+    cpu = r["cpu_cores"]
+    mem = r["memory"]
+    print(f"== {label}: {r['games']} games, {r['sockets']} sockets, connected in {r['connect_seconds']:.1f} s")
+    print(f"   actions/s nominal {r['nominal_actions_per_s']:.0f}, offered {r['offered_actions_per_s']:.1f}, "
+          f"sustained {r['sustained_actions_per_s']:.1f}")
+    print(f"   send -> last viewer (ms): p50 {fmt(lat['p50'], 2)}  p90 {fmt(lat['p90'], 2)}  p99 {fmt(lat['p99'], 2)}"
+          f"  max {fmt(lat['max'], 2)}  (n={lat['count']})")
+    print(f"   lost {r['lost']}, out of order {r['out_of_order']}, refused {r['count'].get('refused', 0)} "
+          f"{r['errors'] or ''}, skipped slots {r['skipped_slots'] or 0}")
+    print(f"   games finished {r['finished_games']} (mean {fmt(r['mean_actions_per_finished_game'], 0)} actions), "
+          f"view bytes {({k: round(v) for k, v in r['mean_view_bytes'].items() if v})}")
+    redis_mem = mem.get("redis_per_idle_socket_bytes")
+    print(f"   memory per idle socket: server {fmt(mem['per_idle_socket_kb'], 1)} KB"
+          f"{'' if redis_mem is None else f', redis {redis_mem:,.0f} B'} "
+          f"(server RSS {mem['server_rss_before_mb']:.0f} -> {mem['server_rss_idle_connected_mb']:.0f} -> "
+          f"{mem['server_rss_end_mb']:.0f} MB)")
+    parts = [f"{k} {cpu[k] * 100:.0f}%" for k in ("server", "redis", "postgres", "generator", "everything_else")
+             if k in cpu]
+    print(f"   CPU (% of one core): {', '.join(parts)}; machine busy {cpu['machine_busy_cores']:.2f} of "
+          f"{cpu['cores']} cores; load avg {r['loadavg_during']}")
+    workers = ", ".join(f"{(w['cpu_core_fraction'] or 0) * 100:.0f}%" for w in r["workers"])
+    print(f"   generator: {len(r['workers'])} process(es) at {workers} of a core; schedule lag p99 "
+          f"{fmt(r['schedule_lag_ms']['p99'], 2)} ms, max {fmt(r['schedule_lag_ms']['max'], 1)} ms -> "
+          f"{'DISCARD: ' + '; '.join(r['generator_notes']) if r['generator_bound'] else 'valid'}")
+    if "profile" in r:
+        p = r["profile"]
+        if "error" in p:
+            print(f"   profile failed: {p['error']}")
+        else:
+            print(f"   profile ({p['samples']} samples, {p['file']}); self time:")
+            for name, pct in p["self_pct"][:15]:
+                print(f"      {pct:5.1f}%  {name}")
+            print("   inclusive (our code and the ORM/channels):")
+            for name, pct in p["inclusive_pct"][:30]:
+                print(f"      {pct:5.1f}%  {name}")
+
+
+def verdict(ours: dict[str, Any], floor: dict[str, Any] | None, rate: float) -> dict[str, Any]:
+    lat = ours["latency_ms"]
+    out = {
+        "p99_under_50ms": lat["p99"] is not None and lat["p99"] < TARGETS["p99_ms"],
+        "sustained_rate": ours["sustained_actions_per_s"] >= 0.98 * rate,
+        "no_loss_no_reorder": ours["lost"] == 0 and ours["out_of_order"] == 0,
+        "idle_socket_under_100kb": (ours["memory"]["per_idle_socket_kb"] or 0) < TARGETS["idle_socket_kb"],
+    }
+    if floor is not None and floor["latency_ms"]["p99"]:
+        out["p99_at_most_3x_floor"] = lat["p99"] is not None and lat["p99"] <= TARGETS["floor_ratio"] * floor["latency_ms"]["p99"]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.live", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mode", choices=("memory", "redis"), default="memory")
+    add_load_arguments(parser)
+    parser.add_argument("--workers", type=int, default=1, help="daphne workers in redis mode (default 1)")
+    parser.add_argument("--no-floor", action="store_true", help="skip the floor run")
+    parser.add_argument("--profile", choices=("none", "py-spy"), default="none")
+    parser.add_argument("--pool", type=int, default=0, help="games to create (default: enough for the run)")
+    parser.add_argument("--game-type", default="snowball-fight")
+    parser.add_argument("--socket-rate", type=float, default=0.0,
+                        help="SNOWBALL_SOCKET_RATE for the server (default: the site's own)")
+    parser.add_argument("--database-url", default=None, help="PostgreSQL URL for redis mode (db name snowball_bench*)")
+    parser.add_argument("--redis-url", default=None, help="Redis URL for redis mode (default redis://127.0.0.1:6379/8)")
+    parser.add_argument("--app-dir", default=None,
+                        help="run the server from this copy of the project (to measure a change before making it)")
+    args = parser.parse_args(argv)
+
+    info = machine()
+    ours = run_site(args, mode=args.mode, games=args.games, rate=args.rate)
+    print_run(f"snowball ({args.mode})", ours)
+    floor = None
+    if not args.no_floor:
+        vb = ours["mean_view_bytes"]
+        floor = run_floor(args, pad_player=int(vb.get("player") or 2600), pad_spectator=int(vb.get("spectator") or 2200),
+                          game_length=int(round(ours["mean_actions_per_finished_game"] or 0)))
+        print_run("floor (bare websockets)", floor)
+    data: dict[str, Any] = {"machine": info, "args": vars(args), "ours": ours, "floor": floor}
+    if floor is not None:
+        data["ratio_to_floor"] = ratios(ours, floor)
+        r = data["ratio_to_floor"]
+        print(f"== ratio to the floor: latency p50 x{fmt(r['latency_p50'], 1)}, p99 x{fmt(r['latency_p99'], 1)}, "
+              f"max x{fmt(r['latency_max'], 1)}; memory per socket x{fmt(r['memory_per_socket'], 1)}; "
+              f"server CPU x{fmt(r['server_cpu'], 1)}; sustained actions x{fmt(r['sustained_actions'], 2)}")
+    data["targets"] = verdict(ours, floor, args.rate)
+    info["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    print("== targets:", ", ".join(f"{k} {'yes' if v else 'NO'}" for k, v in data["targets"].items()))
+    path = write_result(f"live-{args.mode}-{args.games}g", data, args.out)
+    print(f"load average {info['loadavg_at_start']} -> {info['loadavg_at_end']}; written to {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

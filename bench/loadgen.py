@@ -1,0 +1,558 @@
+"""The load generator: N games, each with 2 players and 2 spectators on the JSON websocket.
+
+Open loop. Every game has a period ``N / rate`` seconds and a random phase; at each of
+its slots, one of its players that has a legal action it has not yet acted on (chosen by
+the game's seeded generator) sends a random legal action with the version it saw. If no
+player can act, the slot is recorded as skipped: ``not_asked`` (the game asks nobody),
+``waiting`` (a player still waits for the answer to its previous action or for a newer
+view) or ``restarting`` (the game ended and the slot is moving to a fresh game). A slow
+server never delays a slot; a slow generator does, and the lag of every slot behind its
+schedule is measured so that such runs can be thrown away.
+
+Latency of an action: from just before ``send`` to the moment the LAST of the game's four
+sockets has a view with a version at least the one in the action's ack (the version the
+action created). Each socket keeps the times at which it reached each version.
+
+Loss and order, per socket: a view older than one the socket already had is out of order;
+an acknowledged version that some socket never reaches before the end of the drain, or an
+action that gets neither an ack nor an error, is lost.
+
+A game that ends is replaced by the next game of the pool (its 4 sockets close, 4 new ones
+connect), so the load stays steady. Games are spread over ``procs`` processes, each with
+its own event loop; all sockets of one game live in one process.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import random
+import time
+import urllib.request
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+ROLES = ("p0", "p1", "s0", "s1")
+HIST_MAX_US = 600_000_000  # 10 minutes
+
+
+def _hist():
+    from hdrh.histogram import HdrHistogram
+
+    return HdrHistogram(1, HIST_MAX_US, 3)
+
+
+@dataclass
+class Config:
+    """Everything a worker process needs; plain data so that it pickles."""
+
+    ws_urls: list[str]  # one per server worker; a game's sockets are spread over them
+    http_url: str | None  # for creating games when the pool runs dry (None: the floor)
+    games: int
+    rate: float
+    warmup: float
+    duration: float
+    drain: float
+    seed: int
+    procs: int
+    connect_concurrency: int = 24
+    game_type: str = "snowball-fight"
+    floor: bool = False
+
+    @property
+    def period(self) -> float:
+        return self.games / self.rate
+
+
+@dataclass
+class Sock:
+    role: str
+    ws: Any = None
+    version: int = 0
+    hist: deque = field(default_factory=lambda: deque(maxlen=256))
+    legal: list = field(default_factory=list)
+    view_version: int = 0
+    acted_version: int = -1
+    inflight: str | None = None
+    finished: bool = False
+    closing: bool = False
+    reader: asyncio.Task | None = None
+    first_view: asyncio.Future | None = None
+
+    @property
+    def is_player(self) -> bool:
+        return self.role[0] == "p"
+
+    def first_time_at(self, version: int, default: float) -> float:
+        for v, t in self.hist:
+            if v >= version:
+                return t
+        return default
+
+
+@dataclass
+class Slot:
+    index: int
+    rng: random.Random
+    phase: float
+    game: dict[str, Any] | None = None
+    socks: list[Sock] = field(default_factory=list)
+    sent: dict[str, tuple[float, Sock, bool]] = field(default_factory=dict)
+    pending: list[tuple[int, float, bool]] = field(default_factory=list)
+    ready: bool = False
+    generation: int = 0
+    restarting: bool = False
+    actions_this_game: int = 0
+
+
+class Worker:
+    """One process's share of the games."""
+
+    def __init__(self, cfg: Config, worker_index: int, slot_indexes: list[int], pool: list[dict[str, Any]]):
+        self.cfg = cfg
+        self.wi = worker_index
+        self.slots = [Slot(i, random.Random(cfg.seed * 1_000_003 + i),
+                           random.Random(cfg.seed + i).uniform(0, cfg.period)) for i in slot_indexes]
+        self.pool = list(pool)
+        self.latency = _hist()  # microseconds, actions sent in the window
+        self.lag = _hist()  # microseconds a slot fired behind its schedule, in the window
+        self.connect = _hist()  # microseconds from connect to the first view
+        self.count: Counter[str] = Counter()
+        self.errors: Counter[str] = Counter()
+        self.skipped: Counter[str] = Counter()
+        self.view_bytes: dict[str, list[int]] = {"player": [0, 0], "spectator": [0, 0]}
+        self.game_lengths: list[int] = []
+        self.t_start = self.t_measure = self.t_stop = float("inf")
+        self.sending = True
+
+    # ------------------------------------------------------------ time window
+
+    def in_window(self, t: float) -> bool:
+        return self.t_measure <= t < self.t_stop
+
+    # ------------------------------------------------------------ sockets
+
+    async def open_game(self, slot: Slot, sem: asyncio.Semaphore) -> None:
+        import websockets
+
+        game = slot.game
+        slot.socks = [Sock(role) for role in ROLES]
+        slot.sent.clear()
+        slot.pending.clear()
+        slot.actions_this_game = 0
+        loop = asyncio.get_running_loop()
+        for j, sock in enumerate(slot.socks):
+            base = self.cfg.ws_urls[(slot.index * 4 + j) % len(self.cfg.ws_urls)]
+            url = f"{base}/ws/api/games/{game['id']}/"
+            headers = {}
+            if sock.is_player:
+                headers["Authorization"] = f"Token {game['tokens'][int(sock.role[1])]}"
+            sock.first_view = loop.create_future()
+            for attempt in range(5):
+                async with sem:
+                    t0 = time.monotonic()
+                    try:
+                        sock.ws = await websockets.connect(url, additional_headers=headers, compression=None,
+                                                           ping_interval=None, max_size=2**22, open_timeout=60,
+                                                           close_timeout=2)
+                    except (OSError, asyncio.TimeoutError, websockets.InvalidHandshake) as exc:
+                        self.count["connect_failures"] += 1
+                        if attempt == 4:
+                            raise RuntimeError(f"cannot connect {url}: {exc!r}") from exc
+                        await asyncio.sleep(0.5 * (attempt + 1))
+                        continue
+                    sock.reader = asyncio.create_task(self.read(slot, sock, slot.generation))
+                    try:
+                        await asyncio.wait_for(asyncio.shield(sock.first_view), 120)
+                    except asyncio.TimeoutError:
+                        self.count["first_view_timeouts"] += 1
+                    self.connect.record_value(max(1, int((time.monotonic() - t0) * 1e6)))
+                    break
+        slot.ready = True
+
+    async def close_game(self, slot: Slot) -> None:
+        for sock in slot.socks:
+            sock.closing = True
+        await asyncio.gather(*(s.ws.close() for s in slot.socks if s.ws is not None), return_exceptions=True)
+        for sock in slot.socks:
+            if sock.reader is not None:
+                sock.reader.cancel()
+
+    async def read(self, slot: Slot, sock: Sock, generation: int) -> None:
+        import websockets
+
+        loads = json.loads
+        try:
+            async for text in sock.ws:
+                now = time.monotonic()
+                frame = loads(text)
+                kind = frame.get("type")
+                self.count["frames_in"] += 1
+                if kind == "view":
+                    self.on_view(slot, sock, frame, now, len(text))
+                elif kind == "ack":
+                    self.on_ack(slot, frame, now)
+                elif kind == "error":
+                    self.on_error(slot, frame)
+                else:
+                    self.count[f"frames_{kind}"] += 1
+        except websockets.ConnectionClosed as exc:
+            if not sock.closing:
+                self.count["unexpected_closes"] += 1
+                self.errors[f"closed_{exc.rcvd.code if exc.rcvd else 'none'}"] += 1
+        except asyncio.CancelledError:
+            pass
+
+    def on_view(self, slot: Slot, sock: Sock, frame: dict[str, Any], now: float, size: int) -> None:
+        version = frame["version"]
+        bucket = self.view_bytes["player" if sock.is_player else "spectator"]
+        bucket[0] += size
+        bucket[1] += 1
+        if sock.first_view is not None and not sock.first_view.done():
+            sock.first_view.set_result(None)
+        if version < sock.version:
+            self.count["out_of_order"] += 1
+            return
+        if version == sock.version:
+            self.count["repeated_views"] += 1
+            if sock.is_player:  # e.g. the fresh view after a stale_version refusal
+                sock.legal = frame.get("legal_actions") or []
+            return
+        if sock.version and version > sock.version + 1:
+            self.count["version_gaps"] += 1  # allowed: a socket may skip versions
+        sock.version = version
+        sock.hist.append((version, now))
+        if sock.is_player:
+            sock.legal = frame.get("legal_actions") or []
+            sock.view_version = version
+        if frame.get("status") == "finished" and not sock.finished:
+            sock.finished = True
+            if not slot.restarting and slot.ready:
+                slot.restarting = True
+                asyncio.get_running_loop().create_task(self.restart(slot))
+        if slot.pending:
+            self.settle(slot, now)
+
+    def on_ack(self, slot: Slot, frame: dict[str, Any], now: float) -> None:
+        entry = slot.sent.pop(frame.get("action_id"), None)
+        if entry is None:
+            self.count["unknown_acks"] += 1
+            return
+        t_send, player, window = entry
+        player.inflight = None
+        self.count["acks"] += 1
+        if window:
+            self.count["acks_for_window_sends"] += 1
+        if self.in_window(now):
+            self.count["acks_in_window"] += 1
+        if frame.get("duplicate"):
+            self.count["duplicate_acks"] += 1
+        slot.actions_this_game += 1
+        slot.pending.append((frame["version"], t_send, window))
+        self.settle(slot, now)
+
+    def on_error(self, slot: Slot, frame: dict[str, Any]) -> None:
+        self.errors[frame.get("code", "?")] += 1
+        entry = slot.sent.pop(frame.get("action_id"), None)
+        if entry is not None:
+            entry[1].inflight = None
+            self.count["refused"] += 1
+
+    def settle(self, slot: Slot, now: float) -> None:
+        """Complete every pending action whose version all four sockets have reached."""
+        low = min(s.version for s in slot.socks)
+        keep = []
+        for version, t_send, window in slot.pending:
+            if version > low:
+                keep.append((version, t_send, window))
+                continue
+            done = max(s.first_time_at(version, now) for s in slot.socks)
+            if window:
+                self.latency.record_value(max(1, int((done - t_send) * 1e6)))
+            self.count["delivered"] += 1
+        slot.pending = keep
+
+    # ------------------------------------------------------------ games ending
+
+    async def restart(self, slot: Slot) -> None:
+        """Wait (briefly) for every socket to see the end, then move the slot to a fresh game."""
+        try:
+            await self._restart(slot)
+        except Exception as exc:  # the slot stays out of play; its slots count as "restarting"
+            self.count["restart_failures"] += 1
+            self.errors[f"restart: {exc!r}"[:200]] += 1
+
+    async def _restart(self, slot: Slot) -> None:
+        deadline = time.monotonic() + 10
+        while not all(s.finished for s in slot.socks) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        while slot.pending and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        slot.ready = False
+        self.account_losses(slot)
+        self.game_lengths.append(slot.actions_this_game)
+        await self.close_game(slot)
+        if not self.sending:
+            slot.restarting = False
+            return
+        slot.generation += 1
+        slot.game = await self.next_game(slot)
+        self.count["restarts"] += 1
+        await self.open_game(slot, asyncio.Semaphore(4))
+        slot.restarting = False
+
+    def account_losses(self, slot: Slot) -> None:
+        self.count["lost_versions"] += len(slot.pending)
+        self.count["lost_acks"] += len(slot.sent)
+        slot.pending.clear()
+        slot.sent.clear()
+
+    async def next_game(self, slot: Slot) -> dict[str, Any]:
+        if self.pool:
+            return self.pool.pop(0)
+        if self.cfg.http_url is None:  # the floor makes a game on its first connect
+            self._floor_ids = getattr(self, "_floor_ids", 10_000_000 + self.wi * 1_000_000) + 1
+            return {"id": self._floor_ids, "tokens": ["floor-a", "floor-b"]}
+        self.count["games_created_over_http"] += 1
+        tokens = slot.game["tokens"]
+        return await asyncio.get_running_loop().run_in_executor(None, self.create_over_http, tokens)
+
+    def create_over_http(self, tokens: list[str]) -> dict[str, Any]:
+        """The pool ran dry: a new game through the HTTP API, seated by the same two players."""
+        def call(path: str, token: str, body: dict[str, Any]) -> dict[str, Any]:
+            request = urllib.request.Request(self.cfg.http_url + path, data=json.dumps(body).encode(), method="POST",
+                                             headers={"Authorization": f"Token {token}",
+                                                      "Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=60) as reply:
+                return json.loads(reply.read())
+
+        game = call("/api/games/", tokens[0], {"game_type": self.cfg.game_type, "seats": 2, "take_seat": True})
+        call(f"/api/games/{game['id']}/join/", tokens[1], {"seat": 1})
+        call(f"/api/games/{game['id']}/start/", tokens[0], {})
+        return {"id": game["id"], "tokens": list(tokens)}
+
+    # ------------------------------------------------------------ the schedule
+
+    async def drive(self, slot: Slot) -> None:
+        loop = asyncio.get_running_loop()
+        period = self.cfg.period
+        k = 0
+        while True:
+            target = self.t_start + slot.phase + k * period
+            if target >= self.t_stop:
+                return
+            delay = target - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            now = time.monotonic()
+            window = self.in_window(target)
+            if window:
+                self.lag.record_value(max(1, int((now - target) * 1e6)))
+                self.count["slots_in_window"] += 1
+            await self.fire(slot, k, now, window)
+            k += 1
+
+    async def fire(self, slot: Slot, k: int, now: float, window: bool) -> None:
+        if not slot.ready or slot.restarting:
+            if window:
+                self.skipped["restarting"] += 1
+            return
+        players = slot.socks[:2]
+        ready = [p for p in players if p.legal and p.inflight is None and p.view_version > p.acted_version]
+        if not ready:
+            if window:
+                busy = any(p.inflight is not None or (p.legal and p.view_version <= p.acted_version) for p in players)
+                self.skipped["waiting" if busy else "not_asked"] += 1
+            return
+        player = ready[0] if len(ready) == 1 else slot.rng.choice(ready)
+        action = slot.rng.choice(player.legal)
+        action_id = f"{slot.index}.{slot.generation}.{k}"
+        frame = json.dumps({"type": "action", "action": action, "action_id": action_id,
+                            "version": player.view_version})
+        player.inflight = action_id
+        player.acted_version = player.view_version
+        t_send = time.monotonic()
+        slot.sent[action_id] = (t_send, player, window)
+        self.count["sends"] += 1
+        if window:
+            self.count["sends_in_window"] += 1
+        try:
+            await player.ws.send(frame)
+        except Exception:
+            self.count["send_failures"] += 1
+            slot.sent.pop(action_id, None)
+            player.inflight = None
+
+    # ------------------------------------------------------------ the run
+
+    async def run(self, conn) -> None:
+        import psutil
+
+        me = psutil.Process()
+        sem = asyncio.Semaphore(self.cfg.connect_concurrency)
+        loop = asyncio.get_running_loop()
+        t0 = time.monotonic()
+        for slot in self.slots:
+            slot.game = self.pool.pop(0)
+        await asyncio.gather(*(self.open_game(slot, sem) for slot in self.slots))
+        connect_s = time.monotonic() - t0
+        conn.send(("connected", {"sockets": 4 * len(self.slots), "seconds": connect_s}))
+        message, t_start = await loop.run_in_executor(None, conn.recv)
+        assert message == "go"
+        self.t_start = t_start
+        self.t_measure = t_start + self.cfg.warmup
+        self.t_stop = self.t_measure + self.cfg.duration
+        cpu0 = None
+        drivers = [asyncio.create_task(self.drive(slot)) for slot in self.slots]
+        await asyncio.sleep(max(0.0, self.t_measure - time.monotonic()))
+        cpu0 = me.cpu_times()
+        w0 = time.monotonic()
+        await asyncio.gather(*drivers)
+        await asyncio.sleep(max(0.0, self.t_stop - time.monotonic()))
+        cpu1 = me.cpu_times()
+        wall = time.monotonic() - w0
+        self.sending = False
+        deadline = time.monotonic() + self.cfg.drain
+        while time.monotonic() < deadline and any(s.pending or s.sent for s in self.slots):
+            await asyncio.sleep(0.1)
+        for slot in self.slots:
+            while slot.restarting and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)
+        # anything still pending now was lost
+        for slot in self.slots:
+            self.account_losses(slot)
+        await asyncio.gather(*(self.close_game(s) for s in self.slots if s.ready), return_exceptions=True)
+        cpu = (cpu1.user - cpu0.user) + (cpu1.system - cpu0.system)
+        conn.send(("done", {
+            "worker": self.wi,
+            "pid": os.getpid(),
+            "connect_seconds": connect_s,
+            "cpu_core_fraction": cpu / wall if wall else None,
+            "latency": self.latency.encode(),
+            "lag": self.lag.encode(),
+            "connect": self.connect.encode(),
+            "count": dict(self.count),
+            "errors": dict(self.errors),
+            "skipped": dict(self.skipped),
+            "view_bytes": self.view_bytes,
+            "game_lengths": self.game_lengths,
+            "pool_left": len(self.pool),
+        }))
+
+
+def _worker_main(cfg: Config, wi: int, slot_indexes: list[int], pool: list[dict[str, Any]], conn) -> None:
+    try:
+        asyncio.run(Worker(cfg, wi, slot_indexes, pool).run(conn))
+    except BaseException as exc:  # report, do not hang the parent
+        import traceback
+
+        conn.send(("failed", traceback.format_exc()))
+        raise SystemExit(1) from exc
+
+
+class LoadGenerator:
+    """Runs the workers; the caller measures the server between ``connect`` and ``go``."""
+
+    def __init__(self, cfg: Config, pool: list[dict[str, Any]]):
+        if len(pool) < cfg.games:
+            raise ValueError(f"{cfg.games} games need at least as many in the pool, got {len(pool)}")
+        self.cfg = cfg
+        ctx = mp.get_context("spawn")
+        self.conns = []
+        self.procs = []
+        initial, spare = pool[:cfg.games], pool[cfg.games:]
+        for wi in range(cfg.procs):
+            slot_indexes = list(range(wi, cfg.games, cfg.procs))
+            mine = [initial[i] for i in slot_indexes] + spare[wi::cfg.procs]
+            parent, child = ctx.Pipe()
+            proc = ctx.Process(target=_worker_main, args=(cfg, wi, slot_indexes, mine, child), daemon=True)
+            self.conns.append(parent)
+            self.procs.append(proc)
+
+    def pids(self) -> list[int]:
+        return [p.pid for p in self.procs if p.pid]
+
+    def _recv(self, conn, expect: str, timeout: float):
+        if not conn.poll(timeout):
+            raise RuntimeError(f"a load generator process sent no {expect!r} in {timeout:.0f} s")
+        message, data = conn.recv()
+        if message == "failed":
+            raise RuntimeError(f"a load generator process failed:\n{data}")
+        if message != expect:
+            raise RuntimeError(f"expected {expect!r} from a load generator process, got {message!r}")
+        return data
+
+    def connect(self, timeout: float = 900) -> dict[str, Any]:
+        """Start the workers and wait until every socket has its first view."""
+        t0 = time.monotonic()
+        for proc in self.procs:
+            proc.start()
+        replies = [self._recv(conn, "connected", timeout) for conn in self.conns]
+        return {"sockets": sum(r["sockets"] for r in replies), "seconds": time.monotonic() - t0}
+
+    def go(self, delay: float = 1.0) -> float:
+        t_start = time.monotonic() + delay
+        for conn in self.conns:
+            conn.send(("go", t_start))
+        return t_start
+
+    def results(self) -> dict[str, Any]:
+        cfg = self.cfg
+        timeout = cfg.warmup + cfg.duration + cfg.drain + 300
+        replies = [self._recv(conn, "done", timeout) for conn in self.conns]
+        for proc in self.procs:
+            proc.join(timeout=30)
+        return merge(replies, cfg)
+
+
+def _pcts(hist, scale: float = 1e3) -> dict[str, float | int]:
+    count = hist.get_total_count()
+    if not count:
+        return {"count": 0, "p50": None, "p90": None, "p99": None, "p999": None, "max": None, "mean": None}
+    return {"count": count,
+            "p50": hist.get_value_at_percentile(50) / scale,
+            "p90": hist.get_value_at_percentile(90) / scale,
+            "p99": hist.get_value_at_percentile(99) / scale,
+            "p999": hist.get_value_at_percentile(99.9) / scale,
+            "max": hist.get_max_value() / scale,
+            "mean": hist.get_mean_value() / scale}
+
+
+def merge(replies: list[dict[str, Any]], cfg: Config) -> dict[str, Any]:
+    latency, lag, connect = _hist(), _hist(), _hist()
+    count: Counter[str] = Counter()
+    errors: Counter[str] = Counter()
+    skipped: Counter[str] = Counter()
+    view_bytes = {"player": [0, 0], "spectator": [0, 0]}
+    lengths: list[int] = []
+    for r in replies:
+        latency.decode_and_add(r["latency"])
+        lag.decode_and_add(r["lag"])
+        connect.decode_and_add(r["connect"])
+        count.update(r["count"])
+        errors.update(r["errors"])
+        skipped.update(r["skipped"])
+        for role in view_bytes:
+            view_bytes[role][0] += r["view_bytes"][role][0]
+            view_bytes[role][1] += r["view_bytes"][role][1]
+        lengths += r["game_lengths"]
+    return {
+        "latency_ms": _pcts(latency),
+        "schedule_lag_ms": _pcts(lag),
+        "connect_ms": _pcts(connect),
+        "offered_actions_per_s": count["sends_in_window"] / cfg.duration,
+        "sustained_actions_per_s": count["acks_in_window"] / cfg.duration,
+        "nominal_actions_per_s": cfg.rate,
+        "lost": count["lost_versions"] + count["lost_acks"],
+        "out_of_order": count["out_of_order"],
+        "count": dict(count),
+        "errors": dict(errors),
+        "skipped_slots": dict(skipped),
+        "mean_view_bytes": {role: (b[0] / b[1] if b[1] else None) for role, b in view_bytes.items()},
+        "mean_actions_per_finished_game": (sum(lengths) / len(lengths)) if lengths else None,
+        "finished_games": len(lengths),
+        "workers": [{"worker": r["worker"], "pid": r["pid"], "cpu_core_fraction": r["cpu_core_fraction"],
+                     "connect_seconds": r["connect_seconds"], "pool_left": r["pool_left"]} for r in replies],
+    }

@@ -1,0 +1,238 @@
+"""Starting the servers under test the way `make run` and docker compose start them.
+
+- ``memory``: one daphne process, SQLite file database, in-memory channel layer and
+  in-process coordinator (``make run``: ``daphne -b HOST -p PORT snowball_site.asgi:application``).
+- ``redis``: daphne worker(s) with ``REDIS_URL`` (channel layer and coordinator in Redis) and
+  ``DATABASE_URL`` on PostgreSQL, started with docker compose's command line
+  (``daphne --bind ... --port ... --proxy-headers snowball_site.asgi:application``). The load
+  generator talks to the workers directly over loopback (no nginx), spreading each game's
+  sockets over the workers as nginx's round robin would.
+- ``floor``: ``python -m bench.floor --serve``, a bare ``websockets`` fan-out server.
+
+Every run gets a fresh database (a temporary SQLite file, or ``DROP/CREATE DATABASE`` on
+PostgreSQL) and a flushed Redis database; settings come from the environment as in
+production (``DJANGO_DEBUG=0``, a secret key, ``DJANGO_ALLOWED_HOSTS``).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from bench.common import REPO
+
+PY = sys.executable
+DAPHNE = str(Path(PY).with_name("daphne"))
+DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/snowball_bench"
+DEFAULT_REDIS = "redis://127.0.0.1:6379/8"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, proc: subprocess.Popen | None, timeout: float = 60.0) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"server on port {port} exited with {proc.returncode}")
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on port {port} after {timeout:.0f} s")
+
+
+def stop_process(proc: subprocess.Popen, grace: float = 10.0) -> None:
+    if proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
+@dataclass
+class Site:
+    """One configured Snowball deployment: its environment, database and worker processes."""
+
+    mode: str  # "memory" | "redis"
+    workers: int = 1
+    database_url: str = DEFAULT_PG
+    redis_url: str = DEFAULT_REDIS
+    extra_env: dict[str, str] = field(default_factory=dict)
+    app_dir: Path = REPO  # the project tree the server runs from (a scratch copy for experiments)
+    workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="snowball-bench-")))
+    procs: list[subprocess.Popen] = field(default_factory=list)
+    ports: list[int] = field(default_factory=list)
+    logs: list[Path] = field(default_factory=list)
+
+    @property
+    def env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items()
+               if k not in {"REDIS_URL", "DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE"}}
+        env.update({
+            "DJANGO_SETTINGS_MODULE": "snowball_site.settings",
+            "DJANGO_DEBUG": "0",
+            "DJANGO_SECRET_KEY": "bench-only-" + "x" * 40,
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONPATH": str(self.app_dir),
+        })
+        if self.mode == "memory":
+            env["DATABASE_URL"] = f"sqlite:///{self.workdir / 'db.sqlite3'}"
+        else:
+            env["DATABASE_URL"] = self.database_url
+            env["REDIS_URL"] = self.redis_url
+        env.update(self.extra_env)
+        return env
+
+    # -------------------------------------------------------------- preparation
+
+    def prepare(self) -> None:
+        """A fresh, migrated database (and an empty Redis database in redis mode)."""
+        if self.mode == "redis":
+            self._fresh_postgres()
+            import redis
+
+            redis.Redis.from_url(self.redis_url).flushdb()
+        self.manage("migrate", "--noinput", "-v", "0")
+
+    def _fresh_postgres(self) -> None:
+        import psycopg
+
+        url = urlparse(self.database_url)
+        name = url.path.lstrip("/")
+        if not name.startswith("snowball_bench"):
+            raise SystemExit(f"refusing to drop {name!r}: bench databases must be named snowball_bench*")
+        admin = url._replace(path="/postgres").geturl()
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+    def manage(self, *args: str) -> str:
+        out = subprocess.run([PY, "manage.py", *args], cwd=self.app_dir, env=self.env, capture_output=True,
+                             text=True, timeout=600)
+        if out.returncode != 0:
+            raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{out.stderr[-3000:]}")
+        return out.stdout
+
+    def create_games(self, count: int, game_type: str) -> list[dict[str, Any]]:
+        """``count`` started games, each with two players holding API tokens (bench.setup_games)."""
+        out = self.workdir / "games.json"
+        script = REPO / "bench" / "setup_games.py"
+        proc = subprocess.run([PY, str(script), "--games", str(count), "--game-type", game_type,
+                               "--out", str(out)], cwd=self.app_dir, env=self.env, capture_output=True, text=True,
+                              timeout=3600)
+        if proc.returncode != 0:
+            raise RuntimeError(f"bench.setup_games failed:\n{proc.stderr[-3000:]}")
+        return json.loads(out.read_text())
+
+    # -------------------------------------------------------------- processes
+
+    def start(self) -> None:
+        for i in range(self.workers if self.mode == "redis" else 1):
+            port = free_port()
+            log = self.workdir / f"daphne-{i}.log"
+            if self.mode == "redis":  # docker-compose.yml's worker command, bound to loopback
+                cmd = [DAPHNE, "--bind", "127.0.0.1", "--port", str(port), "--proxy-headers",
+                       "snowball_site.asgi:application"]
+            else:  # the Makefile's `make run`
+                cmd = [DAPHNE, "-b", "127.0.0.1", "-p", str(port), "snowball_site.asgi:application"]
+            proc = subprocess.Popen(cmd, cwd=self.app_dir, env=self.env, stdout=log.open("w"),
+                                    stderr=subprocess.STDOUT)
+            self.procs.append(proc)
+            self.ports.append(port)
+            self.logs.append(log)
+        for proc, port in zip(self.procs, self.ports):
+            wait_for_port(port, proc)
+
+    def pids(self) -> list[int]:
+        return [p.pid for p in self.procs]
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            stop_process(proc)
+        self.procs.clear()
+        self.ports.clear()
+
+    def log_tail(self, lines: int = 30) -> str:
+        out = []
+        for log in self.logs:
+            try:
+                out.append(f"--- {log.name}\n" + "\n".join(log.read_text().splitlines()[-lines:]))
+            except OSError:
+                pass
+        return "\n".join(out)
+
+    def cleanup(self) -> None:
+        self.stop()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+@dataclass
+class FloorServer:
+    """The bare websockets broadcast server (bench.floor) in its own process."""
+
+    pad_player: int = 0
+    pad_spectator: int = 0
+    game_length: int = 0
+    procs: list[subprocess.Popen] = field(default_factory=list)
+    ports: list[int] = field(default_factory=list)
+    workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="snowball-floor-")))
+
+    def start(self) -> None:
+        port = free_port()
+        log = self.workdir / "floor.log"
+        cmd = [PY, "-m", "bench.floor", "--serve", "--port", str(port), "--pad-player", str(self.pad_player),
+               "--pad-spectator", str(self.pad_spectator), "--game-length", str(self.game_length)]
+        proc = subprocess.Popen(cmd, cwd=REPO, stdout=log.open("w"), stderr=subprocess.STDOUT)
+        self.procs.append(proc)
+        self.ports.append(port)
+        wait_for_port(port, proc)
+
+    def pids(self) -> list[int]:
+        return [p.pid for p in self.procs]
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            stop_process(proc)
+        self.procs.clear()
+
+    def cleanup(self) -> None:
+        self.stop()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def redis_pid(url: str) -> int | None:
+    """The pid of the Redis server behind ``url`` (from INFO), to measure its CPU."""
+    try:
+        import redis
+
+        return int(redis.Redis.from_url(url).info("server")["process_id"])
+    except Exception:
+        return None
+
+
+def redis_used_memory(url: str) -> int | None:
+    try:
+        import redis
+
+        return int(redis.Redis.from_url(url).info("memory")["used_memory"])
+    except Exception:
+        return None
