@@ -799,6 +799,8 @@ def _stage_end(s: State, events: list[Event]) -> list[dict[str, Any]]:
     """Abandon what must go, flip the Arsenal piles, record the reveal, start the next turn."""
     b = s["battle"]
     n = s["players"]
+    if len(b["lines"]) == 1:
+        _event(events, s, "no_effect", "Neither card has any effect")
     for cid in b["abandon_after"]:
         owner = _discard_holding(s, cid)
         if owner is not None:
