@@ -315,6 +315,8 @@ def _candidate_spots(view: View, name: str, option: Action) -> list[list[float]]
 
 # --- random play --------------------------------------------------------------------------
 
+RARE = {"pass": 0.05, "skip": 0.05, "set_auto_dodge": 0.01}
+
 def random_action(legal: list[Action], pieces: dict[str, Any], obstructions: list[dict[str, Any]],
                   rng: random.Random, table: tuple[float, float] = (50.0, 30.0), forward: float = 0.0) -> Action:
     """A random legal action from ``legal`` (as ``legal_actions`` gives it) with random details.
@@ -328,7 +330,7 @@ def random_action(legal: list[Action], pieces: dict[str, Any], obstructions: lis
     for option in legal:
         by_kind.setdefault(option["type"], []).append(option)
     kinds = sorted(by_kind)
-    weights = [0.05 if k in ("pass", "set_auto_dodge", "skip") else 1.0 for k in kinds]
+    weights = [RARE.get(k, 1.0) for k in kinds]
     kind = rng.choices(kinds, weights)[0]
     option = rng.choice(by_kind[kind])
     width, height = table
@@ -340,7 +342,7 @@ def random_action(legal: list[Action], pieces: dict[str, Any], obstructions: lis
         dice = list(option["dice"])
         rng.shuffle(dice)
         allocation = {name: sorted(dice[2 * i:2 * i + 2]) for i, name in enumerate(option["characters"])}
-        return {"type": "allocate", "allocation": allocation, "lock": rng.random() < 0.8}
+        return {"type": "allocate", "allocation": allocation, "lock": rng.random() < 0.9}
     if kind == "move" and "center" in option:
         action = {k: option[k] for k in ("type", "character", "die", "as") if k in option}
         action["to"] = list(option["center"])

@@ -386,14 +386,15 @@ def free_back_edge_y(s: State, seat: int) -> float | None:
                                                         CHARACTER_RADIUS)), None)
 
 
-def _move_region(s: State, name: str) -> dict[str, Any]:
+def _move_region(s: State, name: str, avoid: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Where ``name`` may move to: a disc, the area's bounds for its centre, and shapes to keep out of."""
     r = s["pieces"][name]["radius"]
     return {
         "center": list(s["pieces"][name]["pos"]),
         "radius": MOVE_DISTANCE,
         "piece_radius": r,
         "bounds": [r, r, WIDTH - r, HEIGHT - r],
-        "must_avoid": _avoid_list(s, r, ignore=(name,)),
+        "must_avoid": _avoid_list(s, r, ignore=(name,)) if avoid is None else avoid,
     }
 
 
@@ -597,15 +598,18 @@ class JingleBells:
     def _turn_actions(self, s: State, seat: int) -> list[Action]:
         found: list[Action] = []
         targets = _enemy_targets(s, seat)
+        avoid = _avoid_list(s, CHARACTER_RADIUS)
         for name in _team_in_play(s, seat):
             dice = sorted(set(s["pieces"][name]["dice"]))
+            if not dice:
+                continue
             reachable: list[str] | None = None
             region: dict[str, Any] | None = None
             for value in dice:
                 for as_value, symbol in DIE_USES[name][value]:
                     use = {"die": value} if as_value is None else {"die": value, "as": as_value}
                     if symbol in ("M", "MM"):
-                        region = region or _move_region(s, name)
+                        region = region or _move_region(s, name, [x for x in avoid if x["id"] != name])
                         found.append({"type": "move", "character": name, **use, "twice": symbol == "MM", **region})
                     elif symbol in ("T", "TT"):
                         if reachable is None:

@@ -14,7 +14,7 @@ and in the player's favour:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 TOLERANCE = 0.01
@@ -180,6 +180,35 @@ def bounding_box(polygon: Polygon) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
+def _blockers(
+    pieces: Mapping[str, Mapping[str, Any]],
+    obstructions: Iterable[Mapping[str, Any]],
+    from_id: str,
+    to_id: str,
+) -> Iterator[tuple[float, str]]:
+    """(t, id) for everything that blocks the line between two pieces' centres, lazily.
+
+    Shapes whose bounding box misses the segment's are skipped before the exact test.
+    """
+    a, b = pieces[from_id]["pos"], pieces[to_id]["pos"]
+    low_x, high_x = (a[0], b[0]) if a[0] <= b[0] else (b[0], a[0])
+    low_y, high_y = (a[1], b[1]) if a[1] <= b[1] else (b[1], a[1])
+    for piece_id, piece in pieces.items():
+        c = piece["pos"]
+        if c is None or piece_id == from_id or piece_id == to_id:
+            continue
+        reach = piece["radius"] - TOLERANCE
+        if c[0] + reach <= low_x or c[0] - reach >= high_x or c[1] + reach <= low_y or c[1] - reach >= high_y:
+            continue
+        t = segment_blocked_by_circle(a, b, c, piece["radius"])
+        if t is not None:
+            yield t, piece_id
+    for obstruction in obstructions:
+        t = segment_blocked_by_polygon(a, b, obstruction)
+        if t is not None:
+            yield t, obstruction["id"]
+
+
 def sight_line(
     pieces: Mapping[str, Mapping[str, Any]],
     obstructions: Iterable[Mapping[str, Any]],
@@ -193,22 +222,11 @@ def sight_line(
     the two ends, and every obstruction, can block. Returns {"clear", "blocker",
     "distance"}; the blocker is the one nearest the first piece.
     """
-    a, b = pieces[from_id]["pos"], pieces[to_id]["pos"]
-    nearest: tuple[float, str] | None = None
-    for obstruction in obstructions:
-        t = segment_blocked_by_polygon(a, b, obstruction)
-        if t is not None and (nearest is None or t < nearest[0]):
-            nearest = (t, obstruction["id"])
-    for piece_id, piece in pieces.items():
-        if piece_id in (from_id, to_id) or piece["pos"] is None:
-            continue
-        t = segment_blocked_by_circle(a, b, piece["pos"], piece["radius"])
-        if t is not None and (nearest is None or t < nearest[0]):
-            nearest = (t, piece_id)
+    nearest = min(_blockers(pieces, obstructions, from_id, to_id), default=None)
     return {
         "clear": nearest is None,
         "blocker": None if nearest is None else nearest[1],
-        "distance": round(distance(a, b), 3),
+        "distance": round(distance(pieces[from_id]["pos"], pieces[to_id]["pos"]), 3),
     }
 
 
@@ -219,12 +237,7 @@ def sight_clear(
     to_id: str,
 ) -> bool:
     """Whether :func:`sight_line` would be clear, stopping at the first blocker found."""
-    a, b = pieces[from_id]["pos"], pieces[to_id]["pos"]
-    for piece_id, piece in pieces.items():
-        if piece["pos"] is not None and piece_id != from_id and piece_id != to_id \
-                and segment_blocked_by_circle(a, b, piece["pos"], piece["radius"]) is not None:
-            return False
-    return all(segment_blocked_by_polygon(a, b, obstruction) is None for obstruction in obstructions)
+    return next(_blockers(pieces, obstructions, from_id, to_id), None) is None
 
 
 def placement_problem(
