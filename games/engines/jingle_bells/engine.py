@@ -129,6 +129,10 @@ def _copy(state: State) -> State:
     return s
 
 
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def _cm(value: float) -> str:
     return f"{value:.1f} cm"
 
@@ -1076,8 +1080,9 @@ class JingleBells:
             return
         lost = piece["dice"]
         piece["dice"], piece["pos"] = [], None
-        _event(events, "run_away", f"{_label(s, target)} is too cold and runs away"
-               f"{f', losing {len(lost)} dice' if lost else ''}.", target=target, lost_dice=lost)
+        losing = f", losing {_count(len(lost), 'die', 'dice')}" if lost else ""
+        _event(events, "run_away", f"{_label(s, target)} is too cold and runs away{losing}.", target=target,
+               lost_dice=lost)
 
     def _do_react(self, s: State, seat: int, action: Action, events: list[Event]) -> None:
         p = s["pending"]
@@ -1166,7 +1171,7 @@ class JingleBells:
                     continue
                 if piece["cold"] > 0:
                     piece["cold"] -= 1
-                    _event(events, "warm_up", f"{_label(s, name)} warms up: {piece['cold']} cold tokens left.",
+                    _event(events, "warm_up", f"{_label(s, name)} warms up: {_count(piece['cold'], 'cold token')} left.",
                            character=name, cold=piece["cold"])
                 if piece["cold"] == 0:
                     s["returning"][seat].append(name)
