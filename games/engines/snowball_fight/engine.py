@@ -22,8 +22,9 @@ pile is the *end* of its list):
     battle                 the reveal being resolved, else None
     last_reveal, result    what the last reveal did; the final result
 
-Nested dicts other than ``draft`` and ``battle`` are never mutated once stored
-(they are replaced), so :func:`_copy` only copies lists and those two.
+Nested dicts other than ``draft`` and ``battle``, and the inner lists of
+``whitewash`` and ``shown``, are never mutated once stored (they are replaced),
+so :func:`_copy` copies only what can change in place.
 """
 from __future__ import annotations
 
@@ -89,15 +90,17 @@ _ACTION_TYPES = (
     "exchange", "cache", "restock", "raid",
 )
 _UPGRADES = ("ultra_upgrade", "upgrade", "refined_upgrade", "upgrade_dodge")
-_ABILITY_ORDER_SPECIALS = ("snatch_and_run", "weapons_cache", "restock", "raid")
 _DRAW_ONE_ON_HIT = ("snowball", "iceball", "offensive_dodge", "barrage")
 _STAGES = ("cancel", "barrage", "attacks", "followups", "abandons", "steals", "upgrades",
            "specials", "end")
 
 
+_NAME_SLOTS = tuple("{p%d}" % seat for seat in range(16))
+
+
 def P(seat: int) -> str:
     """The placeholder for a player's name in event and prompt texts."""
-    return "{p%d}" % seat
+    return _NAME_SLOTS[seat]
 
 
 def _names(ids: list[str]) -> str:
@@ -187,9 +190,9 @@ def new_game(*, players: int, options: dict[str, Any] | None, seed: int) -> Stat
 def _copy(state: State) -> State:
     """A copy ``apply`` may change freely: lists are copied, shared dicts are never mutated."""
     s = dict(state)
-    for key in ("hands", "draw", "discard", "face_down", "cache", "arsenal", "whitewash", "shown"):
+    for key in ("hands", "draw", "discard", "face_down", "cache", "arsenal"):
         s[key] = [pile[:] for pile in state[key]]
-    for key in ("abandoned", "draws_next", "sealed", "locked"):
+    for key in ("abandoned", "draws_next", "sealed", "locked", "whitewash", "shown"):
         s[key] = state[key][:]
     draft = state["draft"]
     if draft is not None:
@@ -267,7 +270,7 @@ def _sealed_action(s: State, seat: int, action: Action, events: list[Event]) -> 
     if kind == "play":
         _lock(s, seat, events)
     else:
-        _event(events, s, "choice", f"{P(seat)} is considering {_choice_text(s['sealed'][seat])}",
+        _event(events, s, "choice", f"{_NAME_SLOTS[seat]} is considering {_choice_text(s['sealed'][seat])}",
                visible_to=[seat])
 
 
@@ -311,7 +314,7 @@ def _choice_text(choice: dict[str, Any]) -> str:
 
 def _lock(s: State, seat: int, events: list[Event]) -> None:
     s["locked"][seat] = True
-    _event(events, s, "locked", f"{P(seat)} has chosen")
+    _event(events, s, "locked", f"{_NAME_SLOTS[seat]} has chosen")
     if not all(s["locked"]):
         return
     if s["step"] == "pick":
@@ -345,9 +348,9 @@ def _finish_pick(s: State, events: list[Event]) -> None:
         d["kept"][seat].append(cid)
         rest = [c for c in d["packs"][seat] if c != cid]
         passed[(seat + 1) % n] = rest
-        _event(events, s, "draft_pick", f"{P(seat)} keeps {card_name(cid)}", visible_to=[seat])
+        _event(events, s, "draft_pick", f"{_NAME_SLOTS[seat]} keeps {card_name(cid)}", visible_to=[seat])
         _event(events, s, "draft_pass",
-               f"{P(seat)} keeps a card and passes {len(rest)} to {P((seat + 1) % n)}")
+               f"{_NAME_SLOTS[seat]} keeps a card and passes {len(rest)} to {_NAME_SLOTS[(seat + 1) % n]}")
     d["packs"] = passed
     d["round"] += 1
     _clear_sealed(s)
@@ -364,20 +367,21 @@ def _finish_keep(s: State, events: list[Event]) -> None:
     d = s["draft"]
     n = s["players"]
     returned = list(d["returned"])
+    rng = rng_for(s)
     for seat in range(n):
         keep = s["sealed"][seat]["keep"]
         returned += [c for c in d["packs"][seat] if c not in keep]
         pile = s["draw"][seat] + keep
-        rng_for(s).shuffle(pile)
+        rng.shuffle(pile)
         s["draw"][seat] = pile
-        _event(events, s, "draft_done", f"{P(seat)} keeps {_names(keep)}", visible_to=[seat])
+        _event(events, s, "draft_done", f"{_NAME_SLOTS[seat]} keeps {_names(keep)}", visible_to=[seat])
     arsenal = returned + d["extremes"]
-    rng_for(s).shuffle(arsenal)
+    rng.shuffle(arsenal)
     s["arsenal"] = [arsenal[i * PILE_SIZE:(i + 1) * PILE_SIZE] for i in range(n)]
     s["draft"] = None
     s["phase"] = "play"
     _clear_sealed(s)
-    tops = ", ".join(f"{card_name(p[-1])} near {P(i)}" for i, p in enumerate(s["arsenal"]))
+    tops = ", ".join(f"{card_name(p[-1])} near {_NAME_SLOTS[i]}" for i, p in enumerate(s["arsenal"]))
     _event(events, s, "setup", f"The draft is over. The Arsenal piles show {tops}",
            arsenal=[p[-1] for p in s["arsenal"]])
     _start_turn(s, events)
@@ -391,9 +395,10 @@ def _start_turn(s: State, events: list[Event]) -> None:
     n = s["players"]
     if not s["final_round"] and not any(s["arsenal"]):
         s["final_round"] = True
+        rng = rng_for(s)
         for seat in range(n):
             pile = s["draw"][seat] + s["discard"][seat]
-            rng_for(s).shuffle(pile)
+            rng.shuffle(pile)
             s["draw"][seat], s["discard"][seat], s["face_down"][seat] = pile, [], []
         _event(events, s, "final_round",
                "Both Arsenal piles are empty: final round! Each player shuffles their draw and "
@@ -414,7 +419,7 @@ def _start_turn(s: State, events: list[Event]) -> None:
         s["shown"][seat], s["whitewash"][seat] = s["whitewash"][seat], []
         for watcher in s["shown"][seat]:
             _event(events, s, "whitewash_show",
-                   f"Whitewash: {P(seat)} shows {P(watcher)} the drawn cards: "
+                   f"Whitewash: {_NAME_SLOTS[seat]} shows {_NAME_SLOTS[watcher]} the drawn cards: "
                    f"{_names(s['hands'][seat])}", visible_to=[seat, watcher])
     s["draws_next"] = [HAND_SIZE] * n
     s["step"] = "choose"
@@ -426,15 +431,19 @@ def _drawable(s: State, seat: int) -> int:
 
 
 def _draw(s: State, seat: int, count: int, events: list[Event]) -> None:
-    drawn: list[str] = []
-    for _ in range(count):
-        if not s["draw"][seat]:
-            _reshuffle(s, seat, events)
-        drawn.append(s["draw"][seat].pop())
+    pile = s["draw"][seat]
+    drawn = pile[:-count - 1:-1]
+    del pile[-count:]
+    if len(drawn) < count:
+        _reshuffle(s, seat, events)
+        pile = s["draw"][seat]
+        more = count - len(drawn)
+        drawn += pile[:-more - 1:-1]
+        del pile[-more:]
     s["hands"][seat] = drawn
-    _event(events, s, "draw", f"{P(seat)} draws {len(drawn)} card{'s' if len(drawn) > 1 else ''}",
-           seat=seat, count=len(drawn))
-    _event(events, s, "draw_private", f"{P(seat)} draws {_names(drawn)}", visible_to=[seat],
+    _event(events, s, "draw", f"{_NAME_SLOTS[seat]} draws {count} card{'s' if count > 1 else ''}",
+           seat=seat, count=count)
+    _event(events, s, "draw_private", f"{_NAME_SLOTS[seat]} draws {_names(drawn)}", visible_to=[seat],
            cards=drawn)
 
 
@@ -443,7 +452,7 @@ def _reshuffle(s: State, seat: int, events: list[Event]) -> None:
     rng_for(s).shuffle(pile)
     s["draw"][seat], s["discard"][seat], s["face_down"][seat] = pile, [], []
     _event(events, s, "reshuffle",
-           f"{P(seat)} shuffles their discard pile ({len(pile)} cards) into a new draw pile",
+           f"{_NAME_SLOTS[seat]} shuffles their discard pile ({len(pile)} cards) into a new draw pile",
            seat=seat, count=len(pile))
 
 
@@ -461,11 +470,11 @@ def _end_game(s: State, events: list[Event], *, code: str, reason: str) -> None:
                    "breakdown": breakdown}
     s["phase"] = s["step"] = "over"
     _clear_sealed(s)
-    score_text = ", ".join(f"{P(seat)} {scores[seat]}" for seat in range(n))
+    score_text = ", ".join(f"{_NAME_SLOTS[seat]} {scores[seat]}" for seat in range(n))
     if len(winners) > 1:
         verdict = "a tie: " + " and ".join(P(w) for w in winners) + " share the victory"
     else:
-        verdict = f"{P(winners[0])} wins"
+        verdict = f"{_NAME_SLOTS[winners[0]]} wins"
     _event(events, s, "game_over",
            f"{reason}. Cards in draw piles, discard piles and Weapons Caches score: "
            f"{score_text} — {verdict}",
@@ -502,14 +511,17 @@ def _reveal(s: State, events: list[Event]) -> None:
         "abandons": [], "steals": [], "abandon_after": [], "closed": [], "whitewash": [],
         "lines": [], "todo": [{"do": stage} for stage in _STAGES],
     }
-    parts = [f"{P(seat)} plays {_play_text(plays[seat][0])}" for seat in range(n)]
+    parts = [f"{_NAME_SLOTS[seat]} plays {_play_text(plays[seat][0])}" for seat in range(n)]
     _event(events, s, "reveal", "Reveal: " + "; ".join(parts),
            plays=[{"card": p[0]["card"], "side": p[0]["side"]} for p in plays])
     _run(s, events)
 
 
 def _play(cid: str, side: str, via: str) -> dict[str, Any]:
-    return {"card": cid, "side": side, "via": via, "off": False, "done": False,
+    """One card side in action this reveal, with the flags the stages set on it."""
+    props = side_of(cid, side)
+    return {"card": cid, "side": side, "via": via, "ability": props.ability,
+            "attack": props.is_attack, "dodges": props.dodges, "off": False, "done": False,
             "dodged": False, "backfired": False}
 
 
@@ -517,10 +529,6 @@ def _play_text(play: dict[str, Any]) -> str:
     side = side_of(play["card"], play["side"])
     origin = " from their Weapons Cache" if play["via"] == "cache" else ""
     return f"{side.title} ({card_name(play['card'])}){origin}"
-
-
-def _ability(play: dict[str, Any]) -> str:
-    return side_of(play["card"], play["side"]).ability
 
 
 def _live(plays: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -551,7 +559,7 @@ def _run(s: State, events: list[Event]) -> None:
 def _answer_prompt(s: State, seat: int, action: Action, events: list[Event]) -> None:
     task = s["battle"]["todo"][0]
     if task["ask"] != seat:
-        raise NotYourTurn(f"you are not being asked anything now; waiting for {P(task['ask'])}")
+        raise NotYourTurn(f"you are not being asked anything now; waiting for {_NAME_SLOTS[task['ask']]}")
     chosen = _match_option(task, action)
     s["battle"]["todo"].pop(0)
     _ANSWER[task["what"]](s, task, chosen, events)
@@ -598,13 +606,13 @@ def _stage_cancel(s: State, events: list[Event]) -> list[dict[str, Any]]:
     b = s["battle"]
     n = s["players"]
     forts = [seat for seat in range(n)
-             if any(_ability(p) == "snow_fort" for p in b["plays"][seat])]
+             if any(p["ability"] == "snow_fort" for p in b["plays"][seat])]
     for seat in forts:
         foe = _opponent(s, seat)
         for p in b["plays"][foe]:
             p["off"] = True
         _event(events, s, "cancel",
-               f"Snow Fort: {P(foe)}'s {_play_text(b['plays'][foe][0])} is entirely ineffective")
+               f"Snow Fort: {_NAME_SLOTS[foe]}'s {_play_text(b['plays'][foe][0])} is entirely ineffective")
     for seat in range(n):
         _react_to_attacks(s, seat, b["plays"][seat], events)
     return []
@@ -615,15 +623,15 @@ def _react_to_attacks(s: State, seat: int, plays: list[dict[str, Any]], events: 
     b = s["battle"]
     foe = _opponent(s, seat)
     for p in _live(plays):
-        ability = _ability(p)
+        ability = p["ability"]
         for attack in _live(b["plays"][foe]):
-            if not side_of(attack["card"], attack["side"]).is_attack or attack["done"]:
+            if not attack["attack"] or attack["done"]:
                 continue
             if ability == "dud":
                 attack["off"] = True
                 b["abandon_after"].append(attack["card"])
                 _event(events, s, "dud",
-                       f"Dud: {P(foe)}'s {_play_text(attack)} is ineffective and will be Abandoned")
+                       f"Dud: {_NAME_SLOTS[foe]}'s {_play_text(attack)} is ineffective and will be Abandoned")
             elif ability == "backfire":
                 attack["backfired"] = True
 
@@ -633,7 +641,7 @@ def _stage_barrage(s: State, events: list[Event]) -> list[dict[str, Any]]:
     tasks: list[dict[str, Any]] = []
     for seat in range(s["players"]):
         for p in _live(s["battle"]["plays"][seat]):
-            if _ability(p) == "barrage" and not p["done"]:
+            if p["ability"] == "barrage" and not p["done"]:
                 tasks += _attack(s, seat, p, events)
     return tasks
 
@@ -642,7 +650,7 @@ def _stage_attacks(s: State, events: list[Event]) -> list[dict[str, Any]]:
     tasks: list[dict[str, Any]] = []
     for seat in range(s["players"]):
         for p in _live(s["battle"]["plays"][seat]):
-            if side_of(p["card"], p["side"]).is_attack and not p["done"]:
+            if p["attack"] and not p["done"]:
                 tasks += _attack(s, seat, p, events)
     return tasks
 
@@ -656,14 +664,14 @@ def _attack(s: State, seat: int, play: dict[str, Any], events: list[Event], *,
     side = side_of(play["card"], play["side"])
     if play["backfired"]:
         _event(events, s, "backfire",
-               f"Backfire: {P(seat)}'s {side.title} turns back on {P(seat)}")
+               f"Backfire: {_NAME_SLOTS[seat]}'s {side.title} turns back on {_NAME_SLOTS[seat]}")
         return _hit(s, side.ability, thrower=foe, target=seat, attacker=seat, events=events)
     if dodgeable and side.dodgeable:
         for guard in _live(b["plays"][foe]):
-            if side_of(guard["card"], guard["side"]).dodges:
+            if guard["dodges"]:
                 guard["dodged"] = True
                 _event(events, s, "dodge",
-                       f"{P(foe)} dodges {P(seat)}'s {side.title} with "
+                       f"{_NAME_SLOTS[foe]} dodges {_NAME_SLOTS[seat]}'s {side.title} with "
                        f"{side_of(guard['card'], guard['side']).title}")
                 return []
     return _hit(s, side.ability, thrower=seat, target=foe, attacker=seat, events=events)
@@ -678,28 +686,28 @@ def _hit(s: State, ability: str, *, thrower: int, target: int, attacker: int,
     effects: list[str] = []
     if ability in _DRAW_ONE_ON_HIT:
         b["draw_one"][target] = True
-        effects.append(f"{P(target)} may only draw one card next turn")
+        effects.append(f"{_NAME_SLOTS[target]} may only draw one card next turn")
     if ability in ("sneak", "iceball"):
         b["abandons"].append([target, title])
-        effects.append(f"{P(target)} must Abandon a card from their discard pile")
+        effects.append(f"{_NAME_SLOTS[target]} must Abandon a card from their discard pile")
     if ability == "slushball":
         b["steals"].append([thrower, target])
-        effects.append(f"{P(thrower)} steals a random card from {P(target)}'s discard pile")
+        effects.append(f"{_NAME_SLOTS[thrower]} steals a random card from {_NAME_SLOTS[target]}'s discard pile")
     if ability == "throwing_rocks":
         played = b["plays"][target][0]["card"]
         b["abandon_after"].append(played)
         b["draw_one"][attacker] = True
-        effects.append(f"{P(target)} must Abandon the card they played ({card_name(played)}) "
-                       f"and {P(attacker)} may only draw one card next turn")
+        effects.append(f"{_NAME_SLOTS[target]} must Abandon the card they played ({card_name(played)}) "
+                       f"and {_NAME_SLOTS[attacker]} may only draw one card next turn")
     if ability == "whitewash":
         b["whitewash"].append([target, thrower])
-        effects.append(f"{P(target)} must show {P(thrower)} the cards they draw next turn")
+        effects.append(f"{_NAME_SLOTS[target]} must show {_NAME_SLOTS[thrower]} the cards they draw next turn")
     tasks: list[dict[str, Any]] = []
     if ability == "barrage" and thrower == attacker:
         if b["face_down"][thrower]:
             tasks.append({"ask": thrower, "what": "second_card"})
-            effects.append(f"{P(thrower)} may play their second card")
-    _event(events, s, "hit", f"{title} hit {P(target)}: " + "; ".join(effects),
+            effects.append(f"{_NAME_SLOTS[thrower]} may play their second card")
+    _event(events, s, "hit", f"{title} hit {_NAME_SLOTS[target]}: " + "; ".join(effects),
            ability=ability, target=target)
     return tasks
 
@@ -712,14 +720,14 @@ def _stage_followups(s: State, events: list[Event]) -> list[dict[str, Any]]:
         for p in list(plays):
             if p["off"] or not p["dodged"] or p["via"] == "dodge":
                 continue
-            ability = _ability(p)
+            ability = p["ability"]
             if ability not in ("dodge", "offensive_dodge"):
                 continue
             other = "bottom" if p["side"] == "top" else "top"
             extra = _play(p["card"], other, "dodge")
             plays.append(extra)
             side = side_of(p["card"], other)
-            _event(events, s, "counter", f"{P(seat)} dodged, so also uses {side.title}")
+            _event(events, s, "counter", f"{_NAME_SLOTS[seat]} dodged, so also uses {side.title}")
             if side.is_attack:
                 tasks += _attack(s, seat, extra, events, dodgeable=False)
     return tasks
@@ -734,17 +742,18 @@ def _stage_steals(s: State, events: list[Event]) -> list[dict[str, Any]]:
     """Slushball steals: all picked at random first, then moved (hits are simultaneous)."""
     b = s["battle"]
     picks = []
+    rng = rng_for(s) if b["steals"] else None
     for thief, victim in b["steals"]:
         pile = s["discard"][victim]
-        picks.append((thief, victim, rng_for(s).choice(pile) if pile else None))
+        picks.append((thief, victim, rng.choice(pile) if pile else None))
     for thief, victim, cid in picks:
         if cid is None or cid not in s["discard"][victim]:
-            _event(events, s, "steal", f"{P(thief)} finds nothing to steal in {P(victim)}'s discard pile")
+            _event(events, s, "steal", f"{_NAME_SLOTS[thief]} finds nothing to steal in {_NAME_SLOTS[victim]}'s discard pile")
             continue
         _remove_from_discard(s, victim, cid)
         s["discard"][thief].append(cid)
         _event(events, s, "steal",
-               f"Slushball: {P(thief)} steals {card_name(cid)} from {P(victim)}'s discard pile",
+               f"Slushball: {_NAME_SLOTS[thief]} steals {card_name(cid)} from {_NAME_SLOTS[victim]}'s discard pile",
                card=cid, thief=thief, victim=victim)
     return []
 
@@ -757,13 +766,13 @@ def _stage_upgrades(s: State, events: list[Event]) -> list[dict[str, Any]]:
         if b["hit"][seat]:
             continue
         for p in _live(b["plays"][seat]):
-            ability = _ability(p)
+            ability = p["ability"]
             if ability in _UPGRADES:
                 rank = (0 if ability == "ultra_upgrade" else 1, -C.level_rank(p["card"]))
                 wanted.append((rank, seat, p))
     tasks = []
     for rank, seat, p in wanted:
-        ability = _ability(p)
+        ability = p["ability"]
         tied = any(r == rank and other != seat for r, other, _ in wanted)
         # Tied upgraders take from their own pile; one whose own pile is empty goes last.
         falls_back = tied and not _pile_open(s, seat)
@@ -781,18 +790,23 @@ def _pile_open(s: State, pile: int) -> bool:
 
 
 def _stage_specials(s: State, events: list[Event]) -> list[dict[str, Any]]:
-    """Snatch and Run, Weapons Cache, Restock and Raid, in that order."""
+    """Snatch and Run, Weapons Cache, Restock and Raid, in that order, seat by seat."""
     b = s["battle"]
-    tasks = []
-    for ability in _ABILITY_ORDER_SPECIALS:
-        for seat in range(s["players"]):
+    found = []
+    for seat in range(s["players"]):
+        for p in b["plays"][seat]:
+            ability = p["ability"]
+            if ability not in _SPECIALS or p["off"]:
+                continue
             if ability != "snatch_and_run" and b["hit"][seat]:
                 continue
-            for p in _live(b["plays"][seat]):
-                if _ability(p) == ability:
-                    what = {"snatch_and_run": "exchange", "weapons_cache": "cache"}.get(ability, ability)
-                    tasks.append({"ask": seat, "what": what, "card": p["card"]})
-    return tasks
+            found.append((_SPECIALS[ability], seat, p["card"]))
+    return [{"ask": seat, "what": _SPECIAL_PROMPT[order], "card": cid}
+            for order, seat, cid in sorted(found)]
+
+
+_SPECIALS = {"snatch_and_run": 0, "weapons_cache": 1, "restock": 2, "raid": 3}
+_SPECIAL_PROMPT = ("exchange", "cache", "restock", "raid")
 
 
 def _stage_end(s: State, events: list[Event]) -> list[dict[str, Any]]:
@@ -806,18 +820,18 @@ def _stage_end(s: State, events: list[Event]) -> list[dict[str, Any]]:
         if owner is not None:
             _remove_from_discard(s, owner, cid)
             s["abandoned"].append(cid)
-            _event(events, s, "abandon", f"{card_name(cid)} is Abandoned from {P(owner)}'s discard pile",
+            _event(events, s, "abandon", f"{card_name(cid)} is Abandoned from {_NAME_SLOTS[owner]}'s discard pile",
                    card=cid, seat=owner)
     for pile in sorted(b["closed"]):
         if s["arsenal"][pile]:
             _event(events, s, "flip",
-                   f"The Arsenal pile near {P(pile)} flips {card_name(s['arsenal'][pile][-1])} face-up",
+                   f"The Arsenal pile near {_NAME_SLOTS[pile]} flips {card_name(s['arsenal'][pile][-1])} face-up",
                    card=s["arsenal"][pile][-1], pile=pile)
         else:
-            _event(events, s, "flip", f"The Arsenal pile near {P(pile)} is empty", pile=pile)
+            _event(events, s, "flip", f"The Arsenal pile near {_NAME_SLOTS[pile]} is empty", pile=pile)
     for target, watcher in b["whitewash"]:
         if watcher not in s["whitewash"][target]:
-            s["whitewash"][target].append(watcher)
+            s["whitewash"][target] = s["whitewash"][target] + [watcher]
     s["draws_next"] = [1 if b["draw_one"][seat] else HAND_SIZE for seat in range(n)]
     s["last_reveal"] = {
         "turn": b["turn"],
@@ -921,12 +935,12 @@ _OPTIONS_FOR: dict[str, Callable[[State, dict[str, Any]], list[Action]]] = {
 def _answer_abandon(s: State, task: dict[str, Any], option: Action | None, events: list[Event]) -> None:
     seat = task["ask"]
     if option is None:
-        _event(events, s, "abandon", f"{P(seat)} has no discards to Abandon")
+        _event(events, s, "abandon", f"{_NAME_SLOTS[seat]} has no discards to Abandon")
         return
     cid = option["card"]
     _remove_from_discard(s, seat, cid)
     s["abandoned"].append(cid)
-    _event(events, s, "abandon", f"{task['why']}: {P(seat)} Abandons {card_name(cid)} from their discard pile",
+    _event(events, s, "abandon", f"{task['why']}: {_NAME_SLOTS[seat]} Abandons {card_name(cid)} from their discard pile",
            card=cid, seat=seat)
 
 
@@ -934,7 +948,7 @@ def _answer_upgrade(s: State, task: dict[str, Any], option: Action | None, event
     seat = task["ask"]
     title = C.SIDES[task["ability"]].title
     if option is None:
-        _event(events, s, "upgrade", f"{title}: there is no card {P(seat)} can take")
+        _event(events, s, "upgrade", f"{title}: there is no card {_NAME_SLOTS[seat]} can take")
         return
     cid = option["card"]
     if cid in s["abandoned"]:
@@ -942,7 +956,7 @@ def _answer_upgrade(s: State, task: dict[str, Any], option: Action | None, event
         where = "the Abandoned pile"
     else:
         pile = next(i for i, p in enumerate(s["arsenal"]) if cid in p)
-        where = f"the Arsenal pile near {P(pile)}"
+        where = f"the Arsenal pile near {_NAME_SLOTS[pile]}"
         if s["arsenal"][pile][-1] == cid:
             s["arsenal"][pile].pop()
             s["battle"]["closed"].append(pile)
@@ -950,14 +964,14 @@ def _answer_upgrade(s: State, task: dict[str, Any], option: Action | None, event
             s["arsenal"][pile].remove(cid)
             where += " (second card; the top card goes back)"
     s["discard"][seat].append(cid)
-    _event(events, s, "upgrade", f"{title}: {P(seat)} takes {card_name(cid)} from {where}",
+    _event(events, s, "upgrade", f"{title}: {_NAME_SLOTS[seat]} takes {card_name(cid)} from {where}",
            card=cid, seat=seat)
 
 
 def _answer_second_card(s: State, task: dict[str, Any], option: Action | None, events: list[Event]) -> None:
     seat = task["ask"]
     if option is None or option["type"] == "pass":
-        _event(events, s, "second_card", f"Barrage: {P(seat)} does not play a second card")
+        _event(events, s, "second_card", f"Barrage: {_NAME_SLOTS[seat]} does not play a second card")
         return
     cid = option["card"]
     if cid in s["face_down"][seat]:
@@ -965,13 +979,13 @@ def _answer_second_card(s: State, task: dict[str, Any], option: Action | None, e
     extra = _play(cid, option["side"], "barrage")
     b = s["battle"]
     b["plays"][seat].append(extra)
-    _event(events, s, "second_card", f"Barrage: {P(seat)} plays a second card: {_play_text(extra)}",
+    _event(events, s, "second_card", f"Barrage: {_NAME_SLOTS[seat]} plays a second card: {_play_text(extra)}",
            card=cid, side=option["side"])
     foe = _opponent(s, seat)
-    if _ability(extra) == "snow_fort":
+    if extra["ability"] == "snow_fort":
         for p in b["plays"][foe]:
             p["off"] = True
-        _event(events, s, "cancel", f"Snow Fort: {P(foe)}'s {_play_text(b['plays'][foe][0])} "
+        _event(events, s, "cancel", f"Snow Fort: {_NAME_SLOTS[foe]}'s {_play_text(b['plays'][foe][0])} "
                "is entirely ineffective")
     _react_to_attacks(s, seat, [extra], events)
     if side_of(cid, option["side"]).is_attack:
@@ -981,7 +995,7 @@ def _answer_second_card(s: State, task: dict[str, Any], option: Action | None, e
 def _answer_exchange(s: State, task: dict[str, Any], option: Action | None, events: list[Event]) -> None:
     seat = task["ask"]
     if option is None:
-        _event(events, s, "exchange", f"Snatch and Run: {P(seat)} has nothing to exchange")
+        _event(events, s, "exchange", f"Snatch and Run: {_NAME_SLOTS[seat]} has nothing to exchange")
         return
     give, take = option["give"], option["take"]
     _remove_from_discard(s, seat, give)
@@ -989,19 +1003,19 @@ def _answer_exchange(s: State, task: dict[str, Any], option: Action | None, even
     s["abandoned"].append(give)
     s["discard"][seat].append(take)
     _event(events, s, "exchange",
-           f"Snatch and Run: {P(seat)} Abandons {card_name(give)} and takes {card_name(take)} "
+           f"Snatch and Run: {_NAME_SLOTS[seat]} Abandons {card_name(give)} and takes {card_name(take)} "
            "from the Abandoned pile", give=give, take=take, seat=seat)
 
 
 def _answer_cache(s: State, task: dict[str, Any], option: Action | None, events: list[Event]) -> None:
     seat = task["ask"]
     if option is None:
-        _event(events, s, "cache", f"Weapons Cache: {P(seat)} has no discard to cache")
+        _event(events, s, "cache", f"Weapons Cache: {_NAME_SLOTS[seat]} has no discard to cache")
         return
     cid = option["card"]
     _remove_from_discard(s, seat, cid)
     s["cache"][seat].append(cid)
-    _event(events, s, "cache", f"Weapons Cache: {P(seat)} puts {card_name(cid)} into their Weapons Cache",
+    _event(events, s, "cache", f"Weapons Cache: {_NAME_SLOTS[seat]} puts {card_name(cid)} into their Weapons Cache",
            card=cid, seat=seat)
 
 
@@ -1016,17 +1030,17 @@ def _answer_restock(s: State, task: dict[str, Any], option: Action | None, event
     rng_for(s).shuffle(pile)
     s["draw"][seat] = pile
     _event(events, s, "restock",
-           f"Restock: {P(seat)} shuffles {' and '.join(names) or 'nothing'} into their draw pile",
+           f"Restock: {_NAME_SLOTS[seat]} shuffles {' and '.join(names) or 'nothing'} into their draw pile",
            seat=seat, count=len(moved))
     if len(moved) > 1 and names[1] != card_name(moved[1]):
-        _event(events, s, "restock_private", f"Restock: {P(seat)} shuffles back {card_name(moved[1])}",
+        _event(events, s, "restock_private", f"Restock: {_NAME_SLOTS[seat]} shuffles back {card_name(moved[1])}",
                visible_to=[seat])
 
 
 def _answer_raid(s: State, task: dict[str, Any], option: Action | None, events: list[Event]) -> None:
     seat = task["ask"]
     if option is None:
-        _event(events, s, "raid", f"Raid: there is nothing {P(seat)} can steal")
+        _event(events, s, "raid", f"Raid: there is nothing {_NAME_SLOTS[seat]} can steal")
         return
     cid = option["card"]
     if cid in s["abandoned"]:
@@ -1035,9 +1049,9 @@ def _answer_raid(s: State, task: dict[str, Any], option: Action | None, events: 
     else:
         owner = _discard_holding(s, cid)
         _remove_from_discard(s, owner, cid)
-        where = f"{P(owner)}'s played cards"
+        where = f"{_NAME_SLOTS[owner]}'s played cards"
     s["discard"][seat].append(cid)
-    _event(events, s, "raid", f"Raid: {P(seat)} steals {card_name(cid)} from {where}", card=cid, seat=seat)
+    _event(events, s, "raid", f"Raid: {_NAME_SLOTS[seat]} steals {card_name(cid)} from {where}", card=cid, seat=seat)
 
 
 _ANSWER: dict[str, Callable[[State, dict[str, Any], Action | None, list[Event]], None]] = {

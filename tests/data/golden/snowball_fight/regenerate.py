@@ -19,8 +19,8 @@ from games.engines.snowball_fight import RULESET  # noqa: E402
 
 GAMES = {
     "full_draft": (101, {}),
-    "quick_draft": (203, {"draft": "quick"}),
-    "raid_and_weapons_cache": (332, {"alternates": ["raid:barrage", "weapons-cache:iceball"]}),
+    "quick_draft": (200, {"draft": "quick"}),
+    "raid_and_weapons_cache": (331, {"alternates": ["raid:barrage", "weapons-cache:iceball"]}),
     "upgrade_dodge": (404, {"draft": "quick", "alternates": ["upgrade-dodge:throwing-rocks"]}),
 }
 
