@@ -254,9 +254,13 @@ def placement_problem(
         return "outside"
     skip = set(ignore)
     for piece_id, piece in pieces.items():
-        if piece_id in skip or piece["pos"] is None:
+        c = piece["pos"]
+        if c is None or piece_id in skip:
             continue
-        if circles_overlap(pos, radius, piece["pos"], piece["radius"]):
+        reach = radius + piece["radius"]
+        if abs(c[0] - pos[0]) >= reach or abs(c[1] - pos[1]) >= reach:
+            continue
+        if circles_overlap(pos, radius, c, piece["radius"]):
             return piece_id
     for obstruction in obstructions:
         if circle_overlaps_polygon(pos, radius, obstruction):
