@@ -1,0 +1,93 @@
+"""The board template renders every kind of moment, and its buttons send only legal actions."""
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+
+import pytest
+from django.template.loader import render_to_string
+
+from games.engines.snowball_fight import RULESET
+from tests.engines.test_snowball_fight_helpers import reveal, table
+
+NAMES = ["Alice", "Bob"]
+BUTTON = re.compile(r'<button[^>]*ws-send[^>]*hx-vals="([^"]*)"')
+CARD = re.compile(r'data-card="(c\d\d)"')
+
+
+def render(state, seat):
+    to_act = RULESET.to_act(state)
+    return render_to_string("games/snowball-fight/board.html", {
+        "view": RULESET.view(state, seat),
+        "seat": seat,
+        "legal": RULESET.legal_actions(state, seat) if seat is not None else [],
+        "prompt": to_act[seat].as_dict() if seat in to_act else None,
+        "names": NAMES,
+        "version": 1,
+    })
+
+
+def sent_actions(page: str) -> list[dict]:
+    return [json.loads(json.loads(html.unescape(vals))["action"]) for vals in BUTTON.findall(page)]
+
+
+def check_page(state, seat):
+    page = render(state, seat)
+    assert "{p" not in page, "a name placeholder was not filled in"
+    actions = sent_actions(page)
+    legal = RULESET.legal_actions(state, seat) if seat is not None else []
+    assert all(a in legal for a in actions), "a button sends an illegal action"
+    assert all(a in actions for a in legal if a["type"] != "choose" or state["step"] != "keep"), \
+        "a legal action has no button"
+    hidden = {c for pile in state["draw"] for c in pile}
+    for x in range(2):
+        if x != seat and (seat is None or seat not in state["shown"][x]):
+            hidden |= set(state["hands"][x]) | set(state["face_down"][x])
+    # the reveal is history: cards shown face-up when played, wherever they are now
+    present = re.sub(r'<section class="sbf-reveal".*?</section>', "", page, flags=re.S)
+    assert not hidden & set(CARD.findall(present)), "the page draws a hidden card"
+    return page
+
+
+@pytest.mark.parametrize("seed", [3, 331])
+def test_board_renders_every_step_of_a_game_for_players_and_spectators(seed):
+    options = {"alternates": ["raid:barrage", "weapons-cache:iceball"]} if seed == 331 else {}
+    s = RULESET.new_game(players=2, options=options, seed=seed)
+    rng = random.Random(seed)
+    while RULESET.outcome(s) is None:
+        for viewer in (0, 1, None):
+            check_page(s, viewer)
+        seat = rng.choice(sorted(RULESET.to_act(s)))
+        s, _ = RULESET.apply(s, seat, RULESET.bot_action(s, seat))
+    page = check_page(s, None)
+    assert "Game over" in page
+
+
+def test_board_shows_the_hand_with_a_play_button_per_side_and_a_lock_after_choosing():
+    s = table(hands=(["c15", "c03"], ["c06", "c04"]))
+    page = render(s, 0)
+    assert "Play Iceball Attack" in page and "Play Snow Fort" in page and "Play Restock" in page
+    s, _ = RULESET.apply(s, 0, {"type": "choose", "card": "c15", "side": "bottom"})
+    page = render(s, 0)
+    assert "Your choice:" in page and "<strong>Snow Fort</strong>" in page
+    assert {"type": "lock"} in sent_actions(page)
+    other = render(s, 1)
+    assert "has chosen" in other and "Snow Fort" not in other.split("Your hand")[0].split("Arsenal")[0]
+
+
+def test_board_prompt_panel_offers_one_button_per_answer():
+    s = table(hands=(["c15", "c03"], ["c06", "c04"]), discard=([], ["c13"]))
+    s, _ = reveal(s, ("c15", "top"), ("c06", "bottom"))
+    page = check_page(s, 1)
+    assert "Iceball Attack hit you: choose a card from your discard pile to Abandon." in page
+    assert sorted(a["card"] for a in sent_actions(page)) == ["c04", "c06", "c13"]
+    assert sent_actions(render(s, 0)) == []
+
+
+def test_board_reveal_names_the_players():
+    s = table(hands=(["c01", "c03"], ["c06", "c04"]))
+    s, _ = reveal(s, ("c01", "top"), ("c06", "bottom"))
+    page = check_page(s, None)
+    assert "Snowball Attack hit <strong>Bob</strong>" in page
