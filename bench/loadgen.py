@@ -545,6 +545,9 @@ def merge(replies: list[dict[str, Any]], cfg: Config) -> dict[str, Any]:
         "offered_actions_per_s": count["sends_in_window"] / cfg.duration,
         "sustained_actions_per_s": count["acks_in_window"] / cfg.duration,
         "nominal_actions_per_s": cfg.rate,
+        # of the slots where a player had something to do, the share whose action was acknowledged
+        "served_fraction": (count["acks_in_window"] / max(1, count["slots_in_window"] - skipped["not_asked"]
+                                                             - skipped["restarting"])),
         "lost": count["lost_versions"] + count["lost_acks"],
         "out_of_order": count["out_of_order"],
         "count": dict(count),
