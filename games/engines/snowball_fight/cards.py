@@ -193,8 +193,7 @@ def _side_dict(side: Side) -> dict[str, Any]:
     return {"title": side.title, "type": side.type, "ability": side.ability, "text": side.text}
 
 
-def card_dict(card_id: str) -> dict[str, Any]:
-    """A card as it appears in views: everything a board needs to draw it."""
+def _card_template(card_id: str) -> dict[str, Any]:
     kind = kind_of(card_id)
     return {
         "id": card_id,
@@ -205,6 +204,15 @@ def card_dict(card_id: str) -> dict[str, Any]:
         "top": _side_dict(kind.top),
         "bottom": _side_dict(kind.bottom),
     }
+
+
+_CARD_DICTS: dict[str, dict[str, Any]] = {cid: _card_template(cid) for cid in DECK}
+
+
+def card_dict(card_id: str) -> dict[str, Any]:
+    """A card as it appears in views (a fresh copy): everything a board needs to draw it."""
+    base = _CARD_DICTS[card_id]
+    return {**base, "top": dict(base["top"]), "bottom": dict(base["bottom"])}
 
 
 def card_name(card_id: str) -> str:
