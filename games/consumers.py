@@ -179,11 +179,20 @@ class BaseGameConsumer(AsyncWebsocketConsumer):
 
     async def send_current(self, force: bool = False) -> None:
         """Send this viewer's view of the game's current version, unless it already has it."""
+        seat_before = self.seat
         game, payload = await database_sync_to_async(self._load_payload)()
+        if self.seat != seat_before:  # took or left a seat in the waiting room
+            await database_sync_to_async(get_coordinator().join)(
+                self.game_id, self.channel_name, seat=self.seat, user_key=self._user_key())
+            await self.announce_presence()
         if payload["version"] <= self.sent_version and not force:
             return
         self.sent_version = max(self.sent_version, payload["version"])
-        await self.send_payload(game, payload)
+        try:
+            await self.send_payload(game, payload)
+        except Exception:
+            log.exception("game %s: could not send version %s to seat %s", self.game_id, payload["version"], self.seat)
+            await self.send_error("server_error", "this view could not be drawn; please reload the page")
         self._arm_timer(game)
 
     def _load_payload(self):
@@ -244,7 +253,7 @@ class GameHtmlConsumer(BaseGameConsumer):
     """The browser page's socket: htmx sends JSON, we answer with out-of-band HTML swaps."""
 
     async def send_payload(self, game, payload: dict[str, Any]) -> None:
-        html = await database_sync_to_async(rendering.live_html)(game, payload)
+        html = await database_sync_to_async(rendering.live_html)(game, payload, self.user)
         await self.send(text_data=html)
 
     async def send_presence(self, presence: dict[str, Any]) -> None:

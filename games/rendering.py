@@ -40,7 +40,7 @@ def board_template(game_type: str) -> str:
     return f"games/{game_type}/board.html"
 
 
-def live_context(game, payload: dict[str, Any]) -> dict[str, Any]:
+def live_context(game, payload: dict[str, Any], user) -> dict[str, Any]:
     """The template context for the live region, shared by the page and the socket."""
     names = [p["name"] for p in payload["players"]]
     ruleset = engines.get(game.game_type)
@@ -55,18 +55,24 @@ def live_context(game, payload: dict[str, Any]) -> dict[str, Any]:
         "names": names,
         "version": payload["version"],
         "board_template": board_template(game.game_type),
+        "user": user,
     }
 
 
-def live_html(game, payload: dict[str, Any]) -> str:
-    """The out-of-band swap that brings one viewer's page to the payload's version."""
+def live_html(game, payload: dict[str, Any], user) -> str:
+    """The out-of-band swap that brings one viewer's page to the payload's version.
+
+    Once a game has started, every spectator sees the same page, rendered once per version.
+    (In the waiting room the buttons depend on who is looking, so nothing is shared.)
+    """
+    shared = payload["seat"] is None and payload["status"] != "open"
     key = (game.pk, payload["version"])
-    if payload["seat"] is None:
+    if shared:
         cached = SPECTATOR_HTML.get(key)
         if cached is not None:
             return cached
-    html = render_to_string("games/live.html", {**live_context(game, payload), "oob": True})
-    if payload["seat"] is None:
+    html = render_to_string("games/live.html", {**live_context(game, payload, user), "oob": True})
+    if shared:
         SPECTATOR_HTML.put(key, html)
     return html
 
@@ -75,8 +81,9 @@ def presence_html(presence: dict[str, Any], *, viewer_seat: int | None) -> str:
     return render_to_string("games/presence.html", {"presence": presence, "oob": True, "viewer_seat": viewer_seat})
 
 
-def error_html(code: str, message: str) -> str:
-    return (f'<div id="flash" hx-swap-oob="true" class="flash flash-error" role="alert" data-code="{escape(code)}">'
+def error_html(code: str, message: str, *, oob: bool = True) -> str:
+    swap = ' hx-swap-oob="true"' if oob else ""
+    return (f'<div id="flash"{swap} class="flash flash-error" role="alert" data-code="{escape(code)}">'
             f"{escape(message)}</div>")
 
 

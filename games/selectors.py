@@ -132,7 +132,7 @@ def viewer_payload(game: Game, seat: int | None) -> dict[str, Any]:
         "legal_actions": [],
         "prompt": None,
         "waiting_for": [],
-        "outcome": game.outcome,
+        "outcome": _named_outcome(game.outcome, names),
         "log": [],
     }
     state = game_state(game)
@@ -149,6 +149,12 @@ def viewer_payload(game: Game, seat: int | None) -> dict[str, Any]:
             payload["legal_actions"] = ruleset.legal_actions(state, seat)
     payload["log"] = game_log(game, seat, names)
     return payload
+
+
+def _named_outcome(outcome: dict[str, Any] | None, names: list[str]) -> dict[str, Any] | None:
+    if not outcome:
+        return outcome
+    return {**outcome, "reason": fill_names(outcome.get("reason", ""), names)}
 
 
 def bot_seats(game: Game) -> list[int]:

@@ -223,8 +223,8 @@ def submit_action(*, game_id: int, user, action: Any, action_id: str, version: A
         prompt_since = _seat_prompts(game).get(str(seat), {}).get("since", game.version)
         if version < prompt_since:
             raise StaleVersion(
-                f"your action was based on version {version}, but the game moved on to {game.version}; "
-                "here is the current view", current_version=game.version)
+                f"the game moved on before your move arrived (you saw version {version}, it is at "
+                f"{game.version}); here is the current view, please choose again", current_version=game.version)
         ruleset = _ruleset(game.game_type)
         state = _load_state(game, ruleset)
         asked_sealed = _sealed_seats(ruleset, state)

@@ -91,7 +91,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     seat = selectors.seat_of(game, request.user)
     payload = selectors.viewer_payload(game, seat)
     invite = request.GET.get("invite") or request.session.get(f"invite:{game.pk}") or ""
-    context = rendering.live_context(game, payload)
+    context = rendering.live_context(game, payload, request.user)
     context.update({
         "invite": invite if invite == game.invite_code else "",
         "invite_url": request.build_absolute_uri(reverse("invite", args=[game.pk, game.invite_code])),
@@ -130,9 +130,12 @@ def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
     try:
         calls[what]()
     except (ServiceError, GameError) as exc:
-        messages.error(request, getattr(exc, "message", str(exc)))
+        message = getattr(exc, "message", str(exc))
+        if request.htmx:
+            return HttpResponse(rendering.error_html(getattr(exc, "code", "error"), message, oob=False))
+        messages.error(request, message)
     if request.htmx:
-        return HttpResponse(status=204)
+        return HttpResponse('<div id="flash" role="alert"></div>')
     return redirect(_game_url(game))
 
 

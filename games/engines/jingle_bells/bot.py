@@ -21,7 +21,7 @@ Action = dict[str, Any]
 View = dict[str, Any]
 
 PICK_ORDER = ("Paul", "Stephen", "Robert", "Emily", "Natasha", "Bianca")
-FACE_OPTIONS_SHIFT = "Stephen"
+SHIFTER = "Stephen"
 
 
 # --- reading the view -------------------------------------------------------------------
@@ -29,7 +29,7 @@ FACE_OPTIONS_SHIFT = "Stephen"
 def _faces(view: View, name: str, value: int) -> list[str]:
     """Symbols a die can stand for on ``name``'s card (Stephen's one higher or lower included)."""
     faces = view["cards"][name]["faces"]
-    values = [value] + ([v for v in (value - 1, value + 1) if 1 <= v <= 6] if name == FACE_OPTIONS_SHIFT else [])
+    values = [value] + ([v for v in (value - 1, value + 1) if 1 <= v <= 6] if name == SHIFTER else [])
     return [faces[str(v)] for v in values]
 
 
@@ -83,47 +83,40 @@ def _spot_score(view: View, name: str, spot: list[float], dice_after: list[int])
     return score
 
 
-def _die_score(view: View, name: str, value: int, in_range: bool, threatened: bool) -> float:
-    best = 0.0
-    for sym in _faces(view, name, value):
-        best = max(best, {
-            "T": 3.0 if in_range else 1.5,
-            "TT": 4.0 if in_range else 2.0,
-            "M": 1.0 if in_range else 2.5,
-            "MM": 1.5 if in_range else 3.0,
-            "D": 1.8 if threatened else 0.4,
-        }[sym])
-    if name == "Emily" and _emily_near_snowman(view):
-        best = max(best, 5.0)
-    return best
+Situation = tuple[bool, bool, bool]
+"""(can throw at something from here, an enemy could reach and hit it this turn, Emily can charge)."""
 
 
-def _emily_near_snowman(view: View) -> bool:
-    me = view["viewer"]
-    emily = view["pieces"].get("Emily")
-    if emily is None or emily["seat"] != me or emily["pos"] is None:
-        return False
-    return _sees(view, view["pieces"], "Emily", f"snowman{1 - me}", view["table"]["move_distance"])
-
-
-def _situation(view: View, name: str) -> tuple[bool, bool]:
-    """(can throw at something from here, some enemy could reach and hit it this turn)."""
+def _situation(view: View, name: str) -> Situation:
     table = view["table"]
     me = view["viewer"]
-    targets = [p["id"] for p in _on_field(view, 1 - me)]
-    in_range = any(_sees(view, view["pieces"], name, t, table["snowball_distance"]) for t in targets)
+    pieces = view["pieces"]
+    in_range = any(_sees(view, pieces, name, p["id"], table["snowball_distance"]) for p in _on_field(view, 1 - me))
     reach = table["snowball_distance"] + table["move_distance"]
-    pos = view["pieces"][name]["pos"]
+    pos = pieces[name]["pos"]
     threatened = any(distance(pos, p["pos"]) <= reach for p in _on_field(view, 1 - me, "character"))
-    return in_range, threatened
+    charge = name == "Emily" and _sees(view, pieces, name, f"snowman{1 - me}", table["move_distance"])
+    return in_range, threatened, charge
 
 
-def _pair_score(view: View, name: str, pair: tuple[int, int], situation: tuple[bool, bool]) -> float:
-    in_range, threatened = situation
-    a, b = (_die_score(view, name, v, in_range, threatened) for v in pair)
-    score = a + b
-    fa, fb = _faces(view, name, pair[0]), _faces(view, name, pair[1])
-    if not in_range and ({"M", "MM"} & set(fa) and {"T", "TT"} & set(fb) or {"M", "MM"} & set(fb) and {"T", "TT"} & set(fa)):
+def _die_score(view: View, name: str, value: int, situation: Situation) -> float:
+    in_range, threatened, charge = situation
+    worth = {
+        "T": 3.0 if in_range else 1.5,
+        "TT": 4.0 if in_range else 2.0,
+        "M": 1.0 if in_range else 2.5,
+        "MM": 1.5 if in_range else 3.0,
+        "D": 1.8 if threatened else 0.4,
+    }
+    return max([worth[sym] for sym in _faces(view, name, value)] + [5.0 if charge else 0.0])
+
+
+def _pair_score(view: View, name: str, pair: tuple[int, int], situation: Situation) -> float:
+    """Two dice for one character: their worth, plus a bonus for move-then-throw and Paul's double throw."""
+    score = sum(_die_score(view, name, v, situation) for v in pair)
+    first, second = (set(_faces(view, name, v)) for v in pair)
+    moves, throws = {"M", "MM"}, {"T", "TT"}
+    if not situation[0] and (first & moves and second & throws or second & moves and first & throws):
         score += 1.5
     if name == "Paul" and all(v in (4, 5) for v in pair):
         score += 1.0
@@ -131,26 +124,26 @@ def _pair_score(view: View, name: str, pair: tuple[int, int], situation: tuple[b
 
 
 def _best_allocation(view: View, dice: list[int], names: list[str]) -> dict[str, list[int]]:
+    """The allocation with the highest total pair score, tried exhaustively (at most 90 ways)."""
     situations = {name: _situation(view, name) for name in names}
-    best: tuple[float, dict[str, list[int]]] | None = None
 
-    def assign(remaining: list[int], left: list[str], acc: dict[str, list[int]], total: float) -> None:
-        nonlocal best
+    def best_for(remaining: list[int], left: list[str]) -> tuple[float, dict[str, list[int]]]:
         if not left:
-            if best is None or total > best[0]:
-                best = (total, dict(acc))
-            return
+            return 0.0, {}
         name = left[0]
-        for i, j in sorted({tuple(sorted(pair)) for pair in itertools.combinations(range(len(remaining)), 2)}):
-            pair = (remaining[i], remaining[j])
-            rest = [v for k, v in enumerate(remaining) if k not in (i, j)]
-            acc[name] = sorted(pair)
-            assign(rest, left[1:], acc, total + _pair_score(view, name, pair, situations[name]))
-        acc.pop(name, None)
+        found: tuple[float, dict[str, list[int]]] | None = None
+        for pair in sorted(set(itertools.combinations(remaining, 2))):
+            rest = list(remaining)
+            rest.remove(pair[0])
+            rest.remove(pair[1])
+            score, allocation = best_for(rest, left[1:])
+            score += _pair_score(view, name, pair, situations[name])
+            if found is None or score > found[0]:
+                found = (score, {name: list(pair), **allocation})
+        assert found is not None
+        return found
 
-    assign(sorted(dice), names, {}, 0.0)
-    assert best is not None
-    return best[1]
+    return best_for(sorted(dice), names)[1]
 
 
 # --- choosing -----------------------------------------------------------------------------
@@ -189,7 +182,7 @@ def _reroll(view: View) -> Action:
     situations = {name: _situation(view, name) for name in names}
 
     def worth(value: int) -> float:
-        return max(_die_score(view, n, value, *situations[n]) for n in names)
+        return max(_die_score(view, n, value, situations[n]) for n in names)
 
     expected = sum(worth(v) for v in range(1, 7)) / 6
     rolled = view["dice"][me]["rolled"]
@@ -213,7 +206,7 @@ def _react(view: View, options: list[Action]) -> Action:
 
 
 def _die_value_to(view: View, name: str, value: int) -> float:
-    return _die_score(view, name, value, *_situation(view, name))
+    return _die_score(view, name, value, _situation(view, name))
 
 
 def _best_turn_action(view: View, legal: list[Action], fallback: Action) -> Action:
@@ -293,7 +286,7 @@ def _best_move(view: View, option: Action) -> tuple[float, Action] | None:
 
 
 def _candidate_spots(view: View, name: str, option: Action) -> list[list[float]]:
-    """Legal places within one Move: a ring of points, plus straight towards the enemy snowman."""
+    """Legal places within one Move: 16 directions starting towards the enemy snowman, at full and half reach."""
     cx, cy = option["center"]
     reach = option["radius"] - 0.05
     table = view["table"]
@@ -316,6 +309,7 @@ def _candidate_spots(view: View, name: str, option: Action) -> list[list[float]]
 # --- random play --------------------------------------------------------------------------
 
 RARE = {"pass": 0.05, "skip": 0.05, "set_auto_dodge": 0.01}
+
 
 def random_action(legal: list[Action], pieces: dict[str, Any], obstructions: list[dict[str, Any]],
                   rng: random.Random, table: tuple[float, float] = (50.0, 30.0), forward: float = 0.0) -> Action:

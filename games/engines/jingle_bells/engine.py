@@ -37,7 +37,6 @@ from . import characters as cards
 from . import layouts
 from .geometry import (
     TOLERANCE,
-    circles_overlap,
     circles_touch,
     distance,
     placement_problem,
@@ -84,7 +83,6 @@ ASKED_WORDS: dict[str, str] = {
     "turn": "use a die or pass",
     "return": "place your returning character on your back edge",
 }
-ACTIVE_FACES = ("M", "MM", "T", "TT")
 
 
 def snowman_id(seat: int) -> str:
