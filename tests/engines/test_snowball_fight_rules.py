@@ -421,3 +421,49 @@ def test_a_game_that_reaches_the_turn_limit_is_scored():
     s = table(hands=(["c01", "c03"], ["c02", "c04"]), turn=E.MAX_TURNS)
     s, _ = reveal(s, ("c01", "bottom"), ("c02", "bottom"))
     assert RULESET.outcome(s)["code"] == "turn_limit"
+
+
+# --------------------------------------------------------------------------- more rulings (README)
+
+
+def test_barrage_second_card_attack_resolves_at_once():
+    s = table(hands=(["c17", "c15"], ["c06", "c04"]), discard=([], ["c13"]))
+    s, _ = reveal(s, ("c17", "top"), ("c06", "bottom"))
+    s, events = answer(s, 0, type="second_card", card="c15", side="top")
+    assert "Iceball Attack hit {p1}" in texts(events)
+    assert asked(s) == (1, "abandon")
+
+
+def test_whitewash_hit_stops_upgrade_dodges_upgrade_but_not_snatch_and_run():
+    s = table(hands=(["c18", "c03"], ["c19", "c04"]), arsenal=(["c07"], ["c08"]),
+              options={"alternates": ["upgrade-dodge:iceball"]})
+    s, _ = reveal(s, ("c18", "bottom"), ("c19", "top"))
+    assert s["arsenal"] == [["c07"], ["c08"]]
+    s = table(hands=(["c18", "c03"], ["c17", "c04"]), abandoned=["c15", "c16"])
+    s, events = reveal(s, ("c18", "bottom"), ("c17", "bottom"))
+    assert "Whitewash hit {p1}" in texts(events) and asked(s) == (1, "exchange")
+
+
+def test_raid_can_steal_barrages_second_card():
+    s = table(hands=(["c17", "c21"], ["c06", "c04"]), abandoned=["c12"],
+              options={"alternates": ["raid:offensive-dodge"]})
+    s, _ = reveal(s, ("c17", "top"), ("c06", "bottom"))
+    s, _ = answer(s, 0, type="second_card", card="c21", side="top")
+    assert asked(s) == (0, "raid")
+    assert {a["card"] for a in RULESET.legal_actions(s, 0)} == {"c06", "c12"}
+
+
+def test_weapons_cache_stays_out_of_the_final_round_shuffle():
+    s = table(hands=(["c05", "c03"], ["c02", "c04"]), arsenal=([], ["c16"]), cache=(["c20"], []),
+              draw=(["c07", "c08"], ["c09", "c10", "c11"]), options={"alternates": ["weapons-cache:iceball"]})
+    s, _ = reveal(s, ("c05", "bottom"), ("c04", "top"))
+    assert s["final_round"] and s["cache"][0] == ["c20"]
+    assert "c20" not in s["draw"][0] + s["hands"][0]
+
+
+def test_a_successful_dodge_upgrades_from_the_other_side_with_a_free_choice_of_pile():
+    s = table(hands=(["c13", "c03"], ["c01", "c04"]), arsenal=(["c07", "c15"], ["c08", "c16"]))
+    s, events = reveal(s, ("c13", "top"), ("c01", "top"))
+    assert "{p0} dodged, so also uses Upgrade" in texts(events)
+    assert asked(s) == (0, "upgrade")
+    assert {a["card"] for a in RULESET.legal_actions(s, 0)} == {"c15", "c16"}
