@@ -8,6 +8,18 @@
     return "a-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 10);
   }
 
+  var socket = null;
+
+  // For boards that build an action in script (e.g. a point clicked on a table):
+  // Snowball.send({type: "move", ...}) sends it like a ws-send button would.
+  window.Snowball = {
+    send: function (action) {
+      if (!socket) return false;
+      socket.send(JSON.stringify({type: "action", action: action, action_id: newActionId(), version: currentVersion()}));
+      return true;
+    }
+  };
+
   function currentVersion() {
     var live = document.getElementById("live");
     return live ? parseInt(live.dataset.version, 10) : 0;
@@ -37,7 +49,10 @@
     el.textContent = text;
   }
   document.addEventListener("htmx:wsConnecting", function () { setConnection("connecting", "Connecting…"); });
-  document.addEventListener("htmx:wsOpen", function () { setConnection("live", "● Live"); });
+  document.addEventListener("htmx:wsOpen", function (evt) {
+    socket = evt.detail.socketWrapper;
+    setConnection("live", "● Live");
+  });
   document.addEventListener("htmx:wsClose", function () { setConnection("lost", "Reconnecting…"); });
   document.addEventListener("htmx:wsError", function () { setConnection("lost", "Connection problem, retrying…"); });
   window.addEventListener("offline", function () { setConnection("lost", "Offline, waiting for the network…"); });

@@ -29,10 +29,9 @@ class LiveServer:
     def __init__(self, db_path: Path, extra_env: dict[str, str] | None = None):
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{db_path}", "DJANGO_DEBUG": "1",
+        inherited = {k: v for k, v in os.environ.items() if k not in {"DJANGO_ALLOW_ASYNC_UNSAFE", "REDIS_URL"}}
+        self.env = {**inherited, "DATABASE_URL": f"sqlite:///{db_path}", "DJANGO_DEBUG": "1",
                     "PYTHONUNBUFFERED": "1", **(extra_env or {})}
-        self.env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        self.env.pop("REDIS_URL", None) if "REDIS_URL" not in (extra_env or {}) else None
         self.proc: subprocess.Popen | None = None
         self.manage("migrate", "--noinput", "-v", "0")
 

@@ -89,16 +89,3 @@ async def test_anonymous_spectator_gets_read_only_html(site_backend, make_user):
     assert "read-only" in error
     await comm.disconnect()
 
-
-@pytest.mark.django_db
-def test_finished_game_page_shows_the_result_to_players_and_spectators(make_user):
-    from games import rendering
-    from tests.platform.helpers import play_to_end
-
-    ana = make_user("Ana")
-    game = play_to_end(started_game(ana, bots=1).pk, {0: ana})
-    for seat, user in ((0, ana), (None, None)):
-        html = rendering.live_html(game, selectors.viewer_payload(game, seat), user)
-        assert "Game over" in html
-        for score in game.outcome["scores"]:
-            assert f"{score} points" in html

@@ -41,6 +41,19 @@ def test_guest_registers_and_finds_its_games():
     assert f"#{Game.objects.get().pk}" in page
 
 
+def test_finished_game_page_shows_the_result_to_players_and_spectators(make_user):
+    from games import rendering, selectors
+    from tests.platform.helpers import play_to_end, started_game
+
+    ana = make_user("Ana")
+    game = play_to_end(started_game(ana, bots=1).pk, {0: ana})
+    for seat, user in ((0, ana), (None, None)):
+        html = rendering.live_html(game, selectors.viewer_payload(game, seat), user)
+        assert "Game over" in html
+        for score in game.outcome["scores"]:
+            assert f"{score} points" in html
+
+
 def _default_options() -> dict[str, str]:
     from games import engines
 
