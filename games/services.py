@@ -25,6 +25,7 @@ from games.coordinator import LockTimeout, get_coordinator
 from games.engines.base import GameError, Ruleset
 from games.errors import BadRequest, Busy, Conflict, Forbidden, NotFound, NotSeated, StaleVersion
 from games.models import ActionRecord, Game, Profile, Seat
+from games.selectors import fill_names, seat_names
 from games.state_cache import STATE_CACHE
 
 log = logging.getLogger(__name__)
@@ -228,7 +229,10 @@ def submit_action(*, game_id: int, user, action: Any, action_id: str, version: A
         ruleset = _ruleset(game.game_type)
         state = _load_state(game, ruleset)
         asked_sealed = _sealed_seats(ruleset, state)
-        state = _apply(game, ruleset, state, seat, action, action_id=action_id, source=ActionRecord.Source.PLAYER)
+        try:
+            state = _apply(game, ruleset, state, seat, action, action_id=action_id, source=ActionRecord.Source.PLAYER)
+        except GameError as exc:  # engines name players {p0}, {p1}...: say their names instead
+            raise type(exc)(fill_names(str(exc), seat_names(game))) from exc
         revealed = _barrier(game, ruleset, state, seat, asked_sealed)
         state = _run_automatic(game, ruleset, state)
         _save_state(game, ruleset, state)
