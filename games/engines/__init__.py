@@ -29,5 +29,7 @@ def _load_builtin() -> None:
     if _REGISTRY:
         return
     from games.engines import snowball_fight
+    from games.engines import jingle_bells
 
     register(snowball_fight.RULESET)
+    register(jingle_bells.RULESET)
