@@ -114,7 +114,8 @@ class BaseGameConsumer(AsyncWebsocketConsumer):
                 await self.send_error("too_fast", "too many messages; the connection is closed")
                 await self.close(code=CLOSE_TOO_FAST)
             else:
-                await self.send_error("too_fast", f"too many messages; at most {settings.SNOWBALL_SOCKET_RATE:g} a second")
+                await self.send_error("too_fast", f"too many messages (at most {settings.SNOWBALL_SOCKET_RATE:g} a second); "
+                                      "this one was dropped: wait a moment and resend it with the same action_id")
             return
         if size > settings.SNOWBALL_MAX_FRAME_BYTES:
             await self.send_error("frame_too_large", f"a frame may be at most {settings.SNOWBALL_MAX_FRAME_BYTES} bytes; this one was {size}")

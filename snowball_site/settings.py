@@ -138,8 +138,8 @@ CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 # Websocket limits: frames larger than this are refused; a socket sending faster than
 # the rate (with the burst allowance) gets errors, and is closed if it keeps going.
 SNOWBALL_MAX_FRAME_BYTES = int(os.environ.get("SNOWBALL_MAX_FRAME_BYTES", "4096"))
-SNOWBALL_SOCKET_RATE = float(os.environ.get("SNOWBALL_SOCKET_RATE", "8"))
-SNOWBALL_SOCKET_BURST = int(os.environ.get("SNOWBALL_SOCKET_BURST", "20"))
+SNOWBALL_SOCKET_RATE = float(os.environ.get("SNOWBALL_SOCKET_RATE", "20"))
+SNOWBALL_SOCKET_BURST = int(os.environ.get("SNOWBALL_SOCKET_BURST", "40"))
 SNOWBALL_SOCKET_STRIKES = int(os.environ.get("SNOWBALL_SOCKET_STRIKES", "20"))
 # Seconds between presence heartbeats; a connection not seen for 3 beats is gone.
 SNOWBALL_PRESENCE_HEARTBEAT = float(os.environ.get("SNOWBALL_PRESENCE_HEARTBEAT", "10"))

@@ -31,10 +31,14 @@ def http(base: str, token: str):
 async def play(ws_url: str, token: str, rng: random.Random) -> dict:
     async with websockets.connect(ws_url, additional_headers={"Authorization": f"Token {token}"}) as ws:
         newest = 0
+        last_sent = None
         async for text in ws:
             frame = json.loads(text)
             if frame["type"] == "error":
                 print("error:", frame["code"], frame["message"])
+                if frame["code"] == "too_fast" and last_sent:
+                    await asyncio.sleep(0.5)
+                    await ws.send(last_sent)  # same action_id: applied at most once
                 continue
             if frame["type"] != "view" or frame["version"] < newest:
                 continue
@@ -44,8 +48,9 @@ async def play(ws_url: str, token: str, rng: random.Random) -> dict:
             if frame["legal_actions"]:
                 decisive = [a for a in frame["legal_actions"] if a["type"] != "choose"] or frame["legal_actions"]
                 action = rng.choice(decisive)
-                await ws.send(json.dumps({"type": "action", "action": action,
-                                          "action_id": uuid.uuid4().hex, "version": frame["version"]}))
+                last_sent = json.dumps({"type": "action", "action": action,
+                                        "action_id": uuid.uuid4().hex, "version": frame["version"]})
+                await ws.send(last_sent)
     raise SystemExit("the server closed the connection")
 
 
