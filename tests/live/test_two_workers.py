@@ -5,6 +5,7 @@ worker directly, so every action crosses workers through the Redis lock, groups 
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -58,13 +59,14 @@ def test_a_game_works_whichever_worker_each_player_lands_on(tmp_path, postgres_d
     try:
         line = next(l for l in workers[0].manage("shell", "-c", MAKE_GAME).splitlines() if l.startswith("GAME"))
         _, game_id, ana_key, ben_key = line.split()
+        opened = contextlib.ExitStack()
         sockets = {
-            0: connect(f"ws://127.0.0.1:{workers[0].port}/ws/api/games/{game_id}/",
-                       additional_headers={"Authorization": f"Token {ana_key}"}),
-            1: connect(f"ws://127.0.0.1:{workers[1].port}/ws/api/games/{game_id}/",
-                       additional_headers={"Authorization": f"Token {ben_key}"}),
+            0: opened.enter_context(connect(f"ws://127.0.0.1:{workers[0].port}/ws/api/games/{game_id}/",
+                                            additional_headers={"Authorization": f"Token {ana_key}"})),
+            1: opened.enter_context(connect(f"ws://127.0.0.1:{workers[1].port}/ws/api/games/{game_id}/",
+                                            additional_headers={"Authorization": f"Token {ben_key}"})),
         }
-        spectator = connect(f"ws://127.0.0.1:{workers[1].port}/ws/api/games/{game_id}/")
+        spectator = opened.enter_context(connect(f"ws://127.0.0.1:{workers[1].port}/ws/api/games/{game_id}/"))
         rng = random.Random(11)
         views: dict[int, dict] = {}
         spectator_versions: list[int] = []
@@ -95,8 +97,7 @@ def test_a_game_works_whichever_worker_each_player_lands_on(tmp_path, postgres_d
         assert all(v["status"] == "finished" for v in views.values()), "the game did not finish"
         assert views[0]["outcome"] == views[1]["outcome"]
         assert spectator_versions == sorted(spectator_versions)
-        for ws in (*sockets.values(), spectator):
-            ws.close()
+        opened.close()
     finally:
         for worker in workers:
             worker.stop()
