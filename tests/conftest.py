@@ -97,3 +97,19 @@ def make_user(db):
         return services.register_user(username=f"{name.lower()}{uuid.uuid4().hex[:6]}", password="snow-ball-1234", display_name=name)
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def _every_finished_game_replays(request):
+    """After each database test, every finished game must rebuild from its seed and log alone."""
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None:
+        yield
+        return
+    request.getfixturevalue("transactional_db" if marker.kwargs.get("transaction") else "db")
+    yield
+    from games import services
+    from games.models import Game
+
+    for game in Game.objects.filter(status=Game.Status.FINISHED):
+        assert services.replay(game=game) == game.state, f"game {game.pk} does not replay from its seed and log"
