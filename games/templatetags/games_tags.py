@@ -37,3 +37,23 @@ def player_name(seat, names):
         return names[int(seat)]
     except (IndexError, TypeError, ValueError):
         return f"Seat {seat}"
+
+
+@register.filter
+def game_title(game) -> str:
+    """"Snowball Fight #12" for a game row."""
+    from games import engines
+
+    try:
+        name = engines.get(game.game_type).name
+    except KeyError:
+        name = game.game_type
+    return f"{name} #{game.pk}"
+
+
+@register.filter
+def seat_list(game) -> str:
+    """The players' names, "Ana vs Ben", with open seats shown as "open seat"."""
+    from games.selectors import seat_names
+
+    return " vs ".join(name if not name.startswith("(empty") else "open seat" for name in seat_names(game))
