@@ -11,6 +11,8 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -257,7 +259,10 @@ def apply_timeouts(*, game_id: int, now: float | None = None) -> int | None:
             prompt = ruleset.to_act(state).get(seat)
             if prompt is None or prompt.default is None or ruleset.outcome(state) is not None:
                 continue
-            since = _seat_prompts(game)[str(seat)]["since"]
+            overdue_prompt = _seat_prompts(game)[str(seat)]
+            if _prompt_digest(prompt, ruleset.legal_actions(state, seat)) != overdue_prompt["digest"]:
+                continue  # an earlier default gave this seat a new question, with its own time
+            since = overdue_prompt["since"]
             asked_sealed = _sealed_seats(ruleset, state)
             state = _apply(game, ruleset, state, seat, prompt.default,
                            action_id=f"timeout-{since}-{seat}", source=ActionRecord.Source.TIMEOUT)
@@ -285,35 +290,19 @@ def replay(*, game: Game) -> dict[str, Any]:
 # ---------------------------------------------------------------- internals
 
 
-class _locked_game:
-    """Context manager: the game's coordinator lock, a transaction, and the row for update."""
-
-    def __init__(self, game_id: int):
-        self.game_id = game_id
-
-    def __enter__(self) -> Game:
+@contextmanager
+def _locked_game(game_id: int) -> Iterator[Game]:
+    """The game's coordinator lock, then a transaction, then its row (for update) to work on."""
+    with ExitStack() as stack:
         try:
-            self._lock = get_coordinator().lock(self.game_id)
-            self._lock.__enter__()
+            stack.enter_context(get_coordinator().lock(game_id))
         except LockTimeout as exc:
             raise Busy("the game is busy; try again in a moment") from exc
-        self._atomic = transaction.atomic()
-        self._atomic.__enter__()
-        try:
-            game = Game.objects.select_for_update().filter(pk=self.game_id).first()
-            if game is None:
-                raise NotFound(f"there is no game {self.game_id}")
-        except BaseException as exc:
-            self._atomic.__exit__(type(exc), exc, exc.__traceback__)
-            self._lock.__exit__(None, None, None)
-            raise
-        return game
-
-    def __exit__(self, exc_type, exc, tb):
-        try:
-            return self._atomic.__exit__(exc_type, exc, tb)
-        finally:
-            self._lock.__exit__(exc_type, exc, tb)
+        stack.enter_context(transaction.atomic())
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            raise NotFound(f"there is no game {game_id}")
+        yield game
 
 
 def _ruleset(game_type: str) -> Ruleset:
