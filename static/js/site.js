@@ -80,7 +80,21 @@
   }
   setInterval(tickCountdowns, 1000);
 
+  // Elements with data-animate-key play their entrance once, when the key is new (a new
+  // reveal), not on every re-render of the page.
+  var seenKeys = {};
+  var firstPaint = true;
+  function animateNew() {
+    document.querySelectorAll("[data-animate-key]").forEach(function (el) {
+      var key = el.dataset.animateKey;
+      if (!seenKeys[key] && !firstPaint) el.classList.add("fresh");
+      seenKeys[key] = true;
+    });
+    firstPaint = false;
+  }
+
   function afterUpdate() {
+    animateNew();
     applyPresence();
     tickCountdowns();
     var flash = document.getElementById("flash");
