@@ -162,7 +162,7 @@ class BaseGameConsumer(AsyncWebsocketConsumer):
             await self.send_error(getattr(exc, "code", "error"), getattr(exc, "message", str(exc)), action_id=action_id)
             return
         await self.on_ack(action_id, result)
-        await self.send_current()
+        await self.send_current(version=result.version)
 
     async def on_ack(self, action_id: str, result: services.ActionResult) -> None:
         pass
@@ -171,35 +171,37 @@ class BaseGameConsumer(AsyncWebsocketConsumer):
 
     async def game_changed(self, message: dict[str, Any]) -> None:
         if message["version"] > self.sent_version:
-            await self.send_current()
+            await self.send_current(version=message["version"])
 
     async def presence_changed(self, message: dict[str, Any]) -> None:
         await self.send_presence(message["presence"])
 
     # ------------------------------------------------------------ to the client
 
-    async def send_current(self, force: bool = False) -> None:
-        """Send this viewer's view of the game's current version, unless it already has it."""
-        seat_before = self.seat
-        game, payload = await database_sync_to_async(self._load_payload)()
+    async def send_current(self, force: bool = False, version: int | None = None) -> None:
+        """Send this viewer's view of the game's newest version, unless it already has it.
+
+        After a broadcast (``version`` given) the snapshot usually comes from this process's
+        cache, so a hundred sockets of one game cost one database read, not a hundred.
+        """
+        snap = selectors.SNAPSHOTS.get(self.game_id)
+        if snap is None or version is None or snap.version < version:
+            snap = await database_sync_to_async(selectors.snapshot)(self.game_id, version=version)
+        seat_before, self.seat = self.seat, snap.seat_of(self.user)
         if self.seat != seat_before:  # took or left a seat in the waiting room
             await database_sync_to_async(get_coordinator().join)(
                 self.game_id, self.channel_name, seat=self.seat, user_key=self._user_key())
             await self.announce_presence()
-        if payload["version"] <= self.sent_version and not force:
+        if snap.version <= self.sent_version and not force:
             return
-        self.sent_version = max(self.sent_version, payload["version"])
+        payload = selectors.payload_for(snap, self.seat)
+        self.sent_version = max(self.sent_version, snap.version)
         try:
-            await self.send_payload(game, payload)
+            await self.send_payload(snap.game, payload)
         except Exception:
-            log.exception("game %s: could not send version %s to seat %s", self.game_id, payload["version"], self.seat)
+            log.exception("game %s: could not send version %s to seat %s", self.game_id, snap.version, self.seat)
             await self.send_error("server_error", "this view could not be drawn; please reload the page")
-        self._arm_timer(game)
-
-    def _load_payload(self):
-        game = selectors.get_game(self.game_id)
-        self.seat = selectors.seat_of(game, self.user)
-        return game, selectors.viewer_payload(game, self.seat)
+        self._arm_timer(snap.game)
 
     async def send_payload(self, game, payload: dict[str, Any]) -> None:
         raise NotImplementedError

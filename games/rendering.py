@@ -6,34 +6,16 @@ spectator, so it is rendered once per version and shared.
 """
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils.html import escape
 
 from games import engines
+from games.caches import LRU
 
 
-class _SpectatorCache:
-    def __init__(self, size: int = 512):
-        self.size = size
-        self.data: OrderedDict[tuple[int, int], str] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key):
-        with self.lock:
-            return self.data.get(key)
-
-    def put(self, key, html: str) -> None:
-        with self.lock:
-            self.data[key] = html
-            while len(self.data) > self.size:
-                self.data.popitem(last=False)
-
-
-SPECTATOR_HTML = _SpectatorCache()
+SPECTATOR_HTML: LRU[tuple[int, int], str] = LRU(1024)
 
 
 def board_template(game_type: str) -> str:

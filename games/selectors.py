@@ -1,20 +1,24 @@
 """Reads: what the lobby lists, and what one viewer of one game may see.
 
-``viewer_payload`` is the single source of every per-viewer view: the HTML socket
-renders it, the JSON socket and the HTTP API send it as it is.
+``payload_for`` is the single source of every per-viewer view: the HTML socket renders
+it, the JSON socket and the HTTP API send it as it is. A live game is read once per
+version into a ``GameSnapshot`` that every socket in the process shares.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Q, QuerySet
 
 from games import engines
+from games.caches import LRU
 from games.errors import NotFound
 from games.models import ActionRecord, Game, Seat
 from games.state_cache import STATE_CACHE
 
 LOG_LENGTH = 60
+LOG_RECORDS = 40
 
 
 def display_name(user) -> str:
@@ -89,9 +93,51 @@ def game_state(game: Game) -> dict[str, Any] | None:
     return game.state
 
 
-def game_log(game: Game, seat: int | None, names: list[str], limit: int = LOG_LENGTH) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class GameSnapshot:
+    """One version of one game, read from the database once per process and shared by
+    every socket watching it; per-viewer payloads are derived from it without queries."""
+
+    game: Game
+    players: list[dict[str, Any]]
+    names: list[str]
+    records: list[dict[str, Any]]
+    state: dict[str, Any] | None
+
+    @property
+    def version(self) -> int:
+        return self.game.version
+
+    def seat_of(self, user) -> int | None:
+        if user is None or not user.is_authenticated:
+            return None
+        return next((p["seat"] for p in self.players if p["user_id"] == user.pk), None)
+
+
+SNAPSHOTS: LRU[int, GameSnapshot] = LRU(4000)
+PAYLOADS: LRU[tuple[int, int, int | None], dict[str, Any]] = LRU(8000)
+
+
+def snapshot(game_id: int, *, version: int | None = None) -> GameSnapshot:
+    """The game's newest snapshot. With ``version`` (a broadcast said it exists), a cached
+    snapshot that recent is used without asking the database at all."""
+    cached = SNAPSHOTS.get(game_id)
+    if cached is not None:
+        if version is not None and cached.version >= version:
+            return cached
+        if version is None and Game.objects.filter(pk=game_id, version=cached.version).exists():
+            return cached
+    game = get_game(game_id)
+    records = list(ActionRecord.objects.filter(game=game).order_by("-seq").values("seq", "events")[:LOG_RECORDS])
+    fresh = GameSnapshot(game=game, players=seats_summary(game), names=seat_names(game), records=records,
+                         state=game_state(game))
+    if cached is None or cached.version <= fresh.version:
+        SNAPSHOTS.put(game_id, fresh)
+    return fresh
+
+
+def game_log(records: list[dict[str, Any]], seat: int | None, names: list[str], limit: int = LOG_LENGTH) -> list[dict[str, Any]]:
     """The newest events this viewer may read, oldest first, with names filled in."""
-    records = ActionRecord.objects.filter(game=game).order_by("-seq").values("seq", "events")[: limit // 2 + 10]
     lines: list[dict[str, Any]] = []
     for record in records:
         for event in reversed(record["events"]):
@@ -116,8 +162,17 @@ def fill_names(text: str, names: list[str]) -> str:
 
 def viewer_payload(game: Game, seat: int | None) -> dict[str, Any]:
     """Everything one viewer may see of a game at its current version, JSON-safe."""
+    return payload_for(snapshot(game.pk, version=game.version), seat)
+
+
+def payload_for(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
+    """One viewer's payload of a snapshot, built once per version and seat (do not mutate)."""
+    key = (snap.game.pk, snap.version, seat)
+    cached = PAYLOADS.get(key)
+    if cached is not None:
+        return cached
+    game = snap.game
     ruleset = engines.get(game.game_type)
-    names = seat_names(game)
     payload: dict[str, Any] = {
         "game_id": game.pk,
         "game_type": game.game_type,
@@ -127,27 +182,27 @@ def viewer_payload(game: Game, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "is_public": game.is_public,
         "options": game.options,
-        "players": seats_summary(game),
+        "players": snap.players,
         "view": None,
         "legal_actions": [],
         "prompt": None,
         "waiting_for": [],
-        "outcome": _named_outcome(game.outcome, names),
+        "outcome": _named_outcome(game.outcome, snap.names),
         "log": [],
     }
-    state = game_state(game)
-    if state is None:
-        return payload
-    payload["view"] = ruleset.view(state, seat)
-    if ruleset.outcome(state) is None:
-        to_act = ruleset.to_act(state)
-        payload["waiting_for"] = sorted(to_act)
-        if seat is not None and seat in to_act:
-            prompt = to_act[seat].as_dict()
-            prompt["deadline"] = (game.prompts.get("seats", {}).get(str(seat)) or {}).get("deadline")
-            payload["prompt"] = prompt
-            payload["legal_actions"] = ruleset.legal_actions(state, seat)
-    payload["log"] = game_log(game, seat, names)
+    state = snap.state
+    if state is not None:
+        payload["view"] = ruleset.view(state, seat)
+        if ruleset.outcome(state) is None:
+            to_act = ruleset.to_act(state)
+            payload["waiting_for"] = sorted(to_act)
+            if seat is not None and seat in to_act:
+                prompt = to_act[seat].as_dict()
+                prompt["deadline"] = (game.prompts.get("seats", {}).get(str(seat)) or {}).get("deadline")
+                payload["prompt"] = prompt
+                payload["legal_actions"] = ruleset.legal_actions(state, seat)
+        payload["log"] = game_log(snap.records, seat, snap.names)
+    PAYLOADS.put(key, payload)
     return payload
 
 

@@ -1,40 +1,28 @@
-"""Live games' states kept in memory by version, so a socket never reloads a game to render it."""
+"""Live games' states kept in memory by version, so a game is not reloaded to be played or drawn."""
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import Any
+
+from games.caches import LRU
 
 
 class StateCache:
-    """A small LRU of ``game_id -> (version, state)``; states are never mutated by engines."""
+    """``game_id -> (version, state)`` for the newest version seen; engines never mutate states."""
 
-    def __init__(self, max_games: int = 2000):
-        self._max = max_games
-        self._data: OrderedDict[int, tuple[int, Any]] = OrderedDict()
-        self._lock = threading.Lock()
+    def __init__(self, max_games: int = 4000):
+        self._lru: LRU[int, tuple[int, Any]] = LRU(max_games)
 
     def get(self, game_id: int, version: int) -> Any | None:
-        with self._lock:
-            entry = self._data.get(game_id)
-            if entry is None or entry[0] != version:
-                return None
-            self._data.move_to_end(game_id)
-            return entry[1]
+        entry = self._lru.get(game_id)
+        return entry[1] if entry is not None and entry[0] == version else None
 
     def put(self, game_id: int, version: int, state: Any) -> None:
-        with self._lock:
-            current = self._data.get(game_id)
-            if current is not None and current[0] > version:
-                return
-            self._data[game_id] = (version, state)
-            self._data.move_to_end(game_id)
-            while len(self._data) > self._max:
-                self._data.popitem(last=False)
+        current = self._lru.get(game_id)
+        if current is None or current[0] <= version:
+            self._lru.put(game_id, (version, state))
 
     def clear(self) -> None:
-        with self._lock:
-            self._data.clear()
+        self._lru.clear()
 
 
 STATE_CACHE = StateCache()
