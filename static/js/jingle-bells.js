@@ -213,7 +213,25 @@
     $all("#jb-board [data-jb-move]").forEach(function (b) {
       b.classList.toggle("is-active", !!ui.move && String(ui.move.index) === b.dataset.jbMove);
     });
+    renderReach();
     renderDice();
+  }
+
+  // Who each of your characters can throw at, and why not: from the board's sight lines.
+  function renderReach() {
+    $all("#jb-board [data-jb-reach]:not([data-filled])").forEach(function (ul) {
+      var from = ul.dataset.jbReach, html = "";
+      ctx.sight.forEach(function (l) {
+        if (l.from !== from) return;
+        var ok = l.clear && l.in_throw_range;
+        var cls = ok ? "is-clear" : !l.in_throw_range ? "is-far" : "is-blocked";
+        var why = ok ? "clear line" : !l.in_throw_range ? "too far (Snowball distance is 17.8 cm)" : "blocked by " + nameOf(l.blocker);
+        html += '<li class="' + cls + '" tabindex="0" data-los="' + esc(l.from + "|" + l.to) + '"><span class="jb-mark" aria-hidden="true">' +
+          (ok ? "✓" : "✗") + "</span> " + esc(nameOf(l.to)) + " " + fmt(l.distance) + " cm, " + esc(why) + "</li>";
+      });
+      ul.innerHTML = html;
+      ul.setAttribute("data-filled", "");
+    });
   }
 
   function drawRings(p) {
@@ -268,7 +286,7 @@
     else if (l && !l.in_throw_range) text += ": too far to throw";
     else if (l && !l.clear) text += ": blocked by " + nameOf(l.blocker);
     else if (l) text += ": clear";
-    var label = svgEl("text", {x: mid[0], y: mid[1] - 0.5, "text-anchor": "middle", "class": "jb-los-label " + (kind === "flying" ? "is-clear" : cls)}, ctx.over);
+    var label = svgEl("text", {x: mid[0], y: mid[1] - 0.5, "text-anchor": "middle", "class": "jb-los-label " + cls}, ctx.over);
     label.textContent = text;
     if (l && !l.clear && l.blocker && kind !== "flying") {
       var el = ctx.svg.querySelector('[data-id="' + l.blocker + '"]');
