@@ -18,7 +18,8 @@ One run:
    the moment the last viewer of the game has the new version (p50, p99, max, HdrHistogram),
    actions per second offered and sustained, lost and out-of-order messages, CPU of the
    server, Redis, PostgreSQL, the generator and everything else on the machine (psutil);
-5. ``--drain`` seconds for late deliveries; what is still missing then is lost;
+5. a drain: late deliveries are awaited until none arrived for ``--drain`` seconds (at most
+   300 s); what is still missing then is lost;
 6. unless ``--no-floor``: the same again against bench.floor (a bare ``websockets``
    broadcast server), with its views padded to the sizes the real server sent and games
    ending after as many actions as the real ones did; our figures as ratios to it.
@@ -56,7 +57,8 @@ def add_load_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rate", type=float, default=300.0, help="actions per second over all games (default 300)")
     parser.add_argument("--duration", type=float, default=60.0, help="measured seconds (default 60)")
     parser.add_argument("--warmup", type=float, default=10.0, help="seconds of load before measuring (default 10)")
-    parser.add_argument("--drain", type=float, default=15.0, help="seconds to wait for late deliveries (default 15)")
+    parser.add_argument("--drain", type=float, default=15.0,
+                        help="after the load stops, wait for late deliveries until none arrived for this long (default 15 s)")
     parser.add_argument("--procs", type=int, default=2, help="load generator processes (default 2)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", help="JSON result file (default bench/results/...)")
@@ -171,10 +173,50 @@ def start_profiler(kind: str, pid: int, seconds: float, path: Path) -> subproces
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
+AREAS = (  # (prefix of a frame's file, area), first match wins; checked from the leaf up
+    ("games/engines/", "engine (games/engines)"),
+    ("games/", "our code (games/)"),
+    ("django/db/", "Django ORM and database driver"),
+    ("sqlite3/", "Django ORM and database driver"),
+    ("psycopg", "Django ORM and database driver"),
+    ("django/template", "Django templates"),
+    ("django/", "Django, other"),
+    ("channels_redis/", "channels_redis"),
+    ("redis/", "redis-py (coordinator)"),
+    ("msgpack", "channels_redis"),
+    ("channels/layers.py", "Channels in-memory layer"),
+    ("channels/", "Channels (consumers, routing, auth)"),
+    ("asgiref/", "asgiref sync/async bridges"),
+    ("concurrent/futures/", "asgiref sync/async bridges"),
+    ("threading.py", "asgiref sync/async bridges"),
+    ("autobahn/", "daphne/twisted/autobahn websocket I/O"),
+    ("twisted/", "daphne/twisted/autobahn websocket I/O"),
+    ("daphne/", "daphne/twisted/autobahn websocket I/O"),
+    ("json/", "json"),
+    ("selectors.py", "event loop waiting (epoll)"),
+    ("asyncio/", "asyncio event loop"),
+)
+
+
+def _frame(f: str) -> tuple[str, str]:
+    """'func (path:line)' -> (func, path)."""
+    if " (" not in f:
+        return f, ""
+    func, _, rest = f.partition(" (")
+    return func, rest.rsplit(":", 1)[0]
+
+
 def summarise_profile(path: Path, top: int = 25) -> dict[str, Any]:
-    """From py-spy's collapsed stacks: where the server's samples were (self and inclusive)."""
+    """From py-spy's collapsed stacks: where the server's samples were.
+
+    ``entry``: the outermost frame of our code (games/) in the sample, or the area of
+    the sample when our code is not on the stack; ``area``: the area of the innermost
+    frame (the ORM, Channels, daphne's websocket I/O, our own code, ...); ``self``: the
+    innermost frames.
+    """
+    entry: Counter[str] = Counter()
+    area: Counter[str] = Counter()
     self_time: Counter[str] = Counter()
-    inclusive: Counter[str] = Counter()
     total = 0
     for line in path.read_text().splitlines():
         stack, _, n = line.rpartition(" ")
@@ -182,18 +224,24 @@ def summarise_profile(path: Path, top: int = 25) -> dict[str, Any]:
             continue
         count = int(n)
         total += count
-        frames = stack.split(";")
-        names = [f.split(" (")[0] + " (" + f.split(" (")[1].split(":")[0].replace(str(Path.cwd()) + "/", "") + ")"
-                 if " (" in f else f for f in frames]
-        self_time[names[-1]] += count
-        for name in set(names):
-            inclusive[name] += count
+        frames = [_frame(f) for f in stack.split(";")]
+        leaf_area = "other"
+        for func, file in reversed(frames):
+            hit = next((a for prefix, a in AREAS if file.startswith(prefix) or f"/{prefix}" in file), None)
+            if hit:
+                leaf_area = hit
+                break
+        area[leaf_area] += count
+        ours = next((f"{func} ({file})" for func, file in frames if file.startswith("games/")), None)
+        entry[ours or f"[{leaf_area}]"] += count
+        func, file = frames[-1]
+        self_time[f"{func} ({file})"] += count
     pct = lambda c: round(100.0 * c / total, 1) if total else 0.0  # noqa: E731
     return {
         "samples": total,
+        "area_pct": [(name, pct(c)) for name, c in area.most_common()],
+        "entry_pct": [(name, pct(c)) for name, c in entry.most_common(top)],
         "self_pct": [(name, pct(c)) for name, c in self_time.most_common(top)],
-        "inclusive_pct": [(name, pct(c)) for name, c in inclusive.most_common(top * 3)
-                          if "/site-packages/" not in name or "django/db" in name or "channels" in name][:top * 2],
     }
 
 
@@ -354,7 +402,7 @@ def print_run(label: str, r: dict[str, Any]) -> None:
           f"sustained {r['sustained_actions_per_s']:.1f} ({r['served_fraction']:.0%} of the slots with something to do)")
     print(f"   send -> last viewer (ms): p50 {fmt(lat['p50'], 2)}  p90 {fmt(lat['p90'], 2)}  p99 {fmt(lat['p99'], 2)}"
           f"  max {fmt(lat['max'], 2)}  (n={lat['count']})")
-    print(f"   lost {r['lost']}, out of order {r['out_of_order']}, refused {r['count'].get('refused', 0)} "
+    print(f"   lost {r['lost']} (drained {r['drain_seconds']:.1f} s after the load), out of order {r['out_of_order']}, refused {r['count'].get('refused', 0)} "
           f"{r['errors'] or ''}, skipped slots {r['skipped_slots'] or 0}")
     print(f"   games finished {r['finished_games']} (mean {fmt(r['mean_actions_per_finished_game'], 0)} actions), "
           f"view bytes {({k: round(v) for k, v in r['mean_view_bytes'].items() if v})}")
@@ -377,11 +425,14 @@ def print_run(label: str, r: dict[str, Any]) -> None:
         if "error" in p:
             print(f"   profile failed: {p['error']}")
         else:
-            print(f"   profile ({p['samples']} samples, {p['file']}); self time:")
-            for name, pct in p["self_pct"][:15]:
+            print(f"   profile ({p['samples']} samples, {p['file']}); by area (innermost frame):")
+            for name, pct in p["area_pct"][:14]:
                 print(f"      {pct:5.1f}%  {name}")
-            print("   inclusive (our code and the ORM/channels):")
-            for name, pct in p["inclusive_pct"][:30]:
+            print("   by entry point (outermost frame of games/, else the area):")
+            for name, pct in p["entry_pct"][:18]:
+                print(f"      {pct:5.1f}%  {name}")
+            print("   self time:")
+            for name, pct in p["self_pct"][:10]:
                 print(f"      {pct:5.1f}%  {name}")
 
 

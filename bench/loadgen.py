@@ -159,8 +159,11 @@ class Worker:
                                                            close_timeout=2)
                     except (OSError, asyncio.TimeoutError, websockets.InvalidHandshake) as exc:
                         self.count["connect_failures"] += 1
-                        if attempt == 4:
-                            raise RuntimeError(f"cannot connect {url}: {exc!r}") from exc
+                        if attempt == 4:  # give up on this socket; the run reports it
+                            self.count["sockets_not_connected"] += 1
+                            self.errors[f"connect: {type(exc).__name__}"] += 1
+                            sock.ws = None
+                            break
                         await asyncio.sleep(0.5 * (attempt + 1))
                         continue
                     sock.reader = asyncio.create_task(self.read(slot, sock, slot.generation))
@@ -170,7 +173,9 @@ class Worker:
                         self.count["first_view_timeouts"] += 1
                     self.connect.record_value(max(1, int((time.monotonic() - t0) * 1e6)))
                     break
-        slot.ready = True
+        slot.ready = all(sock.ws is not None for sock in slot.socks)
+        if not slot.ready:
+            self.count["slots_out_of_play"] += 1
 
     async def close_game(self, slot: Slot) -> None:
         for sock in slot.socks:
@@ -357,7 +362,7 @@ class Worker:
     async def fire(self, slot: Slot, k: int, now: float, window: bool) -> None:
         if not slot.ready or slot.restarting:
             if window:
-                self.skipped["restarting"] += 1
+                self.skipped["restarting" if slot.restarting or slot.generation else "out_of_play"] += 1
             return
         players = slot.socks[:2]
         ready = [p for p in players if p.legal and p.inflight is None and p.view_version > p.acted_version]
@@ -387,6 +392,9 @@ class Worker:
 
     # ------------------------------------------------------------ the run
 
+    def _progress(self) -> tuple[int, int]:
+        return self.count["delivered"], self.count["acks"] + self.count["refused"]
+
     async def run(self, conn) -> None:
         import psutil
 
@@ -414,12 +422,18 @@ class Worker:
         cpu1 = me.cpu_times()
         wall = time.monotonic() - w0
         self.sending = False
-        deadline = time.monotonic() + self.cfg.drain
-        while time.monotonic() < deadline and any(s.pending or s.sent for s in self.slots):
+        # Drain: wait while deliveries still make progress; stop when nothing is pending, when
+        # nothing arrived for `drain` seconds (then what is missing is lost), or after 300 s.
+        hard = time.monotonic() + 300
+        last_progress, last_seen = time.monotonic(), self._progress()
+        while time.monotonic() < hard and time.monotonic() - last_progress < self.cfg.drain:
+            if not any(s.pending or s.sent or s.restarting for s in self.slots):
+                break
             await asyncio.sleep(0.1)
-        for slot in self.slots:
-            while slot.restarting and time.monotonic() < deadline:
-                await asyncio.sleep(0.1)
+            seen = self._progress()
+            if seen != last_seen:
+                last_progress, last_seen = time.monotonic(), seen
+        drain_s = time.monotonic() - self.t_stop
         # anything still pending now was lost
         for slot in self.slots:
             self.account_losses(slot)
@@ -429,6 +443,7 @@ class Worker:
             "worker": self.wi,
             "pid": os.getpid(),
             "connect_seconds": connect_s,
+            "drain_seconds": drain_s,
             "cpu_core_fraction": cpu / wall if wall else None,
             "latency": self.latency.encode(),
             "lag": self.lag.encode(),
@@ -500,7 +515,7 @@ class LoadGenerator:
 
     def results(self) -> dict[str, Any]:
         cfg = self.cfg
-        timeout = cfg.warmup + cfg.duration + cfg.drain + 300
+        timeout = cfg.warmup + cfg.duration + cfg.drain + 420
         replies = [self._recv(conn, "done", timeout) for conn in self.conns]
         for proc in self.procs:
             proc.join(timeout=30)
@@ -547,7 +562,7 @@ def merge(replies: list[dict[str, Any]], cfg: Config) -> dict[str, Any]:
         "nominal_actions_per_s": cfg.rate,
         # of the slots where a player had something to do, the share whose action was acknowledged
         "served_fraction": (count["acks_in_window"] / max(1, count["slots_in_window"] - skipped["not_asked"]
-                                                             - skipped["restarting"])),
+                                                             - skipped["restarting"] - skipped["out_of_play"])),
         "lost": count["lost_versions"] + count["lost_acks"],
         "out_of_order": count["out_of_order"],
         "count": dict(count),
@@ -556,6 +571,7 @@ def merge(replies: list[dict[str, Any]], cfg: Config) -> dict[str, Any]:
         "mean_view_bytes": {role: (b[0] / b[1] if b[1] else None) for role, b in view_bytes.items()},
         "mean_actions_per_finished_game": (sum(lengths) / len(lengths)) if lengths else None,
         "finished_games": len(lengths),
+        "drain_seconds": max(r["drain_seconds"] for r in replies),
         "workers": [{"worker": r["worker"], "pid": r["pid"], "cpu_core_fraction": r["cpu_core_fraction"],
                      "connect_seconds": r["connect_seconds"], "pool_left": r["pool_left"]} for r in replies],
     }
