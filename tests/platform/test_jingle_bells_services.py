@@ -1,0 +1,103 @@
+"""Jingle Bells through the play service: a person against the computer, timeouts, the HTML each viewer gets."""
+from __future__ import annotations
+
+import re
+import uuid
+
+import pytest
+from django.test import Client
+
+from games import engines, rendering, selectors, services
+from games.models import ActionRecord, Game
+from tests.platform.helpers import play_one, play_to_end, started_game
+
+pytestmark = pytest.mark.django_db
+
+SLUG = "jingle-bells"
+
+
+def test_the_lobby_and_the_api_list_jingle_bells_with_its_layouts(make_user):
+    client = Client()
+    assert "Jingle Bells" in client.get("/").content.decode()
+    page = client.get(f"/games/new/{SLUG}/").content.decode()
+    assert "Table layout" in page and "Random (from the game&#x27;s seed)" in page
+    types = {t["slug"]: t for t in client.get("/api/game-types/").json()["game_types"]}
+    assert types[SLUG]["min_players"] == types[SLUG]["max_players"] == 2
+
+
+def test_a_person_plays_a_whole_game_against_the_computer(make_user):
+    ana = make_user("Ana")
+    game = started_game(ana, game_type=SLUG, bots=1, options={"layout": "park"})
+    seen_phases = set()
+    for _ in range(2000):
+        game = selectors.get_game(game.pk)
+        state = selectors.game_state(game)
+        seen_phases.add(state["phase"])
+        if not play_one(game.pk, {0: ana}):
+            break
+    game = selectors.get_game(game.pk)
+    assert game.status == Game.Status.FINISHED
+    assert {"draft", "deploy", "dice", "actions"} <= seen_phases
+    assert services.replay(game=game) == game.state
+    assert ActionRecord.objects.filter(game=game, source="bot").exists()
+    outcome = game.outcome
+    assert outcome["winners"] in ([0], [1]) and 4 in outcome["scores"]
+    for seat, user in ((0, ana), (None, None)):
+        payload = selectors.viewer_payload(game, seat)
+        assert "{p" not in " ".join(line["text"] for line in payload["log"])
+        html = rendering.live_html(game, payload, user)
+        assert "Game over" in html and 'id="jb-board"' in html
+        assert "lost its head" in html and "{p" not in html
+
+
+def test_a_game_started_in_the_browser_renders_for_players_and_spectators(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, ben, game_type=SLUG)
+    for _ in range(40):  # through the draft, the setup and into the dice
+        play_one(game.pk, {0: ana, 1: ben})
+    game = selectors.get_game(game.pk)
+    pages = {seat: rendering.live_html(game, selectors.viewer_payload(game, seat), user)
+             for seat, user in ((0, ana), (1, ben), (None, None))}
+    assert selectors.game_state(game)["phase"] in ("dice", "actions")
+    for seat, html in pages.items():
+        assert f'data-seat="{"" if seat is None else seat}"' in html
+        assert "Ana" in html and "Ben" in html and "{p" not in html
+        assert "js/jingle-bells" in html  # the board's script loader
+    assert "jb-toggle" in pages[0] and "jb-toggle" not in pages[None]
+    # the spectator's page is shared: the same HTML for any spectator at this version
+    assert rendering.live_html(game, selectors.viewer_payload(game, None), None) == pages[None]
+
+
+def test_every_prompt_has_a_default_the_service_can_apply(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, ben, game_type=SLUG)
+    phases = []
+    for _ in range(30):
+        game = selectors.get_game(game.pk)
+        deadline = services.next_deadline(game)
+        if deadline is None:
+            break
+        assert services.apply_timeouts(game_id=game.pk, now=deadline + 1) is not None
+        phases.append(selectors.game_state(selectors.get_game(game.pk))["phase"])
+    assert "deploy" in phases and "dice" in phases and "actions" in phases
+    assert ActionRecord.objects.filter(game=game, source="timeout").count() >= 8
+
+
+def test_setting_automatic_dodging_is_private_and_never_stale_for_the_waiting_seat(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, ben, game_type=SLUG)
+    waiting = 1 - next(iter(engines.get(SLUG).to_act(game.state)))
+    user = (ana, ben)[waiting]
+    services.submit_action(game_id=game.pk, user=user, action={"type": "set_auto_dodge", "on": True},
+                           action_id=uuid.uuid4().hex, version=game.version)
+    game = selectors.get_game(game.pk)
+    assert game.state["auto_dodge"][waiting] is True
+    mine = selectors.viewer_payload(game, waiting)
+    theirs = selectors.viewer_payload(game, 1 - waiting)
+    assert mine["view"]["auto_dodge"] is True and theirs["view"]["auto_dodge"] is False
+    assert any("dodge automatically" in line["text"] for line in mine["log"])
+    assert not any("dodge automatically" in line["text"] for line in theirs["log"])
+    html = rendering.live_html(game, mine, user)
+    assert re.search(r'class="jb-toggle[^"]*"[^>]*aria-checked="true"', html)
+    finished = play_to_end(game.pk, {0: ana, 1: ben})
+    assert finished.status == Game.Status.FINISHED
