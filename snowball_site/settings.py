@@ -80,7 +80,8 @@ _default_sqlite = BASE_DIR / "db.sqlite3"
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{_default_sqlite}",
-        conn_max_age=0,
+        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
