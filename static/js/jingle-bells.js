@@ -705,7 +705,11 @@
       send(action, el);
       return;
     }
-    if ((el = t.closest("[data-jb-move]"))) { startMove(parseInt(el.dataset.jbMove, 10)); return; }
+    if ((el = t.closest("[data-jb-move]"))) {
+      startMove(parseInt(el.dataset.jbMove, 10));
+      if (evt.detail === 0) { var input = $("#jb-board [data-jb-moveedit] [data-jb-x]"); if (input) input.focus(); }  // keyboard: on to the position
+      return;
+    }
     if ((el = t.closest("[data-jb-move-cancel]"))) { stopMove(); feedback("", false); return; }
     if ((el = t.closest("[data-jb-move-here]"))) {
       var box = el.closest("[data-jb-moveedit]");

@@ -87,8 +87,9 @@ def _click_table(page, x: float, y: float) -> None:
 class Driver:
     """Plays one seat by clicking; counts what it did for the assertions."""
 
-    def __init__(self, page, name: str, *, keyboard_setup: bool = False):
-        self.page, self.name, self.keyboard_setup = page, name, keyboard_setup
+    def __init__(self, page, name: str, *, keyboard: bool = False):
+        # keyboard: set up and move by keyboard (typed positions, arrow keys) instead of the pointer
+        self.page, self.name, self.keyboard = page, name, keyboard
         self.done: dict[str, int] = {}
 
     def count(self, what: str) -> None:
@@ -146,7 +147,7 @@ class Driver:
     def deploy(self, seat: int) -> str:
         page = self.page
         x = 5.0 if seat == 0 else 45.0
-        if self.keyboard_setup:  # the keyboard path: type the snowman's position, then Place
+        if self.keyboard:  # the keyboard path: type the snowman's position, then Place
             page.fill("[data-jb-deploy-panel] [data-jb-x]", str(x))
             page.fill("[data-jb-deploy-panel] [data-jb-y]", "14")
             page.click("[data-jb-place-here]")
@@ -195,9 +196,26 @@ class Driver:
             aim = page.evaluate(AIM_JS)
             if aim:
                 expect(page.locator("#jb-under .jb-ring-move.is-active")).to_have_count(1)
-                page.mouse.move(aim["screen"]["x"], aim["screen"]["y"])
                 self.before = _version(page)
-                page.mouse.click(aim["screen"]["x"], aim["screen"]["y"])
+                if not self.keyboard:  # the pointer: aim, see the marker, click
+                    page.mouse.move(aim["screen"]["x"], aim["screen"]["y"])
+                    expect(page.locator("#jb-over .jb-ghost")).to_have_count(1)
+                    page.mouse.click(aim["screen"]["x"], aim["screen"]["y"])
+                    return "move"
+                if not self.done.get("arrow-move"):  # the keyboard, once: arrow keys on the table, then Enter
+                    self.count("arrow-move")
+                    page.focus("#jb-table")
+                    for _ in range(4):
+                        page.keyboard.press("ArrowLeft" if page.evaluate("+document.getElementById('jb-board').dataset.seat") else "ArrowRight")
+                    expect(page.locator("#jb-over .jb-ghost")).to_have_count(1)
+                    page.keyboard.press("Enter")
+                    if _wait_new_version(page, self.before, timeout=1500):
+                        return "move"
+                    if not page.locator("[data-jb-moveedit]:not([hidden])").count():
+                        return None
+                page.fill("[data-jb-moveedit] [data-jb-x]", f"{aim['p'][0]:.2f}")  # typed, then Enter
+                page.fill("[data-jb-moveedit] [data-jb-y]", f"{aim['p'][1]:.2f}")
+                page.press("[data-jb-moveedit] [data-jb-y]", "Enter")
                 return "move"
         for selector in (".jb-turn button:has-text('Skip')", ".jb-turn button:has-text('Pass')"):
             if page.locator(selector).count():
@@ -261,7 +279,7 @@ def test_two_players_and_a_spectator_play_jingle_bells_to_the_result(browser, li
     expect(ana.locator(".jb-toggle")).to_have_attribute("aria-checked", "false")
     expect(eve.locator(".jb-toggle")).to_have_count(0)
 
-    drivers = [Driver(ana, "Ana"), Driver(ben, "Ben", keyboard_setup=True)]
+    drivers = [Driver(ana, "Ana"), Driver(ben, "Ben", keyboard=True)]
     shots_taken: set[str] = set()
     sealed_checked = False
     for _ in range(1500):
@@ -303,9 +321,10 @@ def test_two_players_and_a_spectator_play_jingle_bells_to_the_result(browser, li
     shot(eve, "jb-04-result-spectator")
     assert sealed_checked
     assert "lost its head" in ana.locator(".result").inner_text()
-    totals = {k: sum(d.done.get(k, 0) for d in drivers) for k in ("pick", "deploy", "allocate", "throw", "move")}
+    totals = {k: sum(d.done.get(k, 0) for d in drivers) for k in ("pick", "deploy", "allocate", "throw", "move", "arrow-move")}
     assert totals["pick"] == 6 and totals["deploy"] == 2
     assert totals["allocate"] >= 2 and totals["throw"] >= 1 and totals["move"] >= 1, totals
+    assert drivers[0].done.get("move") and drivers[1].done.get("move"), "both the pointer and the keyboard moved someone"
     log = eve.locator("#log-lines").inner_text()
     assert "throws a snowball at" in log and "cold tokens" in log
     assert not errors, errors
