@@ -192,7 +192,7 @@
       if (el.matches(".jb-char-head")) el.setAttribute("aria-expanded", on ? "true" : "false");
     });
     $all("#jb-board .jb-char[data-char]").forEach(function (el) { el.classList.toggle("is-selected", el.dataset.char === ui.selected); });
-    if (sel) {
+    if (sel && ctx.phase !== "return") {
       drawRings(sel);
       if (ctx.phase === "actions") {
         ctx.sight.forEach(function (l) {

@@ -67,8 +67,18 @@ async def test_full_game_two_programs_and_a_spectator(site_backend, make_user):
             break
         for seat, frame in views.items():
             if frame["legal_actions"] and acted_at.get(seat) != frame["version"]:
-                acted_at[seat] = frame["version"]
                 action = bot.choose_action(frame["view"])
+                dice = frame["view"]["dice"]
+                if seat == 1 and action["type"] == "allocate" and dice[0]["stage"] != "locked":
+                    continue  # Ben allocates once Ana has locked: the moment to look for a leak
+                if seat == 1 and action["type"] == "allocate" and not sealed_seen:
+                    watched = await latest_view(spy, timeout=0.3) or spectator
+                    _check_sealed(watched, None)
+                    assert [d["stage"] for d in watched["view"]["dice"]][0] == "locked"
+                    assert watched["view"]["dice"][1]["stage"] in ("reroll", "allocate")
+                    assert "has_allocation" in watched["view"]["dice"][0]
+                    spectator, sealed_seen = watched, True
+                acted_at[seat] = frame["version"]
                 sent[action["type"]] = sent.get(action["type"], 0) + 1
                 await sockets[seat].send_json_to({"type": "action", "action": action,
                                                   "action_id": f"{seat}-{frame['version']}", "version": frame["version"]})
@@ -83,8 +93,6 @@ async def test_full_game_two_programs_and_a_spectator(site_backend, make_user):
             assert fresh["version"] >= spectator["version"]
             spectator = fresh
             phases_seen.add(fresh["view"]["phase"])
-            stages = [d["stage"] for d in fresh["view"]["dice"]]
-            sealed_seen = sealed_seen or ("locked" in stages and stages != ["locked", "locked"])
 
     final = await database_sync_to_async(Game.objects.get)(pk=game.pk)
     assert final.status == Game.Status.FINISHED
@@ -122,4 +130,37 @@ async def test_illegal_moves_are_explained_and_change_nothing(site_backend, make
     final = await database_sync_to_async(Game.objects.get)(pk=game.pk)
     assert final.version == views[picker]["version"]
     for comm in sockets.values():
+        await comm.disconnect()
+
+
+async def test_the_browser_socket_sends_the_board_and_takes_its_buttons(site_backend, make_user):
+    """The page's own socket: the board arrives as an out-of-band swap, a pick button's frame plays."""
+    import html as htmlmod
+    import re
+
+    from tests.platform.test_html_socket import _html_socket, _next_live, _session_cookie
+
+    @database_sync_to_async
+    def setup():
+        ana, ben = make_user("Ana"), make_user("Ben")
+        game = started_game(ana, ben, game_type=SLUG)
+        return game, _session_cookie(ana), _session_cookie(ben)
+
+    game, ana_cookie, ben_cookie = await setup()
+    pages = {0: await _html_socket(game.pk, ana_cookie), 1: await _html_socket(game.pk, ben_cookie)}
+    spy = await _html_socket(game.pk, None)
+    boards = {seat: await _next_live(comm) for seat, comm in pages.items()}
+    watched = await _next_live(spy)
+    assert 'id="jb-board"' in watched and 'class="jb-pick"' not in watched
+    picker = next(seat for seat, page in boards.items() if 'class="jb-pick"' in page)
+    button = re.search(r'<button type="button" class="jb-pick" ws-send hx-vals="([^"]*)"', boards[picker])
+    vals = json.loads(htmlmod.unescape(button.group(1)))
+    version = int(re.search(r'data-version="(\d+)"', boards[picker]).group(1))
+    await pages[picker].send_json_to({**vals, "action_id": "pick-1", "version": version, "HEADERS": {"HX-Request": "true"}})
+    after = await _next_live(pages[picker])
+    assert int(re.search(r'data-version="(\d+)"', after).group(1)) > version
+    assert "picked by" in after
+    seen = await _next_live(spy)
+    assert "picked by" in seen
+    for comm in (*pages.values(), spy):
         await comm.disconnect()
