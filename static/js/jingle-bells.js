@@ -306,8 +306,8 @@
     var g = svgEl("g", {"class": "jb-ghost " + (opts.cls || ""), transform: "translate(" + p[0] + " " + p[1] + ")"}, ctx.over);
     svgEl("circle", {r: r}, g);
     if (opts.snowman) {
-      svgEl("circle", {cy: 0.5, r: 0.6, "class": "jb-sm"}, g);
-      svgEl("circle", {cy: -0.32, r: 0.4, "class": "jb-sm"}, g);
+      svgEl("circle", {cy: -0.3, r: 0.36, "class": "jb-sm"}, g);
+      svgEl("circle", {cy: 0.45, r: 0.55, "class": "jb-sm"}, g);
     } else if (opts.text) {
       var t = svgEl("text", {"text-anchor": "middle", "dominant-baseline": "central", y: 0.05}, g);
       t.textContent = opts.text;
