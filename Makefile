@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install migrate redis bench-engines clean
+.PHONY: run test install migrate redis bench-engines bench-live bench-step clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,12 @@ test: install redis
 
 bench-engines: install
 	$(PY) -m bench.engines
+
+bench-live: install
+	$(PY) -m bench.live --mode memory --games 250 --rate 300 --duration 60
+
+bench-step: install
+	$(PY) -m bench.step --mode memory
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis
