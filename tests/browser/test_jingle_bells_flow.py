@@ -17,8 +17,9 @@ from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
-# A destination inside the Move ring, towards the enemy snowman, that the page itself (the
-# same check the board uses for its feedback) accepts with a margin for whole-pixel clicks.
+# A destination inside the Move ring that the page itself accepts (the same check the board
+# uses for its feedback, with a margin for whole-pixel clicks), best first: in range of the
+# enemy snowman with a clear line to it, else as close to it as possible.
 AIM_JS = """
 () => {
   const m = JingleBells.state().move;
@@ -26,20 +27,40 @@ AIM_JS = """
   const a = m.action, c = a.center;
   const pieces = JSON.parse(document.getElementById('jb-pieces').textContent);
   const seat = +document.getElementById('jb-board').dataset.seat;
-  const snow = pieces['snowman' + (1 - seat)].pos;
-  const base = Math.atan2(snow[1] - c[1], snow[0] - c[0]);
-  const far = Math.hypot(snow[0] - c[0], snow[1] - c[1]);
+  const target = 'snowman' + (1 - seat), snow = pieces[target].pos;
+  const d = (p, q) => Math.hypot(p[0] - q[0], p[1] - q[1]);
   const ok = p => [[0, 0], [0.2, 0], [-0.2, 0], [0, 0.2], [0, -0.2]].every(
-    d => !JingleBells.moveProblem(a, [p[0] + d[0], p[1] + d[1]]));
+    e => !JingleBells.moveProblem(a, [p[0] + e[0], p[1] + e[1]]));
+  const inside = (q, pts) => pts.every((v, i) => {
+    const w = pts[(i + 1) % pts.length];
+    return (w[0] - v[0]) * (q[1] - v[1]) - (w[1] - v[1]) * (q[0] - v[0]) >= 0;
+  }) || pts.every((v, i) => {
+    const w = pts[(i + 1) % pts.length];
+    return (w[0] - v[0]) * (q[1] - v[1]) - (w[1] - v[1]) * (q[0] - v[0]) <= 0;
+  });
+  const clear = p => {
+    const n = Math.ceil(d(p, snow) / 0.2);
+    for (let i = 1; i < n; i++) {
+      const q = [p[0] + (snow[0] - p[0]) * i / n, p[1] + (snow[1] - p[1]) * i / n];
+      for (const s of a.must_avoid) {
+        if (s.id === target) continue;
+        if (s.kind === 'circle' ? d(q, s.center) < s.radius - a.piece_radius + 0.05 : inside(q, s.points)) return false;
+      }
+    }
+    return true;
+  };
+  const base = Math.atan2(snow[1] - c[1], snow[0] - c[0]);
+  let best = null;
   for (const r of [8.4, 7, 5.5, 4, 2.5, 1.2]) {
-    const reach = Math.min(r, Math.max(0.8, far - 5));
-    for (const k of [0, 1, -1, 2, -2, 3, -3, 4, -4, 6, -6, 8, -8, 12]) {
+    for (let k = -12; k <= 12; k++) {
       const ang = base + k * Math.PI / 12;
-      const p = [c[0] + reach * Math.cos(ang), c[1] + reach * Math.sin(ang)];
-      if (ok(p)) return {p: p, screen: JingleBells.toScreen(p[0], p[1])};
+      const p = [c[0] + r * Math.cos(ang), c[1] + r * Math.sin(ang)];
+      if (!ok(p)) continue;
+      const score = (d(p, snow) <= 17 && clear(p) ? 100 : 0) - d(p, snow);
+      if (!best || score > best.score) best = {score: score, p: p};
     }
   }
-  return null;
+  return best && {p: best.p, screen: JingleBells.toScreen(best.p[0], best.p[1])};
 }
 """
 
@@ -137,9 +158,10 @@ class Driver:
         return what
 
     def react(self) -> str:
+        """Dodge, or let Robert jump in, once each; after that take the hits (shorter games)."""
         page = self.page
         for kind, selector in (("dodge", ".jb-b-dodge"), ("intercept", ".jb-b-robert"), ("take", ".jb-b-take")):
-            if page.locator(selector).count():
+            if page.locator(selector).count() and (kind == "take" or not self.done.get(kind)):
                 self.send(page.locator(selector).first)
                 return kind
         raise AssertionError("a reaction panel without an answer")
