@@ -14,6 +14,10 @@ import requests
 import websockets
 
 
+# Entries of legal_actions that describe a region to pick a point in, not an action to send.
+REGION_KEYS = {"center", "bounds", "y_range", "from"}
+
+
 def http(base: str, token: str):
     session = requests.Session()
     session.headers["Authorization"] = f"Token {token}"
@@ -46,8 +50,9 @@ async def play(ws_url: str, token: str, rng: random.Random) -> dict:
             if frame["status"] == "finished":
                 return frame["outcome"]
             if frame["legal_actions"]:
-                decisive = [a for a in frame["legal_actions"] if a["type"] != "choose"] or frame["legal_actions"]
-                action = rng.choice(decisive)
+                concrete = [a for a in frame["legal_actions"] if not REGION_KEYS & a.keys()]
+                decisive = [a for a in concrete if a["type"] != "choose"] or concrete
+                action = rng.choice(decisive) if decisive else frame["prompt"]["default"]
                 last_sent = json.dumps({"type": "action", "action": action,
                                         "action_id": uuid.uuid4().hex, "version": frame["version"]})
                 await ws.send(last_sent)
