@@ -5,7 +5,7 @@ an obstruction or on another base, cold tokens stay between 0 and the limit, a s
 allocation is invisible to the opponent and spectators until the reveal, and the same
 seed with the same actions replays to the same game.
 
-``JB_GAMES`` scales the number of games (default 1: 800 games); set it higher for a
+``JB_GAMES`` scales the number of games (default 2.5: 2,000 games); set it higher for a
 longer soak, e.g. ``JB_GAMES=10``. Random moves head for the enemy's side (see
 ``bot.random_action``) so that random games reach the snowmen and end.
 """
@@ -27,7 +27,7 @@ from games.engines.jingle_bells.bot import random_action
 from games.engines.jingle_bells.geometry import circle_inside_rect, circle_overlaps_polygon, circles_overlap
 
 MAX_ACTIONS = 5000
-SCALE = float(os.environ.get("JB_GAMES", "1"))
+SCALE = float(os.environ.get("JB_GAMES", "2.5"))
 LAYOUTS = st.sampled_from([*layouts.PRESETS, layouts.RANDOM])
 SEEDS = st.integers(min_value=0, max_value=2**40)
 FORWARD = st.sampled_from([0.8, 1.0])
