@@ -326,7 +326,7 @@ def pool_size(games: int, rate: float, seconds: float, min_actions_per_game: int
 def run_site(args: argparse.Namespace, *, mode: str, games: int, rate: float) -> dict[str, Any]:
     from bench.servers import Site
 
-    extra_env = {}
+    extra_env = dict(item.split("=", 1) for item in getattr(args, "server_env", []) or [])
     if getattr(args, "socket_rate", None):
         extra_env["SNOWBALL_SOCKET_RATE"] = str(args.socket_rate)
         extra_env["SNOWBALL_SOCKET_BURST"] = str(max(20, int(args.socket_rate * 2)))
@@ -465,6 +465,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--redis-url", default=None, help="Redis URL for redis mode (default redis://127.0.0.1:6379/8)")
     parser.add_argument("--app-dir", default=None,
                         help="run the server from this copy of the project (to measure a change before making it)")
+    parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
+                        help="an extra environment variable for the server (repeatable)")
     args = parser.parse_args(argv)
 
     info = machine()

@@ -124,6 +124,7 @@ class Worker:
         self.skipped: Counter[str] = Counter()
         self.view_bytes: dict[str, list[int]] = {"player": [0, 0], "spectator": [0, 0]}
         self.game_lengths: list[int] = []
+        self.worst_by_second: dict[int, int] = {}  # second of the window -> worst latency (us) sent then
         self.t_start = self.t_measure = self.t_stop = float("inf")
         self.sending = True
 
@@ -275,7 +276,11 @@ class Worker:
                 continue
             done = max(s.first_time_at(version, now) for s in slot.socks)
             if window:
-                self.latency.record_value(max(1, int((done - t_send) * 1e6)))
+                us = max(1, int((done - t_send) * 1e6))
+                self.latency.record_value(us)
+                second = int(t_send - self.t_measure)
+                if us > self.worst_by_second.get(second, 0):
+                    self.worst_by_second[second] = us
             self.count["delivered"] += 1
         slot.pending = keep
 
@@ -453,6 +458,7 @@ class Worker:
             "skipped": dict(self.skipped),
             "view_bytes": self.view_bytes,
             "game_lengths": self.game_lengths,
+            "worst_by_second": self.worst_by_second,
             "pool_left": len(self.pool),
         }))
 
@@ -542,7 +548,10 @@ def merge(replies: list[dict[str, Any]], cfg: Config) -> dict[str, Any]:
     skipped: Counter[str] = Counter()
     view_bytes = {"player": [0, 0], "spectator": [0, 0]}
     lengths: list[int] = []
+    worst: dict[int, int] = {}
     for r in replies:
+        for second, us in r["worst_by_second"].items():
+            worst[int(second)] = max(worst.get(int(second), 0), us)
         latency.decode_and_add(r["latency"])
         lag.decode_and_add(r["lag"])
         connect.decode_and_add(r["connect"])
@@ -571,6 +580,8 @@ def merge(replies: list[dict[str, Any]], cfg: Config) -> dict[str, Any]:
         "mean_view_bytes": {role: (b[0] / b[1] if b[1] else None) for role, b in view_bytes.items()},
         "mean_actions_per_finished_game": (sum(lengths) / len(lengths)) if lengths else None,
         "finished_games": len(lengths),
+        # the worst latency of the actions sent in each second of the window, ms
+        "worst_ms_by_second": [round(worst.get(i, 0) / 1e3, 1) for i in range(int(cfg.duration))],
         "drain_seconds": max(r["drain_seconds"] for r in replies),
         "workers": [{"worker": r["worker"], "pid": r["pid"], "cpu_core_fraction": r["cpu_core_fraction"],
                      "connect_seconds": r["connect_seconds"], "pool_left": r["pool_left"]} for r in replies],
