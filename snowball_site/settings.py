@@ -103,7 +103,7 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 1000}}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "games.channel_layers.InMemoryLayer", "CONFIG": {"capacity": 1000}}}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
