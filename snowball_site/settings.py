@@ -99,7 +99,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1000, "expiry": 30},
+            # redis-py 8 caps an asyncio pool at 100 connections and raises MaxConnectionsError
+            # beyond (redis-py 5-7 had no cap): bursts of connects and group sends crashed sockets
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 10_000}], "capacity": 1000,
+                       "expiry": 30},
         }
     }
 else:
