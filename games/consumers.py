@@ -19,6 +19,7 @@ from django.conf import settings
 
 from games import rendering, selectors, services
 from games.auth import user_for_token
+from games.caches import LRU
 from games.coordinator import get_coordinator
 from games.engines.base import GameError
 from games.errors import NotFound, ServiceError, StaleVersion
@@ -280,6 +281,10 @@ class GameHtmlConsumer(BaseGameConsumer):
         return frame
 
 
+# (game id, seat) -> (version, the view frame's text): only each viewer's newest version
+VIEW_TEXTS: LRU[tuple[int, int | None], tuple[int, str]] = LRU(12000)
+
+
 class GameApiConsumer(BaseGameConsumer):
     """The JSON socket for bots and scripts; authenticated by an API token or the session."""
 
@@ -297,7 +302,14 @@ class GameApiConsumer(BaseGameConsumer):
         return self.scope.get("user")
 
     async def send_payload(self, game, payload: dict[str, Any]) -> None:
-        await self.send_json({"type": "view", **payload})
+        key = (payload["game_id"], payload["seat"])  # the same text for every socket of this viewer
+        cached = VIEW_TEXTS.get(key)
+        if cached is not None and cached[0] == payload["version"]:
+            text = cached[1]
+        else:
+            text = json.dumps({"type": "view", **payload})
+            VIEW_TEXTS.put(key, (payload["version"], text))
+        await self.send(text_data=text)
 
     async def send_presence(self, presence: dict[str, Any]) -> None:
         await self.send_json({"type": "presence", "version": self.sent_version, **presence})

@@ -26,10 +26,10 @@ def display_name(user) -> str:
     return profile.display_name if profile else user.get_username()
 
 
-def seat_names(game: Game) -> list[str]:
+def seat_names(game: Game, seats: list[Seat] | None = None) -> list[str]:
     """The name shown for each seat, by seat number."""
     names = []
-    for seat in game.seats.select_related("user__profile"):
+    for seat in seats if seats is not None else game.seats.select_related("user__profile"):
         if seat.is_bot:
             names.append(f"Computer {seat.number + 1}")
         elif seat.user is not None:
@@ -39,16 +39,20 @@ def seat_names(game: Game) -> list[str]:
     return names
 
 
-def seats_summary(game: Game) -> list[dict[str, Any]]:
+def seats_summary(game: Game, seats: list[Seat] | None = None) -> list[dict[str, Any]]:
+    if seats is None:
+        seats = list(game.seats.select_related("user__profile"))
     return [
         {"seat": s.number, "name": name, "is_bot": s.is_bot, "empty": s.is_empty,
          "user_id": s.user_id}
-        for s, name in zip(game.seats.all(), seat_names(game))
+        for s, name in zip(seats, seat_names(game, seats))
     ]
 
 
-def get_game(game_id: int) -> Game:
-    game = Game.objects.filter(pk=game_id).first()
+def get_game(game_id: int, *, with_state: bool = True) -> Game:
+    """The game's row; without ``with_state`` its state column is read only when first used."""
+    games = Game.objects.filter(pk=game_id)
+    game = (games if with_state else games.defer("state")).first()
     if game is None:
         raise NotFound(f"there is no game {game_id}")
     return game
@@ -127,13 +131,30 @@ def snapshot(game_id: int, *, version: int | None = None) -> GameSnapshot:
             return cached
         if version is None and Game.objects.filter(pk=game_id, version=cached.version).exists():
             return cached
-    game = get_game(game_id)
+    game = get_game(game_id, with_state=False)  # a live game's state is usually in STATE_CACHE
     records = list(ActionRecord.objects.filter(game=game).order_by("-seq").values("seq", "events")[:LOG_RECORDS])
-    fresh = GameSnapshot(game=game, players=seats_summary(game), names=seat_names(game), records=records,
-                         state=game_state(game))
+    seats = list(game.seats.select_related("user__profile"))
+    fresh = GameSnapshot(game=game, players=seats_summary(game, seats), names=seat_names(game, seats),
+                         records=records, state=game_state(game))
     if cached is None or cached.version <= fresh.version:
         SNAPSHOTS.put(game_id, fresh)
     return fresh
+
+
+def note_commit(game: Game, state: dict[str, Any], new_records: list[dict[str, Any]]) -> None:
+    """After a play committed in this process: its sockets get the next snapshot with no read.
+
+    Only when the cached snapshot is exactly the version before these records, and the game
+    had started (seats and names cannot change); otherwise the next socket reads it.
+    """
+    cached = SNAPSHOTS.get(game.pk)
+    if (cached is None or not new_records or cached.game.status == Game.Status.OPEN
+            or cached.game.started_at != game.started_at
+            or cached.version != new_records[0]["version"] - 1 or game.version != new_records[-1]["version"]):
+        return
+    fresh = [{"seq": r["seq"], "events": r["events"]} for r in reversed(new_records)]
+    SNAPSHOTS.put(game.pk, GameSnapshot(game=game, players=cached.players, names=cached.names,
+                                        records=(fresh + cached.records)[:LOG_RECORDS], state=state))
 
 
 def game_log(records: list[dict[str, Any]], seat: int | None, names: list[str], limit: int = LOG_LENGTH) -> list[dict[str, Any]]:

@@ -22,7 +22,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import engines
+from games import engines, selectors
 from games.coordinator import LockTimeout, get_coordinator
 from games.engines.base import GameError, Ruleset
 from games.errors import BadRequest, Busy, Conflict, Forbidden, NotFound, NotSeated, StaleVersion
@@ -366,6 +366,7 @@ def _apply(game: Game, ruleset: Ruleset, state: dict, seat: int, action: dict, *
     new_state, events = ruleset.apply(state, seat, action)
     game.version += 1
     seq = (game.actions.order_by("-seq").values_list("seq", flat=True).first() or 0) + 1
+    game.__dict__.setdefault("_new_records", []).append({"seq": seq, "events": events, "version": game.version})
     ActionRecord.objects.create(game=game, seq=seq, seat=seat, action=action, action_id=action_id,
                                 source=source, events=events, version=game.version)
     return new_state
@@ -452,6 +453,8 @@ def _save_state(game: Game, ruleset: Ruleset, state: dict, *, started: bool = Fa
     game.save()
     version = game.version
     transaction.on_commit(lambda: STATE_CACHE.put(game.pk, version, state))
+    new_records = game.__dict__.pop("_new_records", [])
+    transaction.on_commit(lambda: selectors.note_commit(game, state, new_records))
     _after_commit_broadcast(game.pk, version, lobby=lobby_changed and game.is_public)
 
 
