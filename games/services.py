@@ -28,6 +28,7 @@ from games.engines.base import GameError, Ruleset
 from games.errors import BadRequest, Busy, Conflict, Forbidden, NotFound, NotSeated, StaleVersion
 from games.models import ActionRecord, Game, Profile, Seat
 from games.selectors import fill_names, seat_names
+from games.caches import LRU
 from games.state_cache import STATE_CACHE
 
 log = logging.getLogger(__name__)
@@ -299,7 +300,8 @@ def _locked_game(game_id: int) -> Iterator[Game]:
         except LockTimeout as exc:
             raise Busy("the game is busy; try again in a moment") from exc
         stack.enter_context(transaction.atomic())
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        # the state column is read only on a STATE_CACHE miss (_load_state)
+        game = Game.objects.select_for_update().defer("state").filter(pk=game_id).first()
         if game is None:
             raise NotFound(f"there is no game {game_id}")
         yield game
@@ -337,10 +339,23 @@ def _empty_seat(game: Game, number: int | None) -> Seat:
     return seat
 
 
+def _started_players(game: Game) -> list[dict[str, Any]] | None:
+    """A started game's seats from this process's snapshot (they cannot change after the start)."""
+    snap = selectors.SNAPSHOTS.get(game.pk)
+    if (snap is None or game.status == Game.Status.OPEN or snap.game.status == Game.Status.OPEN
+            or snap.game.started_at != game.started_at):
+        return None
+    return snap.players
+
+
 def _seat_of(game: Game, user) -> int:
     if user is None or not user.is_authenticated:
         raise NotSeated("spectators cannot act; sign in and take a seat to play")
-    seat = game.seats.filter(user=user).values_list("number", flat=True).first()
+    players = _started_players(game)
+    if players is not None:
+        seat = next((p["seat"] for p in players if p["user_id"] == user.pk), None)
+    else:
+        seat = game.seats.filter(user=user).values_list("number", flat=True).first()
     if seat is None:
         raise NotSeated("you are not seated at this game; spectators cannot act")
     return seat
@@ -364,17 +379,33 @@ def _load_state(game: Game, ruleset: Ruleset) -> dict[str, Any]:
 
 def _apply(game: Game, ruleset: Ruleset, state: dict, seat: int, action: dict, *, action_id: str, source: str) -> dict:
     new_state, events = ruleset.apply(state, seat, action)
+    key = (game.pk, game.started_at)
+    hint = game.__dict__.get("_seq_hint") or _LAST_SEQ.get(key)
+    if hint is not None and hint[0] == game.version:  # the last action made the version the game is at
+        seq = hint[1] + 1
+    else:
+        seq = (game.actions.order_by("-seq").values_list("seq", flat=True).first() or 0) + 1
     game.version += 1
-    seq = (game.actions.order_by("-seq").values_list("seq", flat=True).first() or 0) + 1
+    game.__dict__["_seq_hint"] = hint = (game.version, seq)
+    transaction.on_commit(lambda: _LAST_SEQ.put(key, hint))
     game.__dict__.setdefault("_new_records", []).append({"seq": seq, "events": events, "version": game.version})
     ActionRecord.objects.create(game=game, seq=seq, seat=seat, action=action, action_id=action_id,
                                 source=source, events=events, version=game.version)
     return new_state
 
 
+# (game id, started_at) -> (version, seq of the action that made it): used only while the game
+# is still at that version, so a commit by another worker turns it into a miss
+_LAST_SEQ: LRU[tuple, tuple[int, int]] = LRU(8000)
+
+
 def _run_automatic(game: Game, ruleset: Ruleset, state: dict) -> dict:
     """Let computer players answer whatever they are asked, until a human must act."""
-    bots = set(game.seats.filter(is_bot=True).values_list("number", flat=True))
+    players = _started_players(game)
+    if players is not None:
+        bots = {p["seat"] for p in players if p["is_bot"]}
+    else:
+        bots = set(game.seats.filter(is_bot=True).values_list("number", flat=True))
     for _ in range(MAX_AUTOMATIC_STEPS):
         if not bots or ruleset.outcome(state) is not None:
             break

@@ -40,13 +40,14 @@ def require_redis() -> None:
 @pytest.fixture(autouse=True)
 def _fresh_process_state():
     """Each test starts with empty caches and a new coordinator, as a fresh process would."""
-    from games import consumers, coordinator, rendering, selectors
+    from games import consumers, coordinator, rendering, selectors, services
     from games.state_cache import STATE_CACHE
 
     STATE_CACHE.clear()
     rendering.SPECTATOR_HTML.clear()
     selectors.SNAPSHOTS.clear()
     selectors.PAYLOADS.clear()
+    services._LAST_SEQ.clear()
     consumers.VIEW_TEXTS.clear()
     coordinator.reset_coordinator()
     yield
