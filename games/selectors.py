@@ -119,7 +119,9 @@ class GameSnapshot:
 
 
 SNAPSHOTS: LRU[int, GameSnapshot] = LRU(4000)
-PAYLOADS: LRU[tuple[int, int, int | None], dict[str, Any]] = LRU(8000)
+# (game id, seat) -> (version, payload): each viewer's newest payload only. Payloads are big
+# nested dicts; keeping old versions filled the heap that every full collection walks.
+PAYLOADS: LRU[tuple[int, int | None], tuple[int, dict[str, Any]]] = LRU(12000)
 
 
 def snapshot(game_id: int, *, version: int | None = None) -> GameSnapshot:
@@ -188,10 +190,10 @@ def viewer_payload(game: Game, seat: int | None) -> dict[str, Any]:
 
 def payload_for(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
     """One viewer's payload of a snapshot, built once per version and seat (do not mutate)."""
-    key = (snap.game.pk, snap.version, seat)
+    key = (snap.game.pk, seat)
     cached = PAYLOADS.get(key)
-    if cached is not None:
-        return cached
+    if cached is not None and cached[0] == snap.version:
+        return cached[1]
     game = snap.game
     ruleset = engines.get(game.game_type)
     payload: dict[str, Any] = {
@@ -223,7 +225,7 @@ def payload_for(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
                 payload["prompt"] = prompt
                 payload["legal_actions"] = ruleset.legal_actions(state, seat)
         payload["log"] = game_log(snap.records, seat, snap.names)
-    PAYLOADS.put(key, payload)
+    PAYLOADS.put(key, (snap.version, payload))
     return payload
 
 
