@@ -343,11 +343,12 @@ def run_site(args: argparse.Namespace, *, mode: str, games: int, rate: float) ->
         site.start()
         cfg = Config(ws_urls=[f"ws://127.0.0.1:{p}" for p in site.ports], http_url=f"http://127.0.0.1:{site.ports[0]}",
                      games=games, rate=rate, warmup=args.warmup, duration=args.duration, drain=args.drain,
-                     seed=args.seed, procs=args.procs, game_type=args.game_type)
+                     seed=args.seed, procs=args.procs, game_type=args.game_type,
+                     routing=getattr(args, "routing", "game"))
         warm = f"ws://127.0.0.1:{site.ports[0]}/ws/api/games/{pool[-1]['id']}/"
         result = _measure(mode, site.pids(), cfg, pool, redis_url=site.redis_url if mode == "redis" else None,
                           warm_url=warm, profile=getattr(args, "profile", "none"))
-        result.update({"mode": mode, "server_workers": len(site.ports), "setup_seconds": setup_s,
+        result.update({"mode": mode, "server_workers": len(site.ports), "routing": cfg.routing, "setup_seconds": setup_s,
                        "app_dir": str(app_dir),
                        "pool_games": total, "server_log_tail": site.log_tail(15)})
         return result
@@ -455,6 +456,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mode", choices=("memory", "redis"), default="memory")
     add_load_arguments(parser)
     parser.add_argument("--workers", type=int, default=1, help="daphne workers in redis mode (default 1)")
+    parser.add_argument("--routing", choices=["game", "spread"], default="game",
+                        help="with several workers: all sockets of a game on one worker, by game id, as "
+                             "docker/nginx routes them (game, default), or each game's sockets dealt over "
+                             "the workers (spread)")
     parser.add_argument("--no-floor", action="store_true", help="skip the floor run")
     parser.add_argument("--profile", choices=("none", "py-spy"), default="none")
     parser.add_argument("--pool", type=int, default=0, help="games to create (default: enough for the run)")

@@ -48,7 +48,7 @@ def _hist():
 class Config:
     """Everything a worker process needs; plain data so that it pickles."""
 
-    ws_urls: list[str]  # one per server worker; a game's sockets are spread over them
+    ws_urls: list[str]  # one per server worker
     http_url: str | None  # for creating games when the pool runs dry (None: the floor)
     games: int
     rate: float
@@ -58,6 +58,14 @@ class Config:
     seed: int
     procs: int
     connect_concurrency: int = 24
+    # "game": every socket of a game on one worker, chosen by game id (nginx's hash on the
+    # game id in docker/nginx); "spread": a game's 4 sockets dealt over the workers in turn
+    routing: str = "game"
+
+    def worker_url(self, game_id: int, socket_index: int) -> str:
+        if self.routing == "game":
+            return self.ws_urls[game_id % len(self.ws_urls)]
+        return self.ws_urls[(game_id * 4 + socket_index) % len(self.ws_urls)]
     game_type: str = "snowball-fight"
     floor: bool = False
 
@@ -145,7 +153,7 @@ class Worker:
         slot.actions_this_game = 0
         loop = asyncio.get_running_loop()
         for j, sock in enumerate(slot.socks):
-            base = self.cfg.ws_urls[(slot.index * 4 + j) % len(self.cfg.ws_urls)]
+            base = self.cfg.worker_url(game["id"], j)
             url = f"{base}/ws/api/games/{game['id']}/"
             headers = {}
             if sock.is_player:

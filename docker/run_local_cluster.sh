@@ -138,6 +138,7 @@ done
 
 mkdir -p "$RUN_DIR/nginx-temp"
 awk -v ports="${WORKER_PORTS[*]}" -v port="$PORT" -v static="$STATIC_ROOT/" '
+    /^[ \t]*upstream / { done = 0 }
     /^[ \t]*server web[0-9]+:8000/ {
         if (!done) {
             n = split(ports, p, " ")

@@ -13,6 +13,7 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -49,12 +50,29 @@ class TokenBucket:
         return False
 
 
-class BaseGameConsumer(AsyncWebsocketConsumer):
+class DirectDispatchMixin:
+    """Hands each message straight to its handler.
+
+    Channels' ``AsyncConsumer.dispatch`` first closes stale database connections, a hop to
+    the one database thread for every message a socket gets. Our handlers reach the database
+    only through ``database_sync_to_async``, which does the same check on that thread, so
+    the hop is pure cost: with a thousand sockets it was most of the thread's queue.
+    """
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']!r}")
+        await handler(message)
+
+
+class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     """One viewer's live connection to one game."""
 
     game_id: int
     seat: int | None
     sent_version: int = 0
+    timer_deadline: float | None = None
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -225,12 +243,13 @@ class BaseGameConsumer(AsyncWebsocketConsumer):
 
     def _arm_timer(self, game) -> None:
         """Seated sockets wake at the next prompt deadline to apply its default answer."""
+        deadline = services.next_deadline(game) if self.seat is not None else None
+        if deadline == self.timer_deadline and (self.timer is None or not self.timer.done()):
+            return
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
-        if self.seat is None:
-            return
-        deadline = services.next_deadline(game)
+        self.timer_deadline = deadline
         if deadline is not None:
             self.timer = asyncio.create_task(self._expire_at(deadline))
 
@@ -323,7 +342,7 @@ class GameApiConsumer(BaseGameConsumer):
                               "duplicate": result.duplicate})
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     """Keeps the lobby's lists of open and live games fresh without a reload."""
 
     async def connect(self) -> None:

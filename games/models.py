@@ -44,6 +44,7 @@ class Game(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
+    log_length = models.PositiveIntegerField(default=0, help_text="actions in the log; the next one's seq is this plus one")
     state = models.JSONField(null=True, blank=True)
     outcome = models.JSONField(null=True, blank=True)
     # {"seats": {seat: {"since": version its prompt began, "digest", "deadline": epoch s}},

@@ -6,9 +6,11 @@ with a message for the player. Nothing is broadcast before the transaction commi
 """
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
+import os
 import secrets
 import time
 from collections.abc import Iterator
@@ -16,7 +18,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
@@ -28,7 +30,6 @@ from games.engines.base import GameError, Ruleset
 from games.errors import BadRequest, Busy, Conflict, Forbidden, NotFound, NotSeated, StaleVersion
 from games.models import ActionRecord, Game, Profile, Seat
 from games.selectors import fill_names, seat_names
-from games.caches import LRU
 from games.state_cache import STATE_CACHE
 
 log = logging.getLogger(__name__)
@@ -196,8 +197,9 @@ def start_game(*, game_id: int, user) -> Game:
         game.status = Game.Status.ACTIVE
         game.started_at = timezone.now()
         game.version += 1
-        state = _run_automatic(game, ruleset, state)
-        _save_state(game, ruleset, state, started=True)
+        logged: list[dict[str, Any]] = []
+        state = _run_automatic(game, ruleset, state, logged)
+        _save_state(game, ruleset, state, logged, started=True)
         return game
 
 
@@ -232,13 +234,15 @@ def submit_action(*, game_id: int, user, action: Any, action_id: str, version: A
         ruleset = _ruleset(game.game_type)
         state = _load_state(game, ruleset)
         asked_sealed = _sealed_seats(ruleset, state)
+        logged: list[dict[str, Any]] = []
         try:
-            state = _apply(game, ruleset, state, seat, action, action_id=action_id, source=ActionRecord.Source.PLAYER)
+            state = _apply(game, ruleset, state, seat, action, action_id=action_id, source=ActionRecord.Source.PLAYER,
+                           logged=logged)
         except GameError as exc:  # engines name players {p0}, {p1}...: say their names instead
             raise type(exc)(fill_names(str(exc), seat_names(game))) from exc
         revealed = _barrier(game, ruleset, state, seat, asked_sealed)
-        state = _run_automatic(game, ruleset, state)
-        _save_state(game, ruleset, state)
+        state = _run_automatic(game, ruleset, state, logged)
+        _save_state(game, ruleset, state, logged)
         return ActionResult(version=game.version, revealed=revealed)
 
 
@@ -256,6 +260,7 @@ def apply_timeouts(*, game_id: int, now: float | None = None) -> int | None:
             return None
         ruleset = _ruleset(game.game_type)
         state = _load_state(game, ruleset)
+        logged: list[dict[str, Any]] = []
         for seat in overdue:
             prompt = ruleset.to_act(state).get(seat)
             if prompt is None or prompt.default is None or ruleset.outcome(state) is not None:
@@ -266,10 +271,10 @@ def apply_timeouts(*, game_id: int, now: float | None = None) -> int | None:
             since = overdue_prompt["since"]
             asked_sealed = _sealed_seats(ruleset, state)
             state = _apply(game, ruleset, state, seat, prompt.default,
-                           action_id=f"timeout-{since}-{seat}", source=ActionRecord.Source.TIMEOUT)
+                           action_id=f"timeout-{since}-{seat}", source=ActionRecord.Source.TIMEOUT, logged=logged)
             _barrier(game, ruleset, state, seat, asked_sealed)
-        state = _run_automatic(game, ruleset, state)
-        _save_state(game, ruleset, state)
+        state = _run_automatic(game, ruleset, state, logged)
+        _save_state(game, ruleset, state, logged)
         return game.version
 
 
@@ -377,29 +382,19 @@ def _load_state(game: Game, ruleset: Ruleset) -> dict[str, Any]:
     return game.state
 
 
-def _apply(game: Game, ruleset: Ruleset, state: dict, seat: int, action: dict, *, action_id: str, source: str) -> dict:
+def _apply(game: Game, ruleset: Ruleset, state: dict, seat: int, action: dict, *, action_id: str, source: str,
+           logged: list[dict[str, Any]]) -> dict:
+    """Apply one action and append it to the game's log (and to ``logged``, this write's list)."""
     new_state, events = ruleset.apply(state, seat, action)
-    key = (game.pk, game.started_at)
-    hint = game.__dict__.get("_seq_hint") or _LAST_SEQ.get(key)
-    if hint is not None and hint[0] == game.version:  # the last action made the version the game is at
-        seq = hint[1] + 1
-    else:
-        seq = (game.actions.order_by("-seq").values_list("seq", flat=True).first() or 0) + 1
     game.version += 1
-    game.__dict__["_seq_hint"] = hint = (game.version, seq)
-    transaction.on_commit(lambda: _LAST_SEQ.put(key, hint))
-    game.__dict__.setdefault("_new_records", []).append({"seq": seq, "events": events, "version": game.version})
-    ActionRecord.objects.create(game=game, seq=seq, seat=seat, action=action, action_id=action_id,
+    game.log_length += 1
+    ActionRecord.objects.create(game=game, seq=game.log_length, seat=seat, action=action, action_id=action_id,
                                 source=source, events=events, version=game.version)
+    logged.append({"seq": game.log_length, "events": events, "version": game.version})
     return new_state
 
 
-# (game id, started_at) -> (version, seq of the action that made it): used only while the game
-# is still at that version, so a commit by another worker turns it into a miss
-_LAST_SEQ: LRU[tuple, tuple[int, int]] = LRU(8000)
-
-
-def _run_automatic(game: Game, ruleset: Ruleset, state: dict) -> dict:
+def _run_automatic(game: Game, ruleset: Ruleset, state: dict, logged: list[dict[str, Any]]) -> dict:
     """Let computer players answer whatever they are asked, until a human must act."""
     players = _started_players(game)
     if players is not None:
@@ -416,7 +411,7 @@ def _run_automatic(game: Game, ruleset: Ruleset, state: dict) -> dict:
         asked_sealed = _sealed_seats(ruleset, state)
         action = ruleset.bot_action(state, seat)
         state = _apply(game, ruleset, state, seat, action,
-                       action_id=f"bot-{game.version}-{seat}", source=ActionRecord.Source.BOT)
+                       action_id=f"bot-{game.version}-{seat}", source=ActionRecord.Source.BOT, logged=logged)
         _barrier(game, ruleset, state, seat, asked_sealed)
     return state
 
@@ -450,10 +445,12 @@ def _barrier(game: Game, ruleset: Ruleset, state: dict, seat: int, asked_sealed:
     return completed
 
 
-def _save_state(game: Game, ruleset: Ruleset, state: dict, *, started: bool = False) -> None:
+def _save_state(game: Game, ruleset: Ruleset, state: dict, logged: list[dict[str, Any]], *,
+                started: bool = False) -> None:
     """Write the snapshot, the prompts' deadlines and the result; broadcast after commit.
 
-    The lobby hears of it only when the game starts or ends, not on every move.
+    After the commit this process's sockets get the new snapshot from ``logged`` without
+    reading it back. The lobby hears of it only when the game starts or ends, not on every move.
     """
     now = time.time()
     seats: dict[str, Any] = {}
@@ -484,8 +481,7 @@ def _save_state(game: Game, ruleset: Ruleset, state: dict, *, started: bool = Fa
     game.save()
     version = game.version
     transaction.on_commit(lambda: STATE_CACHE.put(game.pk, version, state))
-    new_records = game.__dict__.pop("_new_records", [])
-    transaction.on_commit(lambda: selectors.note_commit(game, state, new_records))
+    transaction.on_commit(lambda: selectors.note_commit(game, state, logged))
     _after_commit_broadcast(game.pk, version, lobby=lobby_changed and game.is_public)
 
 
@@ -508,13 +504,52 @@ def _after_commit_broadcast(game_id: int, version: int, *, lobby: bool) -> None:
 
 
 def broadcast_version(*, game_id: int, version: int, lobby: bool = False) -> None:
-    """Tell every socket of the game that ``version`` exists (and the lobby that it changed)."""
+    """Tell every socket of the game that ``version`` exists (and the lobby that it changed).
+
+    Runs after the commit. On a server's database thread the message is handed to the
+    server's event loop without waiting for it to be sent, so the thread goes on to the next
+    write; elsewhere (tests, management commands) it is sent before this returns.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
+    messages = [(game_group(game_id), {"type": "game.changed", "version": version})]
+    if lobby:
+        messages.append((LOBBY_GROUP, {"type": "lobby.changed"}))
+    loop = _serving_event_loop()
+    if loop is None:
+        async_to_sync(_group_send_all)(layer, messages)
+    else:
+        loop.call_soon_threadsafe(_start_background, _group_send_all(layer, messages))
+
+
+async def _group_send_all(layer, messages: list[tuple[str, dict[str, Any]]]) -> None:
     try:
-        async_to_sync(layer.group_send)(game_group(game_id), {"type": "game.changed", "version": version})
-        if lobby:
-            async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
+        for group, message in messages:
+            await layer.group_send(group, message)
     except Exception:  # the version rule makes a lost ping harmless; the data is committed
-        log.exception("broadcast of game %s v%s failed", game_id, version)
+        log.exception("broadcast %s failed", messages)
+
+
+_BACKGROUND: set[asyncio.Task] = set()
+
+
+def _start_background(coroutine) -> None:
+    task = asyncio.get_running_loop().create_task(coroutine)
+    _BACKGROUND.add(task)  # the loop keeps only weak references to its tasks
+    task.add_done_callback(_BACKGROUND.discard)
+
+
+def _serving_event_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop that called this thread through ``sync_to_async``, if it still runs."""
+    try:
+        asyncio.get_running_loop()
+        return None  # on an event loop's own thread: nothing to hand over to
+    except RuntimeError:
+        pass
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is None or loop.is_closed() or not loop.is_running():
+        return None
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    return loop

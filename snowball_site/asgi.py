@@ -43,8 +43,13 @@ application = ProtocolTypeRouter({
 })
 
 
-def _tune_the_collector() -> None:
-    """Keep the cyclic collector's full collections rare and short.
+def _tune_the_interpreter() -> None:
+    """Hand the interpreter lock over sooner, and keep the cyclic collector's pauses short.
+
+    The event loop and Channels' database thread share one interpreter lock. A thread that
+    wants it back (after a query or a socket write) waits up to the switch interval, 5 ms by
+    default, while the other runs: every action crosses threads several times, so under load
+    those waits were most of the latency. 0.5 ms measured best (docs/performance.md).
 
     A full collection walks every tracked object and stops the server meanwhile: with
     Django, the apps and the engines in the heap, and live games' states and payloads on top,
@@ -54,13 +59,15 @@ def _tune_the_collector() -> None:
     a request's short-lived objects die before they are promoted; cycles are still found.
     """
     import gc
+    import sys
 
     from games import engines
 
+    sys.setswitchinterval(0.0005)
     engines.all_rulesets()  # import every engine now, not on the first game
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
 
 
-_tune_the_collector()
+_tune_the_interpreter()

@@ -47,7 +47,6 @@ def _fresh_process_state():
     rendering.SPECTATOR_HTML.clear()
     selectors.SNAPSHOTS.clear()
     selectors.PAYLOADS.clear()
-    services._LAST_SEQ.clear()
     consumers.VIEW_TEXTS.clear()
     coordinator.reset_coordinator()
     yield
