@@ -13,6 +13,7 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
+from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -30,6 +31,12 @@ log = logging.getLogger(__name__)
 CLOSE_TOO_FAST = 4008
 CLOSE_FORBIDDEN = 4003
 CLOSE_NOT_FOUND = 4004
+
+
+def off_the_db_thread(function):
+    """Run a coordinator call (Redis or in-process, never the database) in the shared thread
+    pool, so presence heartbeats do not queue behind moves on the one database thread."""
+    return sync_to_async(function, thread_sensitive=False)
 
 
 class TokenBucket:
@@ -92,7 +99,7 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         self.group = services.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await database_sync_to_async(get_coordinator().join)(
+        await off_the_db_thread(get_coordinator().join)(
             self.game_id, self.channel_name, seat=self.seat, user_key=self._user_key())
         await self.announce_presence()
         await self.send_current()
@@ -104,7 +111,7 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
                 task.cancel()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await database_sync_to_async(get_coordinator().leave)(self.game_id, self.channel_name)
+            await off_the_db_thread(get_coordinator().leave)(self.game_id, self.channel_name)
             await self.announce_presence()
 
     async def authenticate(self):
@@ -208,7 +215,7 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             snap = await database_sync_to_async(selectors.snapshot)(self.game_id, version=version)
         seat_before, self.seat = self.seat, snap.seat_of(self.user)
         if self.seat != seat_before:  # took or left a seat in the waiting room
-            await database_sync_to_async(get_coordinator().join)(
+            await off_the_db_thread(get_coordinator().join)(
                 self.game_id, self.channel_name, seat=self.seat, user_key=self._user_key())
             await self.announce_presence()
         if snap.version <= self.sent_version and not force:
@@ -235,7 +242,7 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(data))
 
     async def announce_presence(self) -> None:
-        presence = await database_sync_to_async(get_coordinator().presence)(self.game_id)
+        presence = await off_the_db_thread(get_coordinator().presence)(self.game_id)
         data = {"seats_connected": sorted(presence.seats_connected), "spectators": presence.spectators}
         await self.channel_layer.group_send(self.group, {"type": "presence.changed", "presence": data})
 
@@ -265,9 +272,9 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         coordinator = get_coordinator()
         while True:
             await asyncio.sleep(interval)
-            alive = await database_sync_to_async(coordinator.heartbeat)(self.game_id, self.channel_name)
+            alive = await off_the_db_thread(coordinator.heartbeat)(self.game_id, self.channel_name)
             if not alive:  # expired after a stall or a Redis restart: be seen again
-                await database_sync_to_async(coordinator.join)(
+                await off_the_db_thread(coordinator.join)(
                     self.game_id, self.channel_name, seat=self.seat, user_key=self._user_key())
                 await self.announce_presence()
 
