@@ -357,12 +357,12 @@ def run_site(args: argparse.Namespace, *, mode: str, games: int, rate: float) ->
 
 
 def run_floor(args: argparse.Namespace, *, games: int | None = None, rate: float | None = None,
-              pad_player: int, pad_spectator: int, game_length: int) -> dict[str, Any]:
+              pad_player: int, pad_spectator: int, game_length: int, kind: str = "bare") -> dict[str, Any]:
     from bench.servers import FloorServer
 
     games = games or args.games
     rate = rate or args.rate
-    floor = FloorServer(pad_player=pad_player, pad_spectator=pad_spectator, game_length=game_length)
+    floor = FloorServer(kind=kind, pad_player=pad_player, pad_spectator=pad_spectator, game_length=game_length)
     try:
         floor.start()
         url = f"ws://127.0.0.1:{floor.ports[0]}"
@@ -370,7 +370,7 @@ def run_floor(args: argparse.Namespace, *, games: int | None = None, rate: float
         cfg = Config(ws_urls=[url], http_url=None, games=games, rate=rate, warmup=args.warmup,
                      duration=args.duration, drain=args.drain, seed=args.seed, procs=args.procs, floor=True)
         result = _measure("floor", floor.pids(), cfg, pool, redis_url=None, warm_url=f"{url}/ws/api/games/0/")
-        result.update({"mode": "floor", "pad_bytes": {"player": pad_player, "spectator": pad_spectator},
+        result.update({"mode": "floor" if kind == "bare" else f"floor-{kind}", "pad_bytes": {"player": pad_player, "spectator": pad_spectator},
                        "game_length": game_length})
         return result
     finally:
@@ -461,6 +461,8 @@ def main(argv: list[str] | None = None) -> int:
                              "docker/nginx routes them (game, default), or each game's sockets dealt over "
                              "the workers (spread)")
     parser.add_argument("--no-floor", action="store_true", help="skip the floor run")
+    parser.add_argument("--channels-floor", action="store_true",
+                        help="also run the same fan-out on daphne and Channels with no game (bench.channels_floor)")
     parser.add_argument("--profile", choices=("none", "py-spy"), default="none")
     parser.add_argument("--pool", type=int, default=0, help="games to create (default: enough for the run)")
     parser.add_argument("--game-type", default="snowball-fight")
@@ -483,7 +485,17 @@ def main(argv: list[str] | None = None) -> int:
         floor = run_floor(args, pad_player=int(vb.get("player") or 2600), pad_spectator=int(vb.get("spectator") or 2200),
                           game_length=int(round(ours["mean_actions_per_finished_game"] or 0)))
         print_run("floor (bare websockets)", floor)
-    data: dict[str, Any] = {"machine": info, "args": vars(args), "ours": ours, "floor": floor}
+    channels_floor = None
+    if args.channels_floor:
+        vb = ours["mean_view_bytes"]
+        channels_floor = run_floor(args, pad_player=int(vb.get("player") or 2600),
+                                   pad_spectator=int(vb.get("spectator") or 2200),
+                                   game_length=int(round(ours["mean_actions_per_finished_game"] or 0)), kind="channels")
+        print_run("floor on daphne + Channels (no game)", channels_floor)
+    data: dict[str, Any] = {"machine": info, "args": vars(args), "ours": ours, "floor": floor,
+                            "channels_floor": channels_floor}
+    if channels_floor is not None:
+        data["ratio_to_channels_floor"] = ratios(ours, channels_floor)
     if floor is not None:
         data["ratio_to_floor"] = ratios(ours, floor)
         r = data["ratio_to_floor"]

@@ -5,9 +5,11 @@
 - ``redis``: daphne worker(s) with ``REDIS_URL`` (channel layer and coordinator in Redis) and
   ``DATABASE_URL`` on PostgreSQL, started with docker compose's command line
   (``daphne --bind ... --port ... --proxy-headers snowball_site.asgi:application``). The load
-  generator talks to the workers directly over loopback (no nginx), spreading each game's
-  sockets over the workers as nginx's round robin would.
-- ``floor``: ``python -m bench.floor --serve``, a bare ``websockets`` fan-out server.
+  generator talks to the workers directly over loopback (no nginx), sending each game's
+  sockets to the worker docker/nginx would pick (``--routing``).
+- ``floor``: ``python -m bench.floor --serve``, a bare ``websockets`` fan-out server; or
+  (``kind="channels"``) ``daphne bench.channels_floor:application``, the same fan-out on
+  daphne and Channels with no game.
 
 Every run gets a fresh database (a temporary SQLite file, or ``DROP/CREATE DATABASE`` on
 PostgreSQL) and a flushed Redis database; settings come from the environment as in
@@ -187,8 +189,10 @@ class Site:
 
 @dataclass
 class FloorServer:
-    """The bare websockets broadcast server (bench.floor) in its own process."""
+    """A floor server in its own process: bare websockets (bench.floor) or daphne and Channels
+    (bench.channels_floor)."""
 
+    kind: str = "bare"
     pad_player: int = 0
     pad_spectator: int = 0
     game_length: int = 0
@@ -199,9 +203,16 @@ class FloorServer:
     def start(self) -> None:
         port = free_port()
         log = self.workdir / "floor.log"
-        cmd = [PY, "-m", "bench.floor", "--serve", "--port", str(port), "--pad-player", str(self.pad_player),
-               "--pad-spectator", str(self.pad_spectator), "--game-length", str(self.game_length)]
-        proc = subprocess.Popen(cmd, cwd=REPO, stdout=log.open("w"), stderr=subprocess.STDOUT)
+        env = dict(os.environ)
+        if self.kind == "channels":
+            cmd = [DAPHNE, "-b", "127.0.0.1", "-p", str(port), "bench.channels_floor:application"]
+            env.pop("DJANGO_SETTINGS_MODULE", None)
+            env.update(FLOOR_PAD_PLAYER=str(self.pad_player), FLOOR_PAD_SPECTATOR=str(self.pad_spectator),
+                       FLOOR_GAME_LENGTH=str(self.game_length))
+        else:
+            cmd = [PY, "-m", "bench.floor", "--serve", "--port", str(port), "--pad-player", str(self.pad_player),
+                   "--pad-spectator", str(self.pad_spectator), "--game-length", str(self.game_length)]
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
         self.procs.append(proc)
         self.ports.append(port)
         wait_for_port(port, proc)

@@ -306,9 +306,10 @@ def _locked_game(game_id: int) -> Iterator[Game]:
             raise Busy("the game is busy; try again in a moment") from exc
         stack.enter_context(transaction.atomic())
         # the state column is read only on a STATE_CACHE miss (_load_state)
-        game = Game.objects.select_for_update().defer("state").filter(pk=game_id).first()
-        if game is None:
-            raise NotFound(f"there is no game {game_id}")
+        try:
+            game = Game.objects.select_for_update().defer("state").get(pk=game_id)
+        except Game.DoesNotExist:
+            raise NotFound(f"there is no game {game_id}") from None
         yield game
 
 
@@ -472,13 +473,17 @@ def _save_state(game: Game, ruleset: Ruleset, state: dict, logged: list[dict[str
             }
     game.prompts = {"seats": seats, "sealed_round": sealed_round}
     game.state = state
+    changed = ["version", "log_length", "prompts", "state"]
+    if started:
+        changed += ["status", "started_at"]
     outcome = ruleset.outcome(state)
     lobby_changed = started or (outcome is not None and game.status != Game.Status.FINISHED)
     if outcome is not None and game.status != Game.Status.FINISHED:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
         game.outcome = outcome
-    game.save()
+        changed += ["status", "finished_at", "outcome"]
+    game.save(update_fields=sorted(set(changed)))
     version = game.version
     transaction.on_commit(lambda: STATE_CACHE.put(game.pk, version, state))
     transaction.on_commit(lambda: selectors.note_commit(game, state, logged))

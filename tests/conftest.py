@@ -72,7 +72,7 @@ def site_backend(request, settings):
         coordinator._instance = coordinator.RedisCoordinator(REDIS_TEST_URL, prefix=prefix)
     else:
         settings.REDIS_URL = None
-        settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+        settings.CHANNEL_LAYERS = {"default": {"BACKEND": "games.channel_layers.InMemoryLayer"}}
     channel_layers.backends.clear()
     yield request.param
     channel_layers.backends.clear()
@@ -104,7 +104,8 @@ def make_user(db):
 
 @pytest.fixture(autouse=True)
 def _every_finished_game_replays(request):
-    """After each database test, every finished game must rebuild from its seed and log alone."""
+    """After each database test, every finished game must rebuild from its seed and log alone,
+    and every game's log must be as long as it says (the next action's seq comes from it)."""
     marker = request.node.get_closest_marker("django_db")
     if marker is None:
         yield
@@ -116,3 +117,6 @@ def _every_finished_game_replays(request):
 
     for game in Game.objects.filter(status=Game.Status.FINISHED):
         assert services.replay(game=game) == game.state, f"game {game.pk} does not replay from its seed and log"
+    for game in Game.objects.all():
+        logged = list(game.actions.values_list("seq", flat=True))
+        assert logged == list(range(1, game.log_length + 1)), f"game {game.pk}: log_length {game.log_length}, seqs {logged}"

@@ -1,0 +1,34 @@
+"""Migrations keep games that were already being played playable."""
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+
+@pytest.mark.django_db(transaction=True)
+def test_games_logged_before_log_length_existed_continue_with_the_next_seq():
+    executor = MigrationExecutor(connection)
+    executor.migrate([("games", "0001_initial")])
+    old = executor.loader.project_state([("games", "0001_initial")]).apps
+    User = old.get_model("auth", "User")
+    Game = old.get_model("games", "Game")
+    ActionRecord = old.get_model("games", "ActionRecord")
+    user = User.objects.create(username="old-timer")
+    played = Game.objects.create(game_type="snowball-fight", options={}, seed=1, num_seats=2,
+                                 invite_code="old-played", created_by=user, status="active", version=4)
+    fresh = Game.objects.create(game_type="snowball-fight", options={}, seed=2, num_seats=2,
+                                invite_code="old-fresh", created_by=user)
+    for seq in (1, 2, 3):
+        ActionRecord.objects.create(game=played, seq=seq, seat=0, action={"type": "x"}, action_id=f"a{seq}",
+                                    version=seq + 1)
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    from games.models import Game as CurrentGame
+
+    assert CurrentGame.objects.get(pk=played.pk).log_length == 3
+    assert CurrentGame.objects.get(pk=fresh.pk).log_length == 0
+    CurrentGame.objects.filter(pk__in=[played.pk, fresh.pk]).delete()
