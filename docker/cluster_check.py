@@ -3,8 +3,9 @@
 Run by ``docker/run_local_cluster.sh --check``, with the cluster's environment
 (DATABASE_URL, REDIS_URL, DJANGO_*). It checks that HTTP reaches both workers,
 that nginx serves /static/ itself, that websockets upgrade through nginx onto
-both workers, and that a message sent to the lobby group through the Redis
-channel layer reaches the sockets of both workers.
+both workers, that every socket of one game lands on the same worker while
+different games spread over both, and that a message sent to the lobby group
+through the Redis channel layer reaches the sockets of both workers.
 """
 from __future__ import annotations
 
@@ -136,6 +137,36 @@ def open_lobby_sockets(url: str, run_dir: Path, ports: list[int]) -> list[WebSoc
     raise CheckFailed(f"websockets did not reach every worker: {held}")
 
 
+def check_game_socket_affinity(url: str, run_dir: Path, ports: list[int]) -> None:
+    """nginx hashes a game's id: its page and API sockets all reach one worker.
+
+    The games need not exist: the worker's access log names the path whether it accepts
+    the socket or refuses it, which is all this looks at.
+    """
+    parts = urlsplit(url)
+    host_header = f"localhost:{parts.port}"
+    game_ids = range(900001, 900009)
+    for game_id in game_ids:
+        for path in (f"/ws/games/{game_id}/", f"/ws/api/games/{game_id}/", f"/ws/api/games/{game_id}/?token=x"):
+            try:
+                WebSocket(parts.hostname or "127.0.0.1", parts.port or 80, path,
+                          host_header=host_header, origin=f"http://{host_header}").close()
+            except CheckFailed:
+                pass  # refused (no such game): it still reached a worker
+    time.sleep(0.5)
+    homes = {}
+    for game_id in game_ids:
+        counts = {port: access_lines(run_dir, port, f"/games/{game_id}/") for port in ports}
+        used = [port for port, count in counts.items() if count]
+        if len(used) != 1:
+            raise CheckFailed(f"the sockets of game {game_id} reached workers {counts}, not exactly one")
+        homes[game_id] = used[0]
+    if len(set(homes.values())) < 2:
+        raise CheckFailed(f"{len(homes)} games all went to one worker: {homes}")
+    spread = {port: sum(home == port for home in homes.values()) for port in ports}
+    print(f"ok  each of {len(homes)} games' sockets on one worker; games per worker {spread}")
+
+
 def check_cross_worker_fan_out(sockets: list[WebSocket]) -> None:
     import django
 
@@ -162,6 +193,7 @@ def main() -> int:
     try:
         check_http(args.url, args.run_dir, args.worker_ports)
         check_static(args.url, args.run_dir, args.worker_ports)
+        check_game_socket_affinity(args.url, args.run_dir, args.worker_ports)
         sockets = open_lobby_sockets(args.url, args.run_dir, args.worker_ports)
         check_cross_worker_fan_out(sockets)
     except (CheckFailed, OSError) as error:
