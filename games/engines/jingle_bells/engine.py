@@ -16,6 +16,7 @@ See README.md in this package for the rulings behind each choice.
 """
 from __future__ import annotations
 
+import functools
 import marshal
 import math
 from collections import Counter
@@ -104,21 +105,31 @@ def _event(events: list[Event], kind: str, text: str, **data: Any) -> None:
 
 
 def _copy(state: State) -> State:
-    """A copy ``apply`` may change freely: every mutable part is new except the obstructions,
-    which nothing ever changes. Written out by hand because it runs on every action."""
+    """A copy ``apply`` may change freely. Written out by hand because it runs on every action,
+    and it copies only what an action in the state's phase can change; the rest is shared with
+    ``state`` (nothing changes it in place):
+
+    * the obstructions and options never change, and a piece's position is replaced when it
+      moves, never changed in place;
+    * the pool and the teams change only in the draft (``_do_pick``);
+    * each seat's dice record changes in place only in the dice phase (re-roll, allocate, lock,
+      reveal); a new turn replaces the records with new ones, so outside that phase only the
+      list holding them is copied.
+    """
     s = dict(state)
-    s["options"] = dict(state["options"])
-    s["pool"] = list(state["pool"])
-    s["teams"] = [list(team) for team in state["teams"]]
-    s["pieces"] = {
-        pid: {**p, "pos": None if p["pos"] is None else list(p["pos"]), "dice": list(p["dice"])}
-        for pid, p in state["pieces"].items()
-    }
-    s["dice"] = [
-        {**d, "rolled": list(d["rolled"]),
-         "allocation": None if d["allocation"] is None else {k: list(v) for k, v in d["allocation"].items()}}
-        for d in state["dice"]
-    ]
+    phase = state["phase"]
+    if phase == "draft":
+        s["pool"] = list(state["pool"])
+        s["teams"] = [list(team) for team in state["teams"]]
+    s["pieces"] = {pid: {**p, "dice": list(p["dice"])} for pid, p in state["pieces"].items()}
+    if phase == "dice":
+        s["dice"] = [
+            {**d, "rolled": list(d["rolled"]),
+             "allocation": None if d["allocation"] is None else {k: list(v) for k, v in d["allocation"].items()}}
+            for d in state["dice"]
+        ]
+    else:
+        s["dice"] = list(state["dice"])
     s["returning"] = [list(r) for r in state["returning"]]
     s["auto_dodge"] = list(state["auto_dodge"])
     for key in ("pending", "followup", "result"):
@@ -162,13 +173,14 @@ def _str(action: Action, key: str) -> str:
 
 
 def _point(value: Any, key: str) -> list[float]:
-    if (
-        not isinstance(value, (list, tuple))
-        or len(value) != 2
-        or any(isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) for v in value)
-    ):
+    if not isinstance(value, (list, tuple)) or len(value) != 2 or not (_is_coordinate(value[0])
+                                                                        and _is_coordinate(value[1])):
         raise BadAction(f'"{key}" must be a point [x, y] in centimetres, not {value!r}.')
     return [float(value[0]), float(value[1])]
+
+
+def _is_coordinate(v: Any) -> bool:
+    return not isinstance(v, bool) and isinstance(v, (int, float)) and math.isfinite(v)
 
 
 def _die_list(value: Any, key: str) -> list[int]:
@@ -191,6 +203,12 @@ def _enemy_targets(s: State, seat: int) -> list[str]:
 
 def _gap(s: State, a: str, b: str) -> float:
     return distance(s["pieces"][a]["pos"], s["pieces"][b]["pos"])
+
+
+def _in_range(s: State, a: str, b: str, limit: float) -> bool:
+    """``within(_gap(s, a, b), limit)`` in one step: the check runs thousands of times a game."""
+    pa, pb = s["pieces"][a]["pos"], s["pieces"][b]["pos"]
+    return math.hypot(pa[0] - pb[0], pa[1] - pb[1]) <= limit + TOLERANCE
 
 
 def line_of_sight(state: State, from_id: str, to_id: str) -> dict[str, Any]:
@@ -227,9 +245,27 @@ def _reach_problem(s: State, from_id: str, to_id: str, limit: float, limit_name:
 
 
 def _reachable(s: State, from_id: str, to_id: str, limit: float) -> bool:
-    if not within(_gap(s, from_id, to_id), limit):
+    if not _in_range(s, from_id, to_id, limit):
         return False
     return sight_clear(s["pieces"], s["obstructions"], from_id, to_id)
+
+
+def _reachable_targets(s: State, seat: int, name: str, targets: list[str] | None = None) -> list[str]:
+    """The enemy pieces ``name`` can throw at: within Snowball distance and in sight.
+
+    The same as ``[t for t in targets if _reachable(s, name, t, SNOWBALL_DISTANCE)]``, with the
+    distance test written out since most targets fail it. ``targets`` defaults to
+    :func:`_enemy_targets`; callers asking for several characters pass it once.
+    """
+    pieces = s["pieces"]
+    x, y = pieces[name]["pos"]
+    limit = SNOWBALL_DISTANCE + TOLERANCE
+    found = []
+    for target in _enemy_targets(s, seat) if targets is None else targets:
+        tx, ty = pieces[target]["pos"]
+        if math.hypot(x - tx, y - ty) <= limit and sight_clear(pieces, s["obstructions"], name, target):
+            found.append(target)
+    return found
 
 
 def _uses(name: str, value: int) -> list[tuple[int | None, str]]:
@@ -245,6 +281,12 @@ DIE_USES: dict[str, dict[int, list[tuple[int | None, str]]]] = {
 """(as, face) pairs a die can be used as: its own face and, for Stephen, one higher or lower."""
 MOVE_VALUES = {name: {v for v, uses in table.items() if any(f in ("M", "MM") for _, f in uses)}
                for name, table in DIE_USES.items()}
+DIE_USE_FIELDS: dict[str, dict[int, list[tuple[dict[str, int], str]]]] = {
+    name: {value: [({"die": value} if as_value is None else {"die": value, "as": as_value}, symbol)
+                   for as_value, symbol in uses] for value, uses in table.items()}
+    for name, table in DIE_USES.items()
+}
+"""DIE_USES as the action fields naming the die ({"die"} or {"die", "as"}); only ever copied from."""
 THROW_VALUES = {name: {v for v, uses in table.items() if any(f in ("T", "TT") for _, f in uses)}
                 for name, table in DIE_USES.items()}
 
@@ -266,7 +308,7 @@ def _interceptor(s: State, defender: int, target: str) -> str | None:
     if "Robert" not in s["teams"][defender] or target == "Robert":
         return None
     robert = s["pieces"]["Robert"]
-    if robert["pos"] is None or not robert["dice"] or not within(_gap(s, "Robert", target), MOVE_DISTANCE):
+    if robert["pos"] is None or not robert["dice"] or not _in_range(s, "Robert", target, MOVE_DISTANCE):
         return None
     return "Robert"
 
@@ -278,35 +320,43 @@ def _reaction_options(s: State, defender: int, target: str) -> list[Action]:
     return options
 
 
+ABILITY_NAMES = frozenset({"Bianca", "Natasha", "Emily", "Paul"})
+"""The characters whose card Action is an action of its own ("ability")."""
+
+
 def _has_active_option(s: State, seat: int) -> bool:
     """Whether the seat can do anything but pass with the dice it has left."""
-    armed = [name for name in _team_in_play(s, seat) if s["pieces"][name]["dice"]]
-    if any(v in MOVE_VALUES[name] for name in armed for v in s["pieces"][name]["dice"]):
-        return True
+    pieces = s["pieces"]
+    armed = [name for name in _team_in_play(s, seat) if pieces[name]["dice"]]
+    for name in armed:
+        if not MOVE_VALUES[name].isdisjoint(pieces[name]["dice"]):
+            return True
     targets = _enemy_targets(s, seat)
     for name in armed:
-        if any(v in THROW_VALUES[name] for v in s["pieces"][name]["dice"]) \
-                and any(_reachable(s, name, t, SNOWBALL_DISTANCE) for t in targets):
+        if not THROW_VALUES[name].isdisjoint(pieces[name]["dice"]) and _reachable_targets(s, seat, name, targets):
             return True
-    return any(_ability_options(s, seat, name) for name in armed)
+    return any(_ability_options(s, seat, name) for name in armed if name in ABILITY_NAMES)
 
 
-def _ability_options(s: State, seat: int, name: str) -> list[Action]:
-    """Legal uses of a character's card Action (Robert's and Stephen's are not separate actions)."""
+def _ability_options(s: State, seat: int, name: str, throw_targets: list[str] | None = None) -> list[Action]:
+    """Legal uses of a character's card Action (Robert's and Stephen's are not separate actions).
+
+    ``throw_targets``, when the caller has it, is :func:`_reachable_targets` for ``name``.
+    """
     piece = s["pieces"][name]
-    dice = sorted(set(piece["dice"]))
-    if not dice or piece["pos"] is None:
+    if name not in ABILITY_NAMES or not piece["dice"] or piece["pos"] is None:
         return []
+    dice = sorted(set(piece["dice"]))
     found: list[Action] = []
     if name == "Bianca":
         for other in s["pieces"]:
             p = s["pieces"][other]
             if other != name and p["kind"] == "character" and p["pos"] is not None and p["dice"] \
-                    and within(_gap(s, name, other), MOVE_DISTANCE):
+                    and _in_range(s, name, other, MOVE_DISTANCE):
                 found += [{"type": "ability", "character": name, "die": v, "target": other} for v in dice]
     elif name == "Natasha":
         for mate in _team_in_play(s, seat):
-            if mate != name and within(_gap(s, name, mate), MOVE_DISTANCE):
+            if mate != name and _in_range(s, name, mate, MOVE_DISTANCE):
                 found += [{"type": "ability", "character": name, "die": v, "with": mate} for v in dice]
     elif name == "Emily":
         snowman = snowman_id(1 - seat)
@@ -316,10 +366,9 @@ def _ability_options(s: State, seat: int, name: str) -> list[Action]:
         fours_fives = sorted(v for v in piece["dice"] if v in (4, 5))
         pairs = sorted({(a, b) for i, a in enumerate(fours_fives) for b in fours_fives[i + 1:]})
         if pairs:
-            for target in _enemy_targets(s, seat):
-                if _reachable(s, name, target, SNOWBALL_DISTANCE):
-                    found += [{"type": "ability", "character": name, "dice": list(pair), "target": target}
-                              for pair in pairs]
+            for target in _reachable_targets(s, seat, name) if throw_targets is None else throw_targets:
+                found += [{"type": "ability", "character": name, "dice": list(pair), "target": target}
+                          for pair in pairs]
     return found
 
 
@@ -382,10 +431,16 @@ def free_back_edge_y(s: State, seat: int) -> float | None:
     """The free spot (tried every 0.25 cm) on the seat's back edge nearest its snowman, or None."""
     x = _edge_x(seat, CHARACTER_RADIUS)
     snow = s["pieces"][snowman_id(seat)]["pos"]
+    return next((y for y in _back_edge_ys(snow[1]) if not placement_problem(
+        s["pieces"], s["obstructions"], WIDTH, HEIGHT, [x, y], CHARACTER_RADIUS)), None)
+
+
+@functools.lru_cache(maxsize=64)
+def _back_edge_ys(snowman_y: float) -> tuple[float, ...]:
+    """The spots tried on a back edge, every 0.25 cm, nearest the snowman's y first (ties: lower y)."""
     low, high = CHARACTER_RADIUS, HEIGHT - CHARACTER_RADIUS
-    ys = sorted((low + 0.25 * i for i in range(int((high - low) / 0.25) + 1)), key=lambda y: (abs(y - snow[1]), y))
-    return next((y for y in ys if not placement_problem(s["pieces"], s["obstructions"], WIDTH, HEIGHT, [x, y],
-                                                        CHARACTER_RADIUS)), None)
+    ys = (low + 0.25 * i for i in range(int((high - low) / 0.25) + 1))
+    return tuple(sorted(ys, key=lambda y: (abs(y - snowman_y), y)))
 
 
 def _move_region(s: State, name: str, avoid: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -570,7 +625,7 @@ class JingleBells:
                 found.append({"type": "move", "character": f["character"], **_move_region(s, f["character"])})
             else:
                 found += [{"type": "throw", "character": f["character"], "target": t}
-                          for t in _enemy_targets(s, seat) if _reachable(s, f["character"], t, SNOWBALL_DISTANCE)]
+                          for t in _reachable_targets(s, seat, f["character"])]
             found.append({"type": "skip"})
         elif kind == "turn":
             found = self._turn_actions(s, seat)
@@ -608,16 +663,15 @@ class JingleBells:
             reachable: list[str] | None = None
             region: dict[str, Any] | None = None
             for value in dice:
-                for as_value, symbol in DIE_USES[name][value]:
-                    use = {"die": value} if as_value is None else {"die": value, "as": as_value}
+                for use, symbol in DIE_USE_FIELDS[name][value]:
                     if symbol in ("M", "MM"):
                         region = region or _move_region(s, name, [x for x in avoid if x["id"] != name])
                         found.append({"type": "move", "character": name, **use, "twice": symbol == "MM", **region})
                     elif symbol in ("T", "TT"):
                         if reachable is None:
-                            reachable = [t for t in targets if _reachable(s, name, t, SNOWBALL_DISTANCE)]
+                            reachable = _reachable_targets(s, seat, name, targets)
                         found += [{"type": "throw", "character": name, **use, "target": t} for t in reachable]
-            found += _ability_options(s, seat, name)
+            found += _ability_options(s, seat, name, reachable)
         found.append({"type": "pass"})
         return found
 

@@ -87,7 +87,13 @@ def signed_distance_to_polygon(p: Point, shape: Polygon | Mapping[str, Any]) -> 
     ``shape`` is a list of vertices or an :func:`obstacle`.
     """
     px, py = p[0], p[1]
-    depth = max(nx * (px - vx) + ny * (py - vy) for vx, vy, nx, ny in _edges(shape))
+    depth = None
+    for vx, vy, nx, ny in _edges(shape):  # the largest signed distance to an edge's line, as max() picks it
+        signed = nx * (px - vx) + ny * (py - vy)
+        if depth is None or signed > depth:
+            depth = signed
+    if depth is None:
+        raise ValueError("max() arg is an empty sequence")
     if depth <= 0.0:
         return depth
     polygon = _points(shape)
@@ -131,18 +137,27 @@ def segment_blocked_by_polygon(a: Point, b: Point, shape: Polygon | Mapping[str,
         x0, y0, x1, y1 = shape["box"]
         if max(a[0], b[0]) <= x0 or min(a[0], b[0]) >= x1 or max(a[1], b[1]) <= y0 or min(a[1], b[1]) >= y1:
             return None
+    return _clip_to_shrunk_edges(a, b[0] - a[0], b[1] - a[1], _edges(shape))
+
+
+def _clip_to_shrunk_edges(a: Point, dx: float, dy: float, edges: Iterable[Sequence[float]]) -> float | None:
+    """The Cyrus-Beck step of :func:`segment_blocked_by_polygon`: segment from ``a`` along (dx, dy)."""
+    ax, ay = a[0], a[1]
     t_in, t_out = 0.0, 1.0
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    for vx, vy, nx, ny in _edges(shape):
-        start = nx * (a[0] - vx) + ny * (a[1] - vy) + TOLERANCE
+    for vx, vy, nx, ny in edges:
+        start = nx * (ax - vx) + ny * (ay - vy) + TOLERANCE
         rate = nx * dx + ny * dy
         if rate == 0.0:
             if start >= 0.0:
                 return None
         elif rate > 0.0:
-            t_out = min(t_out, -start / rate)
+            exit_t = -start / rate
+            if exit_t < t_out:  # min(t_out, exit_t), keeping t_out on a tie
+                t_out = exit_t
         else:
-            t_in = max(t_in, -start / rate)
+            entry_t = -start / rate
+            if entry_t > t_in:  # max(t_in, entry_t), keeping t_in on a tie
+                t_in = entry_t
         if t_in >= t_out:
             return None
     return t_in
@@ -189,22 +204,39 @@ def _blockers(
     """(t, id) for everything that blocks the line between two pieces' centres, lazily.
 
     Shapes whose bounding box misses the segment's are skipped before the exact test.
+    The circle and polygon tests are those of :func:`segment_blocked_by_circle` and
+    :func:`segment_blocked_by_polygon`, written out here (same arithmetic, same order)
+    because this loop is the engine's hottest.
     """
     a, b = pieces[from_id]["pos"], pieces[to_id]["pos"]
-    low_x, high_x = (a[0], b[0]) if a[0] <= b[0] else (b[0], a[0])
-    low_y, high_y = (a[1], b[1]) if a[1] <= b[1] else (b[1], a[1])
+    ax, ay = a[0], a[1]
+    dx, dy = b[0] - ax, b[1] - ay
+    length2 = dx * dx + dy * dy
+    low_x, high_x = (ax, b[0]) if ax <= b[0] else (b[0], ax)
+    low_y, high_y = (ay, b[1]) if ay <= b[1] else (b[1], ay)
     for piece_id, piece in pieces.items():
         c = piece["pos"]
         if c is None or piece_id == from_id or piece_id == to_id:
             continue
+        cx, cy = c[0], c[1]
         reach = piece["radius"] - TOLERANCE
-        if c[0] + reach <= low_x or c[0] - reach >= high_x or c[1] + reach <= low_y or c[1] - reach >= high_y:
+        if cx + reach <= low_x or cx - reach >= high_x or cy + reach <= low_y or cy - reach >= high_y:
             continue
-        t = segment_blocked_by_circle(a, b, c, piece["radius"])
-        if t is not None:
+        # closest_approach(c, a, b), then segment_blocked_by_circle's test
+        if length2 == 0.0:
+            t = 0.0
+        else:
+            t = ((cx - ax) * dx + (cy - ay) * dy) / length2
+            t = t if t < 1.0 else 1.0  # max(0.0, min(1.0, t)), tie and NaN included
+            t = t if t > 0.0 else 0.0
+        if math.hypot(ax + t * dx - cx, ay + t * dy - cy) < reach:
             yield t, piece_id
     for obstruction in obstructions:
-        t = segment_blocked_by_polygon(a, b, obstruction)
+        if isinstance(obstruction, dict) and "box" in obstruction:
+            x0, y0, x1, y1 = obstruction["box"]
+            if high_x <= x0 or low_x >= x1 or high_y <= y0 or low_y >= y1:
+                continue
+        t = _clip_to_shrunk_edges(a, dx, dy, _edges(obstruction))
         if t is not None:
             yield t, obstruction["id"]
 
@@ -253,16 +285,23 @@ def placement_problem(
     if not circle_inside_rect(pos, radius, width, height):
         return "outside"
     skip = set(ignore)
+    x, y = pos[0], pos[1]
     for piece_id, piece in pieces.items():
         c = piece["pos"]
         if c is None or piece_id in skip:
             continue
         reach = radius + piece["radius"]
-        if abs(c[0] - pos[0]) >= reach or abs(c[1] - pos[1]) >= reach:
+        if abs(c[0] - x) >= reach or abs(c[1] - y) >= reach:
             continue
-        if circles_overlap(pos, radius, c, piece["radius"]):
+        if math.hypot(x - c[0], y - c[1]) < reach - TOLERANCE:  # circles_overlap(pos, radius, c, ...)
             return piece_id
+    reach = radius - TOLERANCE
     for obstruction in obstructions:
-        if circle_overlaps_polygon(pos, radius, obstruction):
+        # circle_overlaps_polygon(pos, radius, obstruction), its bounding-box test written out
+        if isinstance(obstruction, dict) and "box" in obstruction:
+            x0, y0, x1, y1 = obstruction["box"]
+            if x + reach <= x0 or x - reach >= x1 or y + reach <= y0 or y - reach >= y1:
+                continue
+        if signed_distance_to_polygon(pos, obstruction) < reach:
             return obstruction["id"]
     return None

@@ -104,7 +104,7 @@ def P(seat: int) -> str:
 
 
 def _names(ids: list[str]) -> str:
-    return ", ".join(card_name(c) for c in ids) or "nothing"
+    return ", ".join([card_name(c) for c in ids]) or "nothing"
 
 
 # --------------------------------------------------------------------------- options
@@ -190,23 +190,33 @@ def new_game(*, players: int, options: dict[str, Any] | None, seed: int) -> Stat
 def _copy(state: State) -> State:
     """A copy ``apply`` may change freely: lists are copied, shared dicts are never mutated."""
     s = dict(state)
-    for key in ("hands", "draw", "discard", "face_down", "cache", "arsenal"):
-        s[key] = [pile[:] for pile in state[key]]
-    for key in ("abandoned", "draws_next", "sealed", "locked", "whitewash", "shown"):
-        s[key] = state[key][:]
+    # per-seat piles (and the Arsenal piles): a new list of copied piles
+    s["hands"] = list(map(list.copy, state["hands"]))
+    s["draw"] = list(map(list.copy, state["draw"]))
+    s["discard"] = list(map(list.copy, state["discard"]))
+    s["face_down"] = list(map(list.copy, state["face_down"]))
+    s["cache"] = list(map(list.copy, state["cache"]))
+    s["arsenal"] = list(map(list.copy, state["arsenal"]))
+    # flat lists, whose items are replaced rather than changed
+    s["abandoned"] = state["abandoned"][:]
+    s["draws_next"] = state["draws_next"][:]
+    s["sealed"] = state["sealed"][:]
+    s["locked"] = state["locked"][:]
+    s["whitewash"] = state["whitewash"][:]
+    s["shown"] = state["shown"][:]
     draft = state["draft"]
     if draft is not None:
         s["draft"] = {**draft, "packs": [p[:] for p in draft["packs"]],
                       "kept": [k[:] for k in draft["kept"]]}
     battle = state["battle"]
     if battle is not None:
-        s["battle"] = {
-            **battle,
-            "plays": [[dict(p) for p in plays] for plays in battle["plays"]],
-            "face_down": [f[:] for f in battle["face_down"]],
-            "todo": [dict(task) for task in battle["todo"]],
-            **{key: battle[key][:] for key in _BATTLE_LISTS},
-        }
+        b = dict(battle)
+        b["plays"] = [list(map(dict, plays)) for plays in battle["plays"]]
+        b["face_down"] = list(map(list.copy, battle["face_down"]))
+        b["todo"] = list(map(dict, battle["todo"]))
+        for key in _BATTLE_LISTS:
+            b[key] = battle[key][:]
+        s["battle"] = b
     return s
 
 
@@ -219,8 +229,9 @@ def _event(events: list[Event], s: State, type_: str, text: str, *,
     """Record an event; public events during a reveal also go into the reveal's summary."""
     event: Event = {"type": type_, "text": text, **data}
     if visible_to is not None:
-        event["visible_to"] = sorted(set(visible_to))
-    elif s.get("battle") is not None:
+        # seat numbers, sorted and without repeats (nothing to sort for a single seat)
+        event["visible_to"] = sorted(set(visible_to)) if len(visible_to) > 1 else list(visible_to)
+    elif s["battle"] is not None:
         s["battle"]["lines"].append(text)
     events.append(event)
 
@@ -244,34 +255,54 @@ def apply(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         raise IllegalAction("the game is over")
     if not isinstance(seat, int) or not 0 <= seat < state["players"]:
         raise NotYourTurn(f"seat {seat!r} is not playing in this game")
-    s = _copy(state)
     events: list[Event] = []
-    if s["step"] == "resolve":
+    if state["step"] == "resolve":
+        s = _copy(state)
         _answer_prompt(s, seat, action, events)
     else:
-        _sealed_action(s, seat, action, events)
+        s = _sealed_action(state, seat, action, events)
     return s, events
 
 
-def _sealed_action(s: State, seat: int, action: Action, events: list[Event]) -> None:
-    """choose / lock / play during the draft or the card choice."""
-    if s["locked"][seat]:
+def _sealed_action(state: State, seat: int, action: Action, events: list[Event]) -> State:
+    """choose / lock / play during the draft or the card choice; returns the new state.
+
+    Until the last seat locks only ``sealed`` and ``locked`` change, so only they are
+    copied; the lock that ends the step copies the whole state before resolving it.
+    """
+    if state["locked"][seat]:
         raise NotYourTurn("you have already locked your choice; waiting for the other player")
     kind = action["type"]
     if kind == "lock":
-        if s["sealed"][seat] is None:
+        if state["sealed"][seat] is None:
             raise IllegalAction("choose a card before you lock")
-        _lock(s, seat, events)
-        return
-    if kind not in ("choose", "play"):
+        choice = state["sealed"][seat]
+    elif kind in ("choose", "play"):
+        choice = _parse_choice(state, seat, action)
+    else:
         raise IllegalAction(f"{kind!r} is not possible now: you are choosing a card "
                             "(send choose, lock or play)")
-    s["sealed"][seat] = _parse_choice(s, seat, action)
-    if kind == "play":
-        _lock(s, seat, events)
-    else:
-        _event(events, s, "choice", f"{_NAME_SLOTS[seat]} is considering {_choice_text(s['sealed'][seat])}",
+    s = dict(state)
+    s["sealed"] = state["sealed"][:]
+    s["locked"] = state["locked"][:]
+    s["sealed"][seat] = choice
+    if kind == "choose":
+        _event(events, s, "choice", f"{_NAME_SLOTS[seat]} is considering {_choice_text(choice)}",
                visible_to=[seat])
+        return s
+    s["locked"][seat] = True
+    _event(events, s, "locked", f"{_NAME_SLOTS[seat]} has chosen")
+    if not all(s["locked"]):
+        return s
+    s = _copy(s)
+    step = s["step"]
+    if step == "pick":
+        _finish_pick(s, events)
+    elif step == "keep":
+        _finish_keep(s, events)
+    else:
+        _reveal(s, events)
+    return s
 
 
 def _parse_choice(s: State, seat: int, action: Action) -> dict[str, Any]:
@@ -310,19 +341,6 @@ def _choice_text(choice: dict[str, Any]) -> str:
     if "side" in choice:
         return f"{side_of(choice['card'], choice['side']).title} ({card_name(choice['card'])})"
     return card_name(choice["card"])
-
-
-def _lock(s: State, seat: int, events: list[Event]) -> None:
-    s["locked"][seat] = True
-    _event(events, s, "locked", f"{_NAME_SLOTS[seat]} has chosen")
-    if not all(s["locked"]):
-        return
-    if s["step"] == "pick":
-        _finish_pick(s, events)
-    elif s["step"] == "keep":
-        _finish_keep(s, events)
-    else:
-        _reveal(s, events)
 
 
 def _clear_sealed(s: State) -> None:
@@ -489,19 +507,25 @@ def _reveal(s: State, events: list[Event]) -> None:
     n = s["players"]
     plays: list[list[dict[str, Any]]] = []
     face_down: list[list[str]] = []
+    parts: list[str] = []  # what the reveal event says and lists, seat by seat
+    shown: list[dict[str, str]] = []
     for seat in range(n):
         choice = s["sealed"][seat]
-        cid = choice["card"]
+        cid, side = choice["card"], choice["side"]
         from_cache = cid in s["cache"][seat]
         if from_cache:
             s["cache"][seat].remove(cid)
         rest = [c for c in s["hands"][seat] if c != cid]
         s["hands"][seat] = []
-        s["discard"][seat] += rest
+        discard = s["discard"][seat]
+        discard += rest
+        discard.append(cid)
         s["face_down"][seat] += rest
-        s["discard"][seat].append(cid)
         face_down.append(rest)
-        plays.append([_play(cid, choice["side"], "cache" if from_cache else "hand")])
+        play = _play(cid, side, "cache" if from_cache else "hand")
+        plays.append([play])
+        parts.append(f"{_NAME_SLOTS[seat]} plays {_play_text(play)}")
+        shown.append({"card": cid, "side": side})
     _clear_sealed(s)
     s["shown"] = [[] for _ in range(n)]
     s["step"] = "resolve"
@@ -511,9 +535,7 @@ def _reveal(s: State, events: list[Event]) -> None:
         "abandons": [], "steals": [], "abandon_after": [], "closed": [], "whitewash": [],
         "lines": [], "todo": [{"do": stage} for stage in _STAGES],
     }
-    parts = [f"{_NAME_SLOTS[seat]} plays {_play_text(plays[seat][0])}" for seat in range(n)]
-    _event(events, s, "reveal", "Reveal: " + "; ".join(parts),
-           plays=[{"card": p[0]["card"], "side": p[0]["side"]} for p in plays])
+    _event(events, s, "reveal", "Reveal: " + "; ".join(parts), plays=shown)
     _run(s, events)
 
 
@@ -531,14 +553,10 @@ def _play_text(play: dict[str, Any]) -> str:
     return f"{side.title} ({card_name(play['card'])}){origin}"
 
 
-def _live(plays: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [p for p in plays if not p["off"]]
-
-
 def _run(s: State, events: list[Event]) -> None:
     """Work through the reveal's stages until one needs a player's answer or the turn ends."""
-    while s["battle"] is not None and s["battle"]["todo"]:
-        todo = s["battle"]["todo"]
+    todo = s["battle"]["todo"]  # changed in place; the battle ends only with the "end" stage
+    while todo:
         task = todo[0]
         if "ask" in task:
             if "options" in task:
@@ -552,8 +570,10 @@ def _run(s: State, events: list[Event]) -> None:
             continue
         todo.pop(0)
         new_tasks = _STAGE[task["do"]](s, events)
-        if new_tasks and s["battle"] is not None:
-            s["battle"]["todo"][0:0] = new_tasks
+        if s["battle"] is None:
+            return
+        if new_tasks:
+            todo[0:0] = new_tasks
 
 
 def _answer_prompt(s: State, seat: int, action: Action, events: list[Event]) -> None:
@@ -570,7 +590,7 @@ def _match_option(task: dict[str, Any], action: Action) -> Action:
     """The option ``action`` picks, or an error that says what may be sent instead."""
     options = task["options"]
     for option in options:
-        if all(action.get(k) == v for k, v in option.items()):
+        if option.items() <= action.items():  # every field of the option, with the same value
             return option
     verb = _ASK_VERB[task["what"]]
     expected = sorted({o["type"] for o in options})
@@ -605,8 +625,7 @@ def _stage_cancel(s: State, events: list[Event]) -> list[dict[str, Any]]:
     """Snow Fort cancels the opponent's card; then Dud cancels attacks; Backfire turns them round."""
     b = s["battle"]
     n = s["players"]
-    forts = [seat for seat in range(n)
-             if any(p["ability"] == "snow_fort" for p in b["plays"][seat])]
+    forts = [seat for seat in range(n) if _plays_ability(b["plays"][seat], "snow_fort")]
     for seat in forts:
         foe = _opponent(s, seat)
         for p in b["plays"][foe]:
@@ -618,14 +637,24 @@ def _stage_cancel(s: State, events: list[Event]) -> list[dict[str, Any]]:
     return []
 
 
+def _plays_ability(plays: list[dict[str, Any]], ability: str) -> bool:
+    """Whether one of ``plays`` (live or not) is the ``ability`` side."""
+    for p in plays:
+        if p["ability"] == ability:
+            return True
+    return False
+
+
 def _react_to_attacks(s: State, seat: int, plays: list[dict[str, Any]], events: list[Event]) -> None:
     """Dud and Backfire among ``plays`` act on the opponent's live attacks."""
     b = s["battle"]
     foe = _opponent(s, seat)
-    for p in _live(plays):
+    for p in plays:
         ability = p["ability"]
-        for attack in _live(b["plays"][foe]):
-            if not attack["attack"] or attack["done"]:
+        if p["off"] or ability not in _REACTIONS:
+            continue
+        for attack in b["plays"][foe]:
+            if attack["off"] or not attack["attack"] or attack["done"]:
                 continue
             if ability == "dud":
                 attack["off"] = True
@@ -636,12 +665,15 @@ def _react_to_attacks(s: State, seat: int, plays: list[dict[str, Any]], events: 
                 attack["backfired"] = True
 
 
+_REACTIONS = ("dud", "backfire")
+
+
 def _stage_barrage(s: State, events: list[Event]) -> list[dict[str, Any]]:
     """Barrage resolves before any other attack."""
     tasks: list[dict[str, Any]] = []
     for seat in range(s["players"]):
-        for p in _live(s["battle"]["plays"][seat]):
-            if p["ability"] == "barrage" and not p["done"]:
+        for p in s["battle"]["plays"][seat]:
+            if p["ability"] == "barrage" and not p["off"] and not p["done"]:
                 tasks += _attack(s, seat, p, events)
     return tasks
 
@@ -649,8 +681,8 @@ def _stage_barrage(s: State, events: list[Event]) -> list[dict[str, Any]]:
 def _stage_attacks(s: State, events: list[Event]) -> list[dict[str, Any]]:
     tasks: list[dict[str, Any]] = []
     for seat in range(s["players"]):
-        for p in _live(s["battle"]["plays"][seat]):
-            if p["attack"] and not p["done"]:
+        for p in s["battle"]["plays"][seat]:
+            if p["attack"] and not p["off"] and not p["done"]:
                 tasks += _attack(s, seat, p, events)
     return tasks
 
@@ -667,8 +699,8 @@ def _attack(s: State, seat: int, play: dict[str, Any], events: list[Event], *,
                f"Backfire: {_NAME_SLOTS[seat]}'s {side.title} turns back on {_NAME_SLOTS[seat]}")
         return _hit(s, side.ability, thrower=foe, target=seat, attacker=seat, events=events)
     if dodgeable and side.dodgeable:
-        for guard in _live(b["plays"][foe]):
-            if guard["dodges"]:
+        for guard in b["plays"][foe]:
+            if guard["dodges"] and not guard["off"]:
                 guard["dodged"] = True
                 _event(events, s, "dodge",
                        f"{_NAME_SLOTS[foe]} dodges {_NAME_SLOTS[seat]}'s {side.title} with "
@@ -718,7 +750,7 @@ def _stage_followups(s: State, events: list[Event]) -> list[dict[str, Any]]:
     for seat in range(s["players"]):
         plays = s["battle"]["plays"][seat]
         for p in list(plays):
-            if p["off"] or not p["dodged"] or p["via"] == "dodge":
+            if not p["dodged"] or p["off"] or p["via"] == "dodge":
                 continue
             ability = p["ability"]
             if ability not in ("dodge", "offensive_dodge"):
@@ -741,8 +773,10 @@ def _stage_abandons(s: State, events: list[Event]) -> list[dict[str, Any]]:
 def _stage_steals(s: State, events: list[Event]) -> list[dict[str, Any]]:
     """Slushball steals: all picked at random first, then moved (hits are simultaneous)."""
     b = s["battle"]
+    if not b["steals"]:
+        return []
     picks = []
-    rng = rng_for(s) if b["steals"] else None
+    rng = rng_for(s)
     for thief, victim in b["steals"]:
         pile = s["discard"][victim]
         picks.append((thief, victim, rng.choice(pile) if pile else None))
@@ -765,11 +799,13 @@ def _stage_upgrades(s: State, events: list[Event]) -> list[dict[str, Any]]:
     for seat in range(s["players"]):
         if b["hit"][seat]:
             continue
-        for p in _live(b["plays"][seat]):
+        for p in b["plays"][seat]:
             ability = p["ability"]
-            if ability in _UPGRADES:
+            if ability in _UPGRADES and not p["off"]:
                 rank = (0 if ability == "ultra_upgrade" else 1, -C.level_rank(p["card"]))
                 wanted.append((rank, seat, p))
+    if not wanted:
+        return []
     tasks = []
     for rank, seat, p in wanted:
         ability = p["ability"]
@@ -801,6 +837,8 @@ def _stage_specials(s: State, events: list[Event]) -> list[dict[str, Any]]:
             if ability != "snatch_and_run" and b["hit"][seat]:
                 continue
             found.append((_SPECIALS[ability], seat, p["card"]))
+    if not found:
+        return []
     return [{"ask": seat, "what": _SPECIAL_PROMPT[order], "card": cid}
             for order, seat, cid in sorted(found)]
 
@@ -812,7 +850,6 @@ _SPECIAL_PROMPT = ("exchange", "cache", "restock", "raid")
 def _stage_end(s: State, events: list[Event]) -> list[dict[str, Any]]:
     """Abandon what must go, flip the Arsenal piles, record the reveal, start the next turn."""
     b = s["battle"]
-    n = s["players"]
     if len(b["lines"]) == 1:
         _event(events, s, "no_effect", "Neither card has any effect")
     for cid in b["abandon_after"]:
@@ -832,11 +869,11 @@ def _stage_end(s: State, events: list[Event]) -> list[dict[str, Any]]:
     for target, watcher in b["whitewash"]:
         if watcher not in s["whitewash"][target]:
             s["whitewash"][target] = s["whitewash"][target] + [watcher]
-    s["draws_next"] = [1 if b["draw_one"][seat] else HAND_SIZE for seat in range(n)]
+    s["draws_next"] = [1 if draw_one else HAND_SIZE for draw_one in b["draw_one"]]
     s["last_reveal"] = {
         "turn": b["turn"],
         "plays": [[{"card": p["card"], "side": p["side"], "via": p["via"], "cancelled": p["off"]}
-                   for p in b["plays"][seat]] for seat in range(n)],
+                   for p in seat_plays] for seat_plays in b["plays"]],
         "lines": b["lines"],
     }
     s["battle"] = None
@@ -1073,18 +1110,33 @@ def asked_seats(state: State) -> list[int]:
     return [seat for seat in range(state["players"]) if not state["locked"][seat]]
 
 
+def _is_asked(state: State, seat: int) -> bool:
+    """``seat in asked_seats(state)``, without building the list."""
+    step = state["step"]
+    if step == "over":
+        return False
+    if step == "resolve":
+        return state["battle"]["todo"][0]["ask"] == seat
+    return seat in range(state["players"]) and not state["locked"][seat]
+
+
 def to_act(state: State) -> dict[int, Prompt]:
     """What each asked seat is asked, with a time limit and the action applied when it runs out."""
+    step = state["step"]
+    if step == "over":
+        return {}
+    if step == "resolve":
+        task = state["battle"]["todo"][0]
+        return {task["ask"]: Prompt(kind="effect", text=prompt_text(state, task), timeout=EFFECT_TIMEOUT,
+                                    default=_effect_default(task["options"]),
+                                    extra={"what": task["what"]})}
+    timeout = CHOOSE_TIMEOUT if step == "choose" else DRAFT_TIMEOUT
+    text = prompt_text(state, None)
     prompts: dict[int, Prompt] = {}
-    for seat in asked_seats(state):
-        if state["step"] == "resolve":
-            task = state["battle"]["todo"][0]
-            prompts[seat] = Prompt(kind="effect", text=prompt_text(state, task), timeout=EFFECT_TIMEOUT,
-                                   default=default_action(state, seat), extra={"what": task["what"]})
-        else:
-            timeout = CHOOSE_TIMEOUT if state["step"] == "choose" else DRAFT_TIMEOUT
-            prompts[seat] = Prompt(kind="sealed", text=prompt_text(state, None), timeout=timeout,
-                                   default=default_action(state, seat),
+    for seat, locked in enumerate(state["locked"]):  # the seats asked_seats lists
+        if not locked:
+            prompts[seat] = Prompt(kind="sealed", text=text, timeout=timeout,
+                                   default=_sealed_default(state, seat),
                                    extra={"chosen": state["sealed"][seat] is not None})
     return prompts
 
@@ -1122,14 +1174,21 @@ def prompt_text(state: State, task: dict[str, Any] | None) -> str:
 
 def legal_actions(state: State, seat: int) -> list[Action]:
     """Every action ``seat`` may send now; empty when it is not asked."""
-    if seat not in asked_seats(state):
+    if not _is_asked(state, seat):
         return []
-    if state["step"] == "resolve":
+    step = state["step"]
+    if step == "resolve":
         return [dict(o) for o in state["battle"]["todo"][0]["options"]]
-    actions = []
-    for choice in _choices(state, seat):
-        actions.append({"type": "choose", **choice})
-        actions.append({"type": "play", **choice})
+    actions: list[Action] = []
+    if step == "choose":
+        for cid in state["hands"][seat] + state["cache"][seat]:
+            actions += ({"type": "choose", "card": cid, "side": "top"},
+                        {"type": "play", "card": cid, "side": "top"},
+                        {"type": "choose", "card": cid, "side": "bottom"},
+                        {"type": "play", "card": cid, "side": "bottom"})
+    else:
+        for choice in _choices(state, seat):
+            actions += ({"type": "choose", **choice}, {"type": "play", **choice})
     if state["sealed"][seat] is not None:
         actions.append({"type": "lock"})
     return actions
@@ -1156,20 +1215,29 @@ def _draft_value(cid: str) -> int:
 
 def default_action(state: State, seat: int) -> Action | None:
     """What is applied for ``seat`` when its time runs out: a safe, sensible choice."""
-    step = state["step"]
-    if seat not in asked_seats(state):
+    if not _is_asked(state, seat):
         return None
-    if step in ("pick", "keep", "choose"):
-        if state["sealed"][seat] is not None:
-            return {"type": "lock"}
-        if step == "pick":
-            return {"type": "play", "card": max(state["draft"]["packs"][seat], key=_draft_value)}
-        if step == "keep":
-            best = sorted(state["draft"]["packs"][seat], key=_draft_value, reverse=True)[:KEEP]
-            return {"type": "play", "keep": sorted(best)}
-        cid = (state["hands"][seat] + state["cache"][seat])[0]
-        return {"type": "play", "card": cid, "side": safe_side(cid)}
-    options = state["battle"]["todo"][0]["options"]
+    if state["step"] == "resolve":
+        return _effect_default(state["battle"]["todo"][0]["options"])
+    return _sealed_default(state, seat)
+
+
+def _sealed_default(state: State, seat: int) -> Action:
+    """The default for an asked seat during the draft or the card choice."""
+    if state["sealed"][seat] is not None:
+        return {"type": "lock"}
+    step = state["step"]
+    if step == "pick":
+        return {"type": "play", "card": max(state["draft"]["packs"][seat], key=_draft_value)}
+    if step == "keep":
+        best = sorted(state["draft"]["packs"][seat], key=_draft_value, reverse=True)[:KEEP]
+        return {"type": "play", "keep": sorted(best)}
+    cid = state["hands"][seat][0] if state["hands"][seat] else state["cache"][seat][0]
+    return {"type": "play", "card": cid, "side": safe_side(cid)}
+
+
+def _effect_default(options: list[Action]) -> Action:
+    """The default answer to an effect prompt with these options."""
     what = options[0]["type"]
     if what == "second_card":
         return {"type": "pass"}
@@ -1183,10 +1251,11 @@ def default_action(state: State, seat: int) -> Action | None:
 def safe_side(cid: str) -> str:
     """The side to play when nothing better is known: a dodge, else a defence, else the top."""
     kind = kind_of(cid)
-    for name in SIDE_NAMES:
-        if kind.side(name).dodges:
-            return name
-    return "bottom" if not kind.bottom.is_attack else "top"
+    if kind.top.dodges:
+        return "top"
+    if kind.bottom.dodges:
+        return "bottom"
+    return "top" if kind.bottom.is_attack else "bottom"
 
 
 # --------------------------------------------------------------------------- result
