@@ -114,3 +114,18 @@ class FloorConsumer(AsyncWebsocketConsumer):
 
 
 application = URLRouter([path("ws/api/games/<int:game_id>/", FloorConsumer.as_asgi())])
+
+
+def _tune_like_snowball() -> None:
+    """The interpreter settings snowball_site/asgi.py applies, so that only the game differs."""
+    import gc
+    import sys
+
+    sys.setswitchinterval(0.0005)
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
+
+
+if os.environ.get("FLOOR_UNTUNED", "") in ("", "0"):
+    _tune_like_snowball()

@@ -33,6 +33,17 @@ CLOSE_FORBIDDEN = 4003
 CLOSE_NOT_FOUND = 4004
 
 
+def db_call(function):
+    """Run ``function`` (which uses the database) from async code.
+
+    On SQLite every call goes to Channels' one database thread: SQLite takes one writer at a
+    time anyway. On a server database the calls run in the shared thread pool, each thread
+    with its own connection, so one move waiting on the database does not hold up the next
+    game's; the game's lock keeps each game's moves in order.
+    """
+    return database_sync_to_async(function, thread_sensitive=not settings.SNOWBALL_PARALLEL_DB)
+
+
 def off_the_db_thread(function):
     """Run a coordinator call (Redis or in-process, never the database) in the shared thread
     pool, so presence heartbeats do not queue behind moves on the one database thread."""
@@ -62,7 +73,7 @@ class DirectDispatchMixin:
 
     Channels' ``AsyncConsumer.dispatch`` first closes stale database connections, a hop to
     the one database thread for every message a socket gets. Our handlers reach the database
-    only through ``database_sync_to_async``, which does the same check on that thread, so
+    only through ``db_call`` (``database_sync_to_async``), which does the same check on that thread, so
     the hop is pure cost: with a thousand sockets it was most of the thread's queue.
     """
 
@@ -89,7 +100,7 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         self.timer: asyncio.Task | None = None
         self.heartbeat_task: asyncio.Task | None = None
         invite = parse_qs(self.scope.get("query_string", b"").decode()).get("invite", [None])[0]
-        access = await database_sync_to_async(self._access)(invite)
+        access = await db_call(self._access)(invite)
         if access == "missing":
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -177,7 +188,7 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             await self.send_error("not_seated", "spectators cannot act; this connection is read-only", action_id=action_id)
             return
         try:
-            result = await database_sync_to_async(services.submit_action)(
+            result = await db_call(services.submit_action)(
                 game_id=self.game_id, user=self.user, action=frame.get("action"),
                 action_id=action_id, version=frame.get("version"))
         except StaleVersion as exc:
@@ -212,7 +223,7 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         """
         snap = selectors.SNAPSHOTS.get(self.game_id)
         if snap is None or version is None or snap.version < version:
-            snap = await database_sync_to_async(selectors.snapshot)(self.game_id, version=version)
+            snap = await db_call(selectors.snapshot)(self.game_id, version=version)
         seat_before, self.seat = self.seat, snap.seat_of(self.user)
         if self.seat != seat_before:  # took or left a seat in the waiting room
             await off_the_db_thread(get_coordinator().join)(
@@ -263,7 +274,7 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     async def _expire_at(self, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - time.time()) + 0.05)
         try:
-            await database_sync_to_async(services.apply_timeouts)(game_id=self.game_id)
+            await db_call(services.apply_timeouts)(game_id=self.game_id)
         except ServiceError:
             log.info("timeouts of game %s deferred", self.game_id)
 
@@ -283,7 +294,7 @@ class GameHtmlConsumer(BaseGameConsumer):
     """The browser page's socket: htmx sends JSON, we answer with out-of-band HTML swaps."""
 
     async def send_payload(self, game, payload: dict[str, Any]) -> None:
-        html = await database_sync_to_async(rendering.live_html)(game, payload, self.user)
+        html = await db_call(rendering.live_html)(game, payload, self.user)
         await self.send(text_data=html)
 
     async def send_presence(self, presence: dict[str, Any]) -> None:
@@ -324,7 +335,7 @@ class GameApiConsumer(BaseGameConsumer):
         if key is None:
             key = parse_qs(self.scope.get("query_string", b"").decode()).get("token", [None])[0]
         if key:
-            return await database_sync_to_async(user_for_token)(key)
+            return await db_call(user_for_token)(key)
         return self.scope.get("user")
 
     async def send_payload(self, game, payload: dict[str, Any]) -> None:
@@ -370,5 +381,5 @@ class LobbyConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
 
     async def _refresh(self) -> None:
         await asyncio.sleep(0.25)
-        html = await database_sync_to_async(rendering.lobby_lists_html)(self.scope.get("user"))
+        html = await db_call(rendering.lobby_lists_html)(self.scope.get("user"))
         await self.send(text_data=html)

@@ -93,6 +93,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     if os.environ.get("SNOWBALL_TEST_DB_NAME"):
         DATABASES["default"]["TEST"] = {"NAME": os.environ["SNOWBALL_TEST_DB_NAME"]}
 
+# Database calls from websockets: one thread for SQLite (one writer at a time), a pool otherwise
+SNOWBALL_PARALLEL_DB = DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3"
+
 REDIS_URL = os.environ.get("REDIS_URL", "").strip() or None
 
 if REDIS_URL:
