@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install migrate redis bench-engines bench-live bench-step clean
+.PHONY: run test install migrate redis bench-engines bench-live bench-live-redis bench-step clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,7 +37,10 @@ bench-engines: install
 	$(PY) -m bench.engines
 
 bench-live: install
-	$(PY) -m bench.live --mode memory --games 250 --rate 300 --duration 60
+	$(PY) -m bench.live --mode memory --games 250 --rate 300 --duration 60 --channels-floor
+
+bench-live-redis: install
+	$(PY) -m bench.live --mode redis --workers 2 --games 250 --rate 300 --duration 60 --channels-floor
 
 bench-step: install
 	$(PY) -m bench.step --mode memory

@@ -25,7 +25,9 @@ One run:
    ending after as many actions as the real ones did; our figures as ratios to it.
 
 A run is flagged ``DISCARD`` when the generator may have been the bottleneck: a generator
-process above 90% of a core, or slots firing more than 20 ms (p99) behind their schedule.
+process above 90% of a core, or slots firing more than 20 ms (p99) behind their schedule --
+unless the machine was at least 90% busy with the server using three times the generator's
+CPU: then the late slots are the saturated server starving the generator, and a note says so.
 
 ``--profile py-spy`` records the (first) server process during the measured window with
 ``py-spy record --nonblocking --format raw`` and prints where the time goes; profiled runs
@@ -305,10 +307,19 @@ def _measure(target: str, server_pids: list[int], cfg: Config, pool: list[dict[s
     reasons = []
     if gen_max > GENERATOR_CPU_LIMIT:
         reasons.append(f"a generator process used {gen_max:.0%} of a core")
+    notes = []
     if lag_p99 > GENERATOR_LAG_P99_MS:
-        reasons.append(f"slots fired {lag_p99:.0f} ms (p99) behind schedule")
+        machine_busy, cores = cpu.get("machine_busy_cores") or 0.0, cpu.get("cores") or 1
+        if not reasons and machine_busy >= 0.9 * cores and cpu["server"] >= 3 * cpu["generator"]:
+            # the server is saturating the machine; the generator's slots are late because it
+            # gets no CPU, and the server could not have served them on time anyway
+            notes.append(f"slots fired {lag_p99:.0f} ms (p99) behind schedule with the machine "
+                         f"{machine_busy:.2f} of {cores} cores busy, the server using {cpu['server']:.2f}: "
+                         "contention from a saturated server, not a slow generator")
+        else:
+            reasons.append(f"slots fired {lag_p99:.0f} ms (p99) behind schedule")
     result["generator_bound"] = bool(reasons)
-    result["generator_notes"] = reasons
+    result["generator_notes"] = reasons + notes
     if profiler is not None:
         _, err = profiler.communicate(timeout=cfg.duration + 120)
         if profile_path and profile_path.exists():
@@ -420,7 +431,8 @@ def print_run(label: str, r: dict[str, Any]) -> None:
     workers = ", ".join(f"{(w['cpu_core_fraction'] or 0) * 100:.0f}%" for w in r["workers"])
     print(f"   generator: {len(r['workers'])} process(es) at {workers} of a core; schedule lag p99 "
           f"{fmt(r['schedule_lag_ms']['p99'], 2)} ms, max {fmt(r['schedule_lag_ms']['max'], 1)} ms -> "
-          f"{'DISCARD: ' + '; '.join(r['generator_notes']) if r['generator_bound'] else 'valid'}")
+          f"{'DISCARD: ' + '; '.join(r['generator_notes']) if r['generator_bound'] else 'valid'}"
+          f"{'' if r['generator_bound'] or not r['generator_notes'] else ' (' + '; '.join(r['generator_notes']) + ')'}")
     if "profile" in r:
         p = r["profile"]
         if "error" in p:
