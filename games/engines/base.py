@@ -88,6 +88,7 @@ class Ruleset(Protocol):
     min_players: int
     max_players: int
     options: tuple[Option, ...]
+    score_unit: str  # what the outcome's scores count, e.g. "points"
 
     def new_game(self, *, players: int, options: dict[str, Any], seed: int) -> State: ...
 

@@ -48,6 +48,7 @@ def test_a_person_plays_a_whole_game_against_the_computer(make_user):
         html = rendering.live_html(game, payload, user)
         assert "Game over" in html and 'id="jb-board"' in html
         assert "lost its head" in html and "{p" not in html
+        assert "4 cold tokens on the enemy snowman" in html and " points<" not in html
 
 
 def test_a_game_started_in_the_browser_renders_for_players_and_spectators(make_user):

@@ -44,6 +44,7 @@ class SnowballFight:
 
     slug = engine.SLUG
     name = "Snowball Fight"
+    score_unit = "points"
     min_players = 2
     max_players = 2
     options: tuple[Option, ...] = engine.OPTIONS
