@@ -73,8 +73,9 @@ class DirectDispatchMixin:
 
     Channels' ``AsyncConsumer.dispatch`` first closes stale database connections, a hop to
     the one database thread for every message a socket gets. Our handlers reach the database
-    only through ``db_call`` (``database_sync_to_async``), which does the same check on that thread, so
-    the hop is pure cost: with a thousand sockets it was most of the thread's queue.
+    only through ``db_call`` (``database_sync_to_async``), which does the same check in the
+    thread it runs on, so the hop is pure cost: with a thousand sockets it was most of the
+    database thread's queue.
     """
 
     async def dispatch(self, message: dict[str, Any]) -> None:
