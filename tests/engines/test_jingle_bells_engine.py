@@ -735,3 +735,27 @@ def test_pieces_stay_inside_the_area_after_setup() -> None:
     for piece in s["pieces"].values():
         assert circle_inside_rect(piece["pos"], piece["radius"], 50, 30)
         assert not any(circle_overlaps_polygon(piece["pos"], piece["radius"], o) for o in s["obstructions"])
+
+
+def test_the_log_says_which_die_each_throw_and_move_used() -> None:
+    R = RULESET
+    seen = set()
+    for seed in range(6):
+        state = R.new_game(players=2, options={}, seed=seed)
+        while R.outcome(state) is None:
+            seat = min(R.to_act(state))
+            state, events = R.apply(state, seat, R.bot_action(state, seat))
+            for event in events:
+                if event["type"] not in ("throw", "move", "smash"):
+                    continue
+                if "dice" in event:  # Paul's two snowballs at once
+                    assert "with a {} and a {}".format(*event["dice"]) in event["text"], event["text"]
+                    seen.add("two dice")
+                elif event["die"] is None:
+                    assert "again, for the double" in event["text"]
+                    seen.add("double")
+                else:
+                    used = f"with a {event['die']}" + (f" as a {event['as']}" if event.get("as") else "")
+                    assert used in event["text"], event["text"]
+                    seen.add(event["type"])
+    assert {"throw", "move"} <= seen

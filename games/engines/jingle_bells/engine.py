@@ -100,6 +100,16 @@ def _label(s: State, piece_id: str) -> str:
     return f"{_p(piece['seat'])}'s {piece['name']}"
 
 
+def _with_die(value: int | None, as_value: int | None) -> str:
+    """How an action's die reads in the log: " with a 5", " with a 4 as a 5" (Stephen), or,
+    for the second half of a double, which uses no die of its own, " again, for the double"."""
+    if value is None:
+        return " again, for the double"
+    if as_value is not None:
+        return f" with a {value} as a {as_value}"
+    return f" with a {value}"
+
+
 def _event(events: list[Event], kind: str, text: str, **data: Any) -> None:
     events.append({"type": kind, "text": text, **data})
 
@@ -931,8 +941,8 @@ class JingleBells:
         if value is not None:
             s["pieces"][name]["dice"].remove(value)
         gap = round(_gap(s, name, target), 3)
-        _event(events, "throw", f"{_label(s, name)} throws a snowball at {_label(s, target)} ({_cm(gap)} away, "
-               f"clear line of sight).", seat=seat, thrower=name, target=target, die=value, **{"as": as_value},
+        _event(events, "throw", f"{_label(s, name)} throws a snowball at {_label(s, target)}{_with_die(value, as_value)} "
+               f"({_cm(gap)} away, clear line of sight).", seat=seat, thrower=name, target=target, die=value, **{"as": as_value},
                face=symbol, distance=gap, limit=SNOWBALL_DISTANCE, line_of_sight="clear")
         self._start_hits(s, events, seat, name, target, 1, "throw")
         self._after_action(s, seat, {"seat": seat, "character": name, "kind": "throw"} if symbol == "TT" else None)
@@ -960,7 +970,7 @@ class JingleBells:
             piece["dice"].remove(value)
         s["followup"] = None
         start, piece["pos"] = piece["pos"], to
-        _event(events, "move", f"{_label(s, name)} moves {_cm(gap)}.", seat=seat, character=name, die=value,
+        _event(events, "move", f"{_label(s, name)} moves {_cm(gap)}{_with_die(value, as_value)}.", seat=seat, character=name, die=value,
                **{"as": as_value}, face=symbol, start=start, to=to, distance=round(gap, 3), limit=MOVE_DISTANCE)
         self._after_action(s, seat, {"seat": seat, "character": name, "kind": "move"} if symbol == "MM" else None)
 
@@ -998,7 +1008,7 @@ class JingleBells:
                 piece["dice"].remove(v)
             gap = round(_gap(s, name, target), 3)
             _event(events, "throw", f"{_label(s, name)} throws two snowballs at once at {_label(s, target)} "
-                   f"({_cm(gap)} away): two hits.", seat=seat, thrower=name, target=target, dice=chosen,
+                   f"with a {chosen[0]} and a {chosen[1]} ({_cm(gap)} away): two hits.", seat=seat, thrower=name, target=target, dice=chosen,
                    ability=True, hits=2, distance=gap, limit=SNOWBALL_DISTANCE, line_of_sight="clear")
             self._start_hits(s, events, seat, name, target, 2, "double_throw")
             self._after_action(s, seat, None)
@@ -1016,7 +1026,8 @@ class JingleBells:
                 raise IllegalAction(problem)
             piece["dice"].remove(value)
             gap = round(_gap(s, name, target), 3)
-            _event(events, "smash", f"{_label(s, name)} charges {_label(s, target)} ({_cm(gap)} away): two hits.",
+            _event(events, "smash", f"{_label(s, name)} charges {_label(s, target)}{_with_die(value, None)} "
+                   f"({_cm(gap)} away): two hits.",
                    seat=seat, thrower=name, target=target, die=value, ability=True, hits=2, distance=gap,
                    limit=MOVE_DISTANCE, line_of_sight="clear")
             self._start_hits(s, events, seat, name, target, 2, "smash")
