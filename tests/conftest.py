@@ -120,3 +120,9 @@ def _every_finished_game_replays(request):
     for game in Game.objects.all():
         logged = list(game.actions.values_list("seq", flat=True))
         assert logged == list(range(1, game.log_length + 1)), f"game {game.pk}: log_length {game.log_length}, seqs {logged}"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Browser tests run last: they are the slowest, and Playwright's sync API leaves its event
+    loop marked as running on the main thread, which async tests after them would trip over."""
+    items.sort(key=lambda item: "tests/browser/" in item.nodeid.replace("\\", "/"))
