@@ -16,6 +16,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[3]))
 
+from tests.data.golden.recording import finished_game, write_games  # noqa: E402
 from games.engines.jingle_bells import RULESET  # noqa: E402
 
 GAMES = {
@@ -40,25 +41,12 @@ def play(seed: int, options: dict) -> dict:
         actions.append([seat, action])
         state, new_events = RULESET.apply(state, seat, action)
         events.extend(new_events)
-    return {
-        "seed": seed,
-        "options": options,
-        "actions": actions,
-        "events_sha256": events_digest(events),
-        "final_views": {
-            "0": RULESET.view(state, 0),
-            "1": RULESET.view(state, 1),
-            "spectator": RULESET.view(state, None),
-        },
-        "outcome": RULESET.outcome(state),
-    }
+    return finished_game(RULESET, state, seed=seed, options=options, actions=actions,
+                         events_sha256=events_digest(events))
 
 
 def main() -> None:
-    for name, (seed, options) in GAMES.items():
-        path = HERE / f"{name}.json"
-        path.write_text(json.dumps(play(seed, options), indent=1, sort_keys=True) + "\n")
-        print(f"wrote {path.relative_to(HERE.parents[3])}")
+    write_games(HERE, GAMES, play)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ Run it only when a rules change is meant to change these games, and review the d
 """
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
@@ -15,6 +14,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[3]))
 
+from tests.data.golden.recording import finished_game, write_games  # noqa: E402
 from games.engines.snowball_fight import RULESET  # noqa: E402
 
 GAMES = {
@@ -39,24 +39,11 @@ def play(seed: int, options: dict) -> dict:
             action = rng.choice(legal)
         actions.append([seat, action])
         state, _ = RULESET.apply(state, seat, action)
-    return {
-        "seed": seed,
-        "options": options,
-        "actions": actions,
-        "final_views": {
-            "0": RULESET.view(state, 0),
-            "1": RULESET.view(state, 1),
-            "spectator": RULESET.view(state, None),
-        },
-        "outcome": RULESET.outcome(state),
-    }
+    return finished_game(RULESET, state, seed=seed, options=options, actions=actions)
 
 
 def main() -> None:
-    for name, (seed, options) in GAMES.items():
-        path = HERE / f"{name}.json"
-        path.write_text(json.dumps(play(seed, options), indent=1, sort_keys=True) + "\n")
-        print(f"wrote {path.relative_to(HERE.parents[3])}")
+    write_games(HERE, GAMES, play)
 
 
 if __name__ == "__main__":
