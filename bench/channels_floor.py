@@ -36,6 +36,7 @@ from channels.routing import URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from bench.floor import LEGAL  # noqa: E402
+from snowball_site.tuning import tune_the_interpreter  # noqa: E402
 
 PAD = {"player": int(os.environ.get("FLOOR_PAD_PLAYER", "2600")),
        "spectator": int(os.environ.get("FLOOR_PAD_SPECTATOR", "2200"))}
@@ -116,16 +117,5 @@ class FloorConsumer(AsyncWebsocketConsumer):
 application = URLRouter([path("ws/api/games/<int:game_id>/", FloorConsumer.as_asgi())])
 
 
-def _tune_like_snowball() -> None:
-    """The interpreter settings snowball_site/asgi.py applies, so that only the game differs."""
-    import gc
-    import sys
-
-    sys.setswitchinterval(0.0005)
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 20, 20)
-
-
 if os.environ.get("FLOOR_UNTUNED", "") in ("", "0"):
-    _tune_like_snowball()
+    tune_the_interpreter()  # as snowball_site/asgi.py does, so that only the game differs

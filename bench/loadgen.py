@@ -61,13 +61,14 @@ class Config:
     # "game": every socket of a game on one worker, chosen by game id (nginx's hash on the
     # game id in docker/nginx); "spread": a game's 4 sockets dealt over the workers in turn
     routing: str = "game"
+    game_type: str = "snowball-fight"
+    floor: bool = False
 
     def worker_url(self, game_id: int, socket_index: int) -> str:
+        """The server worker a game's socket connects to, as ``routing`` says."""
         if self.routing == "game":
             return self.ws_urls[game_id % len(self.ws_urls)]
         return self.ws_urls[(game_id * 4 + socket_index) % len(self.ws_urls)]
-    game_type: str = "snowball-fight"
-    floor: bool = False
 
     @property
     def period(self) -> float:

@@ -21,7 +21,6 @@ from django.conf import settings
 
 from games import rendering, selectors, services
 from games.auth import user_for_token
-from games.caches import LRU
 from games.coordinator import get_coordinator
 from games.engines.base import GameError
 from games.errors import NotFound, ServiceError, StaleVersion
@@ -111,9 +110,7 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         self.group = services.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await off_the_db_thread(get_coordinator().join)(
-            self.game_id, self.channel_name, seat=self.seat, user_key=self._user_key())
-        await self.announce_presence()
+        await self.be_seen()
         await self.send_current()
         self.heartbeat_task = asyncio.create_task(self._heartbeat())
 
@@ -227,21 +224,19 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             snap = await db_call(selectors.snapshot)(self.game_id, version=version)
         seat_before, self.seat = self.seat, snap.seat_of(self.user)
         if self.seat != seat_before:  # took or left a seat in the waiting room
-            await off_the_db_thread(get_coordinator().join)(
-                self.game_id, self.channel_name, seat=self.seat, user_key=self._user_key())
-            await self.announce_presence()
+            await self.be_seen()
         if snap.version <= self.sent_version and not force:
             return
-        payload = selectors.payload_for(snap, self.seat)
         self.sent_version = max(self.sent_version, snap.version)
         try:
-            await self.send_payload(snap.game, payload)
+            await self.send_view(snap)
         except Exception:
             log.exception("game %s: could not send version %s to seat %s", self.game_id, snap.version, self.seat)
             await self.send_error("server_error", "this view could not be drawn; please reload the page")
         self._arm_timer(snap.game)
 
-    async def send_payload(self, game, payload: dict[str, Any]) -> None:
+    async def send_view(self, snap: selectors.GameSnapshot) -> None:
+        """Send this viewer's view of ``snap`` in the socket's own format."""
         raise NotImplementedError
 
     async def send_presence(self, presence: dict[str, Any]) -> None:
@@ -252,6 +247,12 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
 
     async def send_json(self, data: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(data))
+
+    async def be_seen(self) -> None:
+        """Register this connection (with its seat) in the game's presence, and tell the game."""
+        await off_the_db_thread(get_coordinator().join)(
+            self.game_id, self.channel_name, seat=self.seat, user_key=self._user_key())
+        await self.announce_presence()
 
     async def announce_presence(self) -> None:
         presence = await off_the_db_thread(get_coordinator().presence)(self.game_id)
@@ -286,16 +287,15 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             await asyncio.sleep(interval)
             alive = await off_the_db_thread(coordinator.heartbeat)(self.game_id, self.channel_name)
             if not alive:  # expired after a stall or a Redis restart: be seen again
-                await off_the_db_thread(coordinator.join)(
-                    self.game_id, self.channel_name, seat=self.seat, user_key=self._user_key())
-                await self.announce_presence()
+                await self.be_seen()
 
 
 class GameHtmlConsumer(BaseGameConsumer):
     """The browser page's socket: htmx sends JSON, we answer with out-of-band HTML swaps."""
 
-    async def send_payload(self, game, payload: dict[str, Any]) -> None:
-        html = await db_call(rendering.live_html)(game, payload, self.user)
+    async def send_view(self, snap: selectors.GameSnapshot) -> None:
+        payload = selectors.payload_for(snap, self.seat)
+        html = await db_call(rendering.live_html)(snap.game, payload, self.user)
         await self.send(text_data=html)
 
     async def send_presence(self, presence: dict[str, Any]) -> None:
@@ -319,10 +319,6 @@ class GameHtmlConsumer(BaseGameConsumer):
         return frame
 
 
-# (game id, seat) -> (version, the view frame's text): only each viewer's newest version
-VIEW_TEXTS: LRU[tuple[int, int | None], tuple[int, str]] = LRU(12000)
-
-
 class GameApiConsumer(BaseGameConsumer):
     """The JSON socket for bots and scripts; authenticated by an API token or the session."""
 
@@ -339,15 +335,8 @@ class GameApiConsumer(BaseGameConsumer):
             return await db_call(user_for_token)(key)
         return self.scope.get("user")
 
-    async def send_payload(self, game, payload: dict[str, Any]) -> None:
-        key = (payload["game_id"], payload["seat"])  # the same text for every socket of this viewer
-        cached = VIEW_TEXTS.get(key)
-        if cached is not None and cached[0] == payload["version"]:
-            text = cached[1]
-        else:
-            text = json.dumps({"type": "view", **payload})
-            VIEW_TEXTS.put(key, (payload["version"], text))
-        await self.send(text_data=text)
+    async def send_view(self, snap: selectors.GameSnapshot) -> None:
+        await self.send(text_data=selectors.view_frame(snap, self.seat))
 
     async def send_presence(self, presence: dict[str, Any]) -> None:
         await self.send_json({"type": "presence", "version": self.sent_version, **presence})

@@ -6,6 +6,7 @@ version into a ``GameSnapshot`` that every socket in the process shares.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,10 +119,19 @@ class GameSnapshot:
         return next((p["seat"] for p in self.players if p["user_id"] == user.pk), None)
 
 
+@dataclass
+class ViewerView:
+    """One viewer's payload at one version, and its JSON view frame once a socket asks for it."""
+
+    version: int
+    payload: dict[str, Any]
+    frame: str | None = None
+
+
 SNAPSHOTS: LRU[int, GameSnapshot] = LRU(4000)
-# (game id, seat) -> (version, payload): each viewer's newest payload only. Payloads are big
-# nested dicts; keeping old versions filled the heap that every full collection walks.
-PAYLOADS: LRU[tuple[int, int | None], tuple[int, dict[str, Any]]] = LRU(12000)
+# (game id, seat) -> that viewer's newest view only. Payloads are big nested dicts; keeping
+# old versions filled the heap that every full collection walks.
+PAYLOADS: LRU[tuple[int, int | None], ViewerView] = LRU(12000)
 
 
 def snapshot(game_id: int, *, version: int | None = None) -> GameSnapshot:
@@ -190,10 +200,28 @@ def viewer_payload(game: Game, seat: int | None) -> dict[str, Any]:
 
 def payload_for(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
     """One viewer's payload of a snapshot, built once per version and seat (do not mutate)."""
+    return _viewer_view(snap, seat).payload
+
+
+def view_frame(snap: GameSnapshot, seat: int | None) -> str:
+    """The JSON socket's ``view`` frame for one viewer, serialised once per version and seat."""
+    entry = _viewer_view(snap, seat)
+    if entry.frame is None:
+        entry.frame = json.dumps({"type": "view", **entry.payload})
+    return entry.frame
+
+
+def _viewer_view(snap: GameSnapshot, seat: int | None) -> ViewerView:
     key = (snap.game.pk, seat)
     cached = PAYLOADS.get(key)
-    if cached is not None and cached[0] == snap.version:
-        return cached[1]
+    if cached is not None and cached.version == snap.version:
+        return cached
+    entry = ViewerView(version=snap.version, payload=_build_payload(snap, seat))
+    PAYLOADS.put(key, entry)
+    return entry
+
+
+def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
     game = snap.game
     ruleset = engines.get(game.game_type)
     payload: dict[str, Any] = {
@@ -225,7 +253,6 @@ def payload_for(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
                 payload["prompt"] = prompt
                 payload["legal_actions"] = ruleset.legal_actions(state, seat)
         payload["log"] = game_log(snap.records, seat, snap.names)
-    PAYLOADS.put(key, (snap.version, payload))
     return payload
 
 

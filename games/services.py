@@ -463,7 +463,8 @@ def _save_state(game: Game, ruleset: Ruleset, state: dict, logged: list[dict[str
     """
     now = time.time()
     seats: dict[str, Any] = {}
-    to_act = ruleset.to_act(state) if ruleset.outcome(state) is None else {}
+    outcome = ruleset.outcome(state)
+    to_act = ruleset.to_act(state) if outcome is None else {}
     sealed_round = game.prompts.get("sealed_round")
     if not any(p.kind == "sealed" for p in to_act.values()):
         sealed_round = None
@@ -484,7 +485,6 @@ def _save_state(game: Game, ruleset: Ruleset, state: dict, logged: list[dict[str
     changed = ["version", "log_length", "prompts", "state"]
     if started:
         changed += ["status", "started_at"]
-    outcome = ruleset.outcome(state)
     lobby_changed = started or (outcome is not None and game.status != Game.Status.FINISHED)
     if outcome is not None and game.status != Game.Status.FINISHED:
         game.status = Game.Status.FINISHED
@@ -493,8 +493,12 @@ def _save_state(game: Game, ruleset: Ruleset, state: dict, logged: list[dict[str
         changed += ["status", "finished_at", "outcome"]
     game.save(update_fields=sorted(set(changed)))
     version = game.version
-    transaction.on_commit(lambda: STATE_CACHE.put(game.pk, version, state))
-    transaction.on_commit(lambda: selectors.note_commit(game, state, logged))
+
+    def remember_in_this_process() -> None:
+        STATE_CACHE.put(game.pk, version, state)
+        selectors.note_commit(game, state, logged)
+
+    transaction.on_commit(remember_in_this_process)
     _after_commit_broadcast(game.pk, version, lobby=lobby_changed and game.is_public)
 
 

@@ -11,7 +11,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator, OriginValidator  # noqa: E402
 from django.urls import path  # noqa: E402
 
-from games import consumers  # noqa: E402
+from games import consumers, engines  # noqa: E402
+from snowball_site.tuning import tune_the_interpreter  # noqa: E402
 
 
 class BotOriginValidator(OriginValidator):
@@ -43,31 +44,5 @@ application = ProtocolTypeRouter({
 })
 
 
-def _tune_the_interpreter() -> None:
-    """Hand the interpreter lock over sooner, and keep the cyclic collector's pauses short.
-
-    The event loop and Channels' database thread share one interpreter lock. A thread that
-    wants it back (after a query or a socket write) waits up to the switch interval, 5 ms by
-    default, while the other runs: every action crosses threads several times, so under load
-    those waits were most of the latency. 0.5 ms measured best (docs/performance.md).
-
-    A full collection walks every tracked object and stops the server meanwhile: with
-    Django, the apps and the engines in the heap, and live games' states and payloads on top,
-    each one paused it for 60-350 ms on the benchmark machine (docs/performance.md). What
-    startup built lives as long as the process: freeze it out of the collector's reach.
-    Collect the youngest generation every 20,000 net allocations instead of 700, so that
-    a request's short-lived objects die before they are promoted; cycles are still found.
-    """
-    import gc
-    import sys
-
-    from games import engines
-
-    sys.setswitchinterval(0.0005)
-    engines.all_rulesets()  # import every engine now, not on the first game
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 20, 20)
-
-
-_tune_the_interpreter()
+engines.all_rulesets()  # import every engine now, not on the first game, so it is frozen with the rest
+tune_the_interpreter()

@@ -40,14 +40,13 @@ def require_redis() -> None:
 @pytest.fixture(autouse=True)
 def _fresh_process_state():
     """Each test starts with empty caches and a new coordinator, as a fresh process would."""
-    from games import consumers, coordinator, rendering, selectors, services
+    from games import coordinator, rendering, selectors
     from games.state_cache import STATE_CACHE
 
     STATE_CACHE.clear()
     rendering.SPECTATOR_HTML.clear()
     selectors.SNAPSHOTS.clear()
     selectors.PAYLOADS.clear()
-    consumers.VIEW_TEXTS.clear()
     coordinator.reset_coordinator()
     yield
     coordinator.reset_coordinator()
