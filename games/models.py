@@ -48,7 +48,8 @@ class Game(models.Model):
     state = models.JSONField(null=True, blank=True)
     outcome = models.JSONField(null=True, blank=True)
     # {"seats": {seat: {"since": version its prompt began, "digest", "deadline": epoch s}},
-    #  "sealed_round": version of the first lock of the current sealed round, or None}
+    #  "sealed_round": version of the first lock of the current sealed round, or None,
+    #  "sealed_seats": the seats that round waits for}
     prompts = models.JSONField(default=dict)
 
     class Meta:

@@ -234,14 +234,14 @@ def submit_action(*, game_id: int, user, action: Any, action_id: str, version: A
                 f"{game.version}); here is the current view, please choose again", current_version=game.version)
         ruleset = _ruleset(game.game_type)
         state = _load_state(game, ruleset)
-        asked_sealed = _sealed_seats(ruleset, state)
+        asked_before = ruleset.to_act(state)
         logged: list[dict[str, Any]] = []
         try:
             state = _apply(game, ruleset, state, seat, action, action_id=action_id, source=ActionRecord.Source.PLAYER,
                            logged=logged)
         except GameError as exc:  # engines name players {p0}, {p1}...: say their names instead
             raise type(exc)(fill_names(str(exc), seat_names(game))) from exc
-        revealed = _barrier(game, ruleset, state, seat, asked_sealed)
+        revealed = _barrier(game, ruleset, state, seat, asked_before, logged[-1]["events"])
         state = _run_automatic(game, ruleset, state, logged)
         _save_state(game, ruleset, state, logged)
         return ActionResult(version=game.version, revealed=revealed)
@@ -270,10 +270,10 @@ def apply_timeouts(*, game_id: int, now: float | None = None) -> int | None:
             if _prompt_digest(prompt, ruleset.legal_actions(state, seat)) != overdue_prompt["digest"]:
                 continue  # an earlier default gave this seat a new question, with its own time
             since = overdue_prompt["since"]
-            asked_sealed = _sealed_seats(ruleset, state)
+            asked_before = ruleset.to_act(state)
             state = _apply(game, ruleset, state, seat, prompt.default,
                            action_id=f"timeout-{since}-{seat}", source=ActionRecord.Source.TIMEOUT, logged=logged)
-            _barrier(game, ruleset, state, seat, asked_sealed)
+            _barrier(game, ruleset, state, seat, asked_before, logged[-1]["events"])
         state = _run_automatic(game, ruleset, state, logged)
         _save_state(game, ruleset, state, logged)
         return game.version
@@ -413,44 +413,46 @@ def _run_automatic(game: Game, ruleset: Ruleset, state: dict, logged: list[dict[
     for _ in range(MAX_AUTOMATIC_STEPS):
         if not bots or ruleset.outcome(state) is not None:
             break
-        asked = [s for s in sorted(ruleset.to_act(state)) if s in bots]
+        asked_before = ruleset.to_act(state)
+        asked = [s for s in sorted(asked_before) if s in bots]
         if not asked:
             break
         seat = asked[0]
-        asked_sealed = _sealed_seats(ruleset, state)
         action = ruleset.bot_action(state, seat)
         state = _apply(game, ruleset, state, seat, action,
                        action_id=f"bot-{game.version}-{seat}", source=ActionRecord.Source.BOT, logged=logged)
-        _barrier(game, ruleset, state, seat, asked_sealed)
+        _barrier(game, ruleset, state, seat, asked_before, logged[-1]["events"])
     return state
 
 
-def _sealed_seats(ruleset: Ruleset, state: dict) -> frozenset[int]:
-    return frozenset(s for s, p in ruleset.to_act(state).items() if p.kind == "sealed")
-
-
-def _barrier(game: Game, ruleset: Ruleset, state: dict, seat: int, asked_sealed: frozenset[int]) -> bool:
+def _barrier(game: Game, ruleset: Ruleset, state: dict, seat: int, asked_before: dict[int, Any],
+             events: list[dict[str, Any]]) -> bool:
     """Record a seat locking its sealed choice; True when this lock completed the round.
 
-    The round's key is the version at which its first seat locked, kept with the game's
-    prompts, so every worker agrees on it. The engine reveals by itself; the barrier is how the workers
-    agree that exactly one reveal happened, which the broadcast announces.
+    A round opens with its first lock and waits for every seat that was being asked anything
+    then (a seat still re-rolling is part of it); a seat has locked when it is no longer asked
+    or the engine revealed. The round's key (the version of its first lock) and its seats are
+    kept with the game's prompts, so every worker agrees on them. The engine reveals by
+    itself; the barrier is how the workers agree that exactly one reveal happened.
     """
-    if seat not in asked_sealed:
+    engine_revealed = any(event["type"] in ruleset.reveal_events for event in events)
+    open_round = game.prompts.get("sealed_round")
+    sealed_step = open_round or engine_revealed or any(p.kind == "sealed" for p in asked_before.values())
+    if not sealed_step or seat not in asked_before:
         return False
-    still_sealed = _sealed_seats(ruleset, state)
-    if seat in still_sealed:
-        return False
-    if not game.prompts.get("sealed_round"):
-        game.prompts = {**game.prompts, "sealed_round": game.version}
+    if seat in ruleset.to_act(state) and not engine_revealed:
+        return False  # a tentative choice or a re-roll, not a lock
+    if not open_round:
+        game.prompts = {**game.prompts, "sealed_round": game.version, "sealed_seats": sorted(asked_before)}
     key = f"sealed-{game.prompts['sealed_round']}"
+    expected = frozenset(game.prompts.get("sealed_seats") or asked_before) | {seat}
     coordinator = get_coordinator()
-    completed = coordinator.barrier_arrive(game.pk, key, seat, asked_sealed | still_sealed | {seat})
+    completed = coordinator.barrier_arrive(game.pk, key, seat, expected)
     if completed:
         coordinator.barrier_clear(game.pk, key)
-        game.prompts = {**game.prompts, "sealed_round": None}
-    if completed != (not still_sealed):
-        log.warning("game %s: barrier %s says %s but the engine says %s", game.pk, key, completed, not still_sealed)
+        game.prompts = {**game.prompts, "sealed_round": None, "sealed_seats": None}
+    if completed != engine_revealed:
+        log.warning("game %s: barrier %s says %s but the engine says %s", game.pk, key, completed, engine_revealed)
     return completed
 
 
@@ -465,9 +467,9 @@ def _save_state(game: Game, ruleset: Ruleset, state: dict, logged: list[dict[str
     seats: dict[str, Any] = {}
     outcome = ruleset.outcome(state)
     to_act = ruleset.to_act(state) if outcome is None else {}
-    sealed_round = game.prompts.get("sealed_round")
-    if not any(p.kind == "sealed" for p in to_act.values()):
-        sealed_round = None
+    sealed_round, sealed_seats = game.prompts.get("sealed_round"), game.prompts.get("sealed_seats")
+    if outcome is not None:
+        sealed_round = sealed_seats = None
     old_seats = _seat_prompts(game)
     for seat, prompt in to_act.items():
         digest = _prompt_digest(prompt, ruleset.legal_actions(state, seat))
@@ -480,7 +482,7 @@ def _save_state(game: Game, ruleset: Ruleset, state: dict, logged: list[dict[str
                 "digest": digest,
                 "deadline": now + prompt.timeout if prompt.timeout else None,
             }
-    game.prompts = {"seats": seats, "sealed_round": sealed_round}
+    game.prompts = {"seats": seats, "sealed_round": sealed_round, "sealed_seats": sealed_seats}
     game.state = state
     changed = ["version", "log_length", "prompts", "state"]
     if started:

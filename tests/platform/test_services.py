@@ -160,3 +160,32 @@ def test_guest_registers_later_and_keeps_its_games(make_user):
     user = services.register_user(username="gus", password="snow-ball-1234", guest=guest)
     assert user.pk == guest.pk and not user.profile.is_guest
     assert game in selectors.my_games(user)
+
+
+# The events with which each engine ends a sealed round (everyone's choice is shown at once).
+ROUND_ENDS = {SLUG: {"draft_pick", "draft_done", "reveal"}, "jingle-bells": {"reveal"}}
+
+
+@pytest.mark.parametrize("game_type", sorted(ROUND_ENDS))
+def test_exactly_the_lock_that_completes_a_sealed_round_reports_the_reveal(make_user, game_type, caplog):
+    """The reveal barrier agrees with the engine on every round, including one that runs into the next."""
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, ben, game_type=game_type)
+    ruleset = engines.get(game_type)
+    users = {0: ana, 1: ben}
+    reveals = 0
+    for _ in range(3000):
+        game = selectors.get_game(game.pk)
+        if game.status != Game.Status.ACTIVE:
+            break
+        state = selectors.game_state(game)
+        seat = min(ruleset.to_act(state))
+        result = services.submit_action(game_id=game.pk, user=users[seat], action=ruleset.bot_action(state, seat),
+                                        action_id=uuid.uuid4().hex, version=game.version)
+        events = ActionRecord.objects.filter(game=game, version__gt=game.version).values_list("events", flat=True)
+        round_ended = any(e["type"] in ROUND_ENDS[game_type] for batch in events for e in batch)
+        assert result.revealed == round_ended, f"at version {game.version}, seat {seat}"
+        reveals += result.revealed
+    assert game.status == Game.Status.FINISHED
+    assert reveals >= 2
+    assert "barrier" not in caplog.text

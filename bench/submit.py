@@ -1,0 +1,122 @@
+"""The play service alone: milliseconds per move through ``games.services.submit_action``.
+
+    python -m bench.submit [--games 50] [--moves 3000] [--profile out.prof]
+
+No sockets: the cost a move puts on the database thread (coordinator lock, transaction,
+locking read, engine, action log, snapshot, commit, after-commit work), timed on that
+thread, called from an event loop through ``database_sync_to_async`` as the server's
+consumers call it. The live benchmark's server pays this once per action on top of the
+frames and the views. Uses the database the
+environment names (a throwaway SQLite file by default), with fresh guest players in
+two-player Snowball Fight games; moves are random legal actions from a seeded generator,
+chosen outside the timed call.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.submit", description=__doc__)
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--moves", type=int, default=3000)
+    parser.add_argument("--game-type", default="snowball-fight")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", help="write a cProfile of the timed calls here")
+    args = parser.parse_args(argv)
+
+    if "DATABASE_URL" not in os.environ:
+        os.environ["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp(prefix='bench-submit-')}/db.sqlite3"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "snowball_site.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from channels.db import database_sync_to_async
+
+    from games import engines, selectors, services
+    from games.state_cache import STATE_CACHE
+    from snowball_site.tuning import tune_the_interpreter
+
+    tune_the_interpreter()
+    ruleset = engines.get(args.game_type)
+    rng = random.Random(args.seed)
+
+    def new_game() -> dict:
+        users = [services.create_guest(display_name=f"Bench {seat}") for seat in range(2)]
+        game = services.create_game(creator=users[0], game_type=args.game_type, num_seats=2, take_seat=True)
+        services.join_seat(game_id=game.pk, user=users[1], number=1)
+        game = services.start_game(game_id=game.pk, user=users[0])
+        return {"id": game.pk, "users": users, "version": game.version}
+
+    games = [new_game() for _ in range(args.games)]
+    timings: list[float] = []
+    profiler = None
+    if args.profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+
+    def timed_submit(**kwargs):
+        """The move as the database thread runs it, timed (and profiled) on that thread."""
+        started = time.perf_counter()
+        if profiler:
+            profiler.enable()
+        try:
+            return services.submit_action(**kwargs)
+        finally:
+            if profiler:
+                profiler.disable()
+            timings.append((time.perf_counter() - started) * 1000)
+
+    def after_move(game_id: int, version: int) -> None:
+        """What the server's sockets do next: read the new snapshot (the committer's copy)."""
+        selectors.snapshot(game_id, version=version)
+
+    async def play() -> int:
+        submit, follow = database_sync_to_async(timed_submit), database_sync_to_async(after_move)
+        finished = 0
+        while len(timings) < args.moves:
+            entry = rng.choice(games)
+            state = STATE_CACHE.get(entry["id"], entry["version"])
+            if state is None or ruleset.outcome(state) is not None:
+                games[games.index(entry)] = await database_sync_to_async(new_game)()
+                finished += 1
+                continue
+            seat = rng.choice(sorted(ruleset.to_act(state)))
+            action = rng.choice(ruleset.legal_actions(state, seat))
+            result = await submit(game_id=entry["id"], user=entry["users"][seat], action=action,
+                                  action_id=uuid.uuid4().hex, version=entry["version"])
+            entry["version"] = result.version
+            await follow(entry["id"], result.version)
+            await asyncio.sleep(0)  # let the broadcast the move handed to this loop go out
+        return finished
+
+    finished = asyncio.run(play())
+    if profiler:
+        profiler.dump_stats(args.profile)
+    timings.sort()
+    report = {
+        "moves": len(timings), "games_finished": finished,
+        "ms_per_move": {"mean": round(statistics.fmean(timings), 3),
+                        "p50": round(timings[len(timings) // 2], 3),
+                        "p99": round(timings[int(len(timings) * 0.99)], 3)},
+        "database": django.conf.settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
+    }
+    print(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
