@@ -37,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     if "DATABASE_URL" not in os.environ:
         os.environ["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp(prefix='bench-submit-')}/db.sqlite3"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "snowball_site.settings")
+    os.environ.setdefault("DJANGO_DEBUG", "0")  # as the server runs: no query log
+    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-submit-only")
     import django
 
     django.setup()

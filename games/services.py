@@ -22,10 +22,9 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from games import engines, selectors
+from games import engines, selectors, statements
 from games.coordinator import LockTimeout, get_coordinator
 from games.engines.base import GameError, Ruleset
 from games.errors import BadRequest, Busy, Conflict, Forbidden, NotFound, NotSeated, StaleVersion
@@ -310,14 +309,9 @@ def _locked_game(game_id: int, *, action_id: str | None = None) -> Iterator[Game
         except LockTimeout as exc:
             raise Busy("the game is busy; try again in a moment") from exc
         stack.enter_context(transaction.atomic())
-        games = Game.objects.select_for_update(of=("self",)).defer("state")
-        if action_id is not None:
-            games = games.annotate(logged_already=Exists(
-                ActionRecord.objects.filter(game=OuterRef("pk"), action_id=action_id)))
-        try:
-            game = games.get(pk=game_id)
-        except Game.DoesNotExist:
-            raise NotFound(f"there is no game {game_id}") from None
+        game = statements.locked_game(game_id, action_id=action_id)
+        if game is None:
+            raise NotFound(f"there is no game {game_id}")
         yield game
 
 
@@ -397,8 +391,8 @@ def _apply(game: Game, ruleset: Ruleset, state: dict, seat: int, action: dict, *
     new_state, events = ruleset.apply(state, seat, action)
     game.version += 1
     game.log_length += 1
-    ActionRecord.objects.create(game=game, seq=game.log_length, seat=seat, action=action, action_id=action_id,
-                                source=source, events=events, version=game.version)
+    statements.insert_action(ActionRecord(game=game, seq=game.log_length, seat=seat, action=action,
+                                          action_id=action_id, source=source, events=events, version=game.version))
     logged.append({"seq": game.log_length, "events": events, "version": game.version})
     return new_state
 
@@ -493,7 +487,7 @@ def _save_state(game: Game, ruleset: Ruleset, state: dict, logged: list[dict[str
         game.finished_at = timezone.now()
         game.outcome = outcome
         changed += ["status", "finished_at", "outcome"]
-    game.save(update_fields=sorted(set(changed)))
+    statements.update_game(game, list(set(changed)))
     version = game.version
 
     def remember_in_this_process() -> None:

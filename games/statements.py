@@ -1,0 +1,128 @@
+"""The statements every move runs, with their SQL built once per database instead of per call.
+
+Django's ORM compiles a query's SQL each time it runs (about 0.3 ms a statement here, several
+times what SQLite or PostgreSQL then take to execute it), and a move runs the same three: the
+locking read of the game, the insert into its log, the update of its row. These helpers build
+that SQL from the models' own metadata once per database and column list, and pass every
+value through the field's own ``pre_save`` and ``get_db_prep_save``, so what is stored is
+exactly what ``Model.save()`` would store. Everything else uses the ORM.
+"""
+from __future__ import annotations
+
+from functools import cache
+from weakref import WeakKeyDictionary
+
+from django.db import DatabaseError, connections, router
+
+from games.models import ActionRecord, Game
+
+
+def locked_game(game_id: int, *, action_id: str | None = None) -> Game | None:
+    """The game's row, locked for update where the database can, without its state column.
+
+    With ``action_id``, ``game.logged_already`` says whether the game's log already holds it.
+    Call inside a transaction; None when there is no such game.
+    """
+    alias = router.db_for_write(Game)
+    connection = connections[alias]
+    params = [action_id, game_id] if action_id is not None else [game_id]
+    with connection.cursor() as cursor:
+        cursor.execute(_locked_game_sql(alias, connection.vendor, action_id is not None), params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    fields = _read_fields()
+    values = [_from_db(connection, field, value) for field, value in zip(fields, row)]
+    game = Game.from_db(alias, [f.attname for f in fields], values)
+    if action_id is not None:
+        game.logged_already = bool(row[-1])
+    return game
+
+
+def insert_action(record: ActionRecord) -> None:
+    """Append ``record`` to its game's log (its primary key is not read back)."""
+    alias = router.db_for_write(ActionRecord)
+    connection = connections[alias]
+    fields = _insert_fields()
+    params = [field.get_db_prep_save(field.pre_save(record, add=True), connection) for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(_insert_sql(alias, connection.vendor), params)
+
+
+def update_game(game: Game, columns: list[str]) -> None:
+    """Write ``columns`` of ``game``'s row, as ``game.save(update_fields=columns)`` would."""
+    alias = router.db_for_write(Game)
+    connection = connections[alias]
+    columns = sorted(columns)
+    fields = [Game._meta.get_field(name) for name in columns]
+    params = [field.get_db_prep_save(field.pre_save(game, add=False), connection) for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(_update_sql(alias, connection.vendor, tuple(columns)), [*params, game.pk])
+        if cursor.rowcount != 1:
+            raise DatabaseError(f"updating game {game.pk} changed {cursor.rowcount} rows")
+
+
+@cache
+def _locked_game_sql(alias: str, vendor: str, with_action_check: bool) -> str:
+    connection = connections[alias]
+    qn = connection.ops.quote_name
+    table = Game._meta.db_table
+    columns = [f"{qn(table)}.{qn(f.column)}" for f in _read_fields()]
+    if with_action_check:
+        log = ActionRecord._meta
+        columns.append(
+            f"EXISTS (SELECT 1 FROM {qn(log.db_table)} WHERE {qn(log.get_field('game').column)} = "
+            f"{qn(table)}.{qn(Game._meta.pk.column)} AND {qn(log.get_field('action_id').column)} = %s) "
+            f"AS logged_already")
+    sql = f"SELECT {', '.join(columns)} FROM {qn(table)} WHERE {qn(table)}.{qn(Game._meta.pk.column)} = %s"
+    if connection.features.has_select_for_update:
+        of = (qn(table),) if connection.features.has_select_for_update_of else ()
+        sql += " " + connection.ops.for_update_sql(of=of)
+    return sql
+
+
+@cache
+def _read_fields() -> list:
+    """The game's columns a move reads: all but the state, which the process usually holds."""
+    return [f for f in Game._meta.concrete_fields if f.name != "state"]
+
+
+_CONVERTERS: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _from_db(connection, field, value):
+    """``value`` as the ORM would hand it over: the backend's and the field's converters applied."""
+    if value is None:
+        return None
+    per_field = _CONVERTERS.get(connection)
+    if per_field is None:
+        per_field = _CONVERTERS[connection] = {}
+    converters = per_field.get(field)
+    if converters is None:
+        column = field.get_col(Game._meta.db_table)
+        converters = per_field[field] = (
+            [(c, column) for c in connection.ops.get_db_converters(column)]
+            + [(c, column) for c in field.get_db_converters(connection)])
+    for convert, column in converters:
+        value = convert(value, column, connection)
+    return value
+
+
+@cache
+def _insert_fields() -> list:
+    return [f for f in ActionRecord._meta.concrete_fields if not f.primary_key]
+
+
+@cache
+def _insert_sql(alias: str, vendor: str) -> str:
+    qn = connections[alias].ops.quote_name
+    fields = _insert_fields()
+    return (f"INSERT INTO {qn(ActionRecord._meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
+            f"VALUES ({', '.join(['%s'] * len(fields))})")
+
+
+@cache
+def _update_sql(alias: str, vendor: str, columns: tuple[str, ...]) -> str:
+    qn = connections[alias].ops.quote_name
+    assignments = ", ".join(f"{qn(Game._meta.get_field(name).column)} = %s" for name in columns)
+    return f"UPDATE {qn(Game._meta.db_table)} SET {assignments} WHERE {qn(Game._meta.pk.column)} = %s"

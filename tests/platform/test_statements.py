@@ -1,0 +1,72 @@
+"""The move path's prepared statements store and read exactly what the ORM would."""
+from __future__ import annotations
+
+import pytest
+from django.db import DatabaseError, transaction
+
+from games import statements
+from games.models import ActionRecord, Game
+from tests.platform.helpers import play_to_end, started_game
+
+pytestmark = pytest.mark.django_db
+
+READ = [f.attname for f in Game._meta.concrete_fields if f.name != "state"]
+
+
+def _orm_row(game_id: int) -> dict:
+    game = Game.objects.get(pk=game_id)
+    return {name: getattr(game, name) for name in READ}
+
+
+@pytest.mark.parametrize("finished", [False, True])
+def test_the_locking_read_matches_the_orm_column_for_column(make_user, finished):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, ben)
+    if finished:
+        game = play_to_end(game.pk, {0: ana, 1: ben})
+        assert game.outcome and game.finished_at
+    first_action = game.actions.first().action_id if finished else "never-sent"
+    with transaction.atomic():
+        read = statements.locked_game(game.pk, action_id=first_action)
+    assert {name: getattr(read, name) for name in READ} == _orm_row(game.pk)
+    assert read.logged_already is finished
+    assert read.state == Game.objects.get(pk=game.pk).state  # the deferred column loads when used
+
+
+def test_the_locking_read_of_a_missing_game_is_none(db):
+    with transaction.atomic():
+        assert statements.locked_game(987654, action_id="x") is None
+        assert statements.locked_game(987654) is None
+
+
+def test_an_inserted_action_reads_back_as_written(make_user):
+    game = started_game(make_user("Ana"), make_user("Ben"))
+    action = {"type": "choose", "card": "snowball", "nested": [1, {"ü": None}]}
+    events = [{"type": "locked", "text": "Ana has chosen", "visible_to": [0]}]
+    game.log_length += 1
+    statements.insert_action(ActionRecord(game=game, seq=game.log_length, seat=1, action=action, action_id="a-1",
+                                          source=ActionRecord.Source.BOT, events=events, version=123))
+    statements.update_game(game, ["log_length"])
+    record = ActionRecord.objects.get(game=game, seq=game.log_length)
+    assert (record.seat, record.action, record.action_id, record.source, record.events, record.version) == (
+        1, action, "a-1", "bot", events, 123)
+    assert record.created_at is not None
+
+
+def test_an_update_writes_only_the_columns_it_names(make_user):
+    game = started_game(make_user("Ana"), make_user("Ben"))
+    before = Game.objects.get(pk=game.pk)
+    game.version += 5
+    game.prompts = {"seats": {"0": {"since": 3, "digest": "d", "deadline": None}}}
+    game.is_public = not game.is_public  # changed in memory, not named: stays as it was
+    statements.update_game(game, ["version", "prompts"])
+    after = Game.objects.get(pk=game.pk)
+    assert (after.version, after.prompts) == (before.version + 5, game.prompts)
+    assert after.is_public == before.is_public
+
+
+def test_an_update_of_a_vanished_row_is_an_error(make_user):
+    game = started_game(make_user("Ana"), make_user("Ben"))
+    Game.objects.filter(pk=game.pk).delete()
+    with pytest.raises(DatabaseError, match=f"game {game.pk}"):
+        statements.update_game(game, ["version"])
