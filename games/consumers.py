@@ -19,7 +19,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games import rendering, selectors, services
+from games import jsontext, rendering, selectors, services
 from games.auth import user_for_token
 from games.coordinator import get_coordinator
 from games.engines.base import GameError
@@ -246,7 +246,7 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         raise NotImplementedError
 
     async def send_json(self, data: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(data))
+        await self.send(text_data=jsontext.dumps(data))
 
     async def be_seen(self) -> None:
         """Register this connection (with its seat) in the game's presence, and tell the game."""

@@ -6,13 +6,12 @@ version into a ``GameSnapshot`` that every socket in the process shares.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from games import engines
+from games import engines, jsontext
 from games.caches import LRU
 from games.errors import NotFound
 from games.models import ActionRecord, Game, Seat
@@ -99,6 +98,22 @@ def game_state(game: Game) -> dict[str, Any] | None:
 
 
 @dataclass(frozen=True)
+class LogRecord:
+    """One logged action as the game log shows it: per event, who may read it and its line."""
+
+    seq: int
+    lines: list[tuple[list[int] | None, dict[str, Any]]]
+
+
+def log_records(records: list[dict[str, Any]], names: list[str]) -> list[LogRecord]:
+    """``{"seq", "events"}`` rows as log records, with the players' names filled in once."""
+    return [LogRecord(seq=r["seq"], lines=[
+        (event.get("visible_to"), {"seq": r["seq"], "type": event.get("type", ""),
+                                   "text": fill_names(event.get("text", ""), names)})
+        for event in r["events"]]) for r in records]
+
+
+@dataclass(frozen=True)
 class GameSnapshot:
     """One version of one game, read from the database once per process and shared by
     every socket watching it; per-viewer payloads are derived from it without queries."""
@@ -106,7 +121,7 @@ class GameSnapshot:
     game: Game
     players: list[dict[str, Any]]
     names: list[str]
-    records: list[dict[str, Any]]
+    records: list[LogRecord]  # newest first
     state: dict[str, Any] | None
 
     @property
@@ -144,10 +159,11 @@ def snapshot(game_id: int, *, version: int | None = None) -> GameSnapshot:
         if version is None and Game.objects.filter(pk=game_id, version=cached.version).exists():
             return cached
     game = get_game(game_id, with_state=False)  # a live game's state is usually in STATE_CACHE
-    records = list(ActionRecord.objects.filter(game=game).order_by("-seq").values("seq", "events")[:LOG_RECORDS])
+    rows = list(ActionRecord.objects.filter(game=game).order_by("-seq").values("seq", "events")[:LOG_RECORDS])
     seats = list(game.seats.select_related("user__profile"))
-    fresh = GameSnapshot(game=game, players=seats_summary(game, seats), names=seat_names(game, seats),
-                         records=records, state=game_state(game))
+    names = seat_names(game, seats)
+    fresh = GameSnapshot(game=game, players=seats_summary(game, seats), names=names,
+                         records=log_records(rows, names), state=game_state(game))
     if cached is None or cached.version <= fresh.version:
         SNAPSHOTS.put(game_id, fresh)
     return fresh
@@ -164,21 +180,19 @@ def note_commit(game: Game, state: dict[str, Any], new_records: list[dict[str, A
             or cached.game.started_at != game.started_at
             or cached.version != new_records[0]["version"] - 1 or game.version != new_records[-1]["version"]):
         return
-    fresh = [{"seq": r["seq"], "events": r["events"]} for r in reversed(new_records)]
+    fresh = log_records(list(reversed(new_records)), cached.names)
     SNAPSHOTS.put(game.pk, GameSnapshot(game=game, players=cached.players, names=cached.names,
                                         records=(fresh + cached.records)[:LOG_RECORDS], state=state))
 
 
-def game_log(records: list[dict[str, Any]], seat: int | None, names: list[str], limit: int = LOG_LENGTH) -> list[dict[str, Any]]:
-    """The newest events this viewer may read, oldest first, with names filled in."""
+def game_log(records: list[LogRecord], seat: int | None, limit: int = LOG_LENGTH) -> list[dict[str, Any]]:
+    """The newest lines this viewer may read, oldest first (shared between viewers: do not mutate)."""
     lines: list[dict[str, Any]] = []
     for record in records:
-        for event in reversed(record["events"]):
-            visible_to = event.get("visible_to")
+        for visible_to, line in reversed(record.lines):
             if visible_to is not None and seat not in visible_to:
                 continue
-            lines.append({"seq": record["seq"], "type": event.get("type", ""),
-                          "text": fill_names(event.get("text", ""), names)})
+            lines.append(line)
             if len(lines) >= limit:
                 break
         if len(lines) >= limit:
@@ -207,7 +221,7 @@ def view_frame(snap: GameSnapshot, seat: int | None) -> str:
     """The JSON socket's ``view`` frame for one viewer, serialised once per version and seat."""
     entry = _viewer_view(snap, seat)
     if entry.frame is None:
-        entry.frame = json.dumps({"type": "view", **entry.payload})
+        entry.frame = jsontext.dumps({"type": "view", **entry.payload})
     return entry.frame
 
 
@@ -252,7 +266,7 @@ def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
                 prompt["deadline"] = (game.prompts.get("seats", {}).get(str(seat)) or {}).get("deadline")
                 payload["prompt"] = prompt
                 payload["legal_actions"] = ruleset.legal_actions(state, seat)
-        payload["log"] = game_log(snap.records, seat, snap.names)
+        payload["log"] = game_log(snap.records, seat)
     return payload
 
 

@@ -1,7 +1,6 @@
 """Two players and a spectator, in three browser contexts, from the lobby to the result."""
 from __future__ import annotations
 
-import json
 import re
 
 import pytest

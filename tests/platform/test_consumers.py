@@ -8,7 +8,6 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from games import services
 from games.models import ApiToken, Game
 from snowball_site.asgi import application
 from tests.platform.helpers import started_game

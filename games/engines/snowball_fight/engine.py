@@ -40,11 +40,10 @@ from games.engines.base import (
     Option,
     Prompt,
     State,
-    View,
     rng_for,
 )
 from games.engines.snowball_fight import cards as C
-from games.engines.snowball_fight.cards import card_dict, card_name, kind_of, side_of
+from games.engines.snowball_fight.cards import card_name, kind_of, side_of
 
 SLUG = "snowball-fight"
 SIDE_NAMES = ("top", "bottom")

@@ -1,0 +1,12 @@
+"""JSON text for socket frames, built with orjson: views of 10-15 KB go out on every move, and
+orjson writes them several times faster than the standard library (same JSON; integer keys
+become strings, as ``json.dumps`` makes them)."""
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+
+def dumps(data: Any) -> str:
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
