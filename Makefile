@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install migrate redis bench-engines bench-live bench-live-redis bench-step clean
+.PHONY: run test install migrate redis bench-engines bench-live bench-live-redis bench-step bench-submit clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,9 @@ bench-live-redis: install
 
 bench-step: install
 	$(PY) -m bench.step --mode memory
+
+bench-submit: install
+	$(PY) -m bench.submit
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis
