@@ -26,22 +26,32 @@ def fresh_layer(settings):
 
 
 def test_a_broadcast_from_a_database_thread_reaches_the_group_without_holding_the_thread(settings):
+    """The thread returns before the group send can finish: the send waits for that return."""
     layer = fresh_layer(settings)
+    real_group_send = layer.group_send
 
     async def scenario():
         socket = await layer.new_channel()
         await layer.group_add(services.game_group(7), socket)
+        thread_returned = asyncio.Event()
+        sends = []
 
-        def commit_then_broadcast() -> int:
-            services.broadcast_version(game_id=7, version=3)
-            return layer.channels[socket].qsize() if socket in layer.channels else 0
+        async def group_send_once_the_thread_returned(group, message):
+            try:
+                await asyncio.wait_for(thread_returned.wait(), timeout=1)
+                sends.append("after the thread returned")
+            except asyncio.TimeoutError:  # the thread is still waiting for this send
+                sends.append("while the thread waited")
+            await real_group_send(group, message)
 
-        waiting_when_the_thread_moved_on = await sync_to_async(commit_then_broadcast, thread_sensitive=False)()
+        layer.group_send = group_send_once_the_thread_returned
+        await sync_to_async(services.broadcast_version, thread_sensitive=False)(game_id=7, version=3)
+        thread_returned.set()
         message = await asyncio.wait_for(layer.receive(socket), timeout=2)
-        return waiting_when_the_thread_moved_on, message
+        return sends, message
 
-    waiting, message = in_a_fresh_thread(lambda: asyncio.run(scenario()))
-    assert waiting == 0  # handed to the event loop, not awaited by the database thread
+    sends, message = in_a_fresh_thread(lambda: asyncio.run(scenario()))
+    assert sends == ["after the thread returned"]  # handed to the event loop, not awaited by the thread
     assert message == {"type": "game.changed", "version": 3}
     channel_layers.backends.clear()
 
