@@ -24,6 +24,7 @@ from games.auth import user_for_token
 from games.coordinator import get_coordinator
 from games.engines.base import GameError
 from games.errors import NotFound, ServiceError, StaleVersion
+from games.loop_database import on_the_loop
 
 log = logging.getLogger(__name__)
 
@@ -35,17 +36,23 @@ CLOSE_NOT_FOUND = 4004
 def db_call(function):
     """Run ``function`` (which uses the database) from async code.
 
-    On SQLite every call goes to Channels' one database thread: SQLite takes one writer at a
-    time anyway. On a server database the calls run in the shared thread pool, each thread
-    with its own connection, so one move waiting on the database does not hold up the next
-    game's; the game's lock keeps each game's moves in order.
+    One process on SQLite (``make run``): on the event loop's own thread, at once
+    (games/loop_database.py). SQLite with Redis: on Channels' one database thread, since
+    SQLite takes one writer at a time anyway. A server database: in the shared thread pool,
+    each thread with its own connection, so one move waiting on the database does not hold
+    up the next game's; the game's lock keeps each game's moves in order.
     """
+    if settings.SNOWBALL_DB_ON_LOOP:
+        return on_the_loop(function)
     return database_sync_to_async(function, thread_sensitive=not settings.SNOWBALL_PARALLEL_DB)
 
 
 def off_the_db_thread(function):
-    """Run a coordinator call (Redis or in-process, never the database) in the shared thread
-    pool, so presence heartbeats do not queue behind moves on the one database thread."""
+    """Run a coordinator call (Redis or in-process, never the database) without queueing
+    behind moves: the in-process coordinator answers at once on the loop's thread; Redis
+    calls go to the shared thread pool."""
+    if settings.REDIS_URL is None:
+        return on_the_loop(function)
     return sync_to_async(function, thread_sensitive=False)
 
 

@@ -519,9 +519,10 @@ def _after_commit_broadcast(game_id: int, version: int, *, lobby: bool) -> None:
 def broadcast_version(*, game_id: int, version: int, lobby: bool = False) -> None:
     """Tell every socket of the game that ``version`` exists (and the lobby that it changed).
 
-    Runs after the commit. On a server's database thread the message is handed to the
-    server's event loop without waiting for it to be sent, so the thread goes on to the next
-    write; elsewhere (tests, management commands) it is sent before this returns.
+    Runs after the commit. On the server's event loop (the one-process mode's database calls
+    run there) the send is started as a task of that loop; on a database thread it is handed
+    to the loop without waiting for it to be sent, so the thread goes on to the next write;
+    elsewhere (tests, management commands) it is sent before this returns.
     """
     layer = get_channel_layer()
     if layer is None:
@@ -529,6 +530,9 @@ def broadcast_version(*, game_id: int, version: int, lobby: bool = False) -> Non
     messages = [(game_group(game_id), {"type": "game.changed", "version": version})]
     if lobby:
         messages.append((LOBBY_GROUP, {"type": "lobby.changed"}))
+    if _on_an_event_loop():
+        _start_background(_group_send_all(layer, messages))
+        return
     loop = _serving_event_loop()
     if loop is None:
         async_to_sync(_group_send_all)(layer, messages)
@@ -553,13 +557,16 @@ def _start_background(coroutine) -> None:
     task.add_done_callback(_BACKGROUND.discard)
 
 
-def _serving_event_loop() -> asyncio.AbstractEventLoop | None:
-    """The event loop that called this thread through ``sync_to_async``, if it still runs."""
+def _on_an_event_loop() -> bool:
     try:
         asyncio.get_running_loop()
-        return None  # on an event loop's own thread: nothing to hand over to
     except RuntimeError:
-        pass
+        return False
+    return True
+
+
+def _serving_event_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop that called this thread through ``sync_to_async``, if it still runs."""
     loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
     if loop is None or loop.is_closed() or not loop.is_running():
         return None

@@ -93,10 +93,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     if os.environ.get("SNOWBALL_TEST_DB_NAME"):
         DATABASES["default"]["TEST"] = {"NAME": os.environ["SNOWBALL_TEST_DB_NAME"]}
 
-# Database calls from websockets: one thread for SQLite (one writer at a time), a pool otherwise
-SNOWBALL_PARALLEL_DB = DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3"
-
 REDIS_URL = os.environ.get("REDIS_URL", "").strip() or None
+
+# Database calls from websockets. One process on SQLite with nothing else (`make run`): on the
+# event loop's own thread (games/loop_database.py). Otherwise SQLite takes one thread (one
+# writer at a time) and a server database a pool.
+_sqlite = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+SNOWBALL_PARALLEL_DB = not _sqlite
+SNOWBALL_DB_ON_LOOP = _env_bool("SNOWBALL_DB_ON_LOOP", _sqlite and not REDIS_URL)
+if SNOWBALL_DB_ON_LOOP:
+    # Django refuses database calls from a thread that runs an event loop; in this mode that is
+    # where they belong (a local file, one connection, calls that never await).
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 if REDIS_URL:
     CHANNEL_LAYERS = {

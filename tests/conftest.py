@@ -69,8 +69,10 @@ def site_backend(request, settings):
             "CONFIG": {"hosts": [REDIS_TEST_URL], "prefix": prefix},
         }}
         coordinator._instance = coordinator.RedisCoordinator(REDIS_TEST_URL, prefix=prefix)
+        settings.SNOWBALL_DB_ON_LOOP = False  # as settings decide with REDIS_URL set
     else:
         settings.REDIS_URL = None
+        settings.SNOWBALL_DB_ON_LOOP = True
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": "games.channel_layers.InMemoryLayer"}}
     channel_layers.backends.clear()
     yield request.param
