@@ -2,10 +2,10 @@
 
     python -m bench.submit [--games 50] [--moves 3000] [--profile out.prof]
 
-No sockets: the cost a move puts on the database thread (coordinator lock, transaction,
-locking read, engine, action log, snapshot, commit, after-commit work), timed on that
-thread, called from an event loop through ``database_sync_to_async`` as the server's
-consumers call it. The live benchmark's server pays this once per action on top of the
+No sockets: the cost a move puts on the thread that runs it (coordinator lock, transaction,
+locking read, engine, action log, snapshot, commit, after-commit work), called from an event
+loop through ``games.consumers.db_call`` as the server's consumers call it: on the loop's own
+thread in the one-process mode (SQLite, no Redis), on a database thread otherwise. The live benchmark's server pays this once per action on top of the
 frames and the views. Uses the database the
 environment names (a throwaway SQLite file by default), with fresh guest players in
 two-player Snowball Fight games; moves are random legal actions from a seeded generator,
@@ -45,9 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from channels.db import database_sync_to_async
-
     from games import engines, selectors, services
+    from games.consumers import db_call
     from games.state_cache import STATE_CACHE
     from snowball_site.tuning import tune_the_interpreter
 
@@ -71,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         profiler = cProfile.Profile()
 
     def timed_submit(**kwargs):
-        """The move as the database thread runs it, timed (and profiled) on that thread."""
+        """The move as the server runs it, timed (and profiled) on the thread that runs it."""
         started = time.perf_counter()
         if profiler:
             profiler.enable()
@@ -87,13 +86,13 @@ def main(argv: list[str] | None = None) -> int:
         selectors.snapshot(game_id, version=version)
 
     async def play() -> int:
-        submit, follow = database_sync_to_async(timed_submit), database_sync_to_async(after_move)
+        submit, follow = db_call(timed_submit), db_call(after_move)
         finished = 0
         while len(timings) < args.moves:
             entry = rng.choice(games)
             state = STATE_CACHE.get(entry["id"], entry["version"])
             if state is None or ruleset.outcome(state) is not None:
-                games[games.index(entry)] = await database_sync_to_async(new_game)()
+                games[games.index(entry)] = await db_call(new_game)()
                 finished += 1
                 continue
             seat = rng.choice(sorted(ruleset.to_act(state)))
@@ -115,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
                         "p50": round(timings[len(timings) // 2], 3),
                         "p99": round(timings[int(len(timings) * 0.99)], 3)},
         "database": django.conf.settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
+        "runs_on": "the event loop's thread" if django.conf.settings.SNOWBALL_DB_ON_LOOP else "a database thread",
     }
     print(json.dumps(report, indent=1))
     return 0
