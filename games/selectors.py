@@ -99,18 +99,28 @@ def game_state(game: Game) -> dict[str, Any] | None:
 
 @dataclass(frozen=True)
 class LogRecord:
-    """One logged action as the game log shows it: per event, who may read it and its line."""
+    """One logged action as the game log shows it: per event, who may read it and its line.
+
+    Tuples of strings and numbers, not lists: the cyclic collector stops tracking such
+    tuples (and dicts of plain values) after one look, and a live server holds the log of
+    every game it serves, so its young collections walk that much less.
+    """
 
     seq: int
-    lines: list[tuple[list[int] | None, dict[str, Any]]]
+    lines: tuple[tuple[tuple[int, ...] | None, dict[str, Any]], ...]
 
 
 def log_records(records: list[dict[str, Any]], names: list[str]) -> list[LogRecord]:
     """``{"seq", "events"}`` rows as log records, with the players' names filled in once."""
-    return [LogRecord(seq=r["seq"], lines=[
-        (event.get("visible_to"), {"seq": r["seq"], "type": event.get("type", ""),
-                                   "text": fill_names(event.get("text", ""), names)})
-        for event in r["events"]]) for r in records]
+    return [LogRecord(seq=r["seq"], lines=tuple(
+        (_readers(event), {"seq": r["seq"], "type": event.get("type", ""),
+                           "text": fill_names(event.get("text", ""), names)})
+        for event in r["events"])) for r in records]
+
+
+def _readers(event: dict[str, Any]) -> tuple[int, ...] | None:
+    visible_to = event.get("visible_to")
+    return None if visible_to is None else tuple(visible_to)
 
 
 @dataclass(frozen=True)
@@ -136,10 +146,15 @@ class GameSnapshot:
 
 @dataclass
 class ViewerView:
-    """One viewer's payload at one version, and its JSON view frame once a socket asks for it."""
+    """One viewer's view at one version: its payload, its JSON view frame, or both.
+
+    A frame built for a JSON socket keeps only its text: the payload behind it is some
+    sixty containers that the cyclic collector would otherwise walk until the next version.
+    A payload asked for (the page, the HTTP API) is kept for the next viewer of that seat.
+    """
 
     version: int
-    payload: dict[str, Any]
+    payload: dict[str, Any] | None = None
     frame: str | None = None
 
 
@@ -214,14 +229,18 @@ def viewer_payload(game: Game, seat: int | None) -> dict[str, Any]:
 
 def payload_for(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
     """One viewer's payload of a snapshot, built once per version and seat (do not mutate)."""
-    return _viewer_view(snap, seat).payload
+    entry = _viewer_view(snap, seat)
+    if entry.payload is None:
+        entry.payload = _build_payload(snap, seat)
+    return entry.payload
 
 
 def view_frame(snap: GameSnapshot, seat: int | None) -> str:
     """The JSON socket's ``view`` frame for one viewer, serialised once per version and seat."""
     entry = _viewer_view(snap, seat)
     if entry.frame is None:
-        entry.frame = jsontext.dumps({"type": "view", **entry.payload})
+        payload = entry.payload if entry.payload is not None else _build_payload(snap, seat)
+        entry.frame = jsontext.dumps({"type": "view", **payload})
     return entry.frame
 
 
@@ -230,7 +249,7 @@ def _viewer_view(snap: GameSnapshot, seat: int | None) -> ViewerView:
     cached = PAYLOADS.get(key)
     if cached is not None and cached.version == snap.version:
         return cached
-    entry = ViewerView(version=snap.version, payload=_build_payload(snap, seat))
+    entry = ViewerView(version=snap.version)
     PAYLOADS.put(key, entry)
     return entry
 
