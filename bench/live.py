@@ -273,6 +273,7 @@ def _measure(target: str, server_pids: list[int], cfg: Config, pool: list[dict[s
     t_start = gen.go()
     time.sleep(max(0.0, t_start + cfg.warmup - time.monotonic()))
     meter.begin()
+    window_start = time.time()
     profiler = None
     profile_path = None
     if profile != "none" and server_pids:
@@ -282,6 +283,7 @@ def _measure(target: str, server_pids: list[int], cfg: Config, pool: list[dict[s
     load_start = os.getloadavg()
     time.sleep(max(0.0, t_start + cfg.warmup + cfg.duration - time.monotonic()))
     cpu = meter.end()
+    window_end = time.time()
     peak_rss = rss(server_pids)
     result = gen.results()
     result.update({
@@ -299,6 +301,7 @@ def _measure(target: str, server_pids: list[int], cfg: Config, pool: list[dict[s
         },
         "cpu_cores": cpu,
         "loadavg_during": [round(x, 2) for x in load_start],
+        "measured_window_epoch": [window_start, window_end],
     })
     sustained = result["sustained_actions_per_s"]
     result["server_cpu_ms_per_action"] = 1000.0 * cpu["server"] / sustained if sustained else None
@@ -345,6 +348,9 @@ def run_site(args: argparse.Namespace, *, mode: str, games: int, rate: float) ->
     site = Site(mode=mode, workers=getattr(args, "workers", 1), extra_env=extra_env, app_dir=app_dir,
                 database_url=getattr(args, "database_url", None) or Site.database_url,
                 redis_url=getattr(args, "redis_url", None) or Site.redis_url)
+    pause_log = site.workdir / "pauses.jsonl"
+    if getattr(args, "pauses", False):
+        site.extra_env["SNOWBALL_PAUSE_LOG"] = str(pause_log)
     try:
         t0 = time.monotonic()
         site.prepare()
@@ -359,6 +365,11 @@ def run_site(args: argparse.Namespace, *, mode: str, games: int, rate: float) ->
         warm = f"ws://127.0.0.1:{site.ports[0]}/ws/api/games/{pool[-1]['id']}/"
         result = _measure(mode, site.pids(), cfg, pool, redis_url=site.redis_url if mode == "redis" else None,
                           warm_url=warm, profile=getattr(args, "profile", "none"))
+        if getattr(args, "pauses", False):
+            from snowball_site.pauses import summarise
+
+            since, until = result["measured_window_epoch"]
+            result["pauses"] = summarise(str(pause_log), since=since, until=until)
         result.update({"mode": mode, "server_workers": len(site.ports), "routing": cfg.routing, "setup_seconds": setup_s,
                        "app_dir": str(app_dir),
                        "pool_games": total, "server_log_tail": site.log_tail(15)})
@@ -433,6 +444,10 @@ def print_run(label: str, r: dict[str, Any]) -> None:
           f"{fmt(r['schedule_lag_ms']['p99'], 2)} ms, max {fmt(r['schedule_lag_ms']['max'], 1)} ms -> "
           f"{'DISCARD: ' + '; '.join(r['generator_notes']) if r['generator_bound'] else 'valid'}"
           f"{'' if r['generator_bound'] or not r['generator_notes'] else ' (' + '; '.join(r['generator_notes']) + ')'}")
+    if "pauses" in r:
+        rows = [f"{name} {row['count']}x, max {row['max_ms']:.0f} ms, {row['total_ms']:.0f} ms in all"
+                for name, row in sorted(r["pauses"].items())]
+        print(f"   pauses in the measured window: {'; '.join(rows) or 'none logged'}")
     if "profile" in r:
         p = r["profile"]
         if "error" in p:
@@ -476,6 +491,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--channels-floor", action="store_true",
                         help="also run the same fan-out on daphne and Channels with no game (bench.channels_floor)")
     parser.add_argument("--profile", choices=("none", "py-spy"), default="none")
+    parser.add_argument("--pauses", action="store_true",
+                        help="log the server's collector pauses and event-loop stalls (snowball_site/pauses.py) "
+                             "and report those in the measured window")
     parser.add_argument("--pool", type=int, default=0, help="games to create (default: enough for the run)")
     parser.add_argument("--game-type", default="snowball-fight")
     parser.add_argument("--socket-rate", type=float, default=0.0,

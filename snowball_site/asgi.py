@@ -12,6 +12,7 @@ from channels.security.websocket import AllowedHostsOriginValidator, OriginValid
 from django.urls import path  # noqa: E402
 
 from games import consumers, engines  # noqa: E402
+from snowball_site.pauses import with_pause_log  # noqa: E402
 from snowball_site.tuning import tune_the_interpreter  # noqa: E402
 
 
@@ -38,10 +39,10 @@ websocket_urlpatterns = [
     path("ws/api/games/<int:game_id>/", bot_socket(consumers.GameApiConsumer.as_asgi())),
 ]
 
-application = ProtocolTypeRouter({
+application = with_pause_log(ProtocolTypeRouter({
     "http": django_asgi_app,
     "websocket": URLRouter(websocket_urlpatterns),
-})
+}))
 
 
 engines.all_rulesets()  # import every engine now, not on the first game, so it is frozen with the rest

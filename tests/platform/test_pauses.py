@@ -1,0 +1,48 @@
+"""The pause log names each collection and each stall of the event loop."""
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import time
+
+from snowball_site import pauses
+
+
+def test_off_without_the_setting(monkeypatch):
+    monkeypatch.delenv("SNOWBALL_PAUSE_LOG", raising=False)
+    app = object()
+    assert pauses.with_pause_log(app) is app
+
+
+def test_collections_and_loop_stalls_are_logged_and_summarised(monkeypatch, tmp_path):
+    path = tmp_path / "pauses.jsonl"
+    monkeypatch.setenv("SNOWBALL_PAUSE_LOG", str(path))
+    calls = []
+
+    async def app(scope, receive, send):
+        calls.append(scope)
+
+    logged = pauses.with_pause_log(app)
+    try:
+        since = time.time()
+
+        async def serve_then_stall():
+            await logged({"type": "http"}, None, None)
+            await asyncio.sleep(0.02)
+            time.sleep(0.05)  # the loop is stuck here
+            await asyncio.sleep(0.02)
+
+        asyncio.run(serve_then_stall())
+        gc.collect(1)
+    finally:
+        gc.callbacks[:] = [c for c in gc.callbacks if getattr(c, "__self__", None) is None
+                           or not isinstance(c.__self__, pauses.PauseLog)]
+    entries = [json.loads(line) for line in path.read_text().splitlines()]
+    assert calls == [{"type": "http"}]
+    assert any(e["kind"] == "gc" and e["generation"] == 1 for e in entries)
+    assert any(e["kind"] == "lag" and e["ms"] >= 40 for e in entries)
+    summary = pauses.summarise(str(path), since=since, until=time.time())
+    assert summary["gc_generation_1"]["count"] >= 1
+    assert summary["loop_lag"]["max_ms"] >= 40
+    assert pauses.summarise(str(path), since=0, until=1) == {}
