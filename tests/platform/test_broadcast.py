@@ -67,3 +67,21 @@ def test_a_broadcast_outside_a_server_is_sent_before_it_returns(settings):
 
     assert in_a_fresh_thread(scenario) == 1
     channel_layers.backends.clear()
+
+
+def test_a_broadcast_on_the_event_loop_itself_is_sent_by_a_task_of_that_loop(settings):
+    """The one-process mode commits on the loop's thread: the ping goes out once the call returns."""
+    layer = fresh_layer(settings)
+
+    async def scenario():
+        socket = await layer.new_channel()
+        await layer.group_add(services.game_group(9), socket)
+        services.broadcast_version(game_id=9, version=4)  # as an after-commit callback on the loop
+        queued_before_yielding = layer.channels[socket].qsize() if socket in layer.channels else 0
+        message = await asyncio.wait_for(layer.receive(socket), timeout=2)
+        return queued_before_yielding, message
+
+    queued, message = in_a_fresh_thread(lambda: asyncio.run(scenario()))
+    assert queued == 0  # not sent inside the database call
+    assert message == {"type": "game.changed", "version": 4}
+    channel_layers.backends.clear()
