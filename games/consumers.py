@@ -75,20 +75,50 @@ class TokenBucket:
 
 
 class DirectDispatchMixin:
-    """Hands each message straight to its handler.
+    """Hands each message straight to its handler, one message at a time per consumer.
 
     Channels' ``AsyncConsumer.dispatch`` first closes stale database connections, a hop to
     the one database thread for every message a socket gets. Our handlers reach the database
-    only through ``db_call`` (``database_sync_to_async``), which does the same check in the
-    thread it runs on, so the hop is pure cost: with a thousand sockets it was most of the
-    database thread's queue.
+    only through ``db_call``, which does the same check where it runs, so the hop is pure
+    cost: with a thousand sockets it was most of the database thread's queue.
+
+    With the in-process layer (``games.channel_layers.InMemoryLayer``) a consumer can also
+    take a message straight from its sender when it is not handling another one; ``_turn``
+    keeps the consumer's own messages and those handed over in one file.
     """
 
+    _turn: asyncio.Lock | None = None
+
     async def dispatch(self, message: dict[str, Any]) -> None:
+        async with self._the_turn():
+            await self._handle(message)
+
+    async def _handle(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']!r}")
         await handler(message)
+
+    def _the_turn(self) -> asyncio.Lock:
+        if self._turn is None:
+            self._turn = asyncio.Lock()
+        return self._turn
+
+    def take_direct_deliveries(self) -> None:
+        """Ask the layer, if it can, to hand this consumer its messages directly."""
+        if hasattr(self.channel_layer, "deliver_directly"):
+            self.channel_layer.deliver_directly(self.channel_name, self)
+
+    def stop_direct_deliveries(self) -> None:
+        if hasattr(self.channel_layer, "stop_delivering_directly"):
+            self.channel_layer.stop_delivering_directly(self.channel_name)
+
+    def ready_for_direct_delivery(self) -> bool:
+        return not self._the_turn().locked()
+
+    async def deliver(self, message: dict[str, Any]) -> None:
+        async with self._the_turn():
+            await self._handle(message)
 
 
 class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
@@ -116,6 +146,7 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             return
         self.group = services.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        self.take_direct_deliveries()
         await self.accept()
         await self.be_seen()
         await self.send_current()
@@ -126,6 +157,7 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             if task is not None:
                 task.cancel()
         if hasattr(self, "group"):
+            self.stop_direct_deliveries()
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await off_the_db_thread(get_coordinator().leave)(self.game_id, self.channel_name)
             await self.announce_presence()

@@ -42,7 +42,7 @@ def test_collections_and_loop_stalls_are_logged_and_summarised(monkeypatch, tmp_
     assert calls == [{"type": "http"}]
     assert any(e["kind"] == "gc" and e["generation"] == 1 for e in entries)
     assert any(e["kind"] == "lag" and e["ms"] >= 40 for e in entries)
-    summary = pauses.summarise(str(path), since=since, until=time.time())
+    summary = pauses.summarise(str(path), since=since - 1, until=time.time() + 1)  # times are rounded to ms
     assert summary["gc_generation_1"]["count"] >= 1
     assert summary["loop_lag"]["max_ms"] >= 40
     assert pauses.summarise(str(path), since=0, until=1) == {}
