@@ -22,12 +22,14 @@ pile is the *end* of its list):
     battle                 the reveal being resolved, else None
     last_reveal, result    what the last reveal did; the final result
 
-Nested dicts other than ``draft`` and ``battle``, and the inner lists of
-``whitewash`` and ``shown``, are never mutated once stored (they are replaced),
-so :func:`_copy` copies only what can change in place.
+Nested dicts other than ``draft`` and ``battle``, and the inner lists of the per-seat
+structures (the piles, ``whitewash``, ``shown``), are never mutated once stored (they
+are replaced), so :func:`_copy` copies only what can change in place: the outer lists,
+and the draft and battle in progress.
 """
 from __future__ import annotations
 
+from dataclasses import fields
 from itertools import combinations
 from typing import Any, Callable
 
@@ -104,6 +106,11 @@ def P(seat: int) -> str:
 
 def _names(ids: list[str]) -> str:
     return ", ".join([card_name(c) for c in ids]) or "nothing"
+
+
+def _titled(cid: str, side: str) -> str:
+    """A card side as events name it, e.g. "Dodge (Dodge / Restock)"."""
+    return f"{side_of(cid, side).title} ({card_name(cid)})"
 
 
 # --------------------------------------------------------------------------- options
@@ -189,15 +196,14 @@ def new_game(*, players: int, options: dict[str, Any] | None, seed: int) -> Stat
 def _copy(state: State) -> State:
     """A copy ``apply`` may change freely: lists are copied, shared dicts are never mutated."""
     s = dict(state)
-    # per-seat piles (and the Arsenal piles): a new list of copied piles
-    s["hands"] = list(map(list.copy, state["hands"]))
-    s["draw"] = list(map(list.copy, state["draw"]))
-    s["discard"] = list(map(list.copy, state["discard"]))
-    s["face_down"] = list(map(list.copy, state["face_down"]))
-    s["cache"] = list(map(list.copy, state["cache"]))
-    s["arsenal"] = list(map(list.copy, state["arsenal"]))
-    # flat lists, whose items are replaced rather than changed
+    # lists whose items are replaced rather than changed
+    s["hands"] = state["hands"][:]
+    s["draw"] = state["draw"][:]
+    s["cache"] = state["cache"][:]
+    s["arsenal"] = state["arsenal"][:]
     s["abandoned"] = state["abandoned"][:]
+    s["discard"] = state["discard"][:]
+    s["face_down"] = state["face_down"][:]
     s["draws_next"] = state["draws_next"][:]
     s["sealed"] = state["sealed"][:]
     s["locked"] = state["locked"][:]
@@ -211,7 +217,7 @@ def _copy(state: State) -> State:
     if battle is not None:
         b = dict(battle)
         b["plays"] = [list(map(dict, plays)) for plays in battle["plays"]]
-        b["face_down"] = list(map(list.copy, battle["face_down"]))
+        b["face_down"] = battle["face_down"][:]
         b["todo"] = list(map(dict, battle["todo"]))
         for key in _BATTLE_LISTS:
             b[key] = battle[key][:]
@@ -281,19 +287,28 @@ def _sealed_action(state: State, seat: int, action: Action, events: list[Event])
     else:
         raise IllegalAction(f"{kind!r} is not possible now: you are choosing a card "
                             "(send choose, lock or play)")
+    locked = state["locked"][:]
+    if kind == "choose":
+        events.append({"type": "choice", "text": f"{_NAME_SLOTS[seat]} is considering {_choice_text(choice)}",
+                       "visible_to": [seat]})
+    else:
+        locked[seat] = True
+        events.append({"type": "locked", "text": f"{_NAME_SLOTS[seat]} has chosen"})
+        if all(locked):
+            s = _copy(state)
+            s["sealed"][seat] = choice
+            s["locked"][seat] = True
+            _finish_sealed(s, events)
+            return s
     s = dict(state)
     s["sealed"] = state["sealed"][:]
-    s["locked"] = state["locked"][:]
+    s["locked"] = locked
     s["sealed"][seat] = choice
-    if kind == "choose":
-        _event(events, s, "choice", f"{_NAME_SLOTS[seat]} is considering {_choice_text(choice)}",
-               visible_to=[seat])
-        return s
-    s["locked"][seat] = True
-    _event(events, s, "locked", f"{_NAME_SLOTS[seat]} has chosen")
-    if not all(s["locked"]):
-        return s
-    s = _copy(s)
+    return s
+
+
+def _finish_sealed(s: State, events: list[Event]) -> None:
+    """Every seat has locked: end the draft round, the draft, or reveal the played cards."""
     step = s["step"]
     if step == "pick":
         _finish_pick(s, events)
@@ -301,7 +316,6 @@ def _sealed_action(state: State, seat: int, action: Action, events: list[Event])
         _finish_keep(s, events)
     else:
         _reveal(s, events)
-    return s
 
 
 def _parse_choice(s: State, seat: int, action: Action) -> dict[str, Any]:
@@ -338,7 +352,7 @@ def _choice_text(choice: dict[str, Any]) -> str:
     if "keep" in choice:
         return _names(choice["keep"])
     if "side" in choice:
-        return f"{side_of(choice['card'], choice['side']).title} ({card_name(choice['card'])})"
+        return _titled(choice["card"], choice["side"])
     return card_name(choice["card"])
 
 
@@ -425,16 +439,18 @@ def _start_turn(s: State, events: list[Event]) -> None:
         _end_game(s, events, code="turn_limit",
                   reason=f"The game reached the limit of {MAX_TURNS} turns")
         return
-    short = [seat for seat in range(n) if _drawable(s, seat) < s["draws_next"][seat]]
+    draws_next = s["draws_next"]
+    short = [seat for seat in range(n) if _drawable(s, seat) < draws_next[seat]]
     if short:
         who = " and ".join(P(seat) for seat in short)
         _end_game(s, events, code="cannot_draw",
                   reason=f"{who} could not draw enough cards to start turn {s['turn']}")
         return
+    shown, whitewash = s["shown"], s["whitewash"]
     for seat in range(n):
-        _draw(s, seat, s["draws_next"][seat], events)
-        s["shown"][seat], s["whitewash"][seat] = s["whitewash"][seat], []
-        for watcher in s["shown"][seat]:
+        _draw(s, seat, draws_next[seat], events)
+        shown[seat], whitewash[seat] = whitewash[seat], []
+        for watcher in shown[seat]:
             _event(events, s, "whitewash_show",
                    f"Whitewash: {_NAME_SLOTS[seat]} shows {_NAME_SLOTS[watcher]} the drawn cards: "
                    f"{_names(s['hands'][seat])}", visible_to=[seat, watcher])
@@ -448,24 +464,26 @@ def _drawable(s: State, seat: int) -> int:
 
 
 def _draw(s: State, seat: int, count: int, events: list[Event]) -> None:
+    """``seat`` draws ``count`` cards into its hand, between reveals (the events are no reveal lines)."""
     pile = s["draw"][seat]
     drawn = pile[:-count - 1:-1]
-    del pile[-count:]
     if len(drawn) < count:
         _reshuffle(s, seat, events)
         pile = s["draw"][seat]
         more = count - len(drawn)
         drawn += pile[:-more - 1:-1]
-        del pile[-more:]
+        s["draw"][seat] = pile[:-more]
+    else:
+        s["draw"][seat] = pile[:-count]
     s["hands"][seat] = drawn
-    _event(events, s, "draw", f"{_NAME_SLOTS[seat]} draws {count} card{'s' if count > 1 else ''}",
-           seat=seat, count=count)
-    _event(events, s, "draw_private", f"{_NAME_SLOTS[seat]} draws {_names(drawn)}", visible_to=[seat],
-           cards=drawn)
+    events.append({"type": "draw", "text": f"{_NAME_SLOTS[seat]} draws {count} card{'s' if count > 1 else ''}",
+                   "seat": seat, "count": count})
+    events.append({"type": "draw_private", "text": f"{_NAME_SLOTS[seat]} draws {_names(drawn)}",
+                   "cards": drawn, "visible_to": [seat]})
 
 
 def _reshuffle(s: State, seat: int, events: list[Event]) -> None:
-    pile = s["discard"][seat]
+    pile = s["discard"][seat][:]
     rng_for(s).shuffle(pile)
     s["draw"][seat], s["discard"][seat], s["face_down"][seat] = pile, [], []
     _event(events, s, "reshuffle",
@@ -508,34 +526,38 @@ def _reveal(s: State, events: list[Event]) -> None:
     face_down: list[list[str]] = []
     parts: list[str] = []  # what the reveal event says and lists, seat by seat
     shown: list[dict[str, str]] = []
-    for seat in range(n):
-        choice = s["sealed"][seat]
+    hands, caches, discards, face_downs = s["hands"], s["cache"], s["discard"], s["face_down"]
+    for seat, choice in enumerate(s["sealed"]):
         cid, side = choice["card"], choice["side"]
-        from_cache = cid in s["cache"][seat]
-        if from_cache:
-            s["cache"][seat].remove(cid)
-        rest = [c for c in s["hands"][seat] if c != cid]
-        s["hands"][seat] = []
-        discard = s["discard"][seat]
-        discard += rest
-        discard.append(cid)
-        s["face_down"][seat] += rest
+        rest = hands[seat][:]
+        if cid in caches[seat]:
+            caches[seat] = _without(caches[seat], cid)
+            via = "cache"
+        else:
+            rest.remove(cid)
+            via = "hand"
+        hands[seat] = []
+        discards[seat] = discards[seat] + rest + [cid]
+        face_downs[seat] = face_downs[seat] + rest
         face_down.append(rest)
-        play = _play(cid, side, "cache" if from_cache else "hand")
-        plays.append([play])
-        parts.append(f"{_NAME_SLOTS[seat]} plays {_play_text(play)}")
+        plays.append([_play(cid, side, via)])
+        parts.append(f"{_NAME_SLOTS[seat]} plays {_titled(cid, side)}{_VIA_TEXT[via]}")
         shown.append({"card": cid, "side": side})
     _clear_sealed(s)
     s["shown"] = [[] for _ in range(n)]
     s["step"] = "resolve"
+    text = "Reveal: " + "; ".join(parts)
     s["battle"] = {
         "turn": s["turn"], "plays": plays, "face_down": face_down,
         "hit": [False] * n, "draw_one": [False] * n,
         "abandons": [], "steals": [], "abandon_after": [], "closed": [], "whitewash": [],
-        "lines": [], "todo": [{"do": stage} for stage in _STAGES],
+        "lines": [text], "todo": [],  # todo is filled in when a stage asks a question
     }
-    _event(events, s, "reveal", "Reveal: " + "; ".join(parts), plays=shown)
-    _run(s, events)
+    events.append({"type": "reveal", "text": text, "plays": shown})
+    _run_stages(s, events)
+
+
+_VIA_TEXT = {"hand": "", "cache": " from their Weapons Cache", "barrage": "", "dodge": ""}
 
 
 def _play(cid: str, side: str, via: str) -> dict[str, Any]:
@@ -547,9 +569,27 @@ def _play(cid: str, side: str, via: str) -> dict[str, Any]:
 
 
 def _play_text(play: dict[str, Any]) -> str:
-    side = side_of(play["card"], play["side"])
-    origin = " from their Weapons Cache" if play["via"] == "cache" else ""
-    return f"{side.title} ({card_name(play['card'])}){origin}"
+    return _titled(play["card"], play["side"]) + _VIA_TEXT[play["via"]]
+
+
+def _run_stages(s: State, events: list[Event]) -> None:
+    """Run a new reveal's stages in order; the first that asks a question hands over to ``_run``.
+
+    Same as ``_run`` over a ``todo`` of every stage, without building it, and without calling
+    the stages that have nothing to do (``_STAGE_NEEDS``).
+    """
+    plays = s["battle"]["plays"]
+    in_play = {p["ability"] for seat_plays in plays for p in seat_plays}
+    for i, (name, stage, needs) in enumerate(_STAGE_PLAN):
+        if needs is not None and needs.isdisjoint(in_play):
+            continue
+        tasks = stage(s, events)
+        if tasks:
+            s["battle"]["todo"] = tasks + [{"do": later} for later in _STAGES[i + 1:]]
+            _run(s, events)
+            return
+        if name == "followups":  # a Dodge's other side may have joined the plays
+            in_play = {p["ability"] for seat_plays in plays for p in seat_plays}
 
 
 def _run(s: State, events: list[Event]) -> None:
@@ -622,17 +662,20 @@ _ASK_VERB = {
 
 def _stage_cancel(s: State, events: list[Event]) -> list[dict[str, Any]]:
     """Snow Fort cancels the opponent's card; then Dud cancels attacks; Backfire turns them round."""
-    b = s["battle"]
+    all_plays = s["battle"]["plays"]
     n = s["players"]
-    forts = [seat for seat in range(n) if _plays_ability(b["plays"][seat], "snow_fort")]
+    forts = [seat for seat in range(n) if _plays_ability(all_plays[seat], "snow_fort")]
     for seat in forts:
         foe = _opponent(s, seat)
-        for p in b["plays"][foe]:
+        for p in all_plays[foe]:
             p["off"] = True
         _event(events, s, "cancel",
-               f"Snow Fort: {_NAME_SLOTS[foe]}'s {_play_text(b['plays'][foe][0])} is entirely ineffective")
+               f"Snow Fort: {_NAME_SLOTS[foe]}'s {_play_text(all_plays[foe][0])} is entirely ineffective")
     for seat in range(n):
-        _react_to_attacks(s, seat, b["plays"][seat], events)
+        for p in all_plays[seat]:
+            if p["ability"] in _REACTIONS:
+                _react_to_attacks(s, seat, all_plays[seat], events)
+                break
     return []
 
 
@@ -784,7 +827,7 @@ def _stage_steals(s: State, events: list[Event]) -> list[dict[str, Any]]:
             _event(events, s, "steal", f"{_NAME_SLOTS[thief]} finds nothing to steal in {_NAME_SLOTS[victim]}'s discard pile")
             continue
         _remove_from_discard(s, victim, cid)
-        s["discard"][thief].append(cid)
+        _add_to_discard(s, thief, cid)
         _event(events, s, "steal",
                f"Slushball: {_NAME_SLOTS[thief]} steals {card_name(cid)} from {_NAME_SLOTS[victim]}'s discard pile",
                card=cid, thief=thief, victim=victim)
@@ -808,7 +851,7 @@ def _stage_upgrades(s: State, events: list[Event]) -> list[dict[str, Any]]:
     tasks = []
     for rank, seat, p in wanted:
         ability = p["ability"]
-        tied = any(r == rank and other != seat for r, other, _ in wanted)
+        tied = len(wanted) > 1 and any(r == rank and other != seat for r, other, _ in wanted)
         # Tied upgraders take from their own pile; one whose own pile is empty goes last.
         falls_back = tied and not _pile_open(s, seat)
         tasks.append(((rank, falls_back, seat), {
@@ -885,15 +928,36 @@ _STAGE: dict[str, Callable[[State, list[Event]], list[dict[str, Any]]]] = {
     "followups": _stage_followups, "abandons": _stage_abandons, "steals": _stage_steals,
     "upgrades": _stage_upgrades, "specials": _stage_specials, "end": _stage_end,
 }
+# A stage with none of these abilities in play (live or not) does nothing.
+_STAGE_NEEDS: dict[str, frozenset[str]] = {
+    "cancel": frozenset(("snow_fort", *_REACTIONS)),
+    "barrage": frozenset(("barrage",)),
+    "followups": frozenset(("dodge", "offensive_dodge")),
+    "upgrades": frozenset(_UPGRADES),
+    "specials": frozenset(_SPECIALS),
+}
+_STAGE_PLAN = tuple((name, _STAGE[name], _STAGE_NEEDS.get(name)) for name in _STAGES)
 
 
 # --------------------------------------------------------------------------- piles
 
 
 def _remove_from_discard(s: State, seat: int, cid: str) -> None:
-    s["discard"][seat].remove(cid)
+    s["discard"][seat] = _without(s["discard"][seat], cid)
     if cid in s["face_down"][seat]:
-        s["face_down"][seat].remove(cid)
+        s["face_down"][seat] = _without(s["face_down"][seat], cid)
+
+
+def _add_to_discard(s: State, seat: int, cid: str) -> None:
+    """Put a card face-up on top of ``seat``'s discard pile."""
+    s["discard"][seat] = s["discard"][seat] + [cid]
+
+
+def _without(pile: list[str], cid: str) -> list[str]:
+    """A copy of ``pile`` without its first ``cid`` (``list.remove`` on a copy)."""
+    pile = pile[:]
+    pile.remove(cid)
+    return pile
 
 
 def _discard_holding(s: State, cid: str) -> int | None:
@@ -993,13 +1057,14 @@ def _answer_upgrade(s: State, task: dict[str, Any], option: Action | None, event
     else:
         pile = next(i for i, p in enumerate(s["arsenal"]) if cid in p)
         where = f"the Arsenal pile near {_NAME_SLOTS[pile]}"
-        if s["arsenal"][pile][-1] == cid:
-            s["arsenal"][pile].pop()
+        cards = s["arsenal"][pile]
+        if cards[-1] == cid:
+            s["arsenal"][pile] = cards[:-1]
             s["battle"]["closed"].append(pile)
         else:
-            s["arsenal"][pile].remove(cid)
+            s["arsenal"][pile] = _without(cards, cid)
             where += " (second card; the top card goes back)"
-    s["discard"][seat].append(cid)
+    _add_to_discard(s, seat, cid)
     _event(events, s, "upgrade", f"{title}: {_NAME_SLOTS[seat]} takes {card_name(cid)} from {where}",
            card=cid, seat=seat)
 
@@ -1011,7 +1076,7 @@ def _answer_second_card(s: State, task: dict[str, Any], option: Action | None, e
         return
     cid = option["card"]
     if cid in s["face_down"][seat]:
-        s["face_down"][seat].remove(cid)
+        s["face_down"][seat] = _without(s["face_down"][seat], cid)
     extra = _play(cid, option["side"], "barrage")
     b = s["battle"]
     b["plays"][seat].append(extra)
@@ -1037,7 +1102,7 @@ def _answer_exchange(s: State, task: dict[str, Any], option: Action | None, even
     _remove_from_discard(s, seat, give)
     s["abandoned"].remove(take)
     s["abandoned"].append(give)
-    s["discard"][seat].append(take)
+    _add_to_discard(s, seat, take)
     _event(events, s, "exchange",
            f"Snatch and Run: {_NAME_SLOTS[seat]} Abandons {card_name(give)} and takes {card_name(take)} "
            "from the Abandoned pile", give=give, take=take, seat=seat)
@@ -1050,7 +1115,7 @@ def _answer_cache(s: State, task: dict[str, Any], option: Action | None, events:
         return
     cid = option["card"]
     _remove_from_discard(s, seat, cid)
-    s["cache"][seat].append(cid)
+    s["cache"][seat] = s["cache"][seat] + [cid]
     _event(events, s, "cache", f"Weapons Cache: {_NAME_SLOTS[seat]} puts {card_name(cid)} into their Weapons Cache",
            card=cid, seat=seat)
 
@@ -1086,7 +1151,7 @@ def _answer_raid(s: State, task: dict[str, Any], option: Action | None, events: 
         owner = _discard_holding(s, cid)
         _remove_from_discard(s, owner, cid)
         where = f"{_NAME_SLOTS[owner]}'s played cards"
-    s["discard"][seat].append(cid)
+    _add_to_discard(s, seat, cid)
     _event(events, s, "raid", f"Raid: {_NAME_SLOTS[seat]} steals {card_name(cid)} from {where}", card=cid, seat=seat)
 
 
@@ -1126,18 +1191,40 @@ def to_act(state: State) -> dict[int, Prompt]:
         return {}
     if step == "resolve":
         task = state["battle"]["todo"][0]
-        return {task["ask"]: Prompt(kind="effect", text=prompt_text(state, task), timeout=EFFECT_TIMEOUT,
-                                    default=_effect_default(task["options"]),
-                                    extra={"what": task["what"]})}
-    timeout = CHOOSE_TIMEOUT if step == "choose" else DRAFT_TIMEOUT
-    text = prompt_text(state, None)
+        return {task["ask"]: _prompt("effect", prompt_text(state, task), EFFECT_TIMEOUT,
+                                     _effect_default(task["options"]), {"what": task["what"]})}
+    if step == "choose":
+        timeout, text = CHOOSE_TIMEOUT, _CHOOSE_TEXT
+    else:
+        timeout, text = DRAFT_TIMEOUT, prompt_text(state, None)
+    sealed = state["sealed"]
     prompts: dict[int, Prompt] = {}
     for seat, locked in enumerate(state["locked"]):  # the seats asked_seats lists
         if not locked:
-            prompts[seat] = Prompt(kind="sealed", text=text, timeout=timeout,
-                                   default=_sealed_default(state, seat),
-                                   extra={"chosen": state["sealed"][seat] is not None})
+            prompts[seat] = _prompt("sealed", text, timeout, _sealed_default(state, seat),
+                                    {"chosen": sealed[seat] is not None})
     return prompts
+
+
+_PROMPT_FIELDS = ("kind", "text", "timeout", "default", "extra")
+
+
+def _prompt(kind: str, text: str, timeout: float, default: Action, extra: dict[str, Any]) -> Prompt:
+    """``Prompt(kind, text, timeout, default, extra)``, without the frozen dataclass's slow ``__init__``."""
+    prompt = object.__new__(Prompt)
+    prompt.__dict__.update(kind=kind, text=text, timeout=timeout, default=default, extra=extra)
+    return prompt
+
+
+if (tuple(f.name for f in fields(Prompt)) != _PROMPT_FIELDS or hasattr(Prompt, "__slots__")
+        or hasattr(Prompt, "__post_init__")):
+    def _prompt(kind: str, text: str, timeout: float, default: Action, extra: dict[str, Any]) -> Prompt:
+        """``Prompt`` has changed shape: build it the ordinary way."""
+        return Prompt(kind=kind, text=text, timeout=timeout, default=default, extra=extra)
+
+
+_CHOOSE_TEXT = ("Choose one card and the side to play; your other card goes face-down "
+                "to your discard pile.")
 
 
 def prompt_text(state: State, task: dict[str, Any] | None) -> str:
@@ -1149,8 +1236,7 @@ def prompt_text(state: State, task: dict[str, Any] | None) -> str:
             return f"Draft: keep one of these {count} Advanced cards; the rest are passed on."
         if step == "keep":
             return f"Draft: keep two of these {len(state['draft']['packs'][0])} Advanced cards."
-        return ("Choose one card and the side to play; your other card goes face-down "
-                "to your discard pile.")
+        return _CHOOSE_TEXT
     what = task["what"]
     if what == "abandon":
         return f"{task['why']} hit you: choose a card from your discard pile to Abandon."
@@ -1173,24 +1259,29 @@ def prompt_text(state: State, task: dict[str, Any] | None) -> str:
 
 def legal_actions(state: State, seat: int) -> list[Action]:
     """Every action ``seat`` may send now; empty when it is not asked."""
-    if not _is_asked(state, seat):
-        return []
     step = state["step"]
     if step == "resolve":
-        return [dict(o) for o in state["battle"]["todo"][0]["options"]]
+        task = state["battle"]["todo"][0]
+        return [dict(o) for o in task["options"]] if task["ask"] == seat else []
+    if step == "over" or seat not in range(state["players"]) or state["locked"][seat]:
+        return []  # not asked (see _is_asked)
     actions: list[Action] = []
     if step == "choose":
         for cid in state["hands"][seat] + state["cache"][seat]:
-            actions += ({"type": "choose", "card": cid, "side": "top"},
-                        {"type": "play", "card": cid, "side": "top"},
-                        {"type": "choose", "card": cid, "side": "bottom"},
-                        {"type": "play", "card": cid, "side": "bottom"})
+            choose_top, play_top, choose_bottom, play_bottom = _CARD_ACTIONS[cid]
+            actions += (choose_top.copy(), play_top.copy(), choose_bottom.copy(), play_bottom.copy())
     else:
         for choice in _choices(state, seat):
             actions += ({"type": "choose", **choice}, {"type": "play", **choice})
     if state["sealed"][seat] is not None:
         actions.append({"type": "lock"})
     return actions
+
+
+# Each card's choose and play actions for either side, in legal_actions order (copied there).
+_CARD_ACTIONS = {cid: tuple({"type": kind, "card": cid, "side": side}
+                            for side in SIDE_NAMES for kind in ("choose", "play"))
+                 for cid in C.DECK}
 
 
 def _choices(state: State, seat: int) -> list[dict[str, Any]]:
@@ -1226,13 +1317,14 @@ def _sealed_default(state: State, seat: int) -> Action:
     if state["sealed"][seat] is not None:
         return {"type": "lock"}
     step = state["step"]
+    if step == "choose":
+        hand = state["hands"][seat]
+        cid = hand[0] if hand else state["cache"][seat][0]
+        return {"type": "play", "card": cid, "side": _SAFE_SIDES[kind_of(cid).key]}
     if step == "pick":
         return {"type": "play", "card": max(state["draft"]["packs"][seat], key=_draft_value)}
-    if step == "keep":
-        best = sorted(state["draft"]["packs"][seat], key=_draft_value, reverse=True)[:KEEP]
-        return {"type": "play", "keep": sorted(best)}
-    cid = state["hands"][seat][0] if state["hands"][seat] else state["cache"][seat][0]
-    return {"type": "play", "card": cid, "side": safe_side(cid)}
+    best = sorted(state["draft"]["packs"][seat], key=_draft_value, reverse=True)[:KEEP]
+    return {"type": "play", "keep": sorted(best)}
 
 
 def _effect_default(options: list[Action]) -> Action:
@@ -1249,12 +1341,18 @@ def _effect_default(options: list[Action]) -> Action:
 
 def safe_side(cid: str) -> str:
     """The side to play when nothing better is known: a dodge, else a defence, else the top."""
-    kind = kind_of(cid)
+    return _SAFE_SIDES[kind_of(cid).key]
+
+
+def _safe_side_of(kind: C.Kind) -> str:
     if kind.top.dodges:
         return "top"
     if kind.bottom.dodges:
         return "bottom"
     return "top" if kind.bottom.is_attack else "bottom"
+
+
+_SAFE_SIDES = {key: _safe_side_of(kind) for key, kind in C.KINDS.items()}  # by kind key
 
 
 # --------------------------------------------------------------------------- result
