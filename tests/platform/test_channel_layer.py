@@ -19,23 +19,25 @@ class Recorder(DirectDispatchMixin):
         self.seen.append(("handled", message["version"]))
 
 
-async def test_an_idle_consumer_gets_a_group_message_at_once():
+async def a_registered_consumer() -> tuple[InMemoryLayer, Recorder, str]:
+    """A layer, and a consumer in group "game.1" that takes direct deliveries."""
     layer = InMemoryLayer()
     consumer = Recorder()
     channel = await layer.new_channel()
     await layer.group_add("game.1", channel)
     layer.deliver_directly(channel, consumer)
+    return layer, consumer, channel
+
+
+async def test_an_idle_consumer_gets_a_group_message_at_once():
+    layer, consumer, channel = await a_registered_consumer()
     await layer.group_send("game.1", PING)
     assert consumer.seen == [("handled", 2)]  # before the sender went on, with no queue in between
     assert channel not in layer.channels or layer.channels[channel].empty()
 
 
 async def test_a_busy_consumer_gets_the_message_queued_and_handles_it_after_its_current_one():
-    layer = InMemoryLayer()
-    consumer = Recorder()
-    channel = await layer.new_channel()
-    await layer.group_add("game.1", channel)
-    layer.deliver_directly(channel, consumer)
+    layer, consumer, channel = await a_registered_consumer()
     release = asyncio.Event()
 
     async def slow_handler(message):
@@ -55,11 +57,7 @@ async def test_a_busy_consumer_gets_the_message_queued_and_handles_it_after_its_
 
 
 async def test_a_consumer_that_left_is_no_longer_handed_anything():
-    layer = InMemoryLayer()
-    consumer = Recorder()
-    channel = await layer.new_channel()
-    await layer.group_add("game.1", channel)
-    layer.deliver_directly(channel, consumer)
+    layer, consumer, channel = await a_registered_consumer()
     layer.stop_delivering_directly(channel)
     await layer.group_send("game.1", PING)
     assert consumer.seen == []
