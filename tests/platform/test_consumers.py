@@ -258,3 +258,31 @@ async def test_private_game_needs_the_invite(make_user):
     assert connected
     assert (await next_of(comm, "view"))["seat"] is None
     await comm.disconnect()
+
+
+async def test_a_watcher_sees_each_new_version_once_and_in_order(site_backend, make_user):
+    """However the version pings reach a socket (straight from the sender or through its queue),
+    a spectator that reads nothing until the end finds one view per change, oldest first."""
+    game, ana_key, ben_key = await _setup_game(make_user)
+    ana, ben = await api_socket(game.pk, ana_key), await api_socket(game.pk, ben_key)
+    spy = await api_socket(game.pk, None)
+    views = {0: await next_of(ana, "view"), 1: await next_of(ben, "view")}
+    sockets, rng = {0: ana, 1: ben}, random.Random(11)
+    for _ in range(40):
+        for seat, view in views.items():
+            if view["legal_actions"]:
+                await sockets[seat].send_json_to({"type": "action", "action": choose(view["legal_actions"], rng),
+                                                  "action_id": f"{seat}-{view['version']}", "version": view["version"]})
+        for seat in (0, 1):
+            views[seat] = await latest_view(sockets[seat], timeout=0.05) or views[seat]
+    final = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    seen = []
+    while not await spy.receive_nothing(timeout=0.3):
+        frame = json.loads(await spy.receive_from())
+        if frame["type"] == "view":
+            seen.append(frame["version"])
+    assert len(seen) > 10
+    assert seen == sorted(set(seen))  # no view twice, none older than one before it
+    assert seen[-1] == final.version
+    for comm in (ana, ben, spy):
+        await comm.disconnect()
