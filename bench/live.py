@@ -348,7 +348,8 @@ def run_site(args: argparse.Namespace, *, mode: str, games: int, rate: float) ->
     site = Site(mode=mode, workers=getattr(args, "workers", 1), extra_env=extra_env, app_dir=app_dir,
                 database_url=getattr(args, "database_url", None) or Site.database_url,
                 redis_url=getattr(args, "redis_url", None) or Site.redis_url)
-    pause_log = site.workdir / "pauses.jsonl"
+    pause_log = RESULTS / f"pauses-{mode}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
+    RESULTS.mkdir(parents=True, exist_ok=True)
     if getattr(args, "pauses", False):
         site.extra_env["SNOWBALL_PAUSE_LOG"] = str(pause_log)
     try:
@@ -369,7 +370,7 @@ def run_site(args: argparse.Namespace, *, mode: str, games: int, rate: float) ->
             from snowball_site.pauses import summarise
 
             since, until = result["measured_window_epoch"]
-            result["pauses"] = summarise(str(pause_log), since=since, until=until)
+            result["pauses"] = {"file": str(pause_log), **summarise(str(pause_log), since=since, until=until)}
         result.update({"mode": mode, "server_workers": len(site.ports), "routing": cfg.routing, "setup_seconds": setup_s,
                        "app_dir": str(app_dir),
                        "pool_games": total, "server_log_tail": site.log_tail(15)})
@@ -446,8 +447,8 @@ def print_run(label: str, r: dict[str, Any]) -> None:
           f"{'' if r['generator_bound'] or not r['generator_notes'] else ' (' + '; '.join(r['generator_notes']) + ')'}")
     if "pauses" in r:
         rows = [f"{name} {row['count']}x, max {row['max_ms']:.0f} ms, {row['total_ms']:.0f} ms in all"
-                for name, row in sorted(r["pauses"].items())]
-        print(f"   pauses in the measured window: {'; '.join(rows) or 'none logged'}")
+                for name, row in sorted(r["pauses"].items()) if name != "file"]
+        print(f"   pauses in the measured window: {'; '.join(rows) or 'none logged'} ({r['pauses']['file']})")
     if "profile" in r:
         p = r["profile"]
         if "error" in p:

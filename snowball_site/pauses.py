@@ -2,8 +2,10 @@
 
 Off unless ``SNOWBALL_PAUSE_LOG`` names a file (``bench.live --pauses`` sets it). Then every
 collection and every loop stall over ``LAG_REPORTED_MS`` is appended to it as a JSON line,
-``{"t": epoch seconds, "pid", "kind": "gc"|"lag", "ms", ...}``, so a latency tail can be
-matched with what stopped the server at that moment (docs/performance.md, section 2).
+``{"t": epoch seconds, "pid", "kind": "gc"|"lag"|"stall", "ms", ...}``, so a latency tail
+can be matched with what stopped the server at that moment (docs/performance.md, section 2).
+When the loop has not ticked for ``STALL_STACK_AFTER_S``, a watchdog thread writes what the
+loop's thread is running then (a "stall" line with its stack).
 """
 from __future__ import annotations
 
@@ -11,11 +13,15 @@ import asyncio
 import gc
 import json
 import os
+import sys
+import threading
 import time
+import traceback
 from typing import Any, TextIO
 
 LAG_TICK_S = 0.005
 LAG_REPORTED_MS = 10.0
+STALL_STACK_AFTER_S = 0.25
 
 
 class PauseLog:
@@ -41,18 +47,35 @@ class PauseLog:
                    collected=info["collected"], young_count=self._young)
 
     def watch_the_loop(self) -> None:
-        """Start timing the running loop's ticks (once)."""
+        """Start timing the running loop's ticks, and the watchdog over them (once)."""
         if self._lag_task is None:
+            self._last_tick = time.monotonic()
             self._lag_task = asyncio.get_running_loop().create_task(self._watch())
+            threading.Thread(target=self._watchdog, args=(threading.get_ident(),), daemon=True,
+                             name="pause-log watchdog").start()
 
     async def _watch(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
             before = loop.time()
             await asyncio.sleep(LAG_TICK_S)
+            self._last_tick = time.monotonic()
             late_ms = (loop.time() - before - LAG_TICK_S) * 1000
             if late_ms > LAG_REPORTED_MS:
                 self.write("lag", late_ms)
+
+    def _watchdog(self, loop_thread: int) -> None:
+        reported_tick = None
+        while self._lag_task is not None and not self._lag_task.done():
+            time.sleep(STALL_STACK_AFTER_S / 5)
+            tick = self._last_tick
+            stalled_s = time.monotonic() - tick
+            if stalled_s < STALL_STACK_AFTER_S or tick == reported_tick:
+                continue
+            reported_tick = tick
+            frame = sys._current_frames().get(loop_thread)
+            stack = traceback.format_stack(frame)[-25:] if frame is not None else []
+            self.write("stall", stalled_s * 1000, stack="".join(stack))
 
 
 def with_pause_log(application):
@@ -83,6 +106,8 @@ def summarise(path: str, *, since: float, until: float) -> dict[str, Any]:
         entry = json.loads(line)
         if not since <= entry["t"] <= until:
             continue
+        if entry["kind"] == "stall":
+            continue  # the same stall is counted as loop lag when the loop comes back
         key = f"gc_generation_{entry['generation']}" if entry["kind"] == "gc" else "loop_lag"
         row = summary.setdefault(key, {"count": 0, "max_ms": 0.0, "total_ms": 0.0})
         row["count"] += 1

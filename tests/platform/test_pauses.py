@@ -18,6 +18,7 @@ def test_off_without_the_setting(monkeypatch):
 def test_collections_and_loop_stalls_are_logged_and_summarised(monkeypatch, tmp_path):
     path = tmp_path / "pauses.jsonl"
     monkeypatch.setenv("SNOWBALL_PAUSE_LOG", str(path))
+    monkeypatch.setattr(pauses, "STALL_STACK_AFTER_S", 0.1)
     calls = []
 
     async def app(scope, receive, send):
@@ -30,7 +31,7 @@ def test_collections_and_loop_stalls_are_logged_and_summarised(monkeypatch, tmp_
         async def serve_then_stall():
             await logged({"type": "http"}, None, None)
             await asyncio.sleep(0.02)
-            time.sleep(0.05)  # the loop is stuck here
+            time.sleep(0.3)  # the loop is stuck here
             await asyncio.sleep(0.02)
 
         asyncio.run(serve_then_stall())
@@ -41,8 +42,10 @@ def test_collections_and_loop_stalls_are_logged_and_summarised(monkeypatch, tmp_
     entries = [json.loads(line) for line in path.read_text().splitlines()]
     assert calls == [{"type": "http"}]
     assert any(e["kind"] == "gc" and e["generation"] == 1 for e in entries)
-    assert any(e["kind"] == "lag" and e["ms"] >= 40 for e in entries)
+    assert any(e["kind"] == "lag" and e["ms"] >= 250 for e in entries)
+    stalls = [e for e in entries if e["kind"] == "stall"]
+    assert any("serve_then_stall" in e["stack"] for e in stalls)  # what the loop was doing
     summary = pauses.summarise(str(path), since=since - 1, until=time.time() + 1)  # times are rounded to ms
     assert summary["gc_generation_1"]["count"] >= 1
-    assert summary["loop_lag"]["max_ms"] >= 40
+    assert summary["loop_lag"]["max_ms"] >= 250
     assert pauses.summarise(str(path), since=0, until=1) == {}
