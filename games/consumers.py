@@ -117,8 +117,8 @@ class DirectDispatchMixin:
         return not self._the_turn().locked()
 
     async def deliver(self, message: dict[str, Any]) -> None:
-        async with self._the_turn():
-            await self._handle(message)
+        """A message handed over by the layer: handled as the consumer's own loop would."""
+        await self.dispatch(message)
 
 
 class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
