@@ -349,8 +349,8 @@ def run_site(args: argparse.Namespace, *, mode: str, games: int, rate: float) ->
                 database_url=getattr(args, "database_url", None) or Site.database_url,
                 redis_url=getattr(args, "redis_url", None) or Site.redis_url)
     pause_log = RESULTS / f"pauses-{mode}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
-    RESULTS.mkdir(parents=True, exist_ok=True)
     if getattr(args, "pauses", False):
+        RESULTS.mkdir(parents=True, exist_ok=True)
         site.extra_env["SNOWBALL_PAUSE_LOG"] = str(pause_log)
     try:
         t0 = time.monotonic()

@@ -5,10 +5,10 @@
 No sockets: the cost a move puts on the thread that runs it (coordinator lock, transaction,
 locking read, engine, action log, snapshot, commit, after-commit work), called from an event
 loop through ``games.consumers.db_call`` as the server's consumers call it: on the loop's own
-thread in the one-process mode (SQLite, no Redis), on a database thread otherwise. The live benchmark's server pays this once per action on top of the
-frames and the views. Uses the database the
-environment names (a throwaway SQLite file by default), with fresh guest players in
-two-player Snowball Fight games; moves are random legal actions from a seeded generator,
+thread in the one-process mode (SQLite, no Redis), on a database thread otherwise. The live
+benchmark's server pays this once per action on top of the frames and the views. Uses the
+database the environment names (a throwaway SQLite file by default), with fresh guest players
+in two-player Snowball Fight games; moves are random legal actions from a seeded generator,
 chosen outside the timed call.
 """
 from __future__ import annotations
