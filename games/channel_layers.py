@@ -1,14 +1,26 @@
-"""Channel layer tweaks for the single-process mode."""
+"""Channel layers: Channels' own, made cheaper for what Snowball sends through them.
+
+``InMemoryLayer`` serves the one-process mode; ``RedisFanoutLayer`` the workers that share a
+Redis (docker compose). Both hand a message straight to a consumer of their own process that
+registered for it (``DirectDispatchMixin`` in games/consumers.py) instead of queueing it for
+Channels' per-socket receive loop.
+"""
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import logging
 import time
 import weakref
 from copy import deepcopy
 from typing import Any, Protocol
 
+import redis.asyncio as aioredis
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
+from channels_redis.core import RedisChannelLayer
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
 
@@ -19,6 +31,13 @@ class DirectlyDelivered(Protocol):
     def ready_for_direct_delivery(self) -> bool: ...
 
     async def deliver(self, message: dict[str, Any]) -> None: ...
+
+
+async def _hand_over(consumer: DirectlyDelivered, channel: str, message: dict[str, Any]) -> None:
+    try:
+        await consumer.deliver(message)
+    except Exception:  # the sender is not to blame; the consumer's own loop would log it
+        log.exception("delivering %s to %s failed", message.get("type"), channel)
 
 
 class InMemoryLayer(InMemoryChannelLayer):
@@ -55,10 +74,7 @@ class InMemoryLayer(InMemoryChannelLayer):
         if consumer is None or not consumer.ready_for_direct_delivery():
             await super().send(channel, message)
             return
-        try:
-            await consumer.deliver(deepcopy(message))
-        except Exception:  # the sender is not to blame; the consumer's own loop would log it
-            log.exception("delivering %s to %s failed", message.get("type"), channel)
+        await _hand_over(consumer, channel, deepcopy(message))
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         """Each member in turn, without a task per member (Channels' version makes one)."""
@@ -77,3 +93,201 @@ class InMemoryLayer(InMemoryChannelLayer):
             return
         self._last_sweep = now
         super()._clean_expired()
+
+
+RESYNC = {"type": "group.resync"}
+"""What a member gets when the layer may have missed messages for its group: its consumer
+should send its viewer a fresh view (every message Snowball sends is "something changed")."""
+
+
+class RedisFanoutLayer(RedisChannelLayer):
+    """channels_redis, with each group message sent once per process and fanned out there.
+
+    ``RedisChannelLayer.group_send`` costs four Redis round trips to send (expire the group,
+    read it, expire the channels' queues, push) and four more to receive (restore the backup,
+    pop, back up, clean the backup), whatever the number of sockets. A game's version ping
+    paid those eight on every move, plus a wake-up of Channels' receive loop for each socket.
+
+    Here the members of a group are known in the process that holds them; a process that has
+    members subscribes to the group's Redis pub/sub channel. ``group_send`` hands the message
+    to this process's members at once (directly to consumers that registered with
+    ``deliver_directly``) and publishes it once for the other processes, whose listeners hand
+    it to theirs. Pub/sub keeps nothing for a listener that is cut off; when the listener's
+    connection fails, it reconnects, subscribes again and sends every member ``RESYNC``, so
+    no viewer is left on an old version (ARCHITECTURE.md: the version rule makes a lost
+    message harmless, once the viewer hears of something newer).
+
+    Groups take this process's own channels only (``new_channel``); messages to a single
+    channel (``send``) go through channels_redis as before. All fan-out traffic uses the first
+    Redis host.
+    """
+
+    brpop_timeout = 2
+    """Seconds a receive blocks in Redis before asking again. channels_redis waits 5, which
+    redis-py 8's default socket timeout (also 5) cuts first: after five quiet seconds the
+    socket that was receiving died with ``TimeoutError``."""
+
+    resubscribe_delay = 0.5
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._direct: weakref.WeakValueDictionary[str, DirectlyDelivered] = weakref.WeakValueDictionary()
+        self._members: dict[str, set[str]] = {}
+        self._origin = self.client_prefix.encode()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._publisher: aioredis.Redis | None = None
+        self._pubsub: aioredis.client.PubSub | None = None
+        self._listener: asyncio.Task | None = None
+        self._subscriptions = asyncio.Lock()
+
+    # ------------------------------------------------------------ consumers of this process
+
+    def deliver_directly(self, channel: str, consumer: DirectlyDelivered) -> None:
+        self._direct[channel] = consumer
+
+    def stop_delivering_directly(self, channel: str) -> None:
+        self._direct.pop(channel, None)
+
+    # ------------------------------------------------------------ groups
+
+    async def group_add(self, group: str, channel: str) -> None:
+        assert self.require_valid_group_name(group), "Group name not valid"
+        assert self.require_valid_channel_name(channel), "Channel name not valid"
+        if not channel.startswith(f"specific.{self.client_prefix}!"):
+            raise ValueError(f"{channel!r} is not a channel of this process: RedisFanoutLayer's groups "
+                             "take only channels made by its own new_channel()")
+        self._ensure_loop_state()
+        members = self._members.setdefault(group, set())
+        members.add(channel)
+        if len(members) == 1:
+            async with self._subscriptions:
+                if self._members.get(group):
+                    await self._pubsub.subscribe(self._topic(group))
+            if self._listener is None:
+                self._listener = asyncio.get_running_loop().create_task(self._listen(), context=contextvars.Context())
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        assert self.require_valid_group_name(group), "Group name not valid"
+        members = self._members.get(group)
+        if not members or channel not in members:
+            return
+        members.discard(channel)
+        if not members:
+            del self._members[group]
+            async with self._subscriptions:
+                if group not in self._members and self._pubsub is not None:
+                    await self._pubsub.unsubscribe(self._topic(group))
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        assert isinstance(message, dict), "Message is not a dict"
+        assert self.require_valid_group_name(group), "Group name not valid"
+        self._ensure_loop_state()
+        await self._deliver_here(group, message)
+        envelope = self.serialize({"origin": self._origin, "group": group, "message": message})
+        await self._publisher.publish(self._topic(group), envelope)
+
+    # ------------------------------------------------------------ delivery in this process
+
+    async def _deliver_here(self, group: str, message: dict[str, Any]) -> None:
+        for channel in list(self._members.get(group, ())):
+            consumer = self._direct.get(channel)
+            if consumer is None:  # not registered (yet): through Redis, as channels_redis would
+                try:
+                    await super().send(channel, message)
+                except ChannelFull:
+                    log.info("channel %s of group %s is full; dropped %s", channel, group, message.get("type"))
+            elif consumer.ready_for_direct_delivery():
+                await _hand_over(consumer, channel, deepcopy(message))
+            else:  # busy: it takes this one after the current one (its turn lock is fair)
+                asyncio.get_running_loop().create_task(_hand_over(consumer, channel, deepcopy(message)),
+                                                       context=contextvars.Context())
+
+    async def _listen(self) -> None:
+        """Hand every other process's group messages to this process's members."""
+        while True:
+            pubsub = self._pubsub
+            if pubsub is None or pubsub.connection is None:  # nothing subscribed since a reconnect
+                self._listener = None
+                return
+            try:
+                if not pubsub.connection.is_connected:  # redis-py would reconnect without telling
+                    raise RedisConnectionError("the subscription's connection was closed")
+                received = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            except (RedisError, OSError) as error:
+                log.warning("fan-out listener lost Redis (%s); subscribing again", error)
+                await self._resubscribe()
+                continue
+            if received is None or received.get("type") != "message":
+                continue
+            try:
+                envelope = self.deserialize(received["data"])
+            except Exception:
+                log.exception("fan-out listener could not read a message on %s", received.get("channel"))
+                continue
+            if envelope["origin"] != self._origin:
+                await self._deliver_here(envelope["group"], envelope["message"])
+
+    async def _resubscribe(self) -> None:
+        """A new subscription for every group with members here; each member gets ``RESYNC``."""
+        while True:
+            await asyncio.sleep(self.resubscribe_delay)
+            old, self._pubsub = self._pubsub, self._new_pubsub()
+            try:
+                await old.aclose()
+            except (RedisError, OSError):
+                pass
+            try:
+                async with self._subscriptions:
+                    if self._members:
+                        await self._pubsub.subscribe(*(self._topic(group) for group in self._members))
+            except (RedisError, OSError) as error:
+                log.warning("fan-out listener could not subscribe again (%s); retrying", error)
+                continue
+            break
+        for group in list(self._members):
+            await self._deliver_here(group, dict(RESYNC))
+
+    # ------------------------------------------------------------ plumbing
+
+    def _topic(self, group: str) -> str:
+        return f"{self.prefix}:fanout:{group}"
+
+    def _new_pubsub(self) -> aioredis.client.PubSub:
+        return self._publisher.pubsub(ignore_subscribe_messages=True)
+
+    def _ensure_loop_state(self) -> None:
+        """Connections and the listener belong to one event loop; a new loop starts afresh."""
+        loop = asyncio.get_running_loop()
+        if self._loop is loop:
+            return
+        self._loop = loop
+        self._members.clear()
+        self._publisher = aioredis.Redis.from_pool(self.create_pool(0))
+        self._pubsub = self._new_pubsub()
+        self._subscriptions = asyncio.Lock()
+        self._listener = None
+
+    async def flush(self) -> None:
+        await self._stop_fanout()
+        await super().flush()
+
+    async def close_pools(self) -> None:
+        await self._stop_fanout()
+        await super().close_pools()
+
+    async def _stop_fanout(self) -> None:
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            listener.cancel()
+            try:
+                await listener
+            except (asyncio.CancelledError, Exception):
+                pass
+        for closing in (self._pubsub, self._publisher):
+            if closing is not None:
+                try:
+                    await closing.aclose()
+                except (RedisError, OSError, RuntimeError):
+                    pass
+        self._pubsub = self._publisher = self._loop = None
+        self._members.clear()

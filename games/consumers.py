@@ -36,22 +36,24 @@ CLOSE_NOT_FOUND = 4004
 def db_call(function):
     """Run ``function`` (which uses the database) from async code.
 
-    One process on SQLite (``make run``): on the event loop's own thread, at once
-    (games/loop_database.py). SQLite with Redis: on Channels' one database thread, since
-    SQLite takes one writer at a time anyway. A server database: in the shared thread pool,
-    each thread with its own connection, so one move waiting on the database does not hold
-    up the next game's; the game's lock keeps each game's moves in order.
+    By default (one process on SQLite, or workers on a server database): on the event loop's
+    own thread, at once, and on a worker thread only when it meets a game lock held elsewhere
+    (games/loop_database.py). Several processes on one SQLite file (SQLite with Redis): on
+    Channels' one database thread, since SQLite makes a writer wait for the others' and
+    that wait must not stop the loop. With ``SNOWBALL_DB_ON_LOOP=0`` and a server database:
+    in the shared thread pool, each thread with its own connection.
     """
+    in_a_thread = database_sync_to_async(function, thread_sensitive=not settings.SNOWBALL_PARALLEL_DB)
     if settings.SNOWBALL_DB_ON_LOOP:
-        return on_the_loop(function)
-    return database_sync_to_async(function, thread_sensitive=not settings.SNOWBALL_PARALLEL_DB)
+        return on_the_loop(function, if_it_would_wait=in_a_thread)
+    return in_a_thread
 
 
-def off_the_db_thread(function):
-    """Run a coordinator call (Redis or in-process, never the database) without queueing
-    behind moves: the in-process coordinator answers at once on the loop's thread; Redis
-    calls go to the shared thread pool."""
-    if settings.REDIS_URL is None:
+def coordinator_call(function):
+    """Run a coordinator call (presence, never a lock) from async code, without queueing
+    behind moves: on the loop's thread where the database calls run there too, or with the
+    in-process coordinator; otherwise in the shared thread pool."""
+    if settings.SNOWBALL_DB_ON_LOOP or settings.REDIS_URL is None:
         return on_the_loop(function)
     return sync_to_async(function, thread_sensitive=False)
 
@@ -159,7 +161,7 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         if hasattr(self, "group"):
             self.stop_direct_deliveries()
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await off_the_db_thread(get_coordinator().leave)(self.game_id, self.channel_name)
+            await coordinator_call(get_coordinator().leave)(self.game_id, self.channel_name)
             await self.announce_presence()
 
     async def authenticate(self):
@@ -250,6 +252,10 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     async def presence_changed(self, message: dict[str, Any]) -> None:
         await self.send_presence(message["presence"])
 
+    async def group_resync(self, message: dict[str, Any]) -> None:
+        """The layer may have missed this group's messages (games.channel_layers.RESYNC)."""
+        await self.send_current()
+
     # ------------------------------------------------------------ to the client
 
     async def send_current(self, force: bool = False, version: int | None = None) -> None:
@@ -289,12 +295,12 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
 
     async def be_seen(self) -> None:
         """Register this connection (with its seat) in the game's presence, and tell the game."""
-        await off_the_db_thread(get_coordinator().join)(
+        await coordinator_call(get_coordinator().join)(
             self.game_id, self.channel_name, seat=self.seat, user_key=self._user_key())
         await self.announce_presence()
 
     async def announce_presence(self) -> None:
-        presence = await off_the_db_thread(get_coordinator().presence)(self.game_id)
+        presence = await coordinator_call(get_coordinator().presence)(self.game_id)
         data = {"seats_connected": sorted(presence.seats_connected), "spectators": presence.spectators}
         await self.channel_layer.group_send(self.group, {"type": "presence.changed", "presence": data})
 
@@ -324,7 +330,7 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         coordinator = get_coordinator()
         while True:
             await asyncio.sleep(interval)
-            alive = await off_the_db_thread(coordinator.heartbeat)(self.game_id, self.channel_name)
+            alive = await coordinator_call(coordinator.heartbeat)(self.game_id, self.channel_name)
             if not alive:  # expired after a stall or a Redis restart: be seen again
                 await self.be_seen()
 
@@ -393,11 +399,13 @@ class LobbyConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     """Keeps the lobby's lists of open and live games fresh without a reload."""
 
     async def connect(self) -> None:
-        await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
-        await self.accept()
         self.pending: asyncio.Task | None = None
+        await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
+        self.take_direct_deliveries()
+        await self.accept()
 
     async def disconnect(self, code: int) -> None:
+        self.stop_direct_deliveries()
         await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -407,6 +415,9 @@ class LobbyConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         """Coalesce bursts of changes into one refresh a quarter-second later."""
         if self.pending is None or self.pending.done():
             self.pending = asyncio.create_task(self._refresh())
+
+    async def group_resync(self, message: dict[str, Any]) -> None:
+        await self.lobby_changed(message)
 
     async def _refresh(self) -> None:
         await asyncio.sleep(0.25)

@@ -7,6 +7,7 @@ with a message for the player. Nothing is broadcast before the transaction commi
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hashlib
 import json
 import logging
@@ -552,7 +553,10 @@ _BACKGROUND: set[asyncio.Task] = set()
 
 
 def _start_background(coroutine) -> None:
-    task = asyncio.get_running_loop().create_task(coroutine)
+    """Run ``coroutine`` as a task of its own, in an empty context: a broadcast started from a
+    database thread must not inherit that call's context, in which asgiref marks the one
+    database thread as busy (consumers it hands messages to may need that thread)."""
+    task = asyncio.get_running_loop().create_task(coroutine, context=contextvars.Context())
     _BACKGROUND.add(task)  # the loop keeps only weak references to its tasks
     task.add_done_callback(_BACKGROUND.discard)
 

@@ -95,21 +95,21 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip() or None
 
-# Database calls from websockets. One process on SQLite with nothing else (`make run`): on the
-# event loop's own thread (games/loop_database.py). Otherwise SQLite takes one thread (one
-# writer at a time) and a server database a pool.
+# Database calls from websockets: on the event loop's own thread (games/loop_database.py),
+# except where several processes share one SQLite file (SQLite with Redis), where a writer
+# waits for the others' and must not stop the loop: there, one database thread.
 _sqlite = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
 SNOWBALL_PARALLEL_DB = not _sqlite
-SNOWBALL_DB_ON_LOOP = _env_bool("SNOWBALL_DB_ON_LOOP", _sqlite and not REDIS_URL)
+SNOWBALL_DB_ON_LOOP = _env_bool("SNOWBALL_DB_ON_LOOP", not (_sqlite and REDIS_URL))
 if SNOWBALL_DB_ON_LOOP:
     # Django refuses database calls from a thread that runs an event loop; in this mode that is
-    # where they belong (a local file, one connection, calls that never await).
+    # where they belong (one connection, calls that never await and never wait for a lock).
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "games.channel_layers.RedisFanoutLayer",
             # redis-py 8 caps an asyncio pool at 100 connections and raises MaxConnectionsError
             # beyond (redis-py 5-7 had no cap): bursts of connects and group sends crashed sockets
             "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 10_000}], "capacity": 1000,

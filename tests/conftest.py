@@ -65,7 +65,7 @@ def site_backend(request, settings):
         prefix = f"sbtest-{uuid.uuid4().hex[:12]}"
         settings.REDIS_URL = REDIS_TEST_URL
         settings.CHANNEL_LAYERS = {"default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "games.channel_layers.RedisFanoutLayer",
             "CONFIG": {"hosts": [REDIS_TEST_URL], "prefix": prefix},
         }}
         coordinator._instance = coordinator.RedisCoordinator(REDIS_TEST_URL, prefix=prefix)

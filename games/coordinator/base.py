@@ -13,6 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 Clock = Callable[[], float]
@@ -20,6 +21,10 @@ Clock = Callable[[], float]
 
 DEFAULT_PRESENCE_TTL = 30.0
 DEFAULT_BARRIER_TTL = 24 * 60 * 60.0
+
+NEVER_WAIT_FOR_A_LOCK: ContextVar[bool] = ContextVar("snowball_never_wait_for_a_lock", default=False)
+"""True in a context that must not block on a held lock (an event loop's thread): there,
+:meth:`Coordinator.lock` raises :class:`LockWouldWait` at once instead of waiting."""
 
 
 class CoordinatorError(Exception):
@@ -33,6 +38,18 @@ class LockTimeout(CoordinatorError, TimeoutError):
         super().__init__(f"game {game_id} is busy: its lock was not free within {wait:g}s")
         self.game_id = game_id
         self.wait = wait
+
+
+class LockWouldWait(CoordinatorError):
+    """The game's lock is held and this context may not wait for it (``NEVER_WAIT_FOR_A_LOCK``).
+
+    Nothing was done under the lock: the caller may run the same call again where waiting is
+    allowed (a worker thread).
+    """
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"game {game_id}'s lock is held and this thread may not wait for it")
+        self.game_id = game_id
 
 
 class LockLost(CoordinatorError):
@@ -81,7 +98,8 @@ class Coordinator(ABC):
     ) -> AbstractContextManager[None]:
         """Hold the game's mutual-exclusion lock for the ``with`` block.
 
-        ``wait`` is how long to wait for it before raising :class:`LockTimeout`.
+        ``wait`` is how long to wait for it before raising :class:`LockTimeout`; where
+        ``NEVER_WAIT_FOR_A_LOCK`` is set, a held lock raises :class:`LockWouldWait` at once.
         ``timeout`` bounds how long a holder that died keeps it (where the backend
         outlives its holders); a block that runs longer may raise :class:`LockLost`
         on exit. The lock is not re-entrant.

@@ -19,7 +19,9 @@ from games.coordinator.base import (
     DEFAULT_PRESENCE_TTL,
     Clock,
     Coordinator,
+    NEVER_WAIT_FOR_A_LOCK,
     LockTimeout,
+    LockWouldWait,
     Presence,
     check_arrival,
     positive,
@@ -72,7 +74,10 @@ class MemoryCoordinator(Coordinator):
             game_lock = self._locks.get(game_id)
             if game_lock is None:
                 game_lock = self._locks[game_id] = _GameLock()
-        if not game_lock.lock.acquire(timeout=max(wait, 0.0)):
+        if NEVER_WAIT_FOR_A_LOCK.get():
+            if not game_lock.lock.acquire(blocking=False):
+                raise LockWouldWait(game_id)
+        elif not game_lock.lock.acquire(timeout=max(wait, 0.0)):
             raise LockTimeout(game_id, wait)
         try:
             yield

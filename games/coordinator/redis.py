@@ -30,10 +30,12 @@ from redis.exceptions import LockNotOwnedError
 from games.coordinator.base import (
     DEFAULT_BARRIER_TTL,
     DEFAULT_PRESENCE_TTL,
+    NEVER_WAIT_FOR_A_LOCK,
     Clock,
     Coordinator,
     LockLost,
     LockTimeout,
+    LockWouldWait,
     Presence,
     check_arrival,
     positive,
@@ -131,7 +133,10 @@ class RedisCoordinator(Coordinator):
             blocking_timeout=max(wait, 0.0),
             thread_local=False,
         )
-        if not held.acquire():
+        if NEVER_WAIT_FOR_A_LOCK.get():
+            if not held.acquire(blocking=False):
+                raise LockWouldWait(game_id)
+        elif not held.acquire():
             raise LockTimeout(game_id, wait)
         failed = False
         try:

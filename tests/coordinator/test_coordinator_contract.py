@@ -1,6 +1,7 @@
 """The behaviour every coordinator backend promises, run against each of them."""
 from __future__ import annotations
 
+import contextvars
 import threading
 import time
 from collections.abc import Callable
@@ -10,7 +11,7 @@ from typing import TypeVar
 
 import pytest
 
-from games.coordinator import Coordinator, LockTimeout, Presence
+from games.coordinator import NEVER_WAIT_FOR_A_LOCK, Coordinator, LockTimeout, LockWouldWait, Presence
 
 from .conftest import FakeClock, MakeCoordinator
 
@@ -88,6 +89,27 @@ def test_lock_with_no_wait_fails_at_once_when_held(coordinator: Coordinator) -> 
                 pass
         assert time.monotonic() - started < 0.5
     assert caught.value.game_id == 3
+
+
+def test_where_waiting_is_forbidden_a_held_lock_raises_at_once_and_a_free_one_is_taken(
+    coordinator: Coordinator,
+) -> None:
+    """The event loop's context (games/loop_database.py) must never block on a lock."""
+    loop_context = contextvars.Context()
+    loop_context.run(NEVER_WAIT_FOR_A_LOCK.set, True)
+
+    def take(game_id: int) -> str:
+        with coordinator.lock(game_id, wait=5):
+            return "taken"
+
+    with coordinator.lock(5):
+        started = time.monotonic()
+        with pytest.raises(LockWouldWait, match="game 5") as caught:
+            loop_context.run(take, 5)
+        assert time.monotonic() - started < 0.5
+        assert caught.value.game_id == 5
+        assert loop_context.run(take, 6) == "taken"
+    assert loop_context.run(take, 5) == "taken"
 
 
 def test_lock_is_free_again_after_release_and_after_an_error(coordinator: Coordinator) -> None:

@@ -1,6 +1,7 @@
 """The game websockets, driven with Channels' WebsocketCommunicator on both backends."""
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 
@@ -286,3 +287,15 @@ async def test_a_watcher_sees_each_new_version_once_and_in_order(site_backend, m
     assert seen[-1] == final.version
     for comm in (ana, ben, spy):
         await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_survives_a_quiet_spell_longer_than_the_redis_read_timeout(site_backend, make_user):
+    """redis-py 8 cuts a read after 5 s; channels_redis' receive blocked for 5 s and died."""
+    game, ana_key, _ = await _setup_game(make_user)
+    ana = await api_socket(game.pk, ana_key)
+    first = await next_of(ana, "view")
+    await asyncio.sleep(6.5)
+    await ana.send_json_to({"type": "ping"})
+    assert await next_of(ana, "pong") == {"type": "pong", "version": first["version"]}
+    await ana.disconnect()

@@ -1,0 +1,125 @@
+"""The Redis layer sends a group message once per process and fans it out there.
+
+Two layer instances stand for two worker processes sharing one Redis.
+"""
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import pytest
+import redis
+
+from games.channel_layers import RESYNC, RedisFanoutLayer
+from games.consumers import DirectDispatchMixin
+from tests.conftest import REDIS_TEST_URL, require_redis
+
+pytestmark = pytest.mark.redis
+
+
+class Recorder(DirectDispatchMixin):
+    """A consumer's message handling, without a socket."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, int | None]] = []
+
+    async def game_changed(self, message):
+        self.seen.append(("changed", message["version"]))
+
+    async def group_resync(self, message):
+        self.seen.append(("resync", None))
+
+
+@pytest.fixture
+async def two_workers():
+    require_redis()
+    prefix = f"sbtest-{uuid.uuid4().hex[:12]}"
+    layers = [RedisFanoutLayer(hosts=[REDIS_TEST_URL], prefix=prefix) for _ in range(2)]
+    yield layers
+    for layer in layers:
+        await layer.close_pools()
+
+
+async def member(layer: RedisFanoutLayer, group: str = "game.1") -> tuple[Recorder, str]:
+    consumer = Recorder()
+    channel = await layer.new_channel()
+    await layer.group_add(group, channel)
+    layer.deliver_directly(channel, consumer)
+    return consumer, channel
+
+
+async def until(condition, timeout: float = 3.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+async def test_every_member_on_every_worker_gets_a_group_message_once(two_workers):
+    here, there = two_workers
+    local_a, _ = await member(here)
+    local_b, _ = await member(here)
+    remote, _ = await member(there)
+    stranger, _ = await member(there, "game.2")
+
+    await here.group_send("game.1", {"type": "game.changed", "version": 5})
+    assert local_a.seen == local_b.seen == [("changed", 5)]  # handed over before group_send returned
+    await until(lambda: remote.seen)
+    await asyncio.sleep(0.2)  # nothing more is on its way: not the sender's own copy, not a second one
+    assert local_a.seen == local_b.seen == remote.seen == [("changed", 5)]
+    assert stranger.seen == []
+
+
+async def test_messages_arrive_in_the_order_they_were_sent(two_workers):
+    here, there = two_workers
+    remote, _ = await member(there)
+    for version in range(1, 31):
+        await here.group_send("game.1", {"type": "game.changed", "version": version})
+    await until(lambda: len(remote.seen) == 30)
+    assert remote.seen == [("changed", v) for v in range(1, 31)]
+
+
+async def test_a_member_that_left_gets_nothing_and_its_worker_stops_listening(two_workers):
+    here, there = two_workers
+    remote, channel = await member(there)
+    there.stop_delivering_directly(channel)
+    await there.group_discard("game.1", channel)
+    client = redis.Redis.from_url(REDIS_TEST_URL)
+    try:
+        assert client.pubsub_numsub(there._topic("game.1")) == [(there._topic("game.1").encode(), 0)]
+    finally:
+        client.close()
+    await here.group_send("game.1", {"type": "game.changed", "version": 1})
+    await asyncio.sleep(0.2)
+    assert remote.seen == []
+
+
+async def test_a_channel_not_yet_registered_still_gets_its_message_through_redis(two_workers):
+    here, _ = two_workers
+    channel = await here.new_channel()
+    await here.group_add("game.1", channel)
+    await here.group_send("game.1", {"type": "game.changed", "version": 3})
+    assert await asyncio.wait_for(here.receive(channel), 5) == {"type": "game.changed", "version": 3}
+
+
+async def test_after_the_listener_loses_redis_every_member_is_told_to_resync_and_hears_again(two_workers):
+    here, there = two_workers
+    remote, _ = await member(there)
+    await here.group_send("game.1", {"type": "game.changed", "version": 1})
+    await until(lambda: remote.seen)
+    client = redis.Redis.from_url(REDIS_TEST_URL)
+    try:
+        client.client_kill_filter(_type="pubsub")
+    finally:
+        client.close()
+    await until(lambda: ("resync", None) in remote.seen)
+    await here.group_send("game.1", {"type": "game.changed", "version": 2})
+    await until(lambda: ("changed", 2) in remote.seen)
+    assert remote.seen == [("changed", 1), ("resync", None), ("changed", 2)]
+
+
+async def test_a_channel_of_another_process_is_refused_with_a_reason(two_workers):
+    here, there = two_workers
+    theirs = await there.new_channel()
+    with pytest.raises(ValueError, match="not a channel of this process"):
+        await here.group_add("game.1", theirs)
