@@ -1,10 +1,10 @@
 """Database calls run on the event loop's own thread.
 
-The default wherever the database is not a SQLite file shared by several processes: one
-process on SQLite (``make run``), and workers on PostgreSQL (docker compose). A move's
-statements take tens of microseconds in SQLite and a few round trips of loopback in
-PostgreSQL. Handing each call to a thread cost more than the call itself: a hop there and
-back and, worse, the two threads taking turns at the interpreter lock. Every database call
+The default for one process on SQLite (``make run``); workers on PostgreSQL may ask for it
+with ``SNOWBALL_DB_ON_LOOP=1`` (on two cores it measured no better there: a round trip
+stops the whole worker). A move's statements take tens of microseconds in SQLite. Handing
+each call to a thread cost more than the call itself: a hop there and back and, worse, the
+two threads taking turns at the interpreter lock. Every database call
 releases that lock while it waits and must win it back from a busy event loop, so under
 load a 0.6 ms move took several milliseconds of wall time on its thread and moves queued
 behind each other (docs/performance.md).
@@ -20,7 +20,9 @@ The price: whatever a call waits for, every socket of the process waits for. So 
 never waits for a game's lock: in this context the coordinator raises ``LockWouldWait``
 instead (``NEVER_WAIT_FOR_A_LOCK``), and the call is run again on a worker thread, where
 waiting is fine. What is left to wait for is the database's own answer: SQLite's write lock
-between moves and a WAL checkpoint now and then (4-7 ms); PostgreSQL's round trips.
+between moves and a WAL checkpoint now and then (4-7 ms); PostgreSQL's round trips. A
+connection kept here sees no request begin or end, so each call first drops one that failed
+or outlived ``CONN_MAX_AGE``, as Django does around a request.
 """
 from __future__ import annotations
 
