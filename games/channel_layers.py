@@ -11,6 +11,7 @@ import asyncio
 import contextvars
 import logging
 import time
+import uuid
 import weakref
 from copy import deepcopy
 from typing import Any, Protocol
@@ -100,6 +101,33 @@ RESYNC = {"type": "group.resync"}
 should send its viewer a fresh view (every message Snowball sends is "something changed")."""
 
 
+class _LoopFanout:
+    """What the fan-out layer keeps for one event loop: its members, connections and listener."""
+
+    def __init__(self, layer: RedisFanoutLayer) -> None:
+        self.origin = uuid.uuid4().hex
+        self.members: dict[str, set[str]] = {}
+        self.publisher = aioredis.Redis.from_pool(layer.create_pool(0))
+        self.pubsub = self.publisher.pubsub(ignore_subscribe_messages=True)
+        self.listener: asyncio.Task | None = None
+        self.subscriptions = asyncio.Lock()
+
+    async def close(self) -> None:
+        listener, self.listener = self.listener, None
+        if listener is not None:
+            listener.cancel()
+            try:
+                await listener
+            except (asyncio.CancelledError, Exception):
+                pass
+        for closing in (self.pubsub, self.publisher):
+            try:
+                await closing.aclose()
+            except (RedisError, OSError, RuntimeError):
+                pass
+        self.members.clear()
+
+
 class RedisFanoutLayer(RedisChannelLayer):
     """channels_redis, with each group message sent once per process and fanned out there.
 
@@ -108,18 +136,19 @@ class RedisFanoutLayer(RedisChannelLayer):
     pop, back up, clean the backup), whatever the number of sockets. A game's version ping
     paid those eight on every move, plus a wake-up of Channels' receive loop for each socket.
 
-    Here the members of a group are known in the process that holds them; a process that has
-    members subscribes to the group's Redis pub/sub channel. ``group_send`` hands the message
-    to this process's members at once (directly to consumers that registered with
-    ``deliver_directly``) and publishes it once for the other processes, whose listeners hand
-    it to theirs. Pub/sub keeps nothing for a listener that is cut off; when the listener's
-    connection fails, it reconnects, subscribes again and sends every member ``RESYNC``, so
-    no viewer is left on an old version (ARCHITECTURE.md: the version rule makes a lost
-    message harmless, once the viewer hears of something newer).
+    Here the members of a group are known in the process (the event loop) that holds them;
+    a process that has members subscribes to the group's Redis pub/sub channel.
+    ``group_send`` hands the message to this process's members at once (directly to
+    consumers that registered with ``deliver_directly``) and publishes it once for the other
+    processes, whose listeners hand it to theirs. Pub/sub keeps nothing for a listener that
+    is cut off; when the listener's connection fails, it reconnects, subscribes again and
+    sends every member ``RESYNC``, so no viewer is left on an old version (ARCHITECTURE.md:
+    the version rule makes a lost message harmless, once the viewer hears of something newer).
 
     Groups take this process's own channels only (``new_channel``); messages to a single
-    channel (``send``) go through channels_redis as before. All fan-out traffic uses the first
-    Redis host.
+    channel (``send``) go through channels_redis as before. A ``group_send`` from an event
+    loop with no members (``async_to_sync`` in a management command) only publishes. All
+    fan-out traffic uses the first Redis host.
     """
 
     brpop_timeout = 2
@@ -132,13 +161,7 @@ class RedisFanoutLayer(RedisChannelLayer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._direct: weakref.WeakValueDictionary[str, DirectlyDelivered] = weakref.WeakValueDictionary()
-        self._members: dict[str, set[str]] = {}
-        self._origin = self.client_prefix.encode()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._publisher: aioredis.Redis | None = None
-        self._pubsub: aioredis.client.PubSub | None = None
-        self._listener: asyncio.Task | None = None
-        self._subscriptions = asyncio.Lock()
+        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopFanout] = weakref.WeakKeyDictionary()
 
     # ------------------------------------------------------------ consumers of this process
 
@@ -156,40 +179,47 @@ class RedisFanoutLayer(RedisChannelLayer):
         if not channel.startswith(f"specific.{self.client_prefix}!"):
             raise ValueError(f"{channel!r} is not a channel of this process: RedisFanoutLayer's groups "
                              "take only channels made by its own new_channel()")
-        self._ensure_loop_state()
-        members = self._members.setdefault(group, set())
+        here = self._here(create=True)
+        members = here.members.setdefault(group, set())
         members.add(channel)
         if len(members) == 1:
-            async with self._subscriptions:
-                if self._members.get(group):
-                    await self._pubsub.subscribe(self._topic(group))
-            if self._listener is None:
-                self._listener = asyncio.get_running_loop().create_task(self._listen(), context=contextvars.Context())
+            async with here.subscriptions:
+                if here.members.get(group):
+                    await here.pubsub.subscribe(self._topic(group))
+        if here.listener is None:
+            here.listener = asyncio.get_running_loop().create_task(self._listen(here), context=contextvars.Context())
 
     async def group_discard(self, group: str, channel: str) -> None:
         assert self.require_valid_group_name(group), "Group name not valid"
-        members = self._members.get(group)
+        here = self._here()
+        members = here.members.get(group) if here else None
         if not members or channel not in members:
             return
         members.discard(channel)
         if not members:
-            del self._members[group]
-            async with self._subscriptions:
-                if group not in self._members and self._pubsub is not None:
-                    await self._pubsub.unsubscribe(self._topic(group))
+            del here.members[group]
+            async with here.subscriptions:
+                if group not in here.members:
+                    await here.pubsub.unsubscribe(self._topic(group))
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         assert isinstance(message, dict), "Message is not a dict"
         assert self.require_valid_group_name(group), "Group name not valid"
-        self._ensure_loop_state()
-        await self._deliver_here(group, message)
-        envelope = self.serialize({"origin": self._origin, "group": group, "message": message})
-        await self._publisher.publish(self._topic(group), envelope)
+        here = self._here()
+        if here is None:
+            publisher = aioredis.Redis.from_pool(self.create_pool(0))
+            try:
+                await publisher.publish(self._topic(group), self._envelope(None, group, message))
+            finally:
+                await publisher.aclose()
+            return
+        await self._deliver_here(here, group, message)
+        await here.publisher.publish(self._topic(group), self._envelope(here.origin, group, message))
 
     # ------------------------------------------------------------ delivery in this process
 
-    async def _deliver_here(self, group: str, message: dict[str, Any]) -> None:
-        for channel in list(self._members.get(group, ())):
+    async def _deliver_here(self, here: _LoopFanout, group: str, message: dict[str, Any]) -> None:
+        for channel in list(here.members.get(group, ())):
             consumer = self._direct.get(channel)
             if consumer is None:  # not registered (yet): through Redis, as channels_redis would
                 try:
@@ -202,12 +232,12 @@ class RedisFanoutLayer(RedisChannelLayer):
                 asyncio.get_running_loop().create_task(_hand_over(consumer, channel, deepcopy(message)),
                                                        context=contextvars.Context())
 
-    async def _listen(self) -> None:
-        """Hand every other process's group messages to this process's members."""
+    async def _listen(self, here: _LoopFanout) -> None:
+        """Hand every other process's group messages to this loop's members."""
         while True:
-            pubsub = self._pubsub
-            if pubsub is None or pubsub.connection is None:  # nothing subscribed since a reconnect
-                self._listener = None
+            pubsub = here.pubsub
+            if pubsub.connection is None:  # nothing subscribed since a reconnect
+                here.listener = None
                 return
             try:
                 if not pubsub.connection.is_connected:  # redis-py would reconnect without telling
@@ -215,7 +245,7 @@ class RedisFanoutLayer(RedisChannelLayer):
                 received = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
             except (RedisError, OSError) as error:
                 log.warning("fan-out listener lost Redis (%s); subscribing again", error)
-                await self._resubscribe()
+                await self._resubscribe(here)
                 continue
             if received is None or received.get("type") != "message":
                 continue
@@ -224,48 +254,43 @@ class RedisFanoutLayer(RedisChannelLayer):
             except Exception:
                 log.exception("fan-out listener could not read a message on %s", received.get("channel"))
                 continue
-            if envelope["origin"] != self._origin:
-                await self._deliver_here(envelope["group"], envelope["message"])
+            if envelope["origin"] != here.origin:
+                await self._deliver_here(here, envelope["group"], envelope["message"])
 
-    async def _resubscribe(self) -> None:
+    async def _resubscribe(self, here: _LoopFanout) -> None:
         """A new subscription for every group with members here; each member gets ``RESYNC``."""
         while True:
             await asyncio.sleep(self.resubscribe_delay)
-            old, self._pubsub = self._pubsub, self._new_pubsub()
+            old, here.pubsub = here.pubsub, here.publisher.pubsub(ignore_subscribe_messages=True)
             try:
                 await old.aclose()
             except (RedisError, OSError):
                 pass
             try:
-                async with self._subscriptions:
-                    if self._members:
-                        await self._pubsub.subscribe(*(self._topic(group) for group in self._members))
+                async with here.subscriptions:
+                    if here.members:
+                        await here.pubsub.subscribe(*(self._topic(group) for group in here.members))
             except (RedisError, OSError) as error:
                 log.warning("fan-out listener could not subscribe again (%s); retrying", error)
                 continue
             break
-        for group in list(self._members):
-            await self._deliver_here(group, dict(RESYNC))
+        for group in list(here.members):
+            await self._deliver_here(here, group, dict(RESYNC))
 
     # ------------------------------------------------------------ plumbing
 
     def _topic(self, group: str) -> str:
         return f"{self.prefix}:fanout:{group}"
 
-    def _new_pubsub(self) -> aioredis.client.PubSub:
-        return self._publisher.pubsub(ignore_subscribe_messages=True)
+    def _envelope(self, origin: str | None, group: str, message: dict[str, Any]) -> bytes:
+        return self.serialize({"origin": origin, "group": group, "message": message})
 
-    def _ensure_loop_state(self) -> None:
-        """Connections and the listener belong to one event loop; a new loop starts afresh."""
+    def _here(self, *, create: bool = False) -> _LoopFanout | None:
         loop = asyncio.get_running_loop()
-        if self._loop is loop:
-            return
-        self._loop = loop
-        self._members.clear()
-        self._publisher = aioredis.Redis.from_pool(self.create_pool(0))
-        self._pubsub = self._new_pubsub()
-        self._subscriptions = asyncio.Lock()
-        self._listener = None
+        here = self._loops.get(loop)
+        if here is None and create:
+            here = self._loops[loop] = _LoopFanout(self)
+        return here
 
     async def flush(self) -> None:
         await self._stop_fanout()
@@ -276,18 +301,6 @@ class RedisFanoutLayer(RedisChannelLayer):
         await super().close_pools()
 
     async def _stop_fanout(self) -> None:
-        listener, self._listener = self._listener, None
-        if listener is not None:
-            listener.cancel()
-            try:
-                await listener
-            except (asyncio.CancelledError, Exception):
-                pass
-        for closing in (self._pubsub, self._publisher):
-            if closing is not None:
-                try:
-                    await closing.aclose()
-                except (RedisError, OSError, RuntimeError):
-                    pass
-        self._pubsub = self._publisher = self._loop = None
-        self._members.clear()
+        here = self._loops.pop(asyncio.get_running_loop(), None)
+        if here is not None:
+            await here.close()

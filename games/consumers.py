@@ -36,12 +36,12 @@ CLOSE_NOT_FOUND = 4004
 def db_call(function):
     """Run ``function`` (which uses the database) from async code.
 
-    One process on SQLite (``make run``), or wherever ``SNOWBALL_DB_ON_LOOP`` is set: on the
-    event loop's own thread, at once, and on a worker thread only when it meets a game lock
-    held elsewhere (games/loop_database.py). SQLite with Redis: on Channels' one database
-    thread, since SQLite takes one writer at a time anyway. A server database: in the shared
-    thread pool, each thread with its own connection, so one move waiting on the database
-    does not hold up the next game's; the game's lock keeps each game's moves in order.
+    By default (one process on SQLite, or workers on a server database): on the event loop's
+    own thread, at once, and on a worker thread only when it meets a game lock held elsewhere
+    (games/loop_database.py). Several processes on one SQLite file (SQLite with Redis): on
+    Channels' one database thread, since SQLite makes a writer wait for the others' and that
+    wait must not stop the loop. With ``SNOWBALL_DB_ON_LOOP=0`` and a server database: in the
+    shared thread pool, each thread with its own connection.
     """
     in_a_thread = database_sync_to_async(function, thread_sensitive=not settings.SNOWBALL_PARALLEL_DB)
     if settings.SNOWBALL_DB_ON_LOOP:

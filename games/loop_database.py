@@ -1,10 +1,10 @@
 """Database calls run on the event loop's own thread.
 
-The default for one process on SQLite (``make run``); workers on PostgreSQL may ask for it
-with ``SNOWBALL_DB_ON_LOOP=1`` (on two cores it measured no better there: a round trip
-stops the whole worker). A move's statements take tens of microseconds in SQLite. Handing
-each call to a thread cost more than the call itself: a hop there and back and, worse, the
-two threads taking turns at the interpreter lock. Every database call
+The default except where several processes share one SQLite file: one process on SQLite
+(``make run``) and workers on PostgreSQL (docker compose). A move's statements take tens of
+microseconds in SQLite and a few loopback round trips in PostgreSQL. Handing each call to a
+thread cost more than the call itself: a hop there and back and, worse, the two threads
+taking turns at the interpreter lock. Every database call
 releases that lock while it waits and must win it back from a busy event loop, so under
 load a 0.6 ms move took several milliseconds of wall time on its thread and moves queued
 behind each other (docs/performance.md).

@@ -95,14 +95,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip() or None
 
-# Database calls from websockets. One process on SQLite with nothing else (`make run`): on the
-# event loop's own thread (games/loop_database.py). Otherwise SQLite takes one thread (one
-# writer at a time, and several processes' writers wait for each other) and a server database
-# a pool: `SNOWBALL_DB_ON_LOOP=1` puts a server database's calls on the loop too, where a round
-# trip stops every socket of the worker (measured no better on two cores: docs/performance.md).
+# Database calls from websockets: on the event loop's own thread (games/loop_database.py),
+# except where several processes share one SQLite file (SQLite with Redis): there a writer
+# waits for the others' and must not stop the loop, so they go to one database thread.
 _sqlite = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
 SNOWBALL_PARALLEL_DB = not _sqlite
-SNOWBALL_DB_ON_LOOP = _env_bool("SNOWBALL_DB_ON_LOOP", _sqlite and not REDIS_URL)
+SNOWBALL_DB_ON_LOOP = _env_bool("SNOWBALL_DB_ON_LOOP", not (_sqlite and REDIS_URL))
 if SNOWBALL_DB_ON_LOOP:
     # Django refuses database calls from a thread that runs an event loop; in this mode that is
     # where they belong (one connection, calls that never await and never wait for a lock).

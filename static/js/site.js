@@ -48,14 +48,26 @@
     el.className = "conn conn-" + state;
     el.textContent = text;
   }
-  document.addEventListener("htmx:wsConnecting", function () { setConnection("connecting", "Connecting…"); });
+  var connected = false;
+  function showConnected() {
+    if (!connected) return;
+    var live = document.getElementById("live");
+    if (live && live.dataset.status === "finished") setConnection("over", "Game over");
+    else setConnection("live", "● Live");
+  }
+  function showDisconnected(state, text) {
+    connected = false;
+    setConnection(state, text);
+  }
+  document.addEventListener("htmx:wsConnecting", function () { showDisconnected("connecting", "Connecting…"); });
   document.addEventListener("htmx:wsOpen", function (evt) {
     socket = evt.detail.socketWrapper;
-    setConnection("live", "● Live");
+    connected = true;
+    showConnected();
   });
-  document.addEventListener("htmx:wsClose", function () { setConnection("lost", "Reconnecting…"); });
-  document.addEventListener("htmx:wsError", function () { setConnection("lost", "Connection problem, retrying…"); });
-  window.addEventListener("offline", function () { setConnection("lost", "Offline, waiting for the network…"); });
+  document.addEventListener("htmx:wsClose", function () { showDisconnected("lost", "Reconnecting…"); });
+  document.addEventListener("htmx:wsError", function () { showDisconnected("lost", "Connection problem, retrying…"); });
+  window.addEventListener("offline", function () { showDisconnected("lost", "Offline, waiting for the network…"); });
 
   function applyPresence() {
     var presence = document.getElementById("presence");
@@ -94,6 +106,7 @@
   }
 
   function afterUpdate() {
+    showConnected();
     animateNew();
     applyPresence();
     tickCountdowns();

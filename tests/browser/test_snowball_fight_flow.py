@@ -75,6 +75,8 @@ def test_two_players_and_a_spectator_play_to_the_result(browser, live_server_pro
     expect(ana.locator(".result")).to_be_visible()
     expect(ben.locator(".result")).to_be_visible()
     expect(eve.locator(".result")).to_be_visible(timeout=10000)
+    for page in (ana, ben, eve):  # still connected, but nothing more will happen
+        expect(page.locator("#connection")).to_have_text("Game over")
     assert clicks > 5
     shot(ana, "04-result")
     assert "points" in ana.locator(".result").inner_text()

@@ -9,6 +9,7 @@ import uuid
 
 import pytest
 import redis
+from asgiref.sync import async_to_sync
 
 from games.channel_layers import RESYNC, RedisFanoutLayer
 from games.consumers import DirectDispatchMixin
@@ -123,3 +124,12 @@ async def test_a_channel_of_another_process_is_refused_with_a_reason(two_workers
     theirs = await there.new_channel()
     with pytest.raises(ValueError, match="not a channel of this process"):
         await here.group_add("game.1", theirs)
+
+
+async def test_a_send_from_a_thread_with_no_members_reaches_the_members_of_the_same_process(two_workers):
+    """A management command or a sync thread sends through ``async_to_sync``: another event loop."""
+    here, _ = two_workers
+    local, _ = await member(here)
+    await asyncio.to_thread(async_to_sync(here.group_send), "game.1", {"type": "game.changed", "version": 9})
+    await until(lambda: local.seen)
+    assert local.seen == [("changed", 9)]
