@@ -5,8 +5,9 @@ who may change it right now (the lock), who is watching it (presence), and
 whether every seat has locked its sealed choice (the reveal barrier). Games
 themselves live in the database; nothing here is durable.
 
-Every method is synchronous: callers are Django service functions running in
-a worker thread. Nothing in this module imports Django.
+Every method is synchronous: callers are Django service functions, running in a
+worker thread or on the event loop's own thread (games/loop_database.py), where
+``NEVER_WAIT_FOR_A_LOCK`` is set. Nothing in this module imports Django.
 """
 from __future__ import annotations
 
