@@ -388,13 +388,13 @@ def _load_state(game: Game, ruleset: Ruleset) -> dict[str, Any]:
 
 def _apply(game: Game, ruleset: Ruleset, state: dict, seat: int, action: dict, *, action_id: str, source: str,
            logged: list[dict[str, Any]]) -> dict:
-    """Apply one action and append it to the game's log (and to ``logged``, this write's list)."""
+    """Apply one action and add it to ``logged``, this write's list, which ``_save_state`` writes."""
     new_state, events = ruleset.apply(state, seat, action)
     game.version += 1
     game.log_length += 1
-    statements.insert_action(ActionRecord(game=game, seq=game.log_length, seat=seat, action=action,
-                                          action_id=action_id, source=source, events=events, version=game.version))
-    logged.append({"seq": game.log_length, "events": events, "version": game.version})
+    record = ActionRecord(game=game, seq=game.log_length, seat=seat, action=action, action_id=action_id,
+                          source=source, events=events, version=game.version)
+    logged.append({"seq": game.log_length, "events": events, "version": game.version, "record": record})
     return new_state
 
 
@@ -488,7 +488,7 @@ def _save_state(game: Game, ruleset: Ruleset, state: dict, logged: list[dict[str
         game.finished_at = timezone.now()
         game.outcome = outcome
         changed += ["status", "finished_at", "outcome"]
-    statements.update_game(game, list(set(changed)))
+    statements.write_move(game, [entry.pop("record") for entry in logged], list(set(changed)))
     version = game.version
 
     def remember_in_this_process() -> None:

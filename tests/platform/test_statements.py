@@ -39,18 +39,20 @@ def test_the_locking_read_of_a_missing_game_is_none(db):
         assert statements.locked_game(987654) is None
 
 
-def test_an_inserted_action_reads_back_as_written(make_user):
+def test_inserted_actions_read_back_as_written(make_user):
     game = started_game(make_user("Ana"), make_user("Ben"))
     action = {"type": "choose", "card": "snowball", "nested": [1, {"ü": None}]}
     events = [{"type": "locked", "text": "Ana has chosen", "visible_to": [0]}]
-    game.log_length += 1
-    statements.insert_action(ActionRecord(game=game, seq=game.log_length, seat=1, action=action, action_id="a-1",
-                                          source=ActionRecord.Source.BOT, events=events, version=123))
-    statements.update_game(game, ["log_length"])
-    record = ActionRecord.objects.get(game=game, seq=game.log_length)
-    assert (record.seat, record.action, record.action_id, record.source, record.events, record.version) == (
-        1, action, "a-1", "bot", events, 123)
-    assert record.created_at is not None
+    first = game.log_length + 1
+    records = [ActionRecord(game=game, seq=first + i, seat=1, action=action, action_id=f"a-{i}",
+                            source=ActionRecord.Source.BOT, events=events, version=123 + i) for i in range(3)]
+    game.log_length += 3
+    statements.write_move(game, records, ["log_length"])
+    stored = list(ActionRecord.objects.filter(game=game, seq__gte=first).order_by("seq"))
+    assert [(r.seq, r.seat, r.action, r.action_id, r.source, r.events, r.version) for r in stored] == [
+        (first + i, 1, action, f"a-{i}", "bot", events, 123 + i) for i in range(3)]
+    assert all(r.created_at is not None for r in stored)
+    assert Game.objects.get(pk=game.pk).log_length == game.log_length
 
 
 def test_an_update_writes_only_the_columns_it_names(make_user):
@@ -59,14 +61,18 @@ def test_an_update_writes_only_the_columns_it_names(make_user):
     game.version += 5
     game.prompts = {"seats": {"0": {"since": 3, "digest": "d", "deadline": None}}}
     game.is_public = not game.is_public  # changed in memory, not named: stays as it was
-    statements.update_game(game, ["version", "prompts"])
+    statements.write_move(game, [], ["version", "prompts"])
     after = Game.objects.get(pk=game.pk)
     assert (after.version, after.prompts) == (before.version + 5, game.prompts)
     assert after.is_public == before.is_public
 
 
-def test_an_update_of_a_vanished_row_is_an_error(make_user):
+def test_a_write_to_a_vanished_game_is_an_error_and_logs_nothing(make_user):
     game = started_game(make_user("Ana"), make_user("Ben"))
+    record = ActionRecord(game=game, seq=game.log_length + 1, seat=0, action={"type": "x"}, action_id="gone",
+                          source=ActionRecord.Source.PLAYER, events=[], version=game.version + 1)
     Game.objects.filter(pk=game.pk).delete()
     with pytest.raises(DatabaseError, match=f"game {game.pk}"):
-        statements.update_game(game, ["version"])
+        with transaction.atomic():
+            statements.write_move(game, [record], ["version"])
+    assert not ActionRecord.objects.filter(action_id="gone").exists()
