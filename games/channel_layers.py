@@ -34,6 +34,20 @@ class DirectlyDelivered(Protocol):
     async def deliver(self, message: dict[str, Any]) -> None: ...
 
 
+class DirectDeliveries:
+    """The consumers of this process that take their messages from the layer directly."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._direct: weakref.WeakValueDictionary[str, DirectlyDelivered] = weakref.WeakValueDictionary()
+
+    def deliver_directly(self, channel: str, consumer: DirectlyDelivered) -> None:
+        self._direct[channel] = consumer
+
+    def stop_delivering_directly(self, channel: str) -> None:
+        self._direct.pop(channel, None)
+
+
 async def _hand_over(consumer: DirectlyDelivered, channel: str, message: dict[str, Any]) -> None:
     try:
         await consumer.deliver(message)
@@ -41,7 +55,7 @@ async def _hand_over(consumer: DirectlyDelivered, channel: str, message: dict[st
         log.exception("delivering %s to %s failed", message.get("type"), channel)
 
 
-class InMemoryLayer(InMemoryChannelLayer):
+class InMemoryLayer(DirectDeliveries, InMemoryChannelLayer):
     """Channels' in-memory layer, with a cheaper sweep and direct delivery to idle consumers.
 
     ``InMemoryChannelLayer._clean_expired`` walks every channel and every group membership
@@ -59,16 +73,6 @@ class InMemoryLayer(InMemoryChannelLayer):
 
     sweep_interval = 1.0
     _last_sweep = 0.0
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._direct: weakref.WeakValueDictionary[str, DirectlyDelivered] = weakref.WeakValueDictionary()
-
-    def deliver_directly(self, channel: str, consumer: DirectlyDelivered) -> None:
-        self._direct[channel] = consumer
-
-    def stop_delivering_directly(self, channel: str) -> None:
-        self._direct.pop(channel, None)
 
     async def send(self, channel: str, message: dict[str, Any]) -> None:
         consumer = self._direct.get(channel)
@@ -108,7 +112,7 @@ class _LoopFanout:
         self.origin = uuid.uuid4().hex
         self.members: dict[str, set[str]] = {}
         self.publisher = aioredis.Redis.from_pool(layer.create_pool(0))
-        self.pubsub = self.publisher.pubsub(ignore_subscribe_messages=True)
+        self.pubsub = self.new_subscription()
         self.listener: asyncio.Task | None = None
         self.subscriptions = asyncio.Lock()
 
@@ -127,8 +131,11 @@ class _LoopFanout:
                 pass
         self.members.clear()
 
+    def new_subscription(self) -> aioredis.client.PubSub:
+        return self.publisher.pubsub(ignore_subscribe_messages=True)
 
-class RedisFanoutLayer(RedisChannelLayer):
+
+class RedisFanoutLayer(DirectDeliveries, RedisChannelLayer):
     """channels_redis, with each group message sent once per process and fanned out there.
 
     ``RedisChannelLayer.group_send`` costs four Redis round trips to send (expire the group,
@@ -148,7 +155,9 @@ class RedisFanoutLayer(RedisChannelLayer):
     Groups take this process's own channels only (``new_channel``); messages to a single
     channel (``send``) go through channels_redis as before. A ``group_send`` from an event
     loop with no members (``async_to_sync`` in a management command) only publishes. All
-    fan-out traffic uses the first Redis host.
+    fan-out traffic uses the first Redis host, on a pool of its own (publishing through
+    channels_redis' pool took 5.2-5.5 against 4.8-4.9 ms per action in five
+    back-to-back runs).
     """
 
     brpop_timeout = 2
@@ -160,16 +169,7 @@ class RedisFanoutLayer(RedisChannelLayer):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._direct: weakref.WeakValueDictionary[str, DirectlyDelivered] = weakref.WeakValueDictionary()
         self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopFanout] = weakref.WeakKeyDictionary()
-
-    # ------------------------------------------------------------ consumers of this process
-
-    def deliver_directly(self, channel: str, consumer: DirectlyDelivered) -> None:
-        self._direct[channel] = consumer
-
-    def stop_delivering_directly(self, channel: str) -> None:
-        self._direct.pop(channel, None)
 
     # ------------------------------------------------------------ groups
 
@@ -206,7 +206,7 @@ class RedisFanoutLayer(RedisChannelLayer):
         assert isinstance(message, dict), "Message is not a dict"
         assert self.require_valid_group_name(group), "Group name not valid"
         here = self._here()
-        if here is None:
+        if here is None:  # None as the origin: every loop's listener delivers it
             publisher = aioredis.Redis.from_pool(self.create_pool(0))
             try:
                 await publisher.publish(self._topic(group), self._envelope(None, group, message))
@@ -261,7 +261,7 @@ class RedisFanoutLayer(RedisChannelLayer):
         """A new subscription for every group with members here; each member gets ``RESYNC``."""
         while True:
             await asyncio.sleep(self.resubscribe_delay)
-            old, here.pubsub = here.pubsub, here.publisher.pubsub(ignore_subscribe_messages=True)
+            old, here.pubsub = here.pubsub, here.new_subscription()
             try:
                 await old.aclose()
             except (RedisError, OSError):

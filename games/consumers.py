@@ -84,9 +84,9 @@ class DirectDispatchMixin:
     only through ``db_call``, which does the same check where it runs, so the hop is pure
     cost: with a thousand sockets it was most of the database thread's queue.
 
-    With the in-process layer (``games.channel_layers.InMemoryLayer``) a consumer can also
-    take a message straight from its sender when it is not handling another one; ``_turn``
-    keeps the consumer's own messages and those handed over in one file.
+    With Snowball's layers (games/channel_layers.py, in-process and Redis) a consumer can
+    also take a message straight from the layer when it is not handling another one;
+    ``_turn`` keeps the consumer's own messages and those handed over in one file.
     """
 
     _turn: asyncio.Lock | None = None

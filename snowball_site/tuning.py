@@ -8,8 +8,10 @@ import sys
 def tune_the_interpreter() -> None:
     """Hand the interpreter lock over sooner, and keep the cyclic collector's pauses short.
 
-    With Redis or a server database, the event loop and the database threads share one
-    interpreter lock (in the one-process mode database calls run on the loop). A thread that
+    Where database calls run on threads (SQLite shared by several processes, or
+    ``SNOWBALL_DB_ON_LOOP=0``), the event loop and those threads share one interpreter lock;
+    by default the calls run on the loop, but a call that meets a held game lock still
+    moves to a thread (games/loop_database.py). A thread that
     wants it back (after a query or a socket write) waits up to the switch interval, 5 ms by
     default, while the other runs: every action crosses threads several times, so under load
     those waits were most of the latency. 0.5 ms measured best.
