@@ -30,8 +30,10 @@ redis:
 	  || (command -v redis-server >/dev/null && redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no && sleep 1) \
 	  || echo "note: no Redis on 127.0.0.1:6379; the Redis tests will be skipped (set SNOWBALL_REQUIRE_REDIS=1 to fail instead)"
 
+# Every test, then the database tests again on PostgreSQL when one answers (tests/on_postgres.py).
 test: install redis
 	$(PY) -m pytest -q $(PYTEST_ARGS)
+	$(PY) -m tests.on_postgres
 
 bench-engines: install
 	$(PY) -m bench.engines

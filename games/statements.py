@@ -2,33 +2,48 @@
 
 Django's ORM compiles a query's SQL each time it runs (about 0.3 ms a statement here, several
 times what SQLite or PostgreSQL then take to execute it), and a move runs the same three: the
-locking read of the game, the inserts into its log, the update of its row (the last two one
+read of the game, the inserts into its log, the update of its row (the last two one
 statement on PostgreSQL). These helpers build
 that SQL from the models' own metadata once per database and column list, and pass every
 value through the field's own ``pre_save`` and ``get_db_prep_save``, so what is stored is
 exactly what ``Model.save()`` would store. Everything else uses the ORM.
+
+Every write is conditional on the log being as long as the move found it: a move computed
+from a row that another writer has since changed fails whole (``ConcurrentWrite``) instead
+of overwriting that writer's work. On PostgreSQL, where the write is one statement, that
+lets a move run without a transaction (``moves_in_one_statement``).
 """
 from __future__ import annotations
 
 from functools import cache, lru_cache
 from weakref import WeakKeyDictionary
 
-from django.db import DatabaseError, connections, router
+from django.db import DatabaseError, IntegrityError, connections, router
 
 from games.models import ActionRecord, Game
 
 
-def locked_game(game_id: int, *, action_id: str | None = None) -> Game | None:
-    """The game's row, locked for update where the database can, without its state column.
+class ConcurrentWrite(DatabaseError):
+    """Another writer changed the game since this move read it, or the game is gone."""
+
+
+def moves_in_one_statement() -> bool:
+    """Whether a move's whole write is one statement here, so needs no transaction of its own."""
+    return connections[router.db_for_write(Game)].vendor == "postgresql"
+
+
+def locked_game(game_id: int, *, action_id: str | None = None, for_update: bool = True) -> Game | None:
+    """The game's row, without its state column; locked for update where the database can,
+    unless ``for_update`` is False.
 
     With ``action_id``, ``game.logged_already`` says whether the game's log already holds it.
-    Call inside a transaction; None when there is no such game.
+    Call inside a transaction to lock; None when there is no such game.
     """
     alias = router.db_for_write(Game)
     connection = connections[alias]
     params = [action_id, game_id] if action_id is not None else [game_id]
     with connection.cursor() as cursor:
-        cursor.execute(_locked_game_sql(alias, connection.vendor, action_id is not None), params)
+        cursor.execute(_locked_game_sql(alias, connection.vendor, action_id is not None, for_update), params)
         row = cursor.fetchone()
     if row is None:
         return None
@@ -42,10 +57,13 @@ def locked_game(game_id: int, *, action_id: str | None = None) -> Game | None:
 
 def write_move(game: Game, records: list[ActionRecord], columns: list[str]) -> None:
     """Append ``records`` to the game's log and write ``columns`` of its row, as
-    ``record.save()`` and ``game.save(update_fields=columns)`` would.
+    ``record.save()`` and ``game.save(update_fields=columns)`` would, provided the stored log
+    is still as long as it was before ``records`` (``game.log_length`` counts them).
 
     On PostgreSQL that is one statement (the inserts in a ``WITH`` clause), so one round
-    trip; elsewhere one statement for the log and one for the row.
+    trip; elsewhere one statement for the log and one for the row. Raises
+    ``ConcurrentWrite`` when the log has moved on or the game is gone, having written nothing
+    on PostgreSQL; elsewhere the caller's transaction must roll back.
     """
     alias = router.db_for_write(Game)
     connection = connections[alias]
@@ -55,20 +73,25 @@ def write_move(game: Game, records: list[ActionRecord], columns: list[str]) -> N
     insert_fields = _insert_fields()
     insert_params = [[field.get_db_prep_save(field.pre_save(record, add=True), connection) for field in insert_fields]
                      for record in records]
+    where = [game.pk, game.log_length - len(records)]
     with connection.cursor() as cursor:
-        if records and connection.vendor == "postgresql":
-            cursor.execute(_insert_and_update_sql(alias, tuple(columns), len(records)),
-                           [*(value for row in insert_params for value in row), *update_params, game.pk])
-        else:
-            if insert_params:
-                cursor.executemany(_insert_sql(alias, 1), insert_params)
-            cursor.execute(_update_sql(alias, tuple(columns)), [*update_params, game.pk])
+        try:
+            if records and connection.vendor == "postgresql":
+                cursor.execute(_insert_and_update_sql(alias, tuple(columns), len(records)),
+                               [*(value for row in insert_params for value in row), *update_params, *where])
+            else:
+                if insert_params:
+                    cursor.executemany(_insert_sql(alias, 1), insert_params)
+                cursor.execute(_update_sql(alias, tuple(columns)), [*update_params, *where])
+        except IntegrityError as exc:
+            raise ConcurrentWrite(f"game {game.pk}: its log already holds entry {records[0].seq} "
+                                  f"or action {records[0].action_id!r} ({exc})") from exc
         if cursor.rowcount != 1:
-            raise DatabaseError(f"updating game {game.pk} changed {cursor.rowcount} rows")
+            raise ConcurrentWrite(f"game {game.pk} is gone, or its log is no longer {where[1]} entries long")
 
 
 @cache
-def _locked_game_sql(alias: str, vendor: str, with_action_check: bool) -> str:
+def _locked_game_sql(alias: str, vendor: str, with_action_check: bool, for_update: bool) -> str:
     connection = connections[alias]
     qn = connection.ops.quote_name
     table = Game._meta.db_table
@@ -80,7 +103,7 @@ def _locked_game_sql(alias: str, vendor: str, with_action_check: bool) -> str:
             f"{qn(table)}.{qn(Game._meta.pk.column)} AND {qn(log.get_field('action_id').column)} = %s) "
             f"AS logged_already")
     sql = f"SELECT {', '.join(columns)} FROM {qn(table)} WHERE {qn(table)}.{qn(Game._meta.pk.column)} = %s"
-    if connection.features.has_select_for_update:
+    if for_update and connection.features.has_select_for_update:
         of = (qn(table),) if connection.features.has_select_for_update_of else ()
         sql += " " + connection.ops.for_update_sql(of=of)
     return sql
@@ -132,7 +155,8 @@ def _insert_sql(alias: str, rows: int) -> str:
 def _update_sql(alias: str, columns: tuple[str, ...]) -> str:
     qn = connections[alias].ops.quote_name
     assignments = ", ".join(f"{qn(Game._meta.get_field(name).column)} = %s" for name in columns)
-    return f"UPDATE {qn(Game._meta.db_table)} SET {assignments} WHERE {qn(Game._meta.pk.column)} = %s"
+    return (f"UPDATE {qn(Game._meta.db_table)} SET {assignments} "
+            f"WHERE {qn(Game._meta.pk.column)} = %s AND {qn(Game._meta.get_field('log_length').column)} = %s")
 
 
 @lru_cache(maxsize=256)

@@ -69,7 +69,7 @@ def site_backend(request, settings):
             "CONFIG": {"hosts": [REDIS_TEST_URL], "prefix": prefix},
         }}
         coordinator._instance = coordinator.RedisCoordinator(REDIS_TEST_URL, prefix=prefix)
-        settings.SNOWBALL_DB_ON_LOOP = False  # as settings decide with REDIS_URL set
+        settings.SNOWBALL_DB_ON_LOOP = settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3"
     else:
         settings.REDIS_URL = None
         settings.SNOWBALL_DB_ON_LOOP = True
@@ -85,6 +85,25 @@ def site_backend(request, settings):
         if keys:
             client.delete(*keys)
         client.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_stray_connections_when_the_test_database_goes(request):
+    """On PostgreSQL, end the sessions that threads and the loop's context left open, so the
+    test database can be dropped at the end (it refuses while anyone is connected)."""
+    from django.conf import settings
+
+    if "postgresql" not in settings.DATABASES["default"]["ENGINE"]:
+        yield
+        return
+    request.getfixturevalue("django_db_setup")
+    yield
+    from django.db import connection
+
+    with request.getfixturevalue("django_db_blocker").unblock(), connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                       "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+    connection.close()
 
 
 @pytest.fixture

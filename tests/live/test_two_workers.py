@@ -39,7 +39,7 @@ def postgres_database():
     try:
         admin = psycopg.connect(POSTGRES_URL, autocommit=True, connect_timeout=3)
     except psycopg.OperationalError as exc:
-        if os.environ.get("SNOWBALL_REQUIRE_REDIS", "") not in ("", "0"):
+        if any(os.environ.get(name, "") not in ("", "0") for name in ("SNOWBALL_REQUIRE_POSTGRES", "SNOWBALL_REQUIRE_REDIS")):
             pytest.fail(f"PostgreSQL at {POSTGRES_URL} is unreachable: {exc}")
         pytest.skip(f"PostgreSQL at {POSTGRES_URL} is unreachable: {exc}")
     admin.execute(f'CREATE DATABASE "{name}"')

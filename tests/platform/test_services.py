@@ -1,13 +1,17 @@
 """The play service: seats, actions applied once, stale and foreign actions refused, replay."""
 from __future__ import annotations
 
+import threading
 import uuid
+from contextlib import nullcontext
 
 import pytest
+from django.db import connection
 
-from games import engines, selectors, services
+from games import engines, selectors, services, statements
+from games.coordinator import get_coordinator
 from games.engines.base import GameError
-from games.errors import BadRequest, Conflict, NotSeated, StaleVersion
+from games.errors import BadRequest, Busy, Conflict, NotSeated, StaleVersion
 from games.models import ActionRecord, Game
 from games.state_cache import STATE_CACHE
 from tests.platform.helpers import SLUG, play_to_end, started_game
@@ -189,3 +193,48 @@ def test_exactly_the_lock_that_completes_a_sealed_round_reports_the_reveal(make_
     assert game.status == Game.Status.FINISHED
     assert reveals >= 2
     assert "barrier" not in caplog.text
+
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_that_outlived_its_lock_is_refused_whole_and_the_other_move_stands(make_user, monkeypatch):
+    """A worker that stalled past its lock's expiry must not overwrite the move made meanwhile.
+
+    Only PostgreSQL runs a move without a transaction; SQLite's keeps every other writer out.
+    """
+    if not statements.moves_in_one_statement():
+        pytest.skip("SQLite's transaction keeps every other writer out until the move commits")
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, ben)
+    read_the_game = statements.locked_game
+    coordinator = get_coordinator()
+
+    def ben_moves_on_another_worker():
+        try:
+            services.submit_action(game_id=game.pk, user=ben, action=_first_move(game, 1), action_id="ben-1",
+                                   version=game.version)
+        finally:
+            connection.close()
+
+    def read_then_let_ben_move(game_id, **kwargs):
+        read = read_the_game(game_id, **kwargs)
+        monkeypatch.setattr(statements, "locked_game", read_the_game)
+        with monkeypatch.context() as expired:  # Ana's lock has run out: Ben's worker gets in
+            expired.setattr(coordinator, "lock", lambda game_id, **kwargs: nullcontext())
+            other = threading.Thread(target=ben_moves_on_another_worker)
+            other.start()
+            other.join(timeout=10)
+        return read
+
+    monkeypatch.setattr(statements, "locked_game", read_then_let_ben_move)
+    with pytest.raises(Busy, match="send it again"):
+        services.submit_action(game_id=game.pk, user=ana, action=_first_move(game, 0), action_id="ana-1",
+                               version=game.version)
+    assert list(ActionRecord.objects.filter(game=game).values_list("action_id", flat=True)) == ["ben-1"]
+    game.refresh_from_db()
+    assert (game.version, game.log_length) == (game.actions.get().version, 1)
+    STATE_CACHE.clear()
+    again = services.submit_action(game_id=game.pk, user=ana, action=_first_move(game, 0), action_id="ana-1",
+                                   version=game.version)
+    assert not again.duplicate
+    assert list(game.actions.values_list("action_id", flat=True)) == ["ben-1", "ana-1"]

@@ -67,6 +67,31 @@ def test_an_update_writes_only_the_columns_it_names(make_user):
     assert after.is_public == before.is_public
 
 
+def _entry(game: Game, action_id: str) -> ActionRecord:
+    game.version += 1
+    game.log_length += 1
+    return ActionRecord(game=game, seq=game.log_length, seat=0, action={"type": "x"}, action_id=action_id,
+                        source=ActionRecord.Source.PLAYER, events=[], version=game.version)
+
+
+def test_a_write_from_a_read_that_another_writer_overtook_fails_and_stores_nothing(make_user):
+    game = started_game(make_user("Ana"), make_user("Ben"))
+    first_reader, second_reader = Game.objects.get(pk=game.pk), Game.objects.get(pk=game.pk)
+    statements.write_move(second_reader, [_entry(second_reader, "second")], ["version", "log_length"])
+    with pytest.raises(statements.ConcurrentWrite, match=f"game {game.pk}: its log already holds entry"):
+        with transaction.atomic():
+            statements.write_move(first_reader, [_entry(first_reader, "first")], ["version", "log_length"])
+    stale = Game.objects.get(pk=game.pk)
+    stale.log_length -= 1  # as read before "second" was logged
+    stale.version += 7
+    with pytest.raises(statements.ConcurrentWrite, match=f"its log is no longer {stale.log_length} entries long"):
+        with transaction.atomic():
+            statements.write_move(stale, [], ["version"])
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.version, stored.log_length) == (second_reader.version, second_reader.log_length)
+    assert list(stored.actions.values_list("action_id", flat=True)) == ["second"]
+
+
 def test_a_write_to_a_vanished_game_is_an_error_and_logs_nothing(make_user):
     game = started_game(make_user("Ana"), make_user("Ben"))
     record = ActionRecord(game=game, seq=game.log_length + 1, seat=0, action={"type": "x"}, action_id="gone",

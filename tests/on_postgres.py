@@ -1,0 +1,57 @@
+"""Run the tests that talk to the database again, on PostgreSQL: ``make test``'s second pass.
+
+docker compose's workers run on PostgreSQL, where a move takes a different path from
+SQLite's (no transaction of its own, one statement; see ``games.statements``), so those
+tests run on both. With no PostgreSQL at ``SNOWBALL_TEST_POSTGRES_URL`` the pass is skipped
+with a note, or fails where ``SNOWBALL_REQUIRE_POSTGRES`` is set (as in CI).
+
+    python -m tests.on_postgres [pytest arguments]   (default: DATABASE_TESTS)
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+DEFAULT_URL = "postgres://postgres:postgres@127.0.0.1:5432/snowball"
+
+DATABASE_TESTS = [
+    "tests/platform/test_services.py",
+    "tests/platform/test_statements.py",
+    "tests/platform/test_jingle_bells_services.py",
+    "tests/platform/test_loop_database.py",
+    "tests/platform/test_consumers.py",
+    "tests/platform/test_hidden_information.py",
+    "tests/platform/test_http_api.py",
+]
+
+
+def _unreachable(url: str) -> str | None:
+    """Why the server at ``url`` cannot be used, or None. Its database need not exist:
+    pytest-django creates ``test_<name>`` from the server's ``postgres`` database."""
+    import psycopg
+
+    try:
+        psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", connect_timeout=3).close()
+    except psycopg.Error as exc:
+        return f"PostgreSQL at {url} is unreachable ({str(exc).strip()})"
+    return None
+
+
+def main(args: list[str]) -> int:
+    url = os.environ.get("SNOWBALL_TEST_POSTGRES_URL", DEFAULT_URL)
+    problem = _unreachable(url)
+    if problem:
+        if os.environ.get("SNOWBALL_REQUIRE_POSTGRES", "") not in ("", "0"):
+            print(f"{problem}, and SNOWBALL_REQUIRE_POSTGRES is set", file=sys.stderr)
+            return 1
+        print(f"note: {problem}; the PostgreSQL pass is skipped (set SNOWBALL_REQUIRE_POSTGRES=1 to fail instead)")
+        return 0
+    print(f"The database tests again, on PostgreSQL ({url.rsplit('@', 1)[-1]}):", flush=True)
+    env = {**os.environ, "DATABASE_URL": url}
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *(args or DATABASE_TESTS)]
+    return subprocess.call(command, env=env)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
