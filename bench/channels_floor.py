@@ -11,7 +11,8 @@ bare floor to this one is what daphne and Channels cost; the distance from this 
 real server is what Snowball's own work costs (docs/performance.md).
 
 View sizes and game length come from the environment (bench.servers sets them):
-``FLOOR_PAD_PLAYER``, ``FLOOR_PAD_SPECTATOR``, ``FLOOR_GAME_LENGTH``.
+``FLOOR_PAD_PLAYER``, ``FLOOR_PAD_SPECTATOR``, ``FLOOR_GAME_LENGTHS`` (as bench.floor's
+``--game-lengths``).
 """
 from __future__ import annotations
 
@@ -35,19 +36,20 @@ from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
-from bench.floor import LEGAL  # noqa: E402
+from bench.floor import LEGAL, GameLengths  # noqa: E402
 from snowball_site.tuning import tune_the_interpreter  # noqa: E402
 
 PAD = {"player": int(os.environ.get("FLOOR_PAD_PLAYER", "2600")),
        "spectator": int(os.environ.get("FLOOR_PAD_SPECTATOR", "2200"))}
-GAME_LENGTH = int(os.environ.get("FLOOR_GAME_LENGTH", "0"))
+LENGTHS = GameLengths(GameLengths.parse(os.environ.get("FLOOR_GAME_LENGTHS", "")))
 
 
 class Game:
-    __slots__ = ("version", "actions", "status", "texts")
+    __slots__ = ("version", "actions", "status", "texts", "length")
 
-    def __init__(self) -> None:
+    def __init__(self, game_id: int) -> None:
         self.version, self.actions, self.status = 1, 0, "active"
+        self.length = LENGTHS.next() if game_id else 0  # game 0: the warm-up's touch
         self.texts: dict[str, tuple[int, str]] = {}
 
     def view(self, game_id: int, role: str) -> str:
@@ -74,7 +76,7 @@ class FloorConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        self.game = GAMES.setdefault(self.game_id, Game())
+        self.game = GAMES.get(self.game_id) or GAMES.setdefault(self.game_id, Game(self.game_id))
         self.role = "player" if any(name == b"authorization" for name, _ in self.scope["headers"]) else "spectator"
         self.group = f"game.{self.game_id}"
         self.sent = 0
@@ -99,7 +101,7 @@ class FloorConsumer(AsyncWebsocketConsumer):
             return
         game.version += 1
         game.actions += 1
-        if GAME_LENGTH and game.actions >= GAME_LENGTH:
+        if game.length and game.actions >= game.length:
             game.status = "finished"
         await self.send(text_data=json.dumps({"type": "ack", "action_id": frame.get("action_id"),
                                               "version": game.version, "duplicate": False}))

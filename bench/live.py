@@ -380,12 +380,12 @@ def run_site(args: argparse.Namespace, *, mode: str, games: int, rate: float) ->
 
 
 def run_floor(args: argparse.Namespace, *, games: int | None = None, rate: float | None = None,
-              pad_player: int, pad_spectator: int, game_length: int, kind: str = "bare") -> dict[str, Any]:
+              pad_player: int, pad_spectator: int, game_lengths: list[int], kind: str = "bare") -> dict[str, Any]:
     from bench.servers import FloorServer
 
     games = games or args.games
     rate = rate or args.rate
-    floor = FloorServer(kind=kind, pad_player=pad_player, pad_spectator=pad_spectator, game_length=game_length)
+    floor = FloorServer(kind=kind, pad_player=pad_player, pad_spectator=pad_spectator, game_lengths=game_lengths)
     try:
         floor.start()
         url = f"ws://127.0.0.1:{floor.ports[0]}"
@@ -394,7 +394,7 @@ def run_floor(args: argparse.Namespace, *, games: int | None = None, rate: float
                      duration=args.duration, drain=args.drain, seed=args.seed, procs=args.procs, floor=True)
         result = _measure("floor", floor.pids(), cfg, pool, redis_url=None, warm_url=f"{url}/ws/api/games/0/")
         result.update({"mode": "floor" if kind == "bare" else f"floor-{kind}", "pad_bytes": {"player": pad_player, "spectator": pad_spectator},
-                       "game_length": game_length})
+                       "game_lengths": game_lengths})
         return result
     finally:
         floor.cleanup()
@@ -514,14 +514,14 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_floor:
         vb = ours["mean_view_bytes"]
         floor = run_floor(args, pad_player=int(vb.get("player") or 2600), pad_spectator=int(vb.get("spectator") or 2200),
-                          game_length=int(round(ours["mean_actions_per_finished_game"] or 0)))
+                          game_lengths=ours["game_lengths"])
         print_run("floor (bare websockets)", floor)
     channels_floor = None
     if args.channels_floor:
         vb = ours["mean_view_bytes"]
         channels_floor = run_floor(args, pad_player=int(vb.get("player") or 2600),
                                    pad_spectator=int(vb.get("spectator") or 2200),
-                                   game_length=int(round(ours["mean_actions_per_finished_game"] or 0)), kind="channels")
+                                   game_lengths=ours["game_lengths"], kind="channels")
         print_run("floor on daphne + Channels (no game)", channels_floor)
     data: dict[str, Any] = {"machine": info, "args": vars(args), "ours": ours, "floor": floor,
                             "channels_floor": channels_floor}

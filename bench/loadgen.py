@@ -591,6 +591,7 @@ def merge(replies: list[dict[str, Any]], cfg: Config) -> dict[str, Any]:
         "mean_view_bytes": {role: (b[0] / b[1] if b[1] else None) for role, b in view_bytes.items()},
         "mean_actions_per_finished_game": (sum(lengths) / len(lengths)) if lengths else None,
         "finished_games": len(lengths),
+        "game_lengths": lengths,  # of the games that ended, in the order they ended
         # the worst latency of the actions sent in each second of the window, ms
         "worst_ms_by_second": [round(worst.get(i, 0) / 1e3, 1) for i in range(int(cfg.duration))],
         "drain_seconds": max(r["drain_seconds"] for r in replies),

@@ -195,7 +195,7 @@ class FloorServer:
     kind: str = "bare"
     pad_player: int = 0
     pad_spectator: int = 0
-    game_length: int = 0
+    game_lengths: list[int] = field(default_factory=list)
     procs: list[subprocess.Popen] = field(default_factory=list)
     ports: list[int] = field(default_factory=list)
     workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="snowball-floor-")))
@@ -208,10 +208,10 @@ class FloorServer:
             cmd = [DAPHNE, "-b", "127.0.0.1", "-p", str(port), "bench.channels_floor:application"]
             env.pop("DJANGO_SETTINGS_MODULE", None)
             env.update(FLOOR_PAD_PLAYER=str(self.pad_player), FLOOR_PAD_SPECTATOR=str(self.pad_spectator),
-                       FLOOR_GAME_LENGTH=str(self.game_length))
+                       FLOOR_GAME_LENGTHS=",".join(map(str, self.game_lengths)))
         else:
             cmd = [PY, "-m", "bench.floor", "--serve", "--port", str(port), "--pad-player", str(self.pad_player),
-                   "--pad-spectator", str(self.pad_spectator), "--game-length", str(self.game_length)]
+                   "--pad-spectator", str(self.pad_spectator), "--game-lengths", ",".join(map(str, self.game_lengths))]
         proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
         self.procs.append(proc)
         self.ports.append(port)

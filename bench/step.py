@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     def run(games: int) -> dict[str, Any]:
         rate = games * args.per_game_rate
         if args.floor:
-            return run_floor(args, games=games, rate=rate, pad_player=9000, pad_spectator=4000, game_length=110)
+            return run_floor(args, games=games, rate=rate, pad_player=9000, pad_spectator=4000, game_lengths=[])
         return run_site(args, mode=args.mode, games=games, rate=rate)
 
     if args.games_list:
