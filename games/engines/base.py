@@ -89,6 +89,7 @@ class Ruleset(Protocol):
     max_players: int
     options: tuple[Option, ...]
     score_unit: str  # what the outcome's scores count, e.g. "points"
+    score_unit_one: str  # the same for a score of 1, e.g. "point"
     reveal_events: frozenset[str]  # event types with which sealed choices are shown together
 
     def new_game(self, *, players: int, options: dict[str, Any], seed: int) -> State: ...

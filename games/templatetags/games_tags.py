@@ -31,6 +31,14 @@ def get_item(mapping, key):
 
 
 @register.filter
+def with_score_unit(score, ruleset):
+    """A score in the game's own words: ``7`` -> "7 points", ``1`` -> "1 point"."""
+    if ruleset is None:
+        return f"{score} point{'' if score == 1 else 's'}"
+    return f"{score} {ruleset.score_unit_one if score == 1 else ruleset.score_unit}"
+
+
+@register.filter
 def player_name(seat, names):
     """The display name of ``seat`` given the list of names by seat."""
     try:

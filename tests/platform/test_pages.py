@@ -51,7 +51,18 @@ def test_finished_game_page_shows_the_result_to_players_and_spectators(make_user
         html = rendering.live_html(game, selectors.viewer_payload(game, seat), user)
         assert "Game over" in html
         for score in game.outcome["scores"]:
-            assert f"{score} points" in html
+            assert f"{score} point{'' if score == 1 else 's'}</h3>" in html
+
+
+@pytest.mark.parametrize(("slug", "score", "words"), [
+    ("snowball-fight", 1, "1 point"), ("snowball-fight", 7, "7 points"), ("snowball-fight", 0, "0 points"),
+    ("jingle-bells", 1, "1 cold token on the enemy snowman"), ("jingle-bells", 4, "4 cold tokens on the enemy snowman"),
+])
+def test_a_score_reads_in_the_games_own_words(slug, score, words):
+    from games import engines
+    from games.templatetags.games_tags import with_score_unit
+
+    assert with_score_unit(score, engines.get(slug)) == words
 
 
 def _default_options() -> dict[str, str]:

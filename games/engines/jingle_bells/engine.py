@@ -480,6 +480,7 @@ class JingleBells:
     slug = "jingle-bells"
     name = "Jingle Bells WAR IS HELL SNOWMAN'S GONNA PAY"
     score_unit = "cold tokens on the enemy snowman"
+    score_unit_one = "cold token on the enemy snowman"
     reveal_events = frozenset({"reveal"})
     min_players = 2
     max_players = 2

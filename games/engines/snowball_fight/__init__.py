@@ -45,6 +45,7 @@ class SnowballFight:
     slug = engine.SLUG
     name = "Snowball Fight"
     score_unit = "points"
+    score_unit_one = "point"
     reveal_events = frozenset({"draft_pass", "draft_done", "reveal"})
     min_players = 2
     max_players = 2
