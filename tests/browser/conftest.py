@@ -34,6 +34,8 @@ def shot():
     SHOTS.mkdir(exist_ok=True)
 
     def take(page, name: str) -> None:
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+        """A full-page screenshot with CSS animations run to their end (a reveal's cards
+        flip in over 0.6 s), so the picture shows what a player sees once they settle."""
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, animations="disabled")
 
     return take

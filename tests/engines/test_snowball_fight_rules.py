@@ -467,3 +467,10 @@ def test_a_successful_dodge_upgrades_from_the_other_side_with_a_free_choice_of_p
     assert "{p0} dodged, so also uses Upgrade" in texts(events)
     assert asked(s) == (0, "upgrade")
     assert {a["card"] for a in RULESET.legal_actions(s, 0)} == {"c15", "c16"}
+
+
+def test_the_log_counts_one_card_as_one_card():
+    s = table(hands=(["c03"], ["c06", "c04"]), draw=(["c05"], ["c02", "c09", "c10"]),
+              arsenal=(["c07", "c08"], []))
+    s, events = reveal(s, ("c03", "top"), ("c06", "bottom"))
+    assert "{p0} shuffles their discard pile (1 card) into a new draw pile" in texts(events)

@@ -476,7 +476,7 @@ def _draw(s: State, seat: int, count: int, events: list[Event]) -> None:
     else:
         s["draw"][seat] = pile[:-count]
     s["hands"][seat] = drawn
-    events.append({"type": "draw", "text": f"{_NAME_SLOTS[seat]} draws {count} card{'s' if count > 1 else ''}",
+    events.append({"type": "draw", "text": f"{_NAME_SLOTS[seat]} draws {_count(count, 'card')}",
                    "seat": seat, "count": count})
     events.append({"type": "draw_private", "text": f"{_NAME_SLOTS[seat]} draws {_names(drawn)}",
                    "cards": drawn, "visible_to": [seat]})
@@ -487,8 +487,13 @@ def _reshuffle(s: State, seat: int, events: list[Event]) -> None:
     rng_for(s).shuffle(pile)
     s["draw"][seat], s["discard"][seat], s["face_down"][seat] = pile, [], []
     _event(events, s, "reshuffle",
-           f"{_NAME_SLOTS[seat]} shuffles their discard pile ({len(pile)} cards) into a new draw pile",
+           f"{_NAME_SLOTS[seat]} shuffles their discard pile ({_count(len(pile), 'card')}) into a new draw pile",
            seat=seat, count=len(pile))
+
+
+def _count(n: int, noun: str) -> str:
+    """``1, "card"`` -> "1 card"; ``4, "card"`` -> "4 cards"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _end_game(s: State, events: list[Event], *, code: str, reason: str) -> None:
