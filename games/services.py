@@ -299,7 +299,7 @@ def replay(*, game: Game) -> dict[str, Any]:
 
 @contextmanager
 def _locked_game(game_id: int, *, action_id: str | None = None, one_write: bool = False) -> Iterator[Game]:
-    """The game's coordinator lock, then a transaction, then its row (for update) to work on.
+    """The game's coordinator lock, then a transaction and its row (for update) to work on.
 
     With ``action_id``, the same query says whether the game's log already holds that action
     (``game.logged_already``): one round trip to the database instead of two.
