@@ -76,7 +76,9 @@ class FloorConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        self.game = GAMES.get(self.game_id) or GAMES.setdefault(self.game_id, Game(self.game_id))
+        self.game = GAMES.get(self.game_id)
+        if self.game is None:  # made once per game: a new game takes the next length
+            self.game = GAMES[self.game_id] = Game(self.game_id)
         self.role = "player" if any(name == b"authorization" for name, _ in self.scope["headers"]) else "spectator"
         self.group = f"game.{self.game_id}"
         self.sent = 0

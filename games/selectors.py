@@ -184,7 +184,7 @@ def snapshot(game_id: int, *, version: int | None = None) -> GameSnapshot:
     return fresh
 
 
-def note_commit(game: Game, state: dict[str, Any], new_records: list[dict[str, Any]]) -> None:
+def note_commit(game: Game, state: dict[str, Any], new_records: list[ActionRecord]) -> None:
     """After a play committed in this process: its sockets get the next snapshot with no read.
 
     Only when the cached snapshot is exactly the version before these records, and the game
@@ -193,9 +193,9 @@ def note_commit(game: Game, state: dict[str, Any], new_records: list[dict[str, A
     cached = SNAPSHOTS.get(game.pk)
     if (cached is None or not new_records or cached.game.status == Game.Status.OPEN
             or cached.game.started_at != game.started_at
-            or cached.version != new_records[0]["version"] - 1 or game.version != new_records[-1]["version"]):
+            or cached.version != new_records[0].version - 1 or game.version != new_records[-1].version):
         return
-    fresh = log_records(list(reversed(new_records)), cached.names)
+    fresh = log_records([{"seq": r.seq, "events": r.events} for r in reversed(new_records)], cached.names)
     SNAPSHOTS.put(game.pk, GameSnapshot(game=game, players=cached.players, names=cached.names,
                                         records=(fresh + cached.records)[:LOG_RECORDS], state=state))
 

@@ -198,7 +198,7 @@ def start_game(*, game_id: int, user) -> Game:
         game.status = Game.Status.ACTIVE
         game.started_at = timezone.now()
         game.version += 1
-        logged: list[dict[str, Any]] = []
+        logged: list[ActionRecord] = []
         state = _run_automatic(game, ruleset, state, logged)
         _save_state(game, ruleset, state, logged, started=True)
         return game
@@ -235,13 +235,13 @@ def submit_action(*, game_id: int, user, action: Any, action_id: str, version: A
         ruleset = _ruleset(game.game_type)
         state = _load_state(game, ruleset)
         asked_before = ruleset.to_act(state)
-        logged: list[dict[str, Any]] = []
+        logged: list[ActionRecord] = []
         try:
             state = _apply(game, ruleset, state, seat, action, action_id=action_id, source=ActionRecord.Source.PLAYER,
                            logged=logged)
         except GameError as exc:  # engines name players {p0}, {p1}...: say their names instead
             raise type(exc)(fill_names(str(exc), seat_names(game))) from exc
-        revealed = _barrier(game, ruleset, state, seat, asked_before, logged[-1]["events"])
+        revealed = _barrier(game, ruleset, state, seat, asked_before, logged[-1].events)
         state = _run_automatic(game, ruleset, state, logged)
         _save_state(game, ruleset, state, logged)
         return ActionResult(version=game.version, revealed=revealed)
@@ -261,7 +261,7 @@ def apply_timeouts(*, game_id: int, now: float | None = None) -> int | None:
             return None
         ruleset = _ruleset(game.game_type)
         state = _load_state(game, ruleset)
-        logged: list[dict[str, Any]] = []
+        logged: list[ActionRecord] = []
         for seat in overdue:
             prompt = ruleset.to_act(state).get(seat)
             if prompt is None or prompt.default is None or ruleset.outcome(state) is not None:
@@ -273,7 +273,7 @@ def apply_timeouts(*, game_id: int, now: float | None = None) -> int | None:
             asked_before = ruleset.to_act(state)
             state = _apply(game, ruleset, state, seat, prompt.default,
                            action_id=f"timeout-{since}-{seat}", source=ActionRecord.Source.TIMEOUT, logged=logged)
-            _barrier(game, ruleset, state, seat, asked_before, logged[-1]["events"])
+            _barrier(game, ruleset, state, seat, asked_before, logged[-1].events)
         state = _run_automatic(game, ruleset, state, logged)
         _save_state(game, ruleset, state, logged)
         return game.version
@@ -399,18 +399,18 @@ def _load_state(game: Game, ruleset: Ruleset) -> dict[str, Any]:
 
 
 def _apply(game: Game, ruleset: Ruleset, state: dict, seat: int, action: dict, *, action_id: str, source: str,
-           logged: list[dict[str, Any]]) -> dict:
-    """Apply one action and add it to ``logged``, this write's list, which ``_save_state`` writes."""
+           logged: list[ActionRecord]) -> dict:
+    """Apply one action and add its log entry to ``logged``, this write's list, which
+    ``_save_state`` writes."""
     new_state, events = ruleset.apply(state, seat, action)
     game.version += 1
     game.log_length += 1
-    record = ActionRecord(game=game, seq=game.log_length, seat=seat, action=action, action_id=action_id,
-                          source=source, events=events, version=game.version)
-    logged.append({"seq": game.log_length, "events": events, "version": game.version, "record": record})
+    logged.append(ActionRecord(game=game, seq=game.log_length, seat=seat, action=action, action_id=action_id,
+                               source=source, events=events, version=game.version))
     return new_state
 
 
-def _run_automatic(game: Game, ruleset: Ruleset, state: dict, logged: list[dict[str, Any]]) -> dict:
+def _run_automatic(game: Game, ruleset: Ruleset, state: dict, logged: list[ActionRecord]) -> dict:
     """Let computer players answer whatever they are asked, until a human must act."""
     players = _started_players(game)
     if players is not None:
@@ -428,7 +428,7 @@ def _run_automatic(game: Game, ruleset: Ruleset, state: dict, logged: list[dict[
         action = ruleset.bot_action(state, seat)
         state = _apply(game, ruleset, state, seat, action,
                        action_id=f"bot-{game.version}-{seat}", source=ActionRecord.Source.BOT, logged=logged)
-        _barrier(game, ruleset, state, seat, asked_before, logged[-1]["events"])
+        _barrier(game, ruleset, state, seat, asked_before, logged[-1].events)
     return state
 
 
@@ -463,7 +463,7 @@ def _barrier(game: Game, ruleset: Ruleset, state: dict, seat: int, asked_before:
     return completed
 
 
-def _save_state(game: Game, ruleset: Ruleset, state: dict, logged: list[dict[str, Any]], *,
+def _save_state(game: Game, ruleset: Ruleset, state: dict, logged: list[ActionRecord], *,
                 started: bool = False) -> None:
     """Write the snapshot, the prompts' deadlines and the result; broadcast after commit.
 
@@ -500,7 +500,7 @@ def _save_state(game: Game, ruleset: Ruleset, state: dict, logged: list[dict[str
         game.finished_at = timezone.now()
         game.outcome = outcome
         changed += ["status", "finished_at", "outcome"]
-    statements.write_move(game, [entry.pop("record") for entry in logged], list(set(changed)))
+    statements.write_move(game, logged, list(set(changed)))
     version = game.version
 
     def remember_in_this_process() -> None:
