@@ -251,8 +251,9 @@ def summarise_profile(path: Path, top: int = 25) -> dict[str, Any]:
 
 
 def _measure(target: str, server_pids: list[int], cfg: Config, pool: list[dict[str, Any]], *,
-             redis_url: str | None, warm_url: str, profile: str = "none") -> dict[str, Any]:
-    from bench.servers import redis_pid, redis_used_memory
+             redis_url: str | None, warm_url: str, profile: str = "none",
+             database_url: str | None = None) -> dict[str, Any]:
+    from bench.servers import per_action, postgres_counters, redis_command_calls, redis_pid, redis_used_memory
 
     asyncio.run(_touch(warm_url))
     time.sleep(1.0)
@@ -274,6 +275,8 @@ def _measure(target: str, server_pids: list[int], cfg: Config, pool: list[dict[s
     time.sleep(max(0.0, t_start + cfg.warmup - time.monotonic()))
     meter.begin()
     window_start = time.time()
+    redis_calls_before = redis_command_calls(redis_url) if redis_url else None
+    postgres_before = postgres_counters(database_url) if database_url else None
     profiler = None
     profile_path = None
     if profile != "none" and server_pids:
@@ -284,6 +287,8 @@ def _measure(target: str, server_pids: list[int], cfg: Config, pool: list[dict[s
     time.sleep(max(0.0, t_start + cfg.warmup + cfg.duration - time.monotonic()))
     cpu = meter.end()
     window_end = time.time()
+    redis_calls_after = redis_command_calls(redis_url) if redis_url else None
+    postgres_after = postgres_counters(database_url) if database_url else None
     peak_rss = rss(server_pids)
     result = gen.results()
     result.update({
@@ -305,6 +310,11 @@ def _measure(target: str, server_pids: list[int], cfg: Config, pool: list[dict[s
     })
     sustained = result["sustained_actions_per_s"]
     result["server_cpu_ms_per_action"] = 1000.0 * cpu["server"] / sustained if sustained else None
+    actions = sustained * (window_end - window_start)
+    if redis_calls_before is not None and actions:
+        result["redis_commands_per_action"] = per_action(redis_calls_before, redis_calls_after, actions)
+    if postgres_before is not None and actions:
+        result["postgres_per_action"] = per_action(postgres_before, postgres_after, actions)
     gen_max = max((w["cpu_core_fraction"] or 0) for w in result["workers"])
     lag_p99 = result["schedule_lag_ms"]["p99"] or 0.0
     reasons = []
@@ -365,7 +375,8 @@ def run_site(args: argparse.Namespace, *, mode: str, games: int, rate: float) ->
                      routing=getattr(args, "routing", "game"))
         warm = f"ws://127.0.0.1:{site.ports[0]}/ws/api/games/{pool[-1]['id']}/"
         result = _measure(mode, site.pids(), cfg, pool, redis_url=site.redis_url if mode == "redis" else None,
-                          warm_url=warm, profile=getattr(args, "profile", "none"))
+                          warm_url=warm, profile=getattr(args, "profile", "none"),
+                          database_url=site.database_url if mode == "redis" else None)
         if getattr(args, "pauses", False):
             from snowball_site.pauses import summarise
 
@@ -440,6 +451,12 @@ def print_run(label: str, r: dict[str, Any]) -> None:
     print(f"   server CPU per action {fmt(r.get('server_cpu_ms_per_action'), 2)} ms; "
           f"CPU (% of one core): {', '.join(parts)}; machine busy {cpu['machine_busy_cores']:.2f} of "
           f"{cpu['cores']} cores; load avg {r['loadavg_during']}")
+    if "redis_commands_per_action" in r:
+        calls = r["redis_commands_per_action"]
+        print("   Redis commands per action, scripts' inner calls counted too: "
+              + ", ".join(f"{name} {n:.2f}" for name, n in calls.items() if n >= 0.01))
+    if "postgres_per_action" in r:
+        print(f"   PostgreSQL per action: {', '.join(f'{k} {v:.2f}' for k, v in r['postgres_per_action'].items())}")
     workers = ", ".join(f"{(w['cpu_core_fraction'] or 0) * 100:.0f}%" for w in r["workers"])
     print(f"   generator: {len(r['workers'])} process(es) at {workers} of a core; schedule lag p99 "
           f"{fmt(r['schedule_lag_ms']['p99'], 2)} ms, max {fmt(r['schedule_lag_ms']['max'], 1)} ms -> "

@@ -247,3 +247,35 @@ def redis_used_memory(url: str) -> int | None:
         return int(redis.Redis.from_url(url).info("memory")["used_memory"])
     except Exception:
         return None
+
+
+def redis_command_calls(url: str) -> dict[str, int]:
+    """Calls so far per Redis command (``INFO commandstats``), to count a run's round trips."""
+    import redis
+
+    stats = redis.Redis.from_url(url).info("commandstats")
+    return {name.removeprefix("cmdstat_"): int(row["calls"]) for name, row in stats.items()}
+
+
+def postgres_counters(url: str) -> dict[str, int]:
+    """The bench database's statement and row counters so far (``pg_stat_database``).
+
+    Each statement outside a transaction counts as one transaction there, so on PostgreSQL
+    the move's statements show up one by one. Backends report at most once a second, so a
+    window's counts are good to about a second's worth.
+    """
+    import psycopg
+
+    name = urlparse(url).path.lstrip("/")
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("SELECT pg_stat_clear_snapshot()")
+        row = conn.execute(
+            "SELECT xact_commit + xact_rollback, tup_inserted, tup_updated, tup_fetched "
+            "FROM pg_stat_database WHERE datname = %s", [name]).fetchone()
+    return dict(zip(("transactions", "rows_inserted", "rows_updated", "rows_fetched"), map(int, row)))
+
+
+def per_action(before: dict[str, int], after: dict[str, int], actions: float) -> dict[str, float]:
+    """What each counter grew by over a window, per action, largest first; zeros left out."""
+    grown = {k: after.get(k, 0) - before.get(k, 0) for k in after}
+    return {k: round(v / actions, 2) for k, v in sorted(grown.items(), key=lambda kv: -kv[1]) if v > 0}
