@@ -226,10 +226,11 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         if self.seat is None:
             await self.send_error("not_seated", "spectators cannot act; this connection is read-only", action_id=action_id)
             return
+        submit = (services.submit_action_async if services.moves_await_the_database()
+                  else db_call(services.submit_action))
         try:
-            result = await db_call(services.submit_action)(
-                game_id=self.game_id, user=self.user, action=frame.get("action"),
-                action_id=action_id, version=frame.get("version"))
+            result = await submit(game_id=self.game_id, user=self.user, action=frame.get("action"),
+                                  action_id=action_id, version=frame.get("version"))
         except StaleVersion as exc:
             await self.send_error(exc.code, exc.message, action_id=action_id)
             await self.send_current(force=True)

@@ -56,13 +56,19 @@ def on_the_loop(
     @functools.wraps(function)
     async def call(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
-            return _CONTEXT.run(_with_a_sound_connection, function, *args, **kwargs)
+            return run(function, *args, **kwargs)
         except LockWouldWait:
             if if_it_would_wait is None:
                 raise
             return await if_it_would_wait(*args, **kwargs)
 
     return call
+
+
+def run(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """Call ``function`` now, on this thread, in the context that holds the loop's database
+    connection (for work between two awaits of an asynchronous move)."""
+    return _CONTEXT.run(_with_a_sound_connection, function, *args, **kwargs)
 
 
 def _with_a_sound_connection(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:

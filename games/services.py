@@ -14,18 +14,19 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import AsyncExitStack, ExitStack, asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import engines, selectors, statements
+from games import engines, loop_database, selectors, statements
 from games.coordinator import LockTimeout, get_coordinator
 from games.engines.base import GameError, Ruleset
 from games.errors import BadRequest, Busy, Conflict, Forbidden, NotFound, NotSeated, StaleVersion
@@ -38,6 +39,8 @@ User = get_user_model()
 
 MAX_AUTOMATIC_STEPS = 500
 LOBBY_GROUP = "lobby"
+GAME_BUSY = "the game is busy; try again in a moment"
+GAME_CHANGED = "the game changed while your move was being made; please send it again"
 
 
 def game_group(game_id: int) -> str:
@@ -213,38 +216,72 @@ def submit_action(*, game_id: int, user, action: Any, action_id: str, version: A
     A resent ``action_id`` is a no-op that reports the current version. An action
     whose ``version`` predates the seat's current prompt is refused as stale.
     """
+    _check_submission(action=action, action_id=action_id, version=version)
+    with _locked_game(game_id, action_id=action_id, one_write=True) as game:
+        result, write = _play(game, user=user, action=action, action_id=action_id, version=version)
+        if write is not None:
+            _commit(write)
+        return result
+
+
+async def submit_action_async(*, game_id: int, user, action: Any, action_id: str, version: Any) -> ActionResult:
+    """:func:`submit_action` for a socket, where :func:`moves_await_the_database`: the same
+    move, but the event loop goes on serving its other sockets while the move waits for the
+    game's lock and for PostgreSQL's two answers (the read and the write)."""
+    _check_submission(action=action, action_id=action_id, version=version)
+    async with _locked_game_async(game_id, action_id=action_id) as game:
+        result, write = loop_database.run(_play, game, user=user, action=action, action_id=action_id,
+                                          version=version)
+        if write is not None:
+            await statements.write_move_async(write.game, write.logged, write.columns)
+            write.remember()
+            write.broadcast()
+        return result
+
+
+def moves_await_the_database() -> bool:
+    """Whether sockets make their moves with :func:`submit_action_async`: where database calls
+    run on the event loop (``SNOWBALL_DB_ON_LOOP``) and a move's write is one statement
+    (PostgreSQL). Elsewhere they call :func:`submit_action`."""
+    return settings.SNOWBALL_DB_ON_LOOP and statements.moves_in_one_statement()
+
+
+def _check_submission(*, action: Any, action_id: Any, version: Any) -> None:
     if not isinstance(action_id, str) or not 1 <= len(action_id) <= 64:
         raise BadRequest("action_id must be a string of 1 to 64 characters")
     if isinstance(version, bool) or not isinstance(version, int):
         raise BadRequest(f"version must be an integer, got {version!r}")
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise BadRequest('action must be an object with a "type"')
-    with _locked_game(game_id, action_id=action_id, one_write=True) as game:
-        seat = _seat_of(game, user)
-        if game.logged_already:
-            return ActionResult(version=game.version, duplicate=True)
-        if game.status != Game.Status.ACTIVE:
-            raise Conflict("the game is not in play" if game.status == Game.Status.OPEN else "the game is over")
-        if version > game.version:
-            raise BadRequest(f"version {version} is ahead of the game (at {game.version})")
-        prompt_since = _seat_prompts(game).get(str(seat), {}).get("since", game.version)
-        if version < prompt_since:
-            raise StaleVersion(
-                f"the game moved on before your move arrived (you saw version {version}, it is at "
-                f"{game.version}); here is the current view, please choose again", current_version=game.version)
-        ruleset = _ruleset(game.game_type)
-        state = _load_state(game, ruleset)
-        asked_before = ruleset.to_act(state)
-        logged: list[ActionRecord] = []
-        try:
-            state = _apply(game, ruleset, state, seat, action, action_id=action_id, source=ActionRecord.Source.PLAYER,
-                           logged=logged)
-        except GameError as exc:  # engines name players {p0}, {p1}...: say their names instead
-            raise type(exc)(fill_names(str(exc), seat_names(game))) from exc
-        revealed = _barrier(game, ruleset, state, seat, asked_before, logged[-1].events)
-        state = _run_automatic(game, ruleset, state, logged)
-        _save_state(game, ruleset, state, logged)
-        return ActionResult(version=game.version, revealed=revealed)
+
+
+def _play(game: Game, *, user, action: dict, action_id: str, version: int) -> tuple[ActionResult, _Write | None]:
+    """The move itself, on a game whose lock is held: what to answer, and what to write."""
+    seat = _seat_of(game, user)
+    if game.logged_already:
+        return ActionResult(version=game.version, duplicate=True), None
+    if game.status != Game.Status.ACTIVE:
+        raise Conflict("the game is not in play" if game.status == Game.Status.OPEN else "the game is over")
+    if version > game.version:
+        raise BadRequest(f"version {version} is ahead of the game (at {game.version})")
+    prompt_since = _seat_prompts(game).get(str(seat), {}).get("since", game.version)
+    if version < prompt_since:
+        raise StaleVersion(
+            f"the game moved on before your move arrived (you saw version {version}, it is at "
+            f"{game.version}); here is the current view, please choose again", current_version=game.version)
+    ruleset = _ruleset(game.game_type)
+    state = _load_state(game, ruleset)
+    asked_before = ruleset.to_act(state)
+    logged: list[ActionRecord] = []
+    try:
+        state = _apply(game, ruleset, state, seat, action, action_id=action_id, source=ActionRecord.Source.PLAYER,
+                       logged=logged)
+    except GameError as exc:  # engines name players {p0}, {p1}...: say their names instead
+        raise type(exc)(fill_names(str(exc), seat_names(game))) from exc
+    revealed = _barrier(game, ruleset, state, seat, asked_before, logged[-1].events)
+    state = _run_automatic(game, ruleset, state, logged)
+    write = _prepare_write(game, ruleset, state, logged)
+    return ActionResult(version=game.version, revealed=revealed), write
 
 
 def apply_timeouts(*, game_id: int, now: float | None = None) -> int | None:
@@ -314,7 +351,7 @@ def _locked_game(game_id: int, *, action_id: str | None = None, one_write: bool 
         try:
             stack.enter_context(get_coordinator().lock(game_id))
         except LockTimeout as exc:
-            raise Busy("the game is busy; try again in a moment") from exc
+            raise Busy(GAME_BUSY) from exc
         in_a_transaction = not (one_write and statements.moves_in_one_statement())
         if in_a_transaction:
             stack.enter_context(transaction.atomic())
@@ -325,7 +362,26 @@ def _locked_game(game_id: int, *, action_id: str | None = None, one_write: bool 
             yield game
         except statements.ConcurrentWrite as exc:
             log.warning("game %s: %s", game_id, exc)
-            raise Busy("the game changed while your move was being made; please send it again") from exc
+            raise Busy(GAME_CHANGED) from exc
+
+
+@asynccontextmanager
+async def _locked_game_async(game_id: int, *, action_id: str | None = None) -> AsyncIterator[Game]:
+    """:func:`_locked_game` with ``one_write`` on PostgreSQL, for the event loop: the lock and
+    the read are awaited (``Coordinator.lock_async``, ``statements.read_game_async``)."""
+    async with AsyncExitStack() as stack:
+        try:
+            await stack.enter_async_context(get_coordinator().lock_async(game_id))
+        except LockTimeout as exc:
+            raise Busy(GAME_BUSY) from exc
+        game = await statements.read_game_async(game_id, action_id=action_id)
+        if game is None:
+            raise NotFound(f"there is no game {game_id}")
+        try:
+            yield game
+        except statements.ConcurrentWrite as exc:
+            log.warning("game %s: %s", game_id, exc)
+            raise Busy(GAME_CHANGED) from exc
 
 
 def _ruleset(game_type: str) -> Ruleset:
@@ -463,12 +519,44 @@ def _barrier(game: Game, ruleset: Ruleset, state: dict, seat: int, asked_before:
     return completed
 
 
+@dataclass
+class _Write:
+    """A move's write, made but not sent: the log entries and the row's changed columns, and
+    what this process does once they are committed."""
+
+    game: Game
+    logged: list[ActionRecord]
+    columns: list[str]
+    state: dict[str, Any]
+    version: int
+    lobby: bool
+
+    def remember(self) -> None:
+        """This process's sockets get the new snapshot from the move, without reading it back."""
+        STATE_CACHE.put(self.game.pk, self.version, self.state)
+        selectors.note_commit(self.game, self.state, self.logged)
+
+    def broadcast(self) -> None:
+        broadcast_version(game_id=self.game.pk, version=self.version, lobby=self.lobby)
+
+
 def _save_state(game: Game, ruleset: Ruleset, state: dict, logged: list[ActionRecord], *,
                 started: bool = False) -> None:
-    """Write the snapshot, the prompts' deadlines and the result; broadcast after commit.
+    """Write the snapshot, the prompts' deadlines and the result; remember and broadcast after commit."""
+    _commit(_prepare_write(game, ruleset, state, logged, started=started))
 
-    After the commit this process's sockets get the new snapshot from ``logged`` without
-    reading it back. The lobby hears of it only when the game starts or ends, not on every move.
+
+def _commit(write: _Write) -> None:
+    statements.write_move(write.game, write.logged, write.columns)
+    transaction.on_commit(write.remember)
+    transaction.on_commit(write.broadcast)
+
+
+def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[ActionRecord], *,
+                   started: bool = False) -> _Write:
+    """Set the game's snapshot, its prompts' deadlines and its result, and say what to write.
+
+    The lobby hears of the game only when it starts or ends, not on every move.
     """
     now = time.time()
     seats: dict[str, Any] = {}
@@ -500,15 +588,8 @@ def _save_state(game: Game, ruleset: Ruleset, state: dict, logged: list[ActionRe
         game.finished_at = timezone.now()
         game.outcome = outcome
         changed += ["status", "finished_at", "outcome"]
-    statements.write_move(game, logged, list(set(changed)))
-    version = game.version
-
-    def remember_in_this_process() -> None:
-        STATE_CACHE.put(game.pk, version, state)
-        selectors.note_commit(game, state, logged)
-
-    transaction.on_commit(remember_in_this_process)
-    _after_commit_broadcast(game.pk, version, lobby=lobby_changed and game.is_public)
+    return _Write(game=game, logged=logged, columns=sorted(set(changed)), state=state, version=game.version,
+                  lobby=lobby_changed and game.is_public)
 
 
 def _prompt_digest(prompt, legal: list[dict]) -> str:

@@ -11,15 +11,19 @@ exactly what ``Model.save()`` would store. Everything else uses the ORM.
 Every write is conditional on the log being as long as the move found it: a move computed
 from a row that another writer has since changed fails whole (``ConcurrentWrite``) instead
 of overwriting that writer's work. On PostgreSQL, where the write is one statement, that
-lets a move run without a transaction (``moves_in_one_statement``).
+lets a move run without a transaction (``moves_in_one_statement``), and a move made on the
+event loop send its two statements through an asynchronous connection (``read_game_async``,
+``write_move_async``).
 """
 from __future__ import annotations
 
 from functools import cache, lru_cache
 from weakref import WeakKeyDictionary
 
+import psycopg
 from django.db import DatabaseError, IntegrityError, connections, router
 
+from games import async_database
 from games.models import ActionRecord, Game
 
 
@@ -41,12 +45,32 @@ def locked_game(game_id: int, *, action_id: str | None = None, for_update: bool 
     """
     alias = router.db_for_write(Game)
     connection = connections[alias]
-    params = [action_id, game_id] if action_id is not None else [game_id]
     with connection.cursor() as cursor:
-        cursor.execute(_locked_game_sql(alias, connection.vendor, action_id is not None, for_update), params)
+        cursor.execute(*_read_statement(alias, game_id, action_id, for_update))
         row = cursor.fetchone()
+    return _game_from_row(alias, row, action_id)
+
+
+async def read_game_async(game_id: int, *, action_id: str | None = None) -> Game | None:
+    """:func:`locked_game` without the row lock, through this event loop's own connection
+    (:func:`games.async_database.connection`), so the loop goes on while PostgreSQL answers."""
+    alias = router.db_for_write(Game)
+    async with async_database.connection() as conn:
+        cursor = conn.cursor()
+        await cursor.execute(*_read_statement(alias, game_id, action_id, False))
+        row = await cursor.fetchone()
+    return _game_from_row(alias, row, action_id)
+
+
+def _read_statement(alias: str, game_id: int, action_id: str | None, for_update: bool) -> tuple[str, list]:
+    params = [action_id, game_id] if action_id is not None else [game_id]
+    return _locked_game_sql(alias, connections[alias].vendor, action_id is not None, for_update), params
+
+
+def _game_from_row(alias: str, row: tuple | None, action_id: str | None) -> Game | None:
     if row is None:
         return None
+    connection = connections[alias]
     fields = _read_fields()
     values = [_from_db(connection, field, value) for field, value in zip(fields, row)]
     game = Game.from_db(alias, [f.attname for f in fields], values)
@@ -67,27 +91,64 @@ def write_move(game: Game, records: list[ActionRecord], columns: list[str]) -> N
     """
     alias = router.db_for_write(Game)
     connection = connections[alias]
-    columns = sorted(columns)
-    fields = [Game._meta.get_field(name) for name in columns]
-    update_params = [field.get_db_prep_save(field.pre_save(game, add=False), connection) for field in fields]
-    insert_fields = _insert_fields()
-    insert_params = [[field.get_db_prep_save(field.pre_save(record, add=True), connection) for field in insert_fields]
-                     for record in records]
-    where = [game.pk, game.log_length - len(records)]
     with connection.cursor() as cursor:
         try:
             if records and connection.vendor == "postgresql":
-                cursor.execute(_insert_and_update_sql(alias, tuple(columns), len(records)),
-                               [*(value for row in insert_params for value in row), *update_params, *where])
+                cursor.execute(*_one_statement_write(alias, game, records, columns))
             else:
+                insert_params = _insert_params(connection, records)
                 if insert_params:
                     cursor.executemany(_insert_sql(alias, 1), insert_params)
-                cursor.execute(_update_sql(alias, tuple(columns)), [*update_params, *where])
+                cursor.execute(_update_sql(alias, tuple(sorted(columns))),
+                               [*_update_params(connection, game, columns), *_where(game, records)])
         except IntegrityError as exc:
-            raise ConcurrentWrite(f"game {game.pk}: its log already holds entry {records[0].seq} "
-                                  f"or action {records[0].action_id!r} ({exc})") from exc
-        if cursor.rowcount != 1:
-            raise ConcurrentWrite(f"game {game.pk} is gone, or its log is no longer {where[1]} entries long")
+            raise _already_logged(game, records, exc) from exc
+        _check_written(game, records, cursor.rowcount)
+
+
+async def write_move_async(game: Game, records: list[ActionRecord], columns: list[str]) -> None:
+    """:func:`write_move` on PostgreSQL through this event loop's own connection, so the loop
+    goes on while the statement commits; ``records`` must not be empty."""
+    alias = router.db_for_write(Game)
+    async with async_database.connection() as conn:
+        cursor = conn.cursor()
+        try:
+            await cursor.execute(*_one_statement_write(alias, game, records, columns))
+        except psycopg.IntegrityError as exc:
+            raise _already_logged(game, records, exc) from exc
+        _check_written(game, records, cursor.rowcount)
+
+
+def _one_statement_write(alias: str, game: Game, records: list[ActionRecord], columns: list[str]) -> tuple[str, list]:
+    connection = connections[alias]
+    params = [*(value for row in _insert_params(connection, records) for value in row),
+              *_update_params(connection, game, columns), *_where(game, records)]
+    return _insert_and_update_sql(alias, tuple(sorted(columns)), len(records)), params
+
+
+def _insert_params(connection, records: list[ActionRecord]) -> list[list]:
+    fields = _insert_fields()
+    return [[field.get_db_prep_save(field.pre_save(record, add=True), connection) for field in fields]
+            for record in records]
+
+
+def _update_params(connection, game: Game, columns: list[str]) -> list:
+    fields = [Game._meta.get_field(name) for name in sorted(columns)]
+    return [field.get_db_prep_save(field.pre_save(game, add=False), connection) for field in fields]
+
+
+def _where(game: Game, records: list[ActionRecord]) -> list:
+    return [game.pk, game.log_length - len(records)]
+
+
+def _already_logged(game: Game, records: list[ActionRecord], exc: Exception) -> ConcurrentWrite:
+    return ConcurrentWrite(f"game {game.pk}: its log already holds entry {records[0].seq} "
+                           f"or action {records[0].action_id!r} ({exc})")
+
+
+def _check_written(game: Game, records: list[ActionRecord], rowcount: int) -> None:
+    if rowcount != 1:
+        raise ConcurrentWrite(f"game {game.pk} is gone, or its log is no longer {_where(game, records)[1]} entries long")
 
 
 @cache

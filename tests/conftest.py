@@ -39,8 +39,9 @@ def require_redis() -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_process_state():
-    """Each test starts with empty caches and a new coordinator, as a fresh process would."""
-    from games import coordinator, rendering, selectors
+    """Each test starts with empty caches and a new coordinator, as a fresh process would,
+    and leaves no event loop's database connection open behind it."""
+    from games import async_database, coordinator, rendering, selectors
     from games.state_cache import STATE_CACHE
 
     STATE_CACHE.clear()
@@ -50,6 +51,7 @@ def _fresh_process_state():
     coordinator.reset_coordinator()
     yield
     coordinator.reset_coordinator()
+    async_database.close_all()
     STATE_CACHE.clear()
 
 

@@ -5,17 +5,22 @@ who may change it right now (the lock), who is watching it (presence), and
 whether every seat has locked its sealed choice (the reveal barrier). Games
 themselves live in the database; nothing here is durable.
 
-Every method is synchronous: callers are Django service functions, running in a
-worker thread or on the event loop's own thread (games/loop_database.py), where
-``NEVER_WAIT_FOR_A_LOCK`` is set. Nothing in this module imports Django.
+Every method but :meth:`Coordinator.lock_async` is synchronous: callers are Django service
+functions, running in a worker thread or on the event loop's own thread
+(games/loop_database.py), where ``NEVER_WAIT_FOR_A_LOCK`` is set. ``lock_async`` is for a
+move made from the event loop (``services.submit_action_async``): it waits for the lock
+without stopping the loop. Nothing in this module imports Django.
 """
 from __future__ import annotations
 
+import asyncio
+import weakref
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
-from contextlib import AbstractContextManager
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import AbstractContextManager, asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Any
 
 Clock = Callable[[], float]
 """Seconds as a float; every worker sharing a backend must agree on it (wall time)."""
@@ -92,6 +97,8 @@ class Coordinator(ABC):
 
     presence_ttl: float
     clock: Clock
+    lock_poll: float = 0.005
+    """Seconds between two tries of a lock held elsewhere, in :meth:`lock_async`."""
 
     @abstractmethod
     def lock(
@@ -105,6 +112,63 @@ class Coordinator(ABC):
         outlives its holders); a block that runs longer may raise :class:`LockLost`
         on exit. The lock is not re-entrant.
         """
+
+    @asynccontextmanager
+    async def lock_async(self, game_id: int, *, timeout: float = 10.0, wait: float = 10.0) -> AsyncIterator[None]:
+        """:meth:`lock` for an ``async with`` block on an event loop, which goes on serving
+        its other tasks while this one waits.
+
+        Tasks of one event loop queue for a game in the process first (an ``asyncio.Lock``
+        per game), so only the first of them tries the shared lock; while another thread or
+        process holds it, that task tries again every ``lock_poll`` seconds. Raises
+        :class:`LockTimeout` after ``wait`` seconds in all, and :class:`LockLost` as
+        :meth:`lock` does. The block runs on the loop: it must not wait for this game's
+        lock again.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + max(wait, 0.0)
+        queue = self._queue(loop, game_id)
+        try:
+            await asyncio.wait_for(queue.acquire(), timeout=max(wait, 0.0))
+        except TimeoutError:
+            raise LockTimeout(game_id, wait) from None
+        try:
+            held = self._try_lock(game_id, timeout=timeout)
+            while held is None:
+                if loop.time() >= deadline:
+                    raise LockTimeout(game_id, wait)
+                await asyncio.sleep(min(self.lock_poll, max(deadline - loop.time(), 0.0)))
+                held = self._try_lock(game_id, timeout=timeout)
+            failed = False
+            try:
+                yield
+            except BaseException:
+                failed = True
+                raise
+            finally:
+                self._unlock(game_id, held, timeout=timeout, failed=failed)
+        finally:
+            queue.release()
+
+    def _queue(self, loop: asyncio.AbstractEventLoop, game_id: int) -> asyncio.Lock:
+        """The event loop's queue for one game; it lives while a task holds or awaits it."""
+        per_loop = self.__dict__.setdefault("_async_queues", weakref.WeakKeyDictionary())
+        queues = per_loop.get(loop)
+        if queues is None:
+            queues = per_loop[loop] = weakref.WeakValueDictionary()
+        queue = queues.get(game_id)
+        if queue is None:
+            queue = queues[game_id] = asyncio.Lock()
+        return queue
+
+    @abstractmethod
+    def _try_lock(self, game_id: int, *, timeout: float) -> Any | None:
+        """Take the game's lock if it is free, without waiting: a handle for :meth:`_unlock`,
+        or None while another holder has it."""
+
+    @abstractmethod
+    def _unlock(self, game_id: int, held: Any, *, timeout: float, failed: bool) -> None:
+        """Release a lock taken by :meth:`_try_lock`; ``failed`` says the block raised."""
 
     @abstractmethod
     def join(self, game_id: int, conn_id: str, *, seat: int | None, user_key: str) -> None:

@@ -70,10 +70,7 @@ class MemoryCoordinator(Coordinator):
 
     @contextmanager
     def lock(self, game_id: int, *, timeout: float = 10.0, wait: float = 10.0) -> Iterator[None]:
-        with self._guard:
-            game_lock = self._locks.get(game_id)
-            if game_lock is None:
-                game_lock = self._locks[game_id] = _GameLock()
+        game_lock = self._game_lock(game_id)
         if NEVER_WAIT_FOR_A_LOCK.get():
             if not game_lock.lock.acquire(blocking=False):
                 raise LockWouldWait(game_id)
@@ -83,6 +80,20 @@ class MemoryCoordinator(Coordinator):
             yield
         finally:
             game_lock.lock.release()
+
+    def _try_lock(self, game_id: int, *, timeout: float) -> _GameLock | None:
+        game_lock = self._game_lock(game_id)
+        return game_lock if game_lock.lock.acquire(blocking=False) else None
+
+    def _unlock(self, game_id: int, held: _GameLock, *, timeout: float, failed: bool) -> None:
+        held.lock.release()
+
+    def _game_lock(self, game_id: int) -> _GameLock:
+        with self._guard:
+            game_lock = self._locks.get(game_id)
+            if game_lock is None:
+                game_lock = self._locks[game_id] = _GameLock()
+            return game_lock
 
     def join(self, game_id: int, conn_id: str, *, seat: int | None, user_key: str) -> None:
         now = self.clock()

@@ -26,6 +26,7 @@ from contextlib import contextmanager
 
 import redis
 from redis.exceptions import LockNotOwnedError
+from redis.lock import Lock
 
 from games.coordinator.base import (
     DEFAULT_BARRIER_TTL,
@@ -126,13 +127,7 @@ class RedisCoordinator(Coordinator):
 
     @contextmanager
     def lock(self, game_id: int, *, timeout: float = 10.0, wait: float = 10.0) -> Iterator[None]:
-        held = self.redis.lock(
-            self._key("lock", "game", game_id),
-            timeout=timeout,
-            sleep=self.lock_poll,
-            blocking_timeout=max(wait, 0.0),
-            thread_local=False,
-        )
+        held = self._lock_of(game_id, timeout=timeout, wait=wait)
         if NEVER_WAIT_FOR_A_LOCK.get():
             if not held.acquire(blocking=False):
                 raise LockWouldWait(game_id)
@@ -145,13 +140,29 @@ class RedisCoordinator(Coordinator):
             failed = True
             raise
         finally:
-            try:
-                held.release()
-            except LockNotOwnedError:
-                lost = LockLost(game_id, timeout)
-                if not failed:
-                    raise lost from None
-                log.error("%s (while the block was raising)", lost)
+            self._unlock(game_id, held, timeout=timeout, failed=failed)
+
+    def _try_lock(self, game_id: int, *, timeout: float) -> Lock | None:
+        held = self._lock_of(game_id, timeout=timeout, wait=0.0)
+        return held if held.acquire(blocking=False) else None
+
+    def _unlock(self, game_id: int, held: Lock, *, timeout: float, failed: bool) -> None:
+        try:
+            held.release()
+        except LockNotOwnedError:
+            lost = LockLost(game_id, timeout)
+            if not failed:
+                raise lost from None
+            log.error("%s (while the block was raising)", lost)
+
+    def _lock_of(self, game_id: int, *, timeout: float, wait: float) -> Lock:
+        return self.redis.lock(
+            self._key("lock", "game", game_id),
+            timeout=timeout,
+            sleep=self.lock_poll,
+            blocking_timeout=max(wait, 0.0),
+            thread_local=False,
+        )
 
     def join(self, game_id: int, conn_id: str, *, seat: int | None, user_key: str) -> None:
         now = self.clock()

@@ -1,6 +1,7 @@
 """The behaviour every coordinator backend promises, run against each of them."""
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import threading
 import time
@@ -126,6 +127,101 @@ def test_locks_of_different_games_are_independent(coordinator: Coordinator) -> N
     with coordinator.lock(1):
         with coordinator.lock(2, wait=0):
             pass
+
+
+# The lock, awaited on an event loop
+
+
+async def test_async_lock_lets_one_task_of_a_loop_in_at_a_time(coordinator: Coordinator) -> None:
+    inside = 0
+    overlaps = 0
+    order: list[int] = []
+
+    async def move(n: int) -> None:
+        nonlocal inside, overlaps
+        async with coordinator.lock_async(7):
+            inside += 1
+            overlaps += inside > 1
+            await asyncio.sleep(0.01)  # a move awaiting the database, lock held
+            order.append(n)
+            inside -= 1
+
+    await asyncio.gather(*(move(n) for n in range(5)))
+
+    assert overlaps == 0
+    assert sorted(order) == list(range(5))
+
+
+async def test_async_lock_waits_for_a_holder_in_another_thread_without_stopping_the_loop(
+        coordinator: Coordinator) -> None:
+    held, release = threading.Event(), threading.Event()
+
+    def holder() -> None:
+        with coordinator.lock(3):
+            held.set()
+            release.wait(5)
+
+    thread = threading.Thread(target=holder)
+    thread.start()
+    try:
+        assert await asyncio.to_thread(held.wait, 5)
+        waiter = asyncio.create_task(_take_async(coordinator, 3))
+        await asyncio.sleep(0.1)
+        assert not waiter.done()  # still waiting, and this coroutine ran meanwhile
+        release.set()
+        assert await asyncio.wait_for(waiter, 5) == "taken"
+    finally:
+        release.set()
+        thread.join(5)
+    with coordinator.lock(3, wait=0):  # and released again
+        pass
+
+
+async def test_async_lock_times_out_while_another_thread_holds_it(coordinator: Coordinator) -> None:
+    held, release = threading.Event(), threading.Event()
+
+    def holder() -> None:
+        with coordinator.lock(4):
+            held.set()
+            release.wait(5)
+
+    thread = threading.Thread(target=holder)
+    thread.start()
+    try:
+        assert await asyncio.to_thread(held.wait, 5)
+        started = time.monotonic()
+        with pytest.raises(LockTimeout, match="game 4"):
+            await _take_async(coordinator, 4, wait=0.2)
+        assert time.monotonic() - started >= 0.15
+    finally:
+        release.set()
+        thread.join(5)
+
+
+async def test_async_lock_queued_tasks_time_out_too(coordinator: Coordinator) -> None:
+    async with coordinator.lock_async(5):
+        with pytest.raises(LockTimeout, match="game 5"):
+            await _take_async(coordinator, 5, wait=0.1)
+
+
+async def test_async_lock_is_free_again_after_an_error_and_keeps_sync_holders_out(coordinator: Coordinator) -> None:
+    with pytest.raises(RuntimeError, match="boom"):
+        async with coordinator.lock_async(6):
+            raise RuntimeError("boom")
+    async with coordinator.lock_async(6):
+        with pytest.raises(LockTimeout):
+            await asyncio.to_thread(_take_sync, coordinator, 6)
+    assert await asyncio.to_thread(_take_sync, coordinator, 6) == "taken"
+
+
+async def _take_async(coordinator: Coordinator, game_id: int, *, wait: float = 5.0) -> str:
+    async with coordinator.lock_async(game_id, wait=wait):
+        return "taken"
+
+
+def _take_sync(coordinator: Coordinator, game_id: int) -> str:
+    with coordinator.lock(game_id, wait=0.05):
+        return "taken"
 
 
 # Presence
