@@ -87,7 +87,9 @@ def write_move(game: Game, records: list[ActionRecord], columns: list[str]) -> N
     On PostgreSQL that is one statement (the inserts in a ``WITH`` clause), so one round
     trip; elsewhere one statement for the log and one for the row. Raises
     ``ConcurrentWrite`` when the log has moved on or the game is gone, having written nothing
-    on PostgreSQL; elsewhere the caller's transaction must roll back.
+    on PostgreSQL (every writer keeps ``log_length`` equal to the log's entries, so a log that
+    moved on already holds this write's first entry number, which is unique, and the statement
+    fails whole); elsewhere the caller's transaction must roll back.
     """
     alias = router.db_for_write(Game)
     connection = connections[alias]
