@@ -20,7 +20,10 @@ The price: whatever a call waits for, every socket of the process waits for. So 
 never waits for a game's lock: in this context the coordinator raises ``LockWouldWait``
 instead (``NEVER_WAIT_FOR_A_LOCK``), and the call is run again on a worker thread, where
 waiting is fine. What is left to wait for is the database's own answer: SQLite's write lock
-between moves and a WAL checkpoint now and then (4-7 ms); PostgreSQL's round trips. A
+between moves and a WAL checkpoint now and then (4-7 ms); PostgreSQL's round trips, except
+a socket's move, which awaits its lock and its two statements instead
+(``services.submit_action_async``, games/async_database.py) and runs only its own work here
+(``run``). A
 connection kept here sees no request begin or end, so each call first drops one that failed
 or outlived ``CONN_MAX_AGE``, as Django does around a request.
 """
