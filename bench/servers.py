@@ -278,4 +278,4 @@ def postgres_counters(url: str) -> dict[str, int]:
 def per_action(before: dict[str, int], after: dict[str, int], actions: float) -> dict[str, float]:
     """What each counter grew by over a window, per action, largest first; zeros left out."""
     grown = {k: after.get(k, 0) - before.get(k, 0) for k in after}
-    return {k: round(v / actions, 2) for k, v in sorted(grown.items(), key=lambda kv: -kv[1]) if v > 0}
+    return {k: round(v / actions, 2) for k, v in sorted(grown.items(), key=lambda kv: -kv[1]) if v / actions >= 0.005}

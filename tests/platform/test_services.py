@@ -304,28 +304,32 @@ async def test_an_awaited_move_refuses_what_the_synchronous_one_refuses_and_chan
 
 @on_postgres_only
 @pytest.mark.django_db(transaction=True)
-async def test_a_move_waiting_for_postgresql_does_not_stop_the_event_loop(make_user):
-    """Another connection holds the game's row: the move's write waits, and the loop runs on."""
+async def test_a_move_waiting_for_postgresql_stops_neither_the_event_loop_nor_other_games(make_user):
+    """Another connection holds the game's row: that move's write waits, while the loop runs
+    on and a move of another game goes through."""
     import psycopg
 
-    ana, ben = make_user("Ana"), make_user("Ben")
-    game = started_game(ana, ben)
-    moves = _asked_moves(game)
+    ana, ben, cy, dee = make_user("Ana"), make_user("Ben"), make_user("Cy"), make_user("Dee")
+    game, other_game = started_game(ana, ben), started_game(cy, dee)
     params = connection.get_connection_params()
     params.pop("cursor_factory", None)
     blocker = await psycopg.AsyncConnection.connect(**params)
     try:
         await blocker.execute("SELECT 1 FROM games_game WHERE id = %s FOR UPDATE", [game.pk])
         move = asyncio.create_task(services.submit_action_async(
-            game_id=game.pk, user=ana, action=moves[0], action_id="ana-1", version=game.version))
+            game_id=game.pk, user=ana, action=_asked_moves(game)[0], action_id="ana-1", version=game.version))
         ticks = 0
         for _ in range(20):
             await asyncio.sleep(0.01)
             ticks += 1
+        other = await asyncio.wait_for(services.submit_action_async(
+            game_id=other_game.pk, user=cy, action=_asked_moves(other_game)[0], action_id="cy-1",
+            version=other_game.version), 10)
         assert not move.done() and ticks == 20  # the move waits on the row; the loop did not
         await blocker.rollback()
         result = await asyncio.wait_for(move, 10)
     finally:
         await blocker.close()
-    assert result.version == game.version + 1
+    assert (result.version, other.version) == (game.version + 1, other_game.version + 1)
     assert Game.objects.get(pk=game.pk).version == game.version + 1
+    assert Game.objects.get(pk=other_game.pk).version == other_game.version + 1
