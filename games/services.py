@@ -242,8 +242,9 @@ async def submit_action_async(*, game_id: int, user, action: Any, action_id: str
 def moves_await_the_database() -> bool:
     """Whether sockets make their moves with :func:`submit_action_async`: where database calls
     run on the event loop (``SNOWBALL_DB_ON_LOOP``) and a move's write is one statement
-    (PostgreSQL). Elsewhere they call :func:`submit_action`."""
-    return settings.SNOWBALL_DB_ON_LOOP and statements.moves_in_one_statement()
+    (PostgreSQL). Elsewhere they call :func:`submit_action`. The database is asked in the
+    loop's own database context, so that no socket's context gets a connection object."""
+    return settings.SNOWBALL_DB_ON_LOOP and loop_database.run(statements.moves_in_one_statement)
 
 
 def _check_submission(*, action: Any, action_id: Any, version: Any) -> None:
@@ -509,10 +510,8 @@ def _barrier(game: Game, ruleset: Ruleset, state: dict, seat: int, asked_before:
         game.prompts = {**game.prompts, "sealed_round": game.version, "sealed_seats": sorted(asked_before)}
     key = f"sealed-{game.prompts['sealed_round']}"
     expected = frozenset(game.prompts.get("sealed_seats") or asked_before) | {seat}
-    coordinator = get_coordinator()
-    completed = coordinator.barrier_arrive(game.pk, key, seat, expected)
+    completed = get_coordinator().barrier_arrive(game.pk, key, seat, expected)
     if completed:
-        coordinator.barrier_clear(game.pk, key)
         game.prompts = {**game.prompts, "sealed_round": None, "sealed_seats": None}
     if completed != engine_revealed:
         log.warning("game %s: barrier %s says %s but the engine says %s", game.pk, key, completed, engine_revealed)

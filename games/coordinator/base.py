@@ -27,6 +27,7 @@ Clock = Callable[[], float]
 
 DEFAULT_PRESENCE_TTL = 30.0
 DEFAULT_BARRIER_TTL = 24 * 60 * 60.0
+DEFAULT_COMPLETED_ROUND_TTL = 60.0
 
 NEVER_WAIT_FOR_A_LOCK: ContextVar[bool] = ContextVar("snowball_never_wait_for_a_lock", default=False)
 """True in a context that must not block on a held lock (an event loop's thread): there,
@@ -192,8 +193,10 @@ class Coordinator(ABC):
 
         True for exactly one caller: the arrival that completes ``expected``.
         Repeated arrivals of a seat count once. Every caller of one key must pass
-        the same ``expected``; a seat outside it raises ValueError. Rounds are
-        forgotten a day after their last arrival.
+        the same ``expected``; a seat outside it raises ValueError. An open round is
+        forgotten a day after its last arrival; a completed one ``completed_round_ttl``
+        seconds (a minute) after the arrival that completed it, so callers need not clear
+        it, and a late repeat of an arrival within that time still counts once.
         """
 
     @abstractmethod

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from games.coordinator.base import (
     DEFAULT_BARRIER_TTL,
+    DEFAULT_COMPLETED_ROUND_TTL,
     DEFAULT_PRESENCE_TTL,
     Clock,
     Coordinator,
@@ -47,7 +48,7 @@ class _Connection:
 @dataclass
 class _Round:
     seats: set[int] = field(default_factory=set)
-    last_arrival: float = 0.0
+    forget_at: float = 0.0
 
 
 class MemoryCoordinator(Coordinator):
@@ -58,10 +59,12 @@ class MemoryCoordinator(Coordinator):
         *,
         presence_ttl: float = DEFAULT_PRESENCE_TTL,
         barrier_ttl: float = DEFAULT_BARRIER_TTL,
+        completed_round_ttl: float = DEFAULT_COMPLETED_ROUND_TTL,
         clock: Clock = time.time,
     ) -> None:
         self.presence_ttl = positive("presence_ttl", presence_ttl)
         self.barrier_ttl = positive("barrier_ttl", barrier_ttl)
+        self.completed_round_ttl = positive("completed_round_ttl", completed_round_ttl)
         self.clock = clock
         self._guard = threading.Lock()
         self._locks: weakref.WeakValueDictionary[int, _GameLock] = weakref.WeakValueDictionary()
@@ -130,11 +133,15 @@ class MemoryCoordinator(Coordinator):
         with self._guard:
             self._forget_stale_rounds(now)
             round_ = self._rounds.setdefault((game_id, key), _Round())
-            round_.last_arrival = now
-            if seat in round_.seats:
-                return False
+            new = seat not in round_.seats
             round_.seats.add(seat)
-            return expected <= round_.seats
+            if not expected <= round_.seats:
+                round_.forget_at = now + self.barrier_ttl
+                return False
+            if not new:
+                return False
+            round_.forget_at = now + self.completed_round_ttl
+            return True
 
     def barrier_state(self, game_id: int, key: str) -> frozenset[int]:
         with self._guard:
@@ -166,6 +173,5 @@ class MemoryCoordinator(Coordinator):
         return connections
 
     def _forget_stale_rounds(self, now: float) -> None:
-        cutoff = now - self.barrier_ttl
-        for stale in [k for k, r in self._rounds.items() if r.last_arrival <= cutoff]:
+        for stale in [k for k, r in self._rounds.items() if r.forget_at <= now]:
             del self._rounds[stale]

@@ -9,7 +9,7 @@ Keys (``P`` is the prefix, "snowball" by default):
   Expired entries are pruned whenever the game's presence is written or read;
   both keys vanish once the game has been silent for a while.
 - ``P:barrier:game:<id>:<key>``: set of the seats that arrived; gone a day after
-  the last arrival.
+  the last arrival, or a minute after the one that completed the round.
 
 Multi-key changes run as Lua scripts, so each is atomic across workers. Presence
 times come from the injected clock (wall time by default), so workers on
@@ -30,6 +30,7 @@ from redis.lock import Lock
 
 from games.coordinator.base import (
     DEFAULT_BARRIER_TTL,
+    DEFAULT_COMPLETED_ROUND_TTL,
     DEFAULT_PRESENCE_TTL,
     NEVER_WAIT_FOR_A_LOCK,
     Clock,
@@ -80,15 +81,16 @@ return meta
 
 _ARRIVE = """
 local added = redis.call('SADD', KEYS[1], ARGV[1])
-redis.call('EXPIRE', KEYS[1], ARGV[2])
-if added == 0 then
-  return 0
-end
-for i = 3, #ARGV do
+for i = 4, #ARGV do
   if redis.call('SISMEMBER', KEYS[1], ARGV[i]) == 0 then
+    redis.call('EXPIRE', KEYS[1], ARGV[2])
     return 0
   end
 end
+if added == 0 then
+  return 0
+end
+redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
 """
 
@@ -103,6 +105,7 @@ class RedisCoordinator(Coordinator):
         prefix: str = "snowball",
         presence_ttl: float = DEFAULT_PRESENCE_TTL,
         barrier_ttl: float = DEFAULT_BARRIER_TTL,
+        completed_round_ttl: float = DEFAULT_COMPLETED_ROUND_TTL,
         clock: Clock = time.time,
         lock_poll: float = 0.02,
         socket_timeout: float = 5.0,
@@ -110,6 +113,7 @@ class RedisCoordinator(Coordinator):
         self.prefix = prefix
         self.presence_ttl = positive("presence_ttl", presence_ttl)
         self.barrier_ttl = positive("barrier_ttl", barrier_ttl)
+        self.completed_round_ttl = positive("completed_round_ttl", completed_round_ttl)
         self.clock = clock
         self.lock_poll = positive("lock_poll", lock_poll)
         self.redis: redis.Redis = redis.Redis.from_url(
@@ -196,7 +200,7 @@ class RedisCoordinator(Coordinator):
         check_arrival(seat, expected)
         completed = self._arrive(
             keys=[self._barrier_key(game_id, key)],
-            args=[seat, math.ceil(self.barrier_ttl), *sorted(expected)],
+            args=[seat, math.ceil(self.barrier_ttl), math.ceil(self.completed_round_ttl), *sorted(expected)],
         )
         return bool(completed)
 

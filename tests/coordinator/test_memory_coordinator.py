@@ -60,7 +60,23 @@ def test_rounds_are_forgotten_a_day_after_their_last_arrival(
     assert coordinator._rounds == {}
 
 
-@pytest.mark.parametrize("option", ["presence_ttl", "barrier_ttl"])
+def test_a_completed_round_is_forgotten_a_minute_after_its_completion_and_counts_once_till_then(
+    coordinator: MemoryCoordinator, clock: FakeClock
+) -> None:
+    seats = frozenset({0, 1})
+    coordinator.barrier_arrive(1, "r", 0, seats)
+    assert coordinator.barrier_arrive(1, "r", 1, seats)
+    clock.advance(coordinator.completed_round_ttl - 1)
+    assert not coordinator.barrier_arrive(1, "r", 1, seats)  # a late repeat: neither counts nor extends
+    assert coordinator.barrier_state(1, "r") == seats
+
+    clock.advance(1)
+
+    assert coordinator.barrier_state(1, "r") == frozenset()
+    assert coordinator._rounds == {}
+
+
+@pytest.mark.parametrize("option", ["presence_ttl", "barrier_ttl", "completed_round_ttl"])
 def test_ttls_must_be_positive(option: str) -> None:
     with pytest.raises(ValueError, match=option):
         MemoryCoordinator(**{option: 0.0})  # type: ignore[arg-type]

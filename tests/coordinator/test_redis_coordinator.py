@@ -181,6 +181,10 @@ def test_keys_are_prefixed_and_expire(make: MakeCoordinator) -> None:
     for key in (f"{prefix}:presence:game:4", f"{prefix}:presence:game:4:meta"):
         assert 0 < client.ttl(key) <= 60
     assert 86_000 < client.ttl(f"{prefix}:barrier:game:4:r") <= 86_400
+    assert coordinator.barrier_arrive(4, "r", 2, frozenset({1, 2}))
+    assert 0 < client.ttl(f"{prefix}:barrier:game:4:r") <= 60  # completed: gone in a minute
+    assert not coordinator.barrier_arrive(4, "r", 2, frozenset({1, 2}))
+    assert 0 < client.ttl(f"{prefix}:barrier:game:4:r") <= 60  # and a late repeat does not keep it
 
     with coordinator.lock(4, timeout=7):
         assert 0 < client.pttl(f"{prefix}:lock:game:4") <= 7_000
