@@ -357,13 +357,8 @@ def _locked_game(game_id: int, *, action_id: str | None = None, one_write: bool 
         if in_a_transaction:
             stack.enter_context(transaction.atomic())
         game = statements.locked_game(game_id, action_id=action_id, for_update=in_a_transaction)
-        if game is None:
-            raise NotFound(f"there is no game {game_id}")
-        try:
+        with _refused_if_overtaken(game_id, game):
             yield game
-        except statements.ConcurrentWrite as exc:
-            log.warning("game %s: %s", game_id, exc)
-            raise Busy(GAME_CHANGED) from exc
 
 
 @asynccontextmanager
@@ -376,13 +371,21 @@ async def _locked_game_async(game_id: int, *, action_id: str | None = None) -> A
         except LockTimeout as exc:
             raise Busy(GAME_BUSY) from exc
         game = await statements.read_game_async(game_id, action_id=action_id)
-        if game is None:
-            raise NotFound(f"there is no game {game_id}")
-        try:
+        with _refused_if_overtaken(game_id, game):
             yield game
-        except statements.ConcurrentWrite as exc:
-            log.warning("game %s: %s", game_id, exc)
-            raise Busy(GAME_CHANGED) from exc
+
+
+@contextmanager
+def _refused_if_overtaken(game_id: int, game: Game | None) -> Iterator[None]:
+    """Around the work on a game just read: NotFound if it was not there, and ``busy`` for a
+    write that another writer overtook (``statements.ConcurrentWrite``)."""
+    if game is None:
+        raise NotFound(f"there is no game {game_id}")
+    try:
+        yield
+    except statements.ConcurrentWrite as exc:
+        log.warning("game %s: %s", game_id, exc)
+        raise Busy(GAME_CHANGED) from exc
 
 
 def _ruleset(game_type: str) -> Ruleset:

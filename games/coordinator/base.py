@@ -130,7 +130,8 @@ class Coordinator(ABC):
         deadline = loop.time() + max(wait, 0.0)
         queue = self._queue(loop, game_id)
         try:
-            await asyncio.wait_for(queue.acquire(), timeout=max(wait, 0.0))
+            async with asyncio.timeout_at(deadline):
+                await queue.acquire()
         except TimeoutError:
             raise LockTimeout(game_id, wait) from None
         try:

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import TypeVar
@@ -154,48 +155,22 @@ async def test_async_lock_lets_one_task_of_a_loop_in_at_a_time(coordinator: Coor
 
 async def test_async_lock_waits_for_a_holder_in_another_thread_without_stopping_the_loop(
         coordinator: Coordinator) -> None:
-    held, release = threading.Event(), threading.Event()
-
-    def holder() -> None:
-        with coordinator.lock(3):
-            held.set()
-            release.wait(5)
-
-    thread = threading.Thread(target=holder)
-    thread.start()
-    try:
-        assert await asyncio.to_thread(held.wait, 5)
+    async with _held_by_another_thread(coordinator, 3) as release:
         waiter = asyncio.create_task(_take_async(coordinator, 3))
         await asyncio.sleep(0.1)
         assert not waiter.done()  # still waiting, and this coroutine ran meanwhile
         release.set()
         assert await asyncio.wait_for(waiter, 5) == "taken"
-    finally:
-        release.set()
-        thread.join(5)
     with coordinator.lock(3, wait=0):  # and released again
         pass
 
 
 async def test_async_lock_times_out_while_another_thread_holds_it(coordinator: Coordinator) -> None:
-    held, release = threading.Event(), threading.Event()
-
-    def holder() -> None:
-        with coordinator.lock(4):
-            held.set()
-            release.wait(5)
-
-    thread = threading.Thread(target=holder)
-    thread.start()
-    try:
-        assert await asyncio.to_thread(held.wait, 5)
+    async with _held_by_another_thread(coordinator, 4):
         started = time.monotonic()
         with pytest.raises(LockTimeout, match="game 4"):
             await _take_async(coordinator, 4, wait=0.2)
         assert time.monotonic() - started >= 0.15
-    finally:
-        release.set()
-        thread.join(5)
 
 
 async def test_async_lock_queued_tasks_time_out_too(coordinator: Coordinator) -> None:
@@ -212,6 +187,26 @@ async def test_async_lock_is_free_again_after_an_error_and_keeps_sync_holders_ou
         with pytest.raises(LockTimeout):
             await asyncio.to_thread(_take_sync, coordinator, 6)
     assert await asyncio.to_thread(_take_sync, coordinator, 6) == "taken"
+
+
+@contextlib.asynccontextmanager
+async def _held_by_another_thread(coordinator: Coordinator, game_id: int) -> AsyncIterator[threading.Event]:
+    """The game's lock, held by a thread until the block sets the event it gets (or ends)."""
+    held, release = threading.Event(), threading.Event()
+
+    def holder() -> None:
+        with coordinator.lock(game_id):
+            held.set()
+            release.wait(5)
+
+    thread = threading.Thread(target=holder)
+    thread.start()
+    try:
+        assert await asyncio.to_thread(held.wait, 5)
+        yield release
+    finally:
+        release.set()
+        await asyncio.to_thread(thread.join, 5)
 
 
 async def _take_async(coordinator: Coordinator, game_id: int, *, wait: float = 5.0) -> str:
