@@ -16,8 +16,8 @@ from __future__ import annotations
 import asyncio
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Iterable
-from contextlib import AbstractContextManager, asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -141,16 +141,20 @@ class Coordinator(ABC):
                     raise LockTimeout(game_id, wait)
                 await asyncio.sleep(min(self.lock_poll, max(deadline - loop.time(), 0.0)))
                 held = self._try_lock(game_id, timeout=timeout)
-            failed = False
-            try:
+            with self._held(game_id, held, timeout=timeout):
                 yield
-            except BaseException:
-                failed = True
-                raise
-            finally:
-                self._unlock(game_id, held, timeout=timeout, failed=failed)
         finally:
             queue.release()
+
+    @contextmanager
+    def _held(self, game_id: int, held: Any, *, timeout: float) -> Iterator[None]:
+        """Run the block with a lock taken by :meth:`_try_lock` (or the like), then release it."""
+        try:
+            yield
+        except BaseException:
+            self._unlock(game_id, held, timeout=timeout, failed=True)
+            raise
+        self._unlock(game_id, held, timeout=timeout, failed=False)
 
     def _queue(self, loop: asyncio.AbstractEventLoop, game_id: int) -> asyncio.Lock:
         """The event loop's queue for one game; it lives while a task holds or awaits it."""

@@ -137,14 +137,8 @@ class RedisCoordinator(Coordinator):
                 raise LockWouldWait(game_id)
         elif not held.acquire():
             raise LockTimeout(game_id, wait)
-        failed = False
-        try:
+        with self._held(game_id, held, timeout=timeout):
             yield
-        except BaseException:
-            failed = True
-            raise
-        finally:
-            self._unlock(game_id, held, timeout=timeout, failed=failed)
 
     def _try_lock(self, game_id: int, *, timeout: float) -> Lock | None:
         held = self._lock_of(game_id, timeout=timeout, wait=0.0)
