@@ -13,7 +13,6 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
-from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -25,6 +24,7 @@ from games.coordinator import get_coordinator
 from games.engines.base import GameError
 from games.errors import NotFound, ServiceError, StaleVersion
 from games.loop_database import on_the_loop
+from games.presence import coordinator_call, keep_alive, stop_keeping_alive
 
 log = logging.getLogger(__name__)
 
@@ -47,15 +47,6 @@ def db_call(function):
     if settings.SNOWBALL_DB_ON_LOOP:
         return on_the_loop(function, if_it_would_wait=in_a_thread)
     return in_a_thread
-
-
-def coordinator_call(function):
-    """Run a coordinator call (presence, never a lock) from async code, without queueing
-    behind moves: on the loop's thread where the database calls run there too, or with the
-    in-process coordinator; otherwise in the shared thread pool."""
-    if settings.SNOWBALL_DB_ON_LOOP or settings.REDIS_URL is None:
-        return on_the_loop(function)
-    return sync_to_async(function, thread_sensitive=False)
 
 
 class TokenBucket:
@@ -137,7 +128,6 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         self.bucket = TokenBucket(settings.SNOWBALL_SOCKET_RATE, settings.SNOWBALL_SOCKET_BURST)
         self.strikes = 0
         self.timer: asyncio.Task | None = None
-        self.heartbeat_task: asyncio.Task | None = None
         invite = parse_qs(self.scope.get("query_string", b"").decode()).get("invite", [None])[0]
         access = await db_call(self._access)(invite)
         if access == "missing":
@@ -152,13 +142,13 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         await self.accept()
         await self.be_seen()
         await self.send_current()
-        self.heartbeat_task = asyncio.create_task(self._heartbeat())
+        keep_alive(self.game_id, self.channel_name, rejoin=self.be_seen)
 
     async def disconnect(self, code: int) -> None:
-        for task in (self.timer, getattr(self, "heartbeat_task", None)):
-            if task is not None:
-                task.cancel()
+        if self.timer is not None:
+            self.timer.cancel()
         if hasattr(self, "group"):
+            stop_keeping_alive(self.game_id, self.channel_name)
             self.stop_direct_deliveries()
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await coordinator_call(get_coordinator().leave)(self.game_id, self.channel_name)
@@ -325,15 +315,6 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             await db_call(services.apply_timeouts)(game_id=self.game_id)
         except ServiceError:
             log.info("timeouts of game %s deferred", self.game_id)
-
-    async def _heartbeat(self) -> None:
-        interval = settings.SNOWBALL_PRESENCE_HEARTBEAT
-        coordinator = get_coordinator()
-        while True:
-            await asyncio.sleep(interval)
-            alive = await coordinator_call(coordinator.heartbeat)(self.game_id, self.channel_name)
-            if not alive:  # expired after a stall or a Redis restart: be seen again
-                await self.be_seen()
 
 
 class GameHtmlConsumer(BaseGameConsumer):

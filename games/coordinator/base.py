@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -183,6 +183,11 @@ class Coordinator(ABC):
     @abstractmethod
     def heartbeat(self, game_id: int, conn_id: str) -> bool:
         """Keep a connection alive; False if it is unknown or already expired (join again)."""
+
+    def heartbeats(self, connections: Sequence[tuple[int, str]]) -> list[bool]:
+        """Keep many connections, given as ``(game_id, conn_id)``, alive at once: for each,
+        what :meth:`heartbeat` would answer. One round trip where the backend has them."""
+        return [self.heartbeat(game_id, conn_id) for game_id, conn_id in connections]
 
     @abstractmethod
     def leave(self, game_id: int, conn_id: str) -> None:

@@ -21,11 +21,11 @@ import json
 import logging
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import redis
-from redis.exceptions import LockNotOwnedError
+from redis.exceptions import LockNotOwnedError, NoScriptError
 from redis.lock import Lock
 
 from games.coordinator.base import (
@@ -172,11 +172,29 @@ class RedisCoordinator(Coordinator):
 
     def heartbeat(self, game_id: int, conn_id: str) -> bool:
         now = self.clock()
-        alive = self._heartbeat(
-            keys=self._presence_keys(game_id),
-            args=[_score(now - self.presence_ttl), _score(now), conn_id, self._presence_key_ttl],
-        )
+        alive = self._heartbeat(keys=self._presence_keys(game_id), args=self._heartbeat_args(now, conn_id))
         return bool(alive)
+
+    def heartbeats(self, connections: Sequence[tuple[int, str]]) -> list[bool]:
+        """All the beats in one pipeline: one round trip (two after Redis lost the script)."""
+        if not connections:
+            return []
+        try:
+            return self._heartbeats_pipelined(connections)
+        except NoScriptError:
+            self.redis.script_load(_HEARTBEAT)
+            return self._heartbeats_pipelined(connections)
+
+    def _heartbeats_pipelined(self, connections: Sequence[tuple[int, str]]) -> list[bool]:
+        now = self.clock()
+        with self.redis.pipeline(transaction=False) as pipe:
+            for game_id, conn_id in connections:
+                pipe.evalsha(self._heartbeat.sha, 2, *self._presence_keys(game_id),
+                             *self._heartbeat_args(now, conn_id))
+            return [bool(alive) for alive in pipe.execute()]
+
+    def _heartbeat_args(self, now: float, conn_id: str) -> list[str | int]:
+        return [_score(now - self.presence_ttl), _score(now), conn_id, self._presence_key_ttl]
 
     def leave(self, game_id: int, conn_id: str) -> None:
         members, meta = self._presence_keys(game_id)

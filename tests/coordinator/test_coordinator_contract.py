@@ -310,6 +310,36 @@ def test_heartbeat_of_an_unknown_connection_is_false(coordinator: Coordinator) -
     assert coordinator.presence(1).connections == 0
 
 
+def test_heartbeats_answer_for_each_connection_in_order(make: MakeCoordinator, clock: FakeClock) -> None:
+    coordinator = make(presence_ttl=10)
+    coordinator.join(1, "ann", seat=0, user_key="ann")
+    coordinator.join(2, "ben", seat=None, user_key="ben")
+    coordinator.join(2, "cid", seat=1, user_key="cid")
+    clock.advance(6)
+    coordinator.heartbeat(2, "ben")
+    clock.advance(5)  # ann and cid expired; ben was seen 5 s ago
+
+    alive = coordinator.heartbeats([(1, "ann"), (2, "ben"), (2, "nobody"), (1, "ben"), (2, "cid")])
+
+    assert alive == [False, True, False, False, False]
+    clock.advance(9)
+    assert coordinator.presence(2) == Presence(frozenset(), 1, 1), "ben's beat was not renewed"
+
+
+def test_heartbeats_keep_many_games_alive(make: MakeCoordinator, clock: FakeClock) -> None:
+    coordinator = make(presence_ttl=10)
+    connections = [(game_id, f"tab-{game_id}-{n}") for game_id in range(1, 6) for n in range(3)]
+    for game_id, conn_id in connections:
+        coordinator.join(game_id, conn_id, seat=None, user_key=conn_id)
+
+    for _ in range(3):
+        clock.advance(8)
+        assert coordinator.heartbeats(connections) == [True] * len(connections)
+
+    assert all(coordinator.presence(game_id).spectators == 3 for game_id in range(1, 6))
+    assert coordinator.heartbeats([]) == []
+
+
 # The reveal barrier
 
 SEATS = frozenset({0, 1, 2})

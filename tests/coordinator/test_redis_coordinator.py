@@ -144,6 +144,19 @@ def test_two_workers_share_presence(make: MakeCoordinator) -> None:
     assert worker_a.presence(1) == Presence(frozenset({0}), 1, 2)
 
 
+def test_heartbeats_survive_a_redis_that_forgot_its_scripts(make: MakeCoordinator) -> None:
+    """A restarted Redis has none of the coordinator's scripts loaded: the beats load it again."""
+    coordinator = make()
+    assert isinstance(coordinator, RedisCoordinator)
+    coordinator.join(1, "a.1", seat=0, user_key="ann")
+    coordinator.join(2, "a.2", seat=None, user_key="guest:1")
+    coordinator.redis.script_flush()
+
+    assert coordinator.heartbeats([(1, "a.1"), (2, "a.2"), (2, "gone")]) == [True, True, False]
+    coordinator.redis.script_flush()
+    assert coordinator.heartbeat(1, "a.1")
+
+
 def test_two_workers_share_the_barrier(make: MakeCoordinator) -> None:
     worker_a, worker_b = make(), make()
     seats = frozenset({0, 1, 2, 3})

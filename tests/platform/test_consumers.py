@@ -4,13 +4,16 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import uuid
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from games.coordinator import Presence
 from games.models import ApiToken, Game
 from snowball_site.asgi import application
+from tests.conftest import REDIS_TEST_URL
 from tests.platform.helpers import started_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -207,6 +210,51 @@ async def test_spectator_count_is_shown_to_everyone(site_backend, make_user):
             break
     assert presence["spectators"] == 1
     for comm in (ana, watchers[1]):
+        await comm.disconnect()
+
+
+def _new_coordinator(*, presence_ttl: float):
+    """Replace the process's coordinator by one that knows no connection and forgets them
+    after ``presence_ttl`` seconds unseen, on the test's backend (as a Redis that lost its
+    data would be)."""
+    from games import coordinator
+
+    current = coordinator.get_coordinator()
+    if isinstance(current, coordinator.RedisCoordinator):
+        fresh = coordinator.RedisCoordinator(REDIS_TEST_URL, prefix=f"{current.prefix}-{uuid.uuid4().hex[:6]}",
+                                             presence_ttl=presence_ttl)
+    else:
+        fresh = coordinator.MemoryCoordinator(presence_ttl=presence_ttl)
+    coordinator.reset_coordinator()
+    coordinator._instance = fresh
+    return fresh
+
+
+async def drain(comm: WebsocketCommunicator) -> None:
+    while not await comm.receive_nothing(timeout=0.2):
+        await comm.receive_from()
+
+
+async def test_sockets_stay_present_by_heartbeat_and_are_seen_again_after_presence_was_lost(
+        site_backend, make_user, settings):
+    settings.SNOWBALL_PRESENCE_HEARTBEAT = 0.1
+    first = _new_coordinator(presence_ttl=0.4)
+    game, ana_key, _ = await _setup_game(make_user)
+    ana = await api_socket(game.pk, ana_key)
+    watcher = await api_socket(game.pk)
+
+    await drain(ana)
+
+    # three lifetimes, in which the heartbeats keep both present: nobody seems to leave or come back
+    assert await ana.receive_nothing(timeout=1.2)
+    assert first.presence(game.pk) == Presence(frozenset({0}), 1, 2)
+    second = _new_coordinator(presence_ttl=0.4)
+    assert second.presence(game.pk).connections == 0
+    frame = await next_of(ana, "presence", timeout=2)
+    while frame["spectators"] != 1 or frame["seats_connected"] != [0]:  # both rejoin, in either order
+        frame = await next_of(ana, "presence", timeout=2)
+    assert second.presence(game.pk) == Presence(frozenset({0}), 1, 2)
+    for comm in (ana, watcher):
         await comm.disconnect()
 
 

@@ -1,0 +1,93 @@
+"""Who is connected: the coordinator's presence calls made from async code, and the
+heartbeats of one event loop's sockets, sent together.
+
+A socket is present while its connection was seen less than the coordinator's
+``presence_ttl`` ago. Each socket used to beat on its own every
+``SNOWBALL_PRESENCE_HEARTBEAT`` seconds: with 500 sockets on a worker, 50 Redis round trips
+a second, each stopping the worker until Redis answered (docs/performance.md). Now one task
+per event loop beats for all of its sockets, in one pipeline per interval, and has the
+sockets whose connection had expired (a stalled loop, a restarted Redis) join again.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import Awaitable, Callable
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+
+from games.coordinator import get_coordinator
+from games.loop_database import on_the_loop
+
+log = logging.getLogger(__name__)
+
+Rejoin = Callable[[], Awaitable[None]]
+
+
+def coordinator_call(function):
+    """Run a coordinator call (presence, never a lock) from async code, without queueing
+    behind moves: on the loop's thread where the database calls run there too, or with the
+    in-process coordinator; otherwise in the shared thread pool."""
+    if settings.SNOWBALL_DB_ON_LOOP or settings.REDIS_URL is None:
+        return on_the_loop(function)
+    return sync_to_async(function, thread_sensitive=False)
+
+
+class _LoopHeartbeats:
+    """The connections one event loop keeps alive, and the task that beats for them."""
+
+    def __init__(self) -> None:
+        self.connections: dict[tuple[int, str], Rejoin] = {}
+        self.task: asyncio.Task | None = None
+
+    def add(self, game_id: int, conn_id: str, rejoin: Rejoin) -> None:
+        self.connections[(game_id, conn_id)] = rejoin
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._beat_forever())
+
+    def discard(self, game_id: int, conn_id: str) -> None:
+        self.connections.pop((game_id, conn_id), None)
+        if not self.connections and self.task is not None:
+            self.task.cancel()
+            self.task = None
+
+    async def _beat_forever(self) -> None:
+        while self.connections:
+            await asyncio.sleep(settings.SNOWBALL_PRESENCE_HEARTBEAT)
+            try:
+                await self.beat()
+            except Exception:  # Redis away: the next beat tries again, and rejoins if needed
+                log.exception("presence heartbeat of %d connections failed", len(self.connections))
+
+    async def beat(self) -> None:
+        """Keep every connection alive; those already expired join again."""
+        beating = list(self.connections)
+        alive = await coordinator_call(get_coordinator().heartbeats)(beating)
+        rejoins = [self.connections[key] for key, ok in zip(beating, alive)
+                   if not ok and key in self.connections]
+        for failed in await asyncio.gather(*(rejoin() for rejoin in rejoins), return_exceptions=True):
+            if isinstance(failed, BaseException):
+                log.error("a connection could not join its game's presence again: %r", failed)
+
+
+_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopHeartbeats] = weakref.WeakKeyDictionary()
+
+
+def _of_this_loop() -> _LoopHeartbeats:
+    loop = asyncio.get_running_loop()
+    beats = _loops.get(loop)
+    if beats is None:
+        beats = _loops[loop] = _LoopHeartbeats()
+    return beats
+
+
+def keep_alive(game_id: int, conn_id: str, *, rejoin: Rejoin) -> None:
+    """Beat for this connection from now on; ``rejoin`` is awaited should it have expired."""
+    _of_this_loop().add(game_id, conn_id, rejoin)
+
+
+def stop_keeping_alive(game_id: int, conn_id: str) -> None:
+    """No more beats for this connection (it is closing)."""
+    _of_this_loop().discard(game_id, conn_id)
