@@ -29,6 +29,9 @@ from games.coordinator.base import (
 )
 
 
+ROUND_SWEEP_INTERVAL = 1.0  # seconds between sweeps of expired reveal rounds
+
+
 class _GameLock:
     """A plain lock in an object that a WeakValueDictionary may hold."""
 
@@ -70,6 +73,7 @@ class MemoryCoordinator(Coordinator):
         self._locks: weakref.WeakValueDictionary[int, _GameLock] = weakref.WeakValueDictionary()
         self._connections: dict[int, dict[str, _Connection]] = {}
         self._rounds: dict[tuple[int, str], _Round] = {}
+        self._next_round_sweep = 0.0
 
     @contextmanager
     def lock(self, game_id: int, *, timeout: float = 10.0, wait: float = 10.0) -> Iterator[None]:
@@ -131,8 +135,9 @@ class MemoryCoordinator(Coordinator):
         check_arrival(seat, expected)
         now = self.clock()
         with self._guard:
-            self._forget_stale_rounds(now)
-            round_ = self._rounds.setdefault((game_id, key), _Round())
+            round_ = self._live_round(game_id, key, now)
+            if round_ is None:
+                round_ = self._rounds[(game_id, key)] = _Round()
             new = seat not in round_.seats
             round_.seats.add(seat)
             if not expected <= round_.seats:
@@ -145,8 +150,7 @@ class MemoryCoordinator(Coordinator):
 
     def barrier_state(self, game_id: int, key: str) -> frozenset[int]:
         with self._guard:
-            self._forget_stale_rounds(self.clock())
-            round_ = self._rounds.get((game_id, key))
+            round_ = self._live_round(game_id, key, self.clock())
             return frozenset(round_.seats) if round_ else frozenset()
 
     def barrier_clear(self, game_id: int, key: str) -> None:
@@ -172,6 +176,13 @@ class MemoryCoordinator(Coordinator):
             self._connections.pop(game_id, None)
         return connections
 
-    def _forget_stale_rounds(self, now: float) -> None:
-        for stale in [k for k, r in self._rounds.items() if r.forget_at <= now]:
-            del self._rounds[stale]
+    def _live_round(self, game_id: int, key: str, now: float) -> _Round | None:
+        """The round unless it expired; call with the guard held. Expired rounds are swept
+        out at most every ``ROUND_SWEEP_INTERVAL`` seconds: a completed round is kept for a
+        minute, so a live server holds thousands, too many to walk on every arrival."""
+        if now >= self._next_round_sweep:
+            for stale in [k for k, r in self._rounds.items() if r.forget_at <= now]:
+                del self._rounds[stale]
+            self._next_round_sweep = now + ROUND_SWEEP_INTERVAL
+        round_ = self._rounds.get((game_id, key))
+        return round_ if round_ is not None and round_.forget_at > now else None

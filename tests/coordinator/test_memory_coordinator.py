@@ -76,6 +76,26 @@ def test_a_completed_round_is_forgotten_a_minute_after_its_completion_and_counts
     assert coordinator._rounds == {}
 
 
+def test_expired_rounds_are_swept_by_other_games_arrivals_and_unseen_before_that(
+    coordinator: MemoryCoordinator, clock: FakeClock
+) -> None:
+    seats = frozenset({0, 1})
+    for game_id in range(1000):
+        coordinator.barrier_arrive(game_id, "r", 0, seats)
+        coordinator.barrier_arrive(game_id, "r", 1, seats)
+    clock.advance(coordinator.completed_round_ttl - 0.5)
+    coordinator.barrier_arrive(5000, "r", 0, seats)  # a sweep: nothing has expired yet
+    clock.advance(0.5)
+
+    assert coordinator.barrier_state(7, "r") == frozenset(), "an expired round is still seen"
+    assert coordinator.barrier_arrive(7, "r", 0, seats) is False, "an expired round counted"
+
+    clock.advance(1)
+    coordinator.barrier_arrive(6000, "r", 0, seats)
+
+    assert set(coordinator._rounds) == {(5000, "r"), (7, "r"), (6000, "r")}
+
+
 @pytest.mark.parametrize("option", ["presence_ttl", "barrier_ttl", "completed_round_ttl"])
 def test_ttls_must_be_positive(option: str) -> None:
     with pytest.raises(ValueError, match=option):
