@@ -200,50 +200,6 @@ def note_commit(game: Game, state: dict[str, Any], new_records: list[ActionRecor
                                         records=(fresh + cached.records)[:LOG_RECORDS], state=state))
 
 
-@dataclass(frozen=True)
-class _ViewerLog:
-    """One viewer's log lines at one snapshot of a game, to start the next version's from."""
-
-    started_at: Any
-    names: tuple[str, ...]
-    newest_seq: int
-    lines: list[dict[str, Any]]
-
-
-# (game id, seat) -> that viewer's newest log lines
-VIEWER_LOGS: LRU[tuple[int, int | None], _ViewerLog] = LRU(12000)
-
-
-def viewer_log(snap: GameSnapshot, seat: int | None) -> list[dict[str, Any]]:
-    """:func:`game_log` of the snapshot for this viewer, built from the viewer's lines at an
-    earlier version of the game plus those of the entries logged since (shared between
-    viewers: do not mutate).
-
-    The same lines as :func:`game_log` (tests/platform/test_viewer_log.py): the earlier
-    lines are the newest ``LOG_LENGTH`` of the viewer's lines in an older window of entries,
-    so the ones still inside this window are the newest of the part the two windows share."""
-    records = snap.records
-    if not records:
-        return []
-    key = (snap.game.pk, seat)
-    names = tuple(snap.names)
-    newest = records[0].seq
-    earlier = VIEWER_LOGS.get(key)
-    if earlier is not None and earlier.newest_seq == newest and earlier.names == names \
-            and earlier.started_at == snap.game.started_at:
-        return earlier.lines
-    if (earlier is not None and earlier.names == names and earlier.started_at == snap.game.started_at
-            and earlier.newest_seq < newest):
-        since = [record for record in records if record.seq > earlier.newest_seq]
-        oldest = records[-1].seq
-        kept = [line for line in earlier.lines if line["seq"] >= oldest]
-        lines = (kept + game_log(since, seat))[-LOG_LENGTH:]
-    else:
-        lines = game_log(records, seat)
-    VIEWER_LOGS.put(key, _ViewerLog(snap.game.started_at, names, newest, lines))
-    return lines
-
-
 def game_log(records: list[LogRecord], seat: int | None, limit: int = LOG_LENGTH) -> list[dict[str, Any]]:
     """The newest lines this viewer may read, oldest first (shared between viewers: do not mutate)."""
     lines: list[dict[str, Any]] = []
@@ -329,7 +285,7 @@ def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
                 prompt["deadline"] = (game.prompts.get("seats", {}).get(str(seat)) or {}).get("deadline")
                 payload["prompt"] = prompt
                 payload["legal_actions"] = ruleset.legal_actions(state, seat)
-        payload["log"] = viewer_log(snap, seat)
+        payload["log"] = game_log(snap.records, seat)
     return payload
 
 

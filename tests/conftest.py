@@ -48,7 +48,6 @@ def _fresh_process_state():
     rendering.SPECTATOR_HTML.clear()
     selectors.SNAPSHOTS.clear()
     selectors.PAYLOADS.clear()
-    selectors.VIEWER_LOGS.clear()
     coordinator.reset_coordinator()
     yield
     coordinator.reset_coordinator()
