@@ -124,7 +124,7 @@ class RedisCoordinator(Coordinator):
             health_check_interval=30,
         )
         self._join = self.redis.register_script(_JOIN)
-        self._heartbeat = self.redis.register_script(_HEARTBEAT)
+        self._heartbeat_sha = self.redis.register_script(_HEARTBEAT).sha
         self._presence = self.redis.register_script(_PRESENCE)
         self._arrive = self.redis.register_script(_ARRIVE)
         self._presence_key_ttl = max(math.ceil(2 * self.presence_ttl), 60)
@@ -171,9 +171,7 @@ class RedisCoordinator(Coordinator):
         )
 
     def heartbeat(self, game_id: int, conn_id: str) -> bool:
-        now = self.clock()
-        alive = self._heartbeat(keys=self._presence_keys(game_id), args=self._heartbeat_args(now, conn_id))
-        return bool(alive)
+        return self.heartbeats([(game_id, conn_id)])[0]
 
     def heartbeats(self, connections: Sequence[tuple[int, str]]) -> list[bool]:
         """All the beats in one pipeline: one round trip (two after Redis lost the script)."""
@@ -187,14 +185,12 @@ class RedisCoordinator(Coordinator):
 
     def _heartbeats_pipelined(self, connections: Sequence[tuple[int, str]]) -> list[bool]:
         now = self.clock()
+        cutoff, seen = _score(now - self.presence_ttl), _score(now)
         with self.redis.pipeline(transaction=False) as pipe:
             for game_id, conn_id in connections:
-                pipe.evalsha(self._heartbeat.sha, 2, *self._presence_keys(game_id),
-                             *self._heartbeat_args(now, conn_id))
+                pipe.evalsha(self._heartbeat_sha, 2, *self._presence_keys(game_id),
+                             cutoff, seen, conn_id, self._presence_key_ttl)
             return [bool(alive) for alive in pipe.execute()]
-
-    def _heartbeat_args(self, now: float, conn_id: str) -> list[str | int]:
-        return [_score(now - self.presence_ttl), _score(now), conn_id, self._presence_key_ttl]
 
     def leave(self, game_id: int, conn_id: str) -> None:
         members, meta = self._presence_keys(game_id)
