@@ -66,8 +66,10 @@ def ms(value: float | None) -> str:
 
 def commit_of(result: dict[str, Any]) -> str:
     """The commit the measured server (or engine) ran: ``server_app_commit``, else the checkout's."""
-    commit = result.get("server_app_commit") or result["machine"].get("git_commit") or "?"
-    return str(commit).split()[0]
+    if result.get("server_app_commit"):
+        return str(result["server_app_commit"]).split()[0]
+    commit = result["machine"].get("git_commit") or "?"
+    return commit + (" with uncommitted changes" if result["machine"].get("git_dirty_app_files") else "")
 
 
 def source_of(name: str, result: dict[str, Any]) -> str:
