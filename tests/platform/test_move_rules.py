@@ -10,14 +10,16 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
 from games import engines, selectors, services
 from games.engines.base import IllegalAction, NotYourTurn
 from games.errors import BadRequest, NotSeated, StaleVersion
-from games.models import ActionRecord, Game
+from games.models import ActionRecord, ApiToken, Game
 from tests.platform.helpers import started_game
+from tests.platform.test_consumers import api_socket, next_of
 
 pytestmark = pytest.mark.django_db
 
@@ -79,6 +81,29 @@ def test_a_move_is_stale_exactly_when_based_on_a_version_before_its_question(sit
         result = _move(game, ben, action, based_on)
         assert result.version > asked_at + 1
         assert ActionRecord.objects.filter(game=game, seat=1, action=action).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_over_the_socket_the_version_before_the_question_is_stale_and_the_question_s_own_is_played(
+        site_backend, make_user):
+    """The same boundary through the JSON socket, which may make its moves another way."""
+
+    @database_sync_to_async
+    def setup():
+        game, ben, action, asked_at = _asked_again(make_user)
+        return game, ApiToken.issue(user=ben, name="t")[1], action, asked_at, _unchanged(game)
+
+    game, ben_key, action, asked_at, before = await setup()
+    ben = await api_socket(game.pk, ben_key)
+    assert (await next_of(ben, "view"))["version"] == asked_at + 1
+    await ben.send_json_to({"type": "action", "action": action, "action_id": "b-stale", "version": asked_at - 1})
+    error = await next_of(ben, "error")
+    assert error["code"] == "stale_version" and error["action_id"] == "b-stale"
+    assert await database_sync_to_async(_unchanged)(game) == before
+    await ben.send_json_to({"type": "action", "action": action, "action_id": "b-fresh", "version": asked_at})
+    ack = await next_of(ben, "ack")
+    assert ack["action_id"] == "b-fresh" and ack["duplicate"] is False and ack["version"] > asked_at + 1
+    await ben.disconnect()
 
 
 def test_a_move_based_on_a_version_the_game_has_not_reached_is_refused(site_backend, make_user):
