@@ -22,6 +22,7 @@ DATABASE_TESTS = [
     "tests/platform/test_loop_database.py",
     "tests/platform/test_consumers.py",
     "tests/platform/test_hidden_information.py",
+    "tests/platform/test_move_rules.py",
     "tests/platform/test_http_api.py",
 ]
 
