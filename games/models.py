@@ -36,6 +36,7 @@ class Game(models.Model):
     options = models.JSONField(default=dict)
     seed = models.BigIntegerField()
     num_seats = models.PositiveSmallIntegerField()
+    num_teams = models.PositiveSmallIntegerField(default=0, help_text="teams at this table; 0: a game without teams")
     is_public = models.BooleanField(default=True)
     invite_code = models.CharField(max_length=32, unique=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
@@ -70,6 +71,7 @@ class Seat(models.Model):
     number = models.PositiveSmallIntegerField()
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats")
     is_bot = models.BooleanField(default=False)
+    team = models.PositiveSmallIntegerField(null=True, blank=True, help_text="0-based; None at a table without teams or an empty seat")
 
     class Meta:
         ordering = ["number"]

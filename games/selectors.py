@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from games import engines, jsontext
+from games import engines, jsontext, tables
 from games.caches import LRU
 from games.errors import NotFound
 from games.models import ActionRecord, Game, Seat
@@ -44,7 +44,7 @@ def seats_summary(game: Game, seats: list[Seat] | None = None) -> list[dict[str,
         seats = list(game.seats.select_related("user__profile"))
     return [
         {"seat": s.number, "name": name, "is_bot": s.is_bot, "empty": s.is_empty,
-         "user_id": s.user_id}
+         "user_id": s.user_id, "team": s.team}
         for s, name in zip(seats, seat_names(game, seats))
     ]
 
@@ -267,6 +267,7 @@ def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
         "is_public": game.is_public,
         "options": game.options,
         "players": snap.players,
+        "teams": tables.teams_of_table(game.num_teams),
         "view": None,
         "legal_actions": [],
         "prompt": None,

@@ -26,7 +26,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import engines, loop_database, selectors, statements
+from games import engines, loop_database, selectors, statements, tables
 from games.coordinator import LockTimeout, get_coordinator
 from games.engines.base import GameError, Ruleset
 from games.errors import BadRequest, Busy, Conflict, Forbidden, NotFound, NotSeated, StaleVersion
@@ -112,42 +112,63 @@ def _clean_display_name(name: str) -> str:
 
 
 def create_game(*, creator, game_type: str, options: dict[str, Any] | None = None, is_public: bool = True,
-                num_seats: int | None = None, take_seat: bool = True) -> Game:
-    """Open a new table; the options are checked by the engine before anything is saved."""
+                num_seats: int | None = None, num_teams: int | None = None, take_seat: bool = True) -> Game:
+    """Open a new table of ``num_seats`` (the game's smallest by default) and, for a team
+    game, ``num_teams``; the options are checked by the engine before anything is saved."""
     ruleset = _ruleset(game_type)
     options = dict(options or {})
-    seats = num_seats or ruleset.min_players
-    if not ruleset.min_players <= seats <= ruleset.max_players:
-        raise BadRequest(f"{ruleset.name} takes {ruleset.min_players} to {ruleset.max_players} players, got {seats}")
+    seats = tables.seat_count(ruleset, num_seats)
+    teams = tables.team_count(ruleset, num_teams, seats=seats)
     seed = secrets.randbits(62)
     try:
-        ruleset.new_game(players=seats, options=options, seed=seed)
+        ruleset.new_game(**tables.new_game_arguments(ruleset, players=seats, options=options, seed=seed,
+                                                     teams=tables.provisional_teams(seats, teams) if teams else None))
     except GameError as exc:
         raise BadRequest(f"bad options: {exc}") from exc
     with transaction.atomic():
         game = Game.objects.create(
-            game_type=game_type, options=options, seed=seed, num_seats=seats, is_public=is_public,
+            game_type=game_type, options=options, seed=seed, num_seats=seats, num_teams=teams, is_public=is_public,
             invite_code=Game.new_invite_code(), created_by=creator,
         )
         Seat.objects.bulk_create([Seat(game=game, number=n) for n in range(seats)])
         if take_seat:
-            Seat.objects.filter(game=game, number=0).update(user=creator)
+            Seat.objects.filter(game=game, number=0).update(user=creator, team=tables.team_for_newcomer([], teams))
         _after_commit_broadcast(game.pk, game.version, lobby=game.is_public)
     return game
 
 
-def join_seat(*, game_id: int, user, number: int | None = None) -> Game:
-    """Sit ``user`` in seat ``number`` (or the first empty one) before the game starts."""
+def join_seat(*, game_id: int, user, number: int | None = None, team: int | None = None) -> Game:
+    """Sit ``user`` in seat ``number`` (or the first empty one) before the game starts; at a
+    team table on ``team``, or on the smallest team."""
     with _locked_game(game_id) as game:
         _require_open(game)
         if game.seats.filter(user=user).exists():
-            raise Conflict("you already have a seat at this game")
+            raise Conflict("you already have a seat at this game; move to another seat instead")
         seat = _empty_seat(game, number)
         seat.user = user
+        seat.team = _team_for(game, team)
         try:
-            seat.save(update_fields=["user"])
+            seat.save(update_fields=["user", "team"])
         except IntegrityError as exc:
             raise Conflict("you already have a seat at this game") from exc
+        return _bump(game)
+
+
+def move_seat(*, game_id: int, user, number: int) -> Game:
+    """Move ``user`` from its seat to the empty seat ``number``, keeping its team."""
+    with _locked_game(game_id) as game:
+        _require_open(game)
+        current = game.seats.select_for_update().filter(user=user).first()
+        if current is None:
+            raise NotSeated("you have no seat at this game; sit down first")
+        if number == current.number:
+            raise Conflict(f"you are already in seat {number + 1}")
+        target = _empty_seat(game, number)
+        team = current.team
+        current.user, current.team = None, None
+        current.save(update_fields=["user", "team"])
+        target.user, target.team = user, team
+        target.save(update_fields=["user", "team"])
         return _bump(game)
 
 
@@ -158,19 +179,21 @@ def leave_seat(*, game_id: int, user) -> Game:
         seat = game.seats.filter(user=user).first()
         if seat is None:
             raise NotSeated("you have no seat at this game")
-        seat.user = None
-        seat.save(update_fields=["user"])
+        seat.user, seat.team = None, None
+        seat.save(update_fields=["user", "team"])
         return _bump(game)
 
 
-def add_bot(*, game_id: int, user, number: int | None = None) -> Game:
-    """Put a computer player in an empty seat; only seated players or the creator may."""
+def add_bot(*, game_id: int, user, number: int | None = None, team: int | None = None) -> Game:
+    """Put a computer player in an empty seat (on ``team``, or the smallest team); only
+    seated players or the creator may."""
     with _locked_game(game_id) as game:
         _require_open(game)
         _require_host_or_seated(game, user)
         seat = _empty_seat(game, number)
         seat.is_bot = True
-        seat.save(update_fields=["is_bot"])
+        seat.team = _team_for(game, team)
+        seat.save(update_fields=["is_bot", "team"])
         return _bump(game)
 
 
@@ -181,23 +204,55 @@ def remove_bot(*, game_id: int, user, number: int) -> Game:
         _require_host_or_seated(game, user)
         seat = game.seats.filter(number=number, is_bot=True).first()
         if seat is None:
-            raise BadRequest(f"seat {number + 1} has no computer player")
-        seat.is_bot = False
-        seat.save(update_fields=["is_bot"])
+            raise BadRequest(f"seat {_seat_words(number)} has no computer player")
+        seat.is_bot, seat.team = False, None
+        seat.save(update_fields=["is_bot", "team"])
+        return _bump(game)
+
+
+def choose_team(*, game_id: int, user, team: int, number: int | None = None) -> Game:
+    """Put ``user``'s own seat, or the computer player in seat ``number``, on ``team``
+    before the start. A computer player's team is for its creator or a seated player."""
+    with _locked_game(game_id) as game:
+        _require_open(game)
+        ruleset = _ruleset(game.game_type)
+        team = tables.checked_team(team, game.num_teams, game_name=ruleset.name)
+        own = game.seats.filter(user=user).first()
+        if number is None or (own is not None and own.number == number):
+            if own is None:
+                raise NotSeated("you have no seat at this game; sit down first")
+            seat = own
+        else:
+            _require_host_or_seated(game, user)
+            seat = game.seats.filter(number=number).first() if isinstance(number, int) else None
+            if seat is None:
+                raise BadRequest(f"seat must be 0 to {game.num_seats - 1}, got {number!r}")
+            if not seat.is_bot:
+                whose = "empty" if seat.is_empty else "another player's"
+                raise Forbidden(f"seat {number + 1} is {whose}; a team is chosen by its own player, "
+                                "or for a computer player")
+        seat.team = team
+        seat.save(update_fields=["team"])
         return _bump(game)
 
 
 def start_game(*, game_id: int, user) -> Game:
-    """Deal and begin once every seat is filled; any seated player may start."""
+    """Deal and begin once every seat is filled (and, at a team table, the teams are ones
+    the engine accepts); any seated player may start."""
     with _locked_game(game_id) as game:
         _require_open(game)
         if not game.seats.filter(user=user).exists():
             raise NotSeated("only a seated player can start the game")
-        empty = [s.number + 1 for s in game.seats.all() if s.is_empty]
-        if empty:
-            raise Conflict(f"seats {', '.join(map(str, empty))} are still empty")
         ruleset = _ruleset(game.game_type)
-        state = ruleset.new_game(players=game.num_seats, options=game.options, seed=game.seed)
+        seats = list(game.seats.all())
+        problem = tables.start_problem(ruleset, num_teams=game.num_teams, players=[
+            {"seat": s.number, "empty": s.is_empty, "team": s.team} for s in seats])
+        if problem:
+            raise Conflict(f"the game cannot start: {problem}")
+        try:
+            state = ruleset.new_game(**_new_game_arguments(game, ruleset, seats))
+        except GameError as exc:
+            raise Conflict(f"the game cannot start: {exc}") from exc
         game.status = Game.Status.ACTIVE
         game.started_at = timezone.now()
         game.version += 1
@@ -205,6 +260,26 @@ def start_game(*, game_id: int, user) -> Game:
         state = _run_automatic(game, ruleset, state, logged)
         _save_state(game, ruleset, state, logged, started=True)
         return game
+
+
+def _team_for(game: Game, team: int | None) -> int | None:
+    """The team a newcomer sits on: ``team`` if given and valid, else the smallest one."""
+    if team is not None:
+        return tables.checked_team(team, game.num_teams, game_name=_ruleset(game.game_type).name)
+    return tables.team_for_newcomer(game.seats.exclude(team=None).values_list("team", flat=True), game.num_teams)
+
+
+def _new_game_arguments(game: Game, ruleset: Ruleset, seats: list[Seat] | None = None) -> dict[str, Any]:
+    """``new_game``'s arguments for this table, with its seats' teams at a team table."""
+    teams = None
+    if game.num_teams:
+        teams = [s.team for s in (seats if seats is not None else game.seats.all())]
+    return tables.new_game_arguments(ruleset, players=game.num_seats, options=game.options, seed=game.seed,
+                                     teams=teams)
+
+
+def _seat_words(number: Any) -> str:
+    return str(number + 1) if isinstance(number, int) and not isinstance(number, bool) else repr(number)
 
 
 # ---------------------------------------------------------------- play
@@ -326,7 +401,7 @@ def next_deadline(game: Game) -> float | None:
 def replay(*, game: Game) -> dict[str, Any]:
     """Rebuild the state from the seed and the action log alone."""
     ruleset = _ruleset(game.game_type)
-    state = ruleset.new_game(players=game.num_seats, options=game.options, seed=game.seed)
+    state = ruleset.new_game(**_new_game_arguments(game, ruleset))
     for record in game.actions.order_by("seq"):
         state, _ = ruleset.apply(state, record.seat, record.action)
     return state
@@ -412,7 +487,7 @@ def _empty_seat(game: Game, number: int | None) -> Seat:
             if seat.is_empty:
                 return seat
         raise Conflict("every seat is taken")
-    if not isinstance(number, int) or not 0 <= number < len(seats):
+    if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < len(seats):
         raise BadRequest(f"seat must be 0 to {len(seats) - 1}, got {number!r}")
     seat = seats[number]
     if not seat.is_empty:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from games.engines.base import Ruleset
 
 _REGISTRY: dict[str, Ruleset] = {}
+_BUILTIN_LOADED = False
 
 
 def register(ruleset: Ruleset) -> Ruleset:
@@ -26,10 +27,12 @@ def all_rulesets() -> list[Ruleset]:
 
 
 def _load_builtin() -> None:
-    if _REGISTRY:
+    global _BUILTIN_LOADED
+    if _BUILTIN_LOADED:
         return
     from games.engines import snowball_fight
     from games.engines import jingle_bells
 
     register(snowball_fight.RULESET)
     register(jingle_bells.RULESET)
+    _BUILTIN_LOADED = True

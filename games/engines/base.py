@@ -81,18 +81,29 @@ class Prompt:
 
 
 class Ruleset(Protocol):
-    """A game: a declarative description plus pure functions over its state."""
+    """A game: a declarative description plus pure functions over its state.
+
+    ``min_players``..``max_players`` are the seats a table may have (2-12).
+    ``team_counts`` are the numbers of teams the game allows; empty: no teams. For a team
+    game the platform calls ``new_game(..., teams=[team of seat 0, team of seat 1, ...])``
+    with team numbers 0..k-1; games without teams are called without ``teams``. Before it
+    starts a team game, the platform asks the optional ``check_teams(players=n,
+    teams=[...])``, which raises GameError saying why that split is not allowed (e.g. too
+    uneven); without it every split with no empty team is allowed.
+    """
 
     slug: str
     name: str
     min_players: int
     max_players: int
+    team_counts: tuple[int, ...] = ()
     options: tuple[Option, ...]
     score_unit: str  # what the outcome's scores count, e.g. "points"
     score_unit_one: str  # the same for a score of 1, e.g. "point"
     reveal_events: frozenset[str]  # event types with which sealed choices are shown together
 
     def new_game(self, *, players: int, options: dict[str, Any], seed: int) -> State: ...
+    # a team game's new_game also takes ``teams: list[int]`` (see the class docstring)
 
     def to_act(self, state: State) -> dict[int, Prompt]: ...
 
@@ -105,6 +116,11 @@ class Ruleset(Protocol):
     def outcome(self, state: State) -> dict[str, Any] | None: ...
 
     def bot_action(self, state: State, seat: int) -> Action: ...
+
+
+def team_counts_of(ruleset: Ruleset) -> tuple[int, ...]:
+    """The numbers of teams ``ruleset`` allows; empty for a game without teams."""
+    return tuple(getattr(ruleset, "team_counts", ()))
 
 
 def rng_for(state: State) -> random.Random:

@@ -1,0 +1,122 @@
+"""A table's seats and teams: how many, who may start, and what the engine is told.
+
+The waiting room's services (``games.services``) call these rules; the pages and the API
+show their answers. Teams are numbered 0..k-1 as the engine sees them and shown as
+"Team 1".."Team k", each in its own colour.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from games.engines.base import GameError, Ruleset, team_counts_of
+from games.errors import BadRequest
+
+TEAM_COLOURS = ("red", "blue", "green", "gold", "purple", "teal", "orange", "pink", "brown", "grey", "navy", "olive")
+
+
+def team_name(team: int) -> str:
+    return f"Team {team + 1}"
+
+
+def team_colour(team: int) -> str:
+    return TEAM_COLOURS[team % len(TEAM_COLOURS)]
+
+
+def teams_of_table(num_teams: int) -> list[dict[str, Any]]:
+    """Each team's number, name and colour, for pages and the API."""
+    return [{"team": t, "name": team_name(t), "colour": team_colour(t)} for t in range(num_teams)]
+
+
+def seat_count(ruleset: Ruleset, requested: int | None) -> int:
+    """The table's seats: ``requested``, or the game's smallest table; BadRequest outside its range."""
+    seats = ruleset.min_players if requested is None else requested
+    if isinstance(seats, bool) or not isinstance(seats, int) or not ruleset.min_players <= seats <= ruleset.max_players:
+        raise BadRequest(f"{ruleset.name} takes {player_range(ruleset)} players, got {seats!r}")
+    return seats
+
+
+def team_count(ruleset: Ruleset, requested: int | None, *, seats: int) -> int:
+    """The table's teams (0: none): ``requested`` among the ruleset's ``team_counts``, or the
+    only count it allows, or its smallest; BadRequest for a count it does not allow."""
+    allowed = team_counts_of(ruleset)
+    if not allowed:
+        if requested not in (None, 0):
+            raise BadRequest(f"{ruleset.name} is played without teams, got teams={requested!r}")
+        return 0
+    teams = min(allowed) if requested is None else requested
+    if isinstance(teams, bool) or not isinstance(teams, int) or teams not in allowed:
+        raise BadRequest(f"{ruleset.name} is played with {_one_of(allowed)} teams, got teams={requested!r}")
+    if teams > seats:
+        raise BadRequest(f"{teams} teams need at least {teams} seats, the table has {seats}")
+    return teams
+
+
+def player_range(ruleset: Ruleset) -> str:
+    """"2" or "2-12": the seats a table of this game may have."""
+    if ruleset.min_players == ruleset.max_players:
+        return str(ruleset.min_players)
+    return f"{ruleset.min_players}-{ruleset.max_players}"
+
+
+def checked_team(team: Any, num_teams: int, *, game_name: str) -> int:
+    """``team`` as a team number of this table; BadRequest naming the allowed ones otherwise."""
+    if num_teams == 0:
+        raise BadRequest(f"this game of {game_name} is played without teams")
+    if isinstance(team, bool) or not isinstance(team, int) or not 0 <= team < num_teams:
+        raise BadRequest(f"team must be 0 to {num_teams - 1}, got {team!r}")
+    return team
+
+
+def team_for_newcomer(taken: Iterable[int | None], num_teams: int) -> int | None:
+    """The team a player or computer player joins unless it says otherwise: the smallest
+    team so far (the lowest-numbered of those), None at a table without teams."""
+    if num_teams == 0:
+        return None
+    sizes = Counter(team for team in taken if team is not None)
+    return min(range(num_teams), key=lambda team: (sizes[team], team))
+
+
+def provisional_teams(num_seats: int, num_teams: int) -> list[int]:
+    """A balanced split (seat i on team i mod k), to check the options at creation."""
+    return [seat % num_teams for seat in range(num_seats)]
+
+
+def new_game_arguments(ruleset: Ruleset, *, players: int, options: dict[str, Any], seed: int,
+                       teams: list[int] | None) -> dict[str, Any]:
+    """The keyword arguments of ``ruleset.new_game``: ``teams`` only for a team game."""
+    arguments: dict[str, Any] = {"players": players, "options": options, "seed": seed}
+    if team_counts_of(ruleset):
+        arguments["teams"] = list(teams or [])
+    return arguments
+
+
+def start_problem(ruleset: Ruleset, *, num_teams: int, players: list[dict[str, Any]]) -> str | None:
+    """Why the table cannot start yet, in words, or None when it can.
+
+    ``players`` are the seats as ``selectors.seats_summary`` lists them (``seat``, ``empty``,
+    ``team``). Every seat must be filled; at a team table every team needs somebody, and
+    the engine's ``check_teams`` (if it has one) must accept the split.
+    """
+    empty = [p["seat"] + 1 for p in players if p["empty"]]
+    if empty:
+        return f"seat{'s' if len(empty) > 1 else ''} {', '.join(map(str, empty))} {'are' if len(empty) > 1 else 'is'} still empty"
+    if num_teams == 0:
+        return None
+    teams = [p["team"] for p in players]
+    nobody = [team_name(t) for t in range(num_teams) if t not in teams]
+    if nobody:
+        return f"{' and '.join(nobody)} {'have' if len(nobody) > 1 else 'has'} nobody yet; every team needs a player"
+    check = getattr(ruleset, "check_teams", None)
+    if check is not None:
+        try:
+            check(players=len(players), teams=teams)
+        except GameError as exc:
+            return str(exc)
+    return None
+
+
+def _one_of(counts: tuple[int, ...]) -> str:
+    words = [str(c) for c in sorted(counts)]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"

@@ -1,0 +1,279 @@
+"""Tables of 2-12 seats and teams in the waiting room, driven by the test engine."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from games import selectors, services, tables
+from games.errors import BadRequest, Conflict, Forbidden, NotSeated
+from games.models import Game
+from tests.engines.table_engine import PAIRS_TABLE, TABLE, TEAM_TABLE, registered_table_engines
+from tests.platform.helpers import play_to_end
+
+
+@pytest.fixture(scope="module", autouse=True)
+def table_engines():
+    """For the whole module, so that finished games still replay when each test ends."""
+    with registered_table_engines():
+        yield
+
+
+def _seats(game: Game) -> list[dict]:
+    return selectors.seats_summary(Game.objects.get(pk=game.pk))
+
+
+def _version(game: Game) -> int:
+    return Game.objects.get(pk=game.pk).version
+
+
+# ---------------------------------------------------------------- the rules, without a database
+
+
+@given(st.integers(min_value=-3, max_value=20))
+def test_a_table_has_any_number_of_seats_the_engine_allows_and_no_other(seats):
+    if 2 <= seats <= 12:
+        assert tables.seat_count(TABLE, seats) == seats
+    else:
+        with pytest.raises(BadRequest, match=rf"Snowball Pile takes 2-12 players, got {seats}"):
+            tables.seat_count(TABLE, seats)
+
+
+@given(st.integers(min_value=2, max_value=12), st.integers(min_value=-1, max_value=14))
+def test_the_number_of_teams_is_one_the_engine_allows_and_no_more_than_the_seats(seats, teams):
+    if teams in TEAM_TABLE.team_counts and teams <= seats:
+        assert tables.team_count(TEAM_TABLE, teams, seats=seats) == teams
+    else:
+        with pytest.raises(BadRequest, match="teams"):
+            tables.team_count(TEAM_TABLE, teams, seats=seats)
+
+
+def test_a_game_without_teams_refuses_teams_and_one_with_a_single_count_fixes_it():
+    assert tables.team_count(TABLE, None, seats=4) == 0
+    with pytest.raises(BadRequest, match="played without teams, got teams=2"):
+        tables.team_count(TABLE, 2, seats=4)
+    assert tables.team_count(PAIRS_TABLE, None, seats=4) == 2
+    with pytest.raises(BadRequest, match="played with 2 teams, got teams=3"):
+        tables.team_count(PAIRS_TABLE, 3, seats=6)
+    with pytest.raises(BadRequest, match="played with 2, 3 or 4 teams, got teams=True"):
+        tables.team_count(TEAM_TABLE, True, seats=6)
+
+
+@given(st.lists(st.integers(min_value=0, max_value=3), max_size=12), st.integers(min_value=1, max_value=4))
+def test_a_newcomer_joins_the_smallest_team(taken, num_teams):
+    taken = [t for t in taken if t < num_teams]
+    team = tables.team_for_newcomer(taken, num_teams)
+    sizes = [taken.count(t) for t in range(num_teams)]
+    assert sizes[team] == min(sizes)
+    assert team == sizes.index(min(sizes))
+
+
+# ---------------------------------------------------------------- seats
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("seats", [2, 5, 12])
+def test_the_creator_picks_the_seats_and_the_waiting_room_lists_every_one(make_user, seats):
+    ana = make_user("Ana")
+    game = services.create_game(creator=ana, game_type=TABLE.slug, num_seats=seats)
+    listed = _seats(game)
+    assert [p["seat"] for p in listed] == list(range(seats))
+    assert listed[0]["name"] == "Ana" and all(p["empty"] for p in listed[1:])
+    assert all(p["team"] is None for p in listed)
+    assert selectors.viewer_payload(game, 0)["players"] == listed
+
+
+@pytest.mark.django_db
+def test_a_table_outside_the_games_range_is_not_created(make_user):
+    ana = make_user("Ana")
+    for seats in (1, 13):
+        with pytest.raises(BadRequest, match="takes 2-12 players"):
+            services.create_game(creator=ana, game_type=TABLE.slug, num_seats=seats)
+    assert not Game.objects.exists()
+
+
+@pytest.mark.django_db
+def test_players_sit_in_a_chosen_seat_move_and_leave(make_user):
+    ana, ben, cy = make_user("Ana"), make_user("Ben"), make_user("Cy")
+    game = services.create_game(creator=ana, game_type=TABLE.slug, num_seats=5)
+    services.join_seat(game_id=game.pk, user=ben, number=3)
+    services.join_seat(game_id=game.pk, user=cy)
+    assert [p["name"] for p in _seats(game)][:4] == ["Ana", "Cy", "(empty seat 3)", "Ben"]
+
+    services.move_seat(game_id=game.pk, user=ben, number=4)
+    names = [p["name"] for p in _seats(game)]
+    assert names[3] == "(empty seat 4)" and names[4] == "Ben"
+
+    before = _version(game)
+    with pytest.raises(Conflict, match="seat 2 is taken"):
+        services.move_seat(game_id=game.pk, user=ben, number=1)
+    with pytest.raises(Conflict, match="already in seat 5"):
+        services.move_seat(game_id=game.pk, user=ben, number=4)
+    with pytest.raises(BadRequest, match="seat must be 0 to 4, got 5"):
+        services.move_seat(game_id=game.pk, user=ben, number=5)
+    with pytest.raises(Conflict, match="already have a seat"):
+        services.join_seat(game_id=game.pk, user=ben, number=2)
+    dee = make_user("Dee")
+    with pytest.raises(NotSeated, match="sit down first"):
+        services.move_seat(game_id=game.pk, user=dee, number=2)
+    assert _version(game) == before
+    assert [p["name"] for p in _seats(game)][4] == "Ben"
+
+    services.leave_seat(game_id=game.pk, user=ben)
+    assert _seats(game)[4]["empty"]
+
+
+@pytest.mark.django_db
+def test_the_creator_or_a_seated_player_fills_empty_seats_with_computer_players(make_user):
+    ana, ben, stranger = make_user("Ana"), make_user("Ben"), make_user("Stranger")
+    game = services.create_game(creator=ana, game_type=TABLE.slug, num_seats=4, take_seat=False)
+    services.add_bot(game_id=game.pk, user=ana, number=2)  # the creator, not seated
+    services.join_seat(game_id=game.pk, user=ben, number=0)
+    services.add_bot(game_id=game.pk, user=ben)
+    assert [p["is_bot"] for p in _seats(game)] == [False, True, True, False]
+    before = _version(game)
+    with pytest.raises(Forbidden):
+        services.add_bot(game_id=game.pk, user=stranger, number=3)
+    with pytest.raises(Forbidden):
+        services.remove_bot(game_id=game.pk, user=stranger, number=2)
+    with pytest.raises(BadRequest, match="seat 1 has no computer player"):
+        services.remove_bot(game_id=game.pk, user=ana, number=0)
+    assert _version(game) == before
+    services.remove_bot(game_id=game.pk, user=ana, number=2)
+    assert [p["is_bot"] for p in _seats(game)] == [False, True, False, False]
+
+
+@pytest.mark.django_db
+def test_a_five_seat_table_starts_full_and_plays_to_the_end(make_user):
+    ana, ben, cy = make_user("Ana"), make_user("Ben"), make_user("Cy")
+    game = services.create_game(creator=ana, game_type=TABLE.slug, num_seats=5)
+    services.join_seat(game_id=game.pk, user=ben, number=2)
+    services.add_bot(game_id=game.pk, user=ana, number=4)
+    with pytest.raises(Conflict, match="seats 2, 4 are still empty"):
+        services.start_game(game_id=game.pk, user=ana)
+    services.join_seat(game_id=game.pk, user=cy, number=1)
+    services.add_bot(game_id=game.pk, user=ben, number=3)
+    services.start_game(game_id=game.pk, user=ben)
+    game = play_to_end(game.pk, {0: ana, 1: cy, 2: ben})
+    assert game.status == Game.Status.FINISHED
+    assert sum(game.outcome["scores"]) == 15
+    assert services.replay(game=game) == game.state
+
+
+# ---------------------------------------------------------------- teams
+
+
+@pytest.mark.django_db
+def test_players_choose_their_team_and_the_engine_receives_the_teams(make_user):
+    ana, ben, cy, dee = (make_user(n) for n in ("Ana", "Ben", "Cy", "Dee"))
+    game = services.create_game(creator=ana, game_type=TEAM_TABLE.slug, num_seats=6, num_teams=3)
+    assert Game.objects.get(pk=game.pk).num_teams == 3
+    for user in (ben, cy, dee):
+        services.join_seat(game_id=game.pk, user=user)
+    services.add_bot(game_id=game.pk, user=ana)
+    services.add_bot(game_id=game.pk, user=ana, team=0)
+    assert [p["team"] for p in _seats(game)] == [0, 1, 2, 0, 1, 0]
+
+    services.choose_team(game_id=game.pk, user=dee, team=2)
+    services.choose_team(game_id=game.pk, user=ben, team=1, number=5)  # a seated player, for a computer player
+    services.choose_team(game_id=game.pk, user=ana, team=0, number=4)
+    teams = [p["team"] for p in _seats(game)]
+    assert teams == [0, 1, 2, 2, 0, 1]
+    payload = selectors.viewer_payload(Game.objects.get(pk=game.pk), 0)
+    assert [t["name"] for t in payload["teams"]] == ["Team 1", "Team 2", "Team 3"]
+
+    services.start_game(game_id=game.pk, user=dee)
+    started = Game.objects.get(pk=game.pk)
+    assert started.status == Game.Status.ACTIVE
+    assert selectors.viewer_payload(started, None)["view"]["teams"] == teams
+    finished = play_to_end(game.pk, {0: ana, 1: ben, 2: cy, 3: dee})
+    assert finished.status == Game.Status.FINISHED
+    winning_team = teams[finished.state["last"]]
+    assert finished.outcome["winners"] == [s for s, t in enumerate(teams) if t == winning_team]
+    assert services.replay(game=finished) == finished.state
+
+
+@pytest.mark.django_db
+def test_a_player_keeps_its_team_when_it_moves_and_loses_it_when_it_leaves(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = services.create_game(creator=ana, game_type=TEAM_TABLE.slug, num_seats=4, num_teams=2)
+    services.join_seat(game_id=game.pk, user=ben, number=1, team=0)
+    services.move_seat(game_id=game.pk, user=ben, number=3)
+    assert [(p["name"], p["team"]) for p in _seats(game)][1:] == [
+        ("(empty seat 2)", None), ("(empty seat 3)", None), ("Ben", 0)]
+    services.leave_seat(game_id=game.pk, user=ben)
+    assert _seats(game)[3]["team"] is None
+
+
+@pytest.mark.django_db
+def test_a_bad_team_choice_is_refused_and_changes_nothing(make_user):
+    ana, ben, cy = make_user("Ana"), make_user("Ben"), make_user("Cy")
+    game = services.create_game(creator=ana, game_type=TEAM_TABLE.slug, num_seats=4, num_teams=2)
+    services.join_seat(game_id=game.pk, user=ben, number=1)
+    services.add_bot(game_id=game.pk, user=ana, number=2)
+    before, seats_before = _version(game), _seats(game)
+    with pytest.raises(BadRequest, match="team must be 0 to 1, got 2"):
+        services.choose_team(game_id=game.pk, user=ben, team=2)
+    with pytest.raises(BadRequest, match="team must be 0 to 1, got -1"):
+        services.join_seat(game_id=game.pk, user=cy, team=-1)
+    with pytest.raises(Forbidden, match="seat 1 is another player's"):
+        services.choose_team(game_id=game.pk, user=ben, team=1, number=0)
+    with pytest.raises(Forbidden, match="seat 4 is empty"):
+        services.choose_team(game_id=game.pk, user=ben, team=1, number=3)
+    with pytest.raises(NotSeated):
+        services.choose_team(game_id=game.pk, user=cy, team=1)
+    with pytest.raises(Forbidden):
+        services.choose_team(game_id=game.pk, user=cy, team=1, number=2)
+    assert _version(game) == before and _seats(game) == seats_before
+
+    plain = services.create_game(creator=ana, game_type=TABLE.slug, num_seats=3)
+    with pytest.raises(BadRequest, match="played without teams"):
+        services.choose_team(game_id=plain.pk, user=ana, team=0)
+
+
+@pytest.mark.django_db
+def test_the_start_is_refused_while_a_team_is_empty_or_the_engine_finds_them_unbalanced(make_user):
+    ana, ben, cy, dee = (make_user(n) for n in ("Ana", "Ben", "Cy", "Dee"))
+    game = services.create_game(creator=ana, game_type=TEAM_TABLE.slug, num_seats=4, num_teams=2)
+    for user in (ben, cy, dee):
+        services.join_seat(game_id=game.pk, user=user, team=0)
+    with pytest.raises(Conflict, match="Team 2 has nobody yet"):
+        services.start_game(game_id=game.pk, user=ana)
+    services.choose_team(game_id=game.pk, user=dee, team=1)
+    with pytest.raises(Conflict, match="teams may differ by one player at most: team 1 has 3, team 2 has 1"):
+        services.start_game(game_id=game.pk, user=ana)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.OPEN
+    services.choose_team(game_id=game.pk, user=cy, team=1)
+    services.start_game(game_id=game.pk, user=ana)
+    started = Game.objects.get(pk=game.pk)
+    assert started.status == Game.Status.ACTIVE
+    assert selectors.viewer_payload(started, 1)["view"]["teams"] == [0, 0, 1, 1]
+    with pytest.raises(Conflict, match="already started"):
+        services.choose_team(game_id=game.pk, user=cy, team=0)
+
+
+@pytest.mark.django_db
+def test_an_engine_that_allows_one_team_count_fixes_it(make_user):
+    ana = make_user("Ana")
+    game = services.create_game(creator=ana, game_type=PAIRS_TABLE.slug, num_seats=6)
+    assert Game.objects.get(pk=game.pk).num_teams == 2
+    with pytest.raises(BadRequest, match="played with 2 teams"):
+        services.create_game(creator=ana, game_type=PAIRS_TABLE.slug, num_seats=6, num_teams=3)
+    with pytest.raises(BadRequest, match="4 teams need at least 4 seats"):
+        services.create_game(creator=ana, game_type=TEAM_TABLE.slug, num_seats=3, num_teams=4)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", ["snowball-fight", "jingle-bells"])
+def test_the_two_player_games_have_no_teams_and_refuse_them(make_user, slug):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    with pytest.raises(BadRequest, match="played without teams"):
+        services.create_game(creator=ana, game_type=slug, num_teams=2)
+    with pytest.raises(BadRequest, match="takes 2 players, got 3"):
+        services.create_game(creator=ana, game_type=slug, num_seats=3)
+    game = services.create_game(creator=ana, game_type=slug)
+    services.join_seat(game_id=game.pk, user=ben)
+    services.start_game(game_id=game.pk, user=ben)
+    game = Game.objects.get(pk=game.pk)
+    assert game.num_teams == 0 and [p["team"] for p in _seats(game)] == [None, None]
+    assert selectors.viewer_payload(game, 0)["teams"] == []
