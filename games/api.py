@@ -14,9 +14,9 @@ from django.http import HttpRequest, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
 
-from games import engines, selectors, services
+from games import engines, selectors, services, tables
 from games.auth import token_from_header, user_for_token
-from games.engines.base import GameError
+from games.engines.base import GameError, team_counts_of
 from games.errors import BadRequest, Forbidden, NotFound, ServiceError
 from games.models import ApiToken, Game
 
@@ -82,10 +82,23 @@ def _game_summary(game: Game) -> dict[str, Any]:
         "is_public": game.is_public,
         "version": game.version,
         "options": game.options,
-        "players": selectors.seats_summary(game),
+        **_table_summary(game),
         "created_at": game.created_at.isoformat(),
         "outcome": game.outcome,
     }
+
+
+def _table_summary(game: Game) -> dict[str, Any]:
+    players = selectors.seats_summary(game)
+    return {"num_seats": game.num_seats, "seated": sum(not p["empty"] for p in players),
+            "teams": tables.teams_of_table(game.num_teams), "players": players}
+
+
+def _optional_int(body: dict, name: str) -> int | None:
+    value = body.get(name)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise BadRequest(f'"{name}" must be an integer, got {value!r}')
+    return value
 
 
 def _visible(request: HttpRequest, game_id: int) -> Game:
@@ -99,6 +112,7 @@ def _visible(request: HttpRequest, game_id: int) -> Game:
 def game_types(request: HttpRequest, body: dict) -> JsonResponse:
     return JsonResponse({"game_types": [
         {"slug": r.slug, "name": r.name, "min_players": r.min_players, "max_players": r.max_players,
+         "team_counts": list(team_counts_of(r)),
          "options": [{"name": o.name, "label": o.label, "kind": o.kind, "default": o.default,
                       "choices": [c[0] for c in o.choices], "help": o.help} for o in r.options]}
         for r in engines.all_rulesets()]})
@@ -123,12 +137,9 @@ def games(request: HttpRequest, body: dict) -> JsonResponse:
     options = body.get("options", {})
     if not isinstance(options, dict):
         raise BadRequest('"options" must be an object')
-    seats = body.get("seats")
-    if seats is not None and (isinstance(seats, bool) or not isinstance(seats, int)):
-        raise BadRequest('"seats" must be an integer')
     game = services.create_game(creator=request.user, game_type=game_type, options=options,
-                                is_public=bool(body.get("is_public", True)), num_seats=seats,
-                                take_seat=bool(body.get("take_seat", True)))
+                                is_public=bool(body.get("is_public", True)), num_seats=_optional_int(body, "seats"),
+                                num_teams=_optional_int(body, "teams"), take_seat=bool(body.get("take_seat", True)))
     data = _game_summary(game)
     data["invite_code"] = game.invite_code
     return JsonResponse(data, status=201)
@@ -143,16 +154,25 @@ def game_detail(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
 
 @api_view({"POST"})
 def seat_action(request: HttpRequest, body: dict, game_id: int, what: str) -> JsonResponse:
+    """The waiting room: join, move, leave, team, bots, remove-bot, start (docs/api.md)."""
     game = _visible(request, game_id)
-    seat = body.get("seat")
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-        raise BadRequest('"seat" must be an integer')
+    seat, team = _optional_int(body, "seat"), _optional_int(body, "team")
+    if what in {"move", "remove-bot"} and seat is None:
+        raise BadRequest(f'"seat" is required to {what.replace("-", " ")}')
+    if what == "team" and team is None:
+        raise BadRequest('"team" is required')
     if what == "join":
-        services.join_seat(game_id=game.pk, user=request.user, number=seat)
+        services.join_seat(game_id=game.pk, user=request.user, number=seat, team=team)
+    elif what == "move":
+        services.move_seat(game_id=game.pk, user=request.user, number=seat)
     elif what == "leave":
         services.leave_seat(game_id=game.pk, user=request.user)
+    elif what == "team":
+        services.choose_team(game_id=game.pk, user=request.user, team=team, number=seat)
     elif what == "bots":
-        services.add_bot(game_id=game.pk, user=request.user, number=seat)
+        services.add_bot(game_id=game.pk, user=request.user, number=seat, team=team)
+    elif what == "remove-bot":
+        services.remove_bot(game_id=game.pk, user=request.user, number=seat)
     elif what == "start":
         services.start_game(game_id=game.pk, user=request.user)
     else:

@@ -6,7 +6,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
-from games.engines.base import Option, Ruleset
+from games.engines.base import Option, Ruleset, team_counts_of
 
 
 class GuestForm(forms.Form):
@@ -35,7 +35,7 @@ def _option_field(option: Option) -> forms.Field:
 
 
 class NewGameForm(forms.Form):
-    """Public or private, number of seats, and one field per engine option."""
+    """Public or private, number of seats and of teams, and one field per engine option."""
 
     is_public = forms.BooleanField(label="Public (listed in the lobby, anyone can watch)", required=False, initial=True)
 
@@ -46,6 +46,12 @@ class NewGameForm(forms.Form):
             self.fields["num_seats"] = forms.TypedChoiceField(
                 label="Players", coerce=int, initial=ruleset.min_players,
                 choices=[(n, str(n)) for n in range(ruleset.min_players, ruleset.max_players + 1)])
+        team_counts = team_counts_of(ruleset)
+        if len(team_counts) > 1:
+            self.fields["num_teams"] = forms.TypedChoiceField(
+                label="Teams", coerce=int, initial=min(team_counts),
+                choices=[(n, f"{n} teams") for n in sorted(team_counts)],
+                help_text="Players choose their team in the waiting room.")
         for option in ruleset.options:
             self.fields[f"opt_{option.name}"] = _option_field(option)
 

@@ -11,7 +11,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils.html import escape
 
-from games import engines
+from games import engines, tables
 from games.caches import LRU
 
 
@@ -38,6 +38,20 @@ def live_context(game, payload: dict[str, Any], user) -> dict[str, Any]:
         "version": payload["version"],
         "board_template": board_template(game.game_type),
         "user": user,
+        **_waiting_room_context(game, ruleset, payload),
+    }
+
+
+def _waiting_room_context(game, ruleset, payload: dict[str, Any]) -> dict[str, Any]:
+    """How full the table is, its teams with their players, and why it cannot start yet."""
+    if payload["status"] != "open":
+        return {}
+    players = payload["players"]
+    return {
+        "seated": sum(not p["empty"] for p in players),
+        "team_rows": [{**team, "players": [p for p in players if p["team"] == team["team"]]}
+                      for team in payload["teams"]],
+        "start_problem": tables.start_problem(ruleset, num_teams=len(payload["teams"]), players=players),
     }
 
 

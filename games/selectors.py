@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from games import engines, jsontext, tables
 from games.caches import LRU
@@ -75,11 +75,16 @@ def can_watch(game: Game, user, invite_code: str | None = None) -> bool:
 
 
 def open_games() -> QuerySet[Game]:
-    return Game.objects.filter(is_public=True, status=Game.Status.OPEN).prefetch_related("seats")
+    return Game.objects.filter(is_public=True, status=Game.Status.OPEN).prefetch_related(_seats_with_names())
 
 
 def live_games() -> QuerySet[Game]:
-    return Game.objects.filter(is_public=True, status=Game.Status.ACTIVE).order_by("-started_at")
+    return (Game.objects.filter(is_public=True, status=Game.Status.ACTIVE).order_by("-started_at")
+            .prefetch_related(_seats_with_names()))
+
+
+def _seats_with_names() -> Prefetch:
+    return Prefetch("seats", queryset=Seat.objects.select_related("user__profile"))
 
 
 def my_games(user) -> QuerySet[Game]:

@@ -161,6 +161,8 @@ def move_seat(*, game_id: int, user, number: int) -> Game:
         current = game.seats.select_for_update().filter(user=user).first()
         if current is None:
             raise NotSeated("you have no seat at this game; sit down first")
+        if number is None:
+            raise BadRequest("say which empty seat to move to")
         if number == current.number:
             raise Conflict(f"you are already in seat {number + 1}")
         target = _empty_seat(game, number)

@@ -78,7 +78,8 @@ def new_game(request: HttpRequest, game_type: str) -> HttpResponse:
             try:
                 game = services.create_game(
                     creator=request.user, game_type=game_type, options=form.engine_options(),
-                    is_public=form.cleaned_data["is_public"], num_seats=form.cleaned_data.get("num_seats"))
+                    is_public=form.cleaned_data["is_public"], num_seats=form.cleaned_data.get("num_seats"),
+                    num_teams=form.cleaned_data.get("num_teams"))
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
@@ -111,17 +112,19 @@ def invite(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
 
 @require_POST
 def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
-    """The waiting room's buttons: join, leave, add or remove a computer player, start."""
+    """The waiting room's buttons: join, move, leave, choose a team, add or remove a computer
+    player, start."""
     game = _visible_game(request, game_id)
     if not request.user.is_authenticated:
         messages.error(request, "Sign in or pick a guest name to take a seat.")
         return redirect(_game_url(game))
-    number = request.POST.get("seat")
-    number = int(number) if number and number.isdigit() else None
+    number, team = (_posted_number(request, name) for name in ("seat", "team"))
     calls = {
-        "join": lambda: services.join_seat(game_id=game.pk, user=request.user, number=number),
+        "join": lambda: services.join_seat(game_id=game.pk, user=request.user, number=number, team=team),
+        "move": lambda: services.move_seat(game_id=game.pk, user=request.user, number=number),
         "leave": lambda: services.leave_seat(game_id=game.pk, user=request.user),
-        "add-bot": lambda: services.add_bot(game_id=game.pk, user=request.user, number=number),
+        "team": lambda: services.choose_team(game_id=game.pk, user=request.user, team=team, number=number),
+        "add-bot": lambda: services.add_bot(game_id=game.pk, user=request.user, number=number, team=team),
         "remove-bot": lambda: services.remove_bot(game_id=game.pk, user=request.user, number=number if number is not None else -1),
         "start": lambda: services.start_game(game_id=game.pk, user=request.user),
     }
@@ -166,6 +169,11 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
             form = ApiTokenForm()
     tokens = ApiToken.objects.filter(user=request.user).order_by("-created_at")
     return render(request, "games/api_tokens.html", {"form": form, "tokens": tokens, "new_key": new_key})
+
+
+def _posted_number(request: HttpRequest, name: str) -> int | None:
+    value = request.POST.get(name)
+    return int(value) if value and value.isdigit() else None
 
 
 def _visible_game(request: HttpRequest, game_id: int):

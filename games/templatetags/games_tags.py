@@ -61,7 +61,54 @@ def game_title(game) -> str:
 
 @register.filter
 def seat_list(game) -> str:
-    """The players' names, "Ana vs Ben", with open seats shown as "open seat"."""
+    """The players' names: "Ana vs Ben" at two seats, with an open seat as "open seat"; at a
+    bigger table the seated players ("Ana, Ben vs Cy" by team) and "3 open seats"."""
     from games.selectors import seat_names
 
-    return " vs ".join(name if not name.startswith("(empty") else "open seat" for name in seat_names(game))
+    seats = list(game.seats.all())
+    names = seat_names(game, seats)
+    if game.num_seats <= 2 and not game.num_teams:
+        return " vs ".join(name if not name.startswith("(empty") else "open seat" for name in names)
+    seated = [(seat, name) for seat, name in zip(seats, names) if not seat.is_empty]
+    if game.num_teams:
+        sides = [", ".join(name for seat, name in seated if seat.team == team) for team in range(game.num_teams)]
+        text = " vs ".join(side for side in sides if side)
+    else:
+        text = " vs ".join(name for _, name in seated)
+    open_seats = len(seats) - len(seated)
+    if open_seats:
+        text += f"{' · ' if text else ''}{open_seats} open seat{'s' if open_seats > 1 else ''}"
+    return text
+
+
+@register.filter
+def seated_count(game) -> str:
+    """"3/5 seated" for a game row."""
+    seats = list(game.seats.all())
+    return f"{sum(not seat.is_empty for seat in seats)}/{len(seats)} seated"
+
+
+@register.filter
+def player_range(game) -> str:
+    """"2-12 players": the seats a table of this game may have."""
+    from games import engines, tables
+
+    try:
+        return f"{tables.player_range(engines.get(game.game_type))} players"
+    except KeyError:
+        return f"{game.num_seats} players"
+
+
+@register.filter
+def team_colour(team) -> str:
+    """The colour a team is shown in (a CSS class suffix)."""
+    from games.tables import team_colour as colour
+
+    return colour(int(team))
+
+
+@register.filter
+def team_name(team) -> str:
+    from games.tables import team_name as name
+
+    return name(int(team))

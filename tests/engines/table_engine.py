@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Iterator
 
 from games.engines.base import Action, BadAction, IllegalAction, NotYourTurn, Option, Prompt, State
@@ -107,6 +108,7 @@ TABLE = TableEngine(slug="table-test", team_counts=())
 TEAM_TABLE = TableEngine(slug="team-table-test", team_counts=(2, 3, 4), name="Team Snowball Pile")
 PAIRS_TABLE = TableEngine(slug="pairs-table-test", team_counts=(2,), name="Two-team Snowball Pile")
 TEST_ENGINES = (TABLE, TEAM_TABLE, PAIRS_TABLE)
+TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"  # their boards on the game page
 
 
 @contextmanager

@@ -1,0 +1,125 @@
+"""Tables and teams on the pages: the new-game form, the waiting room, the lobby."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from games import services
+from games.models import Game
+from tests.engines.table_engine import PAIRS_TABLE, TEAM_TABLE, TEMPLATES_DIR, registered_table_engines
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module", autouse=True)
+def table_engines():
+    with registered_table_engines():
+        yield
+
+
+@pytest.fixture(autouse=True)
+def test_engine_boards(settings):
+    settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [*settings.TEMPLATES[0]["DIRS"], TEMPLATES_DIR]}]
+
+
+def _client(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _seat_rows(html: str) -> dict[int, str]:
+    """Each waiting-room seat's row, by seat number."""
+    return {int(n): row for n, row in re.findall(r'<li class="seat-row[^"]*" data-seat="(\d+)">(.*?)</li>', html, re.S)}
+
+
+def _buttons(row: str) -> list[str]:
+    return [" ".join(text.split()) for text in re.findall(r"<button[^>]*>(.*?)</button>", row, re.S)]
+
+
+def test_the_creator_picks_seats_and_teams_on_the_new_game_form(make_user):
+    ana = _client(make_user("Ana"))
+    form = ana.get(f"/games/new/{TEAM_TABLE.slug}/").content.decode()
+    assert re.findall(r'<option value="(\d+)"', form.split('name="num_seats"')[1].split("</select>")[0]) == [
+        str(n) for n in range(2, 13)]
+    assert re.findall(r'<option value="(\d+)"[^>]*>(\d) teams', form) == [("2", "2"), ("3", "3"), ("4", "4")]
+    assert 'name="num_teams"' not in ana.get(f"/games/new/{PAIRS_TABLE.slug}/").content.decode()
+
+    refused = ana.post(f"/games/new/{TEAM_TABLE.slug}/", {"is_public": "on", "num_seats": "3", "num_teams": "4"})
+    assert refused.status_code == 200 and "4 teams need at least 4 seats" in refused.content.decode()
+    assert not Game.objects.exists()
+    created = ana.post(f"/games/new/{TEAM_TABLE.slug}/", {"is_public": "on", "num_seats": "5", "num_teams": "3"})
+    assert created.status_code == 302, created.content
+    game = Game.objects.get()
+    assert (game.num_seats, game.num_teams) == (5, 3)
+
+
+def test_the_waiting_room_shows_every_seat_with_the_buttons_each_viewer_may_use(make_user):
+    host, ben, cy = make_user("Ana"), make_user("Ben"), make_user("Cy")
+    game = services.create_game(creator=host, game_type=TEAM_TABLE.slug, num_seats=5, num_teams=2)
+    services.join_seat(game_id=game.pk, user=ben, number=2, team=1)
+    services.add_bot(game_id=game.pk, user=host, number=4)
+
+    as_ben = _client(ben).get(f"/games/{game.pk}/").content.decode()
+    rows = _seat_rows(as_ben)
+    assert sorted(rows) == [0, 1, 2, 3, 4]
+    assert "1/5 seated" not in as_ben and "3/5 seated" in as_ben
+    assert _buttons(rows[1]) == ["Move here", "Add computer player"]
+    assert _buttons(rows[2]) == ["Team 1", "Team 2", "Leave seat"]
+    assert 'data-team="1" aria-pressed="true" disabled' in rows[2]
+    assert _buttons(rows[4]) == ["Team 1", "Team 2", "Remove"]  # a computer player's team is chosen for it
+    assert _buttons(rows[0]) == []  # Ana's seat: hers to change
+    assert "team-blue" in rows[2] and "Team 2" in rows[2] and "team-red" in rows[0]
+    assert "Not ready to start: seats 2, 4 are still empty." in as_ben
+    assert re.search(r'id="start-game"[^>]*disabled', as_ben)
+
+    as_cy = _client(cy).get(f"/games/{game.pk}/").content.decode()
+    rows = _seat_rows(as_cy)
+    assert _buttons(rows[1]) == ["Sit here"] and _buttons(rows[4]) == [] and _buttons(rows[2]) == []
+    assert 'id="start-game"' not in as_cy
+    as_nobody = Client().get(f"/games/{game.pk}/").content.decode()
+    assert all(_buttons(row) == [] for row in _seat_rows(as_nobody).values())
+
+
+def test_the_waiting_room_buttons_move_choose_a_team_and_start(make_user):
+    host, ben, cy, dee = (make_user(n) for n in ("Ana", "Ben", "Cy", "Dee"))
+    game = services.create_game(creator=host, game_type=TEAM_TABLE.slug, num_seats=4, num_teams=2)
+    ana = _client(host)
+    as_ben = _client(ben)
+    as_ben.post(f"/games/{game.pk}/join/", {"seat": "3"})
+    as_ben.post(f"/games/{game.pk}/move/", {"seat": "1"})
+    as_ben.post(f"/games/{game.pk}/team/", {"team": "0"})
+    ana.post(f"/games/{game.pk}/add-bot/", {"seat": "2", "team": "1"})
+    services.join_seat(game_id=game.pk, user=cy, number=3)
+    seats = list(Game.objects.get(pk=game.pk).seats.values_list("user__username", "is_bot", "team"))
+    assert [(bool(u), bot, team) for u, bot, team in seats] == [(True, False, 0), (True, False, 0),
+                                                              (False, True, 1), (True, False, 1)]
+    refused = as_ben.post(f"/games/{game.pk}/team/", {"team": "7"}, follow=True)
+    assert "team must be 0 to 1, got 7" in refused.content.decode()
+    htmx = as_ben.post(f"/games/{game.pk}/move/", {"seat": "2"}, HTTP_HX_REQUEST="true")
+    assert 'data-code="conflict"' in htmx.content.decode() and "seat 3 is taken" in htmx.content.decode()
+    assert _client(dee).post(f"/games/{game.pk}/team/", {"team": "1"}, follow=True).content.decode().count(
+        "you have no seat at this game") == 1
+
+    as_ben.post(f"/games/{game.pk}/start/")
+    started = Game.objects.get(pk=game.pk)
+    assert started.status == Game.Status.ACTIVE and started.state["teams"] == [0, 0, 1, 1]
+    page = ana.get(f"/games/{game.pk}/").content.decode()
+    badges = re.findall(r'class="player[^"]*team-(\w+)" data-seat="(\d)" data-team="(\d)"', page)
+    assert badges == [("red", "0", "0"), ("red", "1", "0"), ("blue", "2", "1"), ("blue", "3", "1")]
+
+
+def test_the_lobby_shows_how_full_each_table_is_and_the_games_player_range(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    team_game = services.create_game(creator=ana, game_type=TEAM_TABLE.slug, num_seats=5, num_teams=2)
+    services.join_seat(game_id=team_game.pk, user=ben, number=3)
+    services.add_bot(game_id=team_game.pk, user=ana)
+    duel = services.create_game(creator=ben, game_type="snowball-fight")
+    lobby = Client().get("/").content.decode()
+    row = lobby.split(f"#{team_game.pk}</a>")[1].split("</li>")[0]
+    assert "3/5 seated" in row and "2-12 players" in row
+    assert "Ana, Computer 2 vs Ben · 2 open seats" in row
+    row = lobby.split(f"#{duel.pk}</a>")[1].split("</li>")[0]
+    assert "1/2 seated" in row and "2 players" in row and "Ben vs open seat" in row
