@@ -90,11 +90,11 @@ def seated_count(game) -> str:
 
 @register.filter
 def player_range(game) -> str:
-    """"2-12 players": the seats a table of this game may have."""
+    """"2–12 players": the seats a table of this game may have."""
     from games import engines, tables
 
     try:
-        return f"{tables.player_range(engines.get(game.game_type))} players"
+        return f"{tables.player_range(engines.get(game.game_type)).replace('-', '–')} players"
     except KeyError:
         return f"{game.num_seats} players"
 

@@ -119,7 +119,7 @@ def test_the_lobby_shows_how_full_each_table_is_and_the_games_player_range(make_
     duel = services.create_game(creator=ben, game_type="snowball-fight")
     lobby = Client().get("/").content.decode()
     row = lobby.split(f"#{team_game.pk}</a>")[1].split("</li>")[0]
-    assert "3/5 seated" in row and "2-12 players" in row
+    assert "3/5 seated" in row and "2–12 players" in row
     assert "Ana, Computer 2 vs Ben · 2 open seats" in row
     row = lobby.split(f"#{duel.pk}</a>")[1].split("</li>")[0]
     assert "1/2 seated" in row and "2 players" in row and "Ben vs open seat" in row
