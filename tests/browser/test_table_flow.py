@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.engines.table_engine import TEAM_TABLE
+from tests.engines.table_engine import TABLE, TEAM_TABLE
 from tests.live.conftest import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -139,3 +139,22 @@ def test_four_players_choose_seats_and_teams_and_a_computer_player_fills_the_las
     shot(dee, "tables-04-result")
     for page in pages.values():
         page.context.close()
+
+
+def test_a_twelve_seat_table_shows_every_seat_and_fills_with_computer_players(browser, table_server, shot):
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    _as_guest(page, table_server.url + "/", "Ana")
+    page.click(f"a.game-type[href$='/new/{TABLE.slug}/']")
+    page.select_option("select[name=num_seats]", "12")
+    page.click("button:has-text('Create game')")
+    expect(page.locator(".seat-row")).to_have_count(12)
+    expect(page.locator(".team-summary")).to_have_count(0)
+    for seat in range(1, 12):
+        _row(page, seat).locator("button:has-text('Add computer player')").click()
+        expect(_row(page, seat)).to_contain_text(f"Computer {seat + 1}")
+    expect(page.locator("#seated-count")).to_have_text("12/12 seated")
+    shot(page, "tables-05-twelve-seats")
+    page.click("#start-game")
+    expect(page.locator(".pile-board")).to_be_visible()
+    expect(page.locator(".player")).to_have_count(12)
+    page.context.close()
