@@ -103,6 +103,14 @@ def test_the_waiting_room_buttons_move_choose_a_team_and_start(make_user):
     assert _client(dee).post(f"/games/{game.pk}/team/", {"team": "1"}, follow=True).content.decode().count(
         "you have no seat at this game") == 1
 
+    services.choose_team(game_id=game.pk, user=cy, team=0)
+    unbalanced = as_ben.get(f"/games/{game.pk}/").content.decode()
+    assert "Not ready to start: teams may differ by one player at most: team 1 has 3, team 2 has 1." in unbalanced
+    assert re.search(r'id="start-game"[^>]*disabled', unbalanced)
+    services.choose_team(game_id=game.pk, user=cy, team=1)
+    ready = as_ben.get(f"/games/{game.pk}/").content.decode()
+    assert "Not ready to start" not in ready and not re.search(r'id="start-game"[^>]*disabled', ready)
+
     as_ben.post(f"/games/{game.pk}/start/")
     started = Game.objects.get(pk=game.pk)
     assert started.status == Game.Status.ACTIVE and started.state["teams"] == [0, 0, 1, 1]
