@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from games import selectors, services, tables
-from games.errors import BadRequest, Conflict, Forbidden, NotSeated
+from games.errors import BadRequest, Conflict, Forbidden, NotSeated, ServiceError
 from games.models import Game
 from tests.engines.table_engine import PAIRS_TABLE, TABLE, TEAM_TABLE, registered_table_engines
 from tests.platform.helpers import play_to_end
@@ -277,3 +277,69 @@ def test_the_two_player_games_have_no_teams_and_refuse_them(make_user, slug):
     game = Game.objects.get(pk=game.pk)
     assert game.num_teams == 0 and [p["team"] for p in _seats(game)] == [None, None]
     assert selectors.viewer_payload(game, 0)["teams"] == []
+
+
+# ---------------------------------------------------------------- any sequence of waiting-room moves
+
+
+WAITING_ROOM_STEPS = ("join", "move", "leave", "team", "add_bot", "remove_bot")
+
+
+@pytest.mark.django_db
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_sequence_of_seat_and_team_choices_keeps_the_table_sound(make_user, data):
+    """Whatever players ask, in any order: a refusal changes nothing; a success bumps the
+    version once, leaves every player in one seat at most, and every filled seat (only
+    those) on one of the table's teams; moves keep the team, leaving gives up the seat."""
+    users = [make_user(name, guest=True) for name in ("Ana", "Ben", "Cy", "Dee")]
+    seats = data.draw(st.integers(min_value=2, max_value=12), label="seats")
+    num_teams = data.draw(st.sampled_from([0] + [k for k in TEAM_TABLE.team_counts if k <= seats]), label="teams")
+    game = services.create_game(creator=users[0], game_type=TEAM_TABLE.slug if num_teams else TABLE.slug,
+                                num_seats=seats, num_teams=num_teams or None)
+    seat_numbers = st.one_of(st.none(), st.integers(min_value=-1, max_value=seats))  # and a likely seat, below
+    team_numbers = st.one_of(st.none(), st.integers(min_value=-1, max_value=max(num_teams, 1)))
+    for _ in range(data.draw(st.integers(min_value=1, max_value=20), label="steps")):
+        step = data.draw(st.sampled_from(WAITING_ROOM_STEPS))
+        before, version = _seats(game), _version(game)
+        seated = [u for u in users if any(p["user_id"] == u.pk for p in before)]
+        user = data.draw(st.sampled_from(seated if seated and step != "join" else users))
+        likely = [p["seat"] for p in before if (p["is_bot"] if step in ("remove_bot", "team") else p["empty"])]
+        number = data.draw(st.one_of(st.sampled_from(likely), seat_numbers) if likely else seat_numbers)
+        team = data.draw(team_numbers)
+        mine_before = next((p for p in before if p["user_id"] == user.pk), None)
+        calls = {
+            "join": lambda: services.join_seat(game_id=game.pk, user=user, number=number, team=team),
+            "move": lambda: services.move_seat(game_id=game.pk, user=user, number=number),
+            "leave": lambda: services.leave_seat(game_id=game.pk, user=user),
+            "team": lambda: services.choose_team(game_id=game.pk, user=user, team=team, number=number),
+            "add_bot": lambda: services.add_bot(game_id=game.pk, user=user, number=number, team=team),
+            "remove_bot": lambda: services.remove_bot(game_id=game.pk, user=user, number=number),
+        }
+        try:
+            calls[step]()
+        except ServiceError as exc:
+            event(f"{step} refused: {type(exc).__name__}")
+            assert _seats(game) == before and _version(game) == version, f"refused {step} changed the table"
+            continue
+        event(f"{step} done")
+        after = _seats(game)
+        assert _version(game) == version + 1
+        users_seated = [p["user_id"] for p in after if p["user_id"] is not None]
+        assert len(users_seated) == len(set(users_seated))
+        for p in after:
+            assert not (p["is_bot"] and p["user_id"]), p
+            if p["empty"] or not num_teams:
+                assert p["team"] is None, p
+            else:
+                assert p["team"] in range(num_teams), p
+        mine = next((p for p in after if p["user_id"] == user.pk), None)
+        if step == "move":
+            assert mine["seat"] == number and mine["team"] == mine_before["team"] and after[mine_before["seat"]]["empty"]
+        if step == "join":
+            assert mine is not None and (number is None or mine["seat"] == number)
+            assert team is None or mine["team"] == team
+        if step == "leave":
+            assert mine is None and after[mine_before["seat"]]["empty"]
+        if step == "add_bot":
+            assert sum(p["is_bot"] for p in after) == sum(p["is_bot"] for p in before) + 1
