@@ -47,7 +47,7 @@ def team_count(ruleset: Ruleset, requested: int | None, *, seats: int) -> int:
         return 0
     teams = min(allowed) if requested is None else requested
     if isinstance(teams, bool) or not isinstance(teams, int) or teams not in allowed:
-        raise BadRequest(f"{ruleset.name} is played with {_one_of(allowed)} teams, got teams={requested!r}")
+        raise BadRequest(f"{ruleset.name} is played with {team_count_words(ruleset)} teams, got teams={requested!r}")
     if teams > seats:
         raise BadRequest(f"{teams} teams need at least {teams} seats, the table has {seats}")
     return teams
@@ -117,6 +117,7 @@ def start_problem(ruleset: Ruleset, *, num_teams: int, players: list[dict[str, A
     return None
 
 
-def _one_of(counts: tuple[int, ...]) -> str:
-    words = [str(c) for c in sorted(counts)]
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+def team_count_words(ruleset: Ruleset) -> str:
+    """"2" or "2, 3 or 4": the numbers of teams the game allows ("" without teams)."""
+    words = [str(c) for c in sorted(team_counts_of(ruleset))]
+    return " or ".join(words) if len(words) < 2 else f"{', '.join(words[:-1])} or {words[-1]}"

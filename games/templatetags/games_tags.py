@@ -112,3 +112,12 @@ def team_name(team) -> str:
     from games.tables import team_name as name
 
     return name(int(team))
+
+
+@register.filter
+def team_counts(ruleset) -> str:
+    """"in 2, 3 or 4 teams" for a game played in teams, "" otherwise."""
+    from games.tables import team_count_words
+
+    words = team_count_words(ruleset)
+    return f"in {words} teams" if words else ""

@@ -45,7 +45,10 @@ def test_the_creator_picks_seats_and_teams_on_the_new_game_form(make_user):
     assert re.findall(r'<option value="(\d+)"', form.split('name="num_seats"')[1].split("</select>")[0]) == [
         str(n) for n in range(2, 13)]
     assert re.findall(r'<option value="(\d+)"[^>]*>(\d) teams', form) == [("2", "2"), ("3", "3"), ("4", "4")]
-    assert 'name="num_teams"' not in ana.get(f"/games/new/{PAIRS_TABLE.slug}/").content.decode()
+    assert "Played in 2, 3 or 4 teams" in form
+    pairs_form = ana.get(f"/games/new/{PAIRS_TABLE.slug}/").content.decode()
+    assert 'name="num_teams"' not in pairs_form and "Played in 2 teams" in pairs_form
+    assert "teams" not in ana.get("/games/new/snowball-fight/").content.decode()
 
     refused = ana.post(f"/games/new/{TEAM_TABLE.slug}/", {"is_public": "on", "num_seats": "3", "num_teams": "4"})
     assert refused.status_code == 200 and "4 teams need at least 4 seats" in refused.content.decode()
@@ -129,5 +132,10 @@ def test_the_lobby_shows_how_full_each_table_is_and_the_games_player_range(make_
     row = lobby.split(f"#{team_game.pk}</a>")[1].split("</li>")[0]
     assert "3/5 seated" in row and "2–12 players" in row
     assert "Ana, Computer 2 vs Ben · 2 open seats" in row
+    card = lobby.split(f'href="/games/new/{TEAM_TABLE.slug}/"')[1].split("</a>")[0]
+    assert "2–12 players, in 2, 3 or 4 teams" in card
+    card = lobby.split(f'href="/games/new/{PAIRS_TABLE.slug}/"')[1].split("</a>")[0]
+    assert "2–12 players, in 2 teams" in card
+    assert "teams" not in lobby.split('href="/games/new/snowball-fight/"')[1].split("</a>")[0]
     row = lobby.split(f"#{duel.pk}</a>")[1].split("</li>")[0]
     assert "1/2 seated" in row and "2 players" in row and "Ben vs open seat" in row
