@@ -192,3 +192,88 @@ def _one_order(garden: HexMap, ctx: dict[str, Any], enemies: dict[int, str], nmr
     if topping_up and not garden.on_path(dest):
         return {"type": "collect_move", "what": "ss", "count": 1, "collect_at": "end", "route": routes[dest]}
     return {"type": "move", "route": routes[dest]}
+
+
+def random_orders(state: dict[str, Any], seat: int, rng: Any, *, conditional_share: float = 0.3) -> Action:
+    """Random legal orders for ``seat`` (for tests and benchmarks), checked against the state.
+
+    ``rng`` is the caller's own generator, never the game's.
+    """
+    from games.engines.base import GameError
+    from games.engines.snowball_fighting import orders as O
+
+    garden = MAPS[state["options"]["map"]]
+    first = O.first_segment(state, seat)
+    ctx = O.starting_point(state, seat)
+    others = [x for x in range(state["players"]) if x != seat]
+    segments: list[dict[str, Any] | None] = []
+    for k in (1, 2, 3):
+        if first is None or k < first:
+            segments.append(None)
+            continue
+        if k == 3 and state["options"]["rule13"] and rng.random() < conditional_share:
+            cases, fallback = [], {"type": "stand"}
+            for _ in range(rng.randint(1, 2)):
+                order = _random_order(garden, state, seat, ctx, others, rng, O, GameError)
+                cond = rng.choice([{"if": "hit"}, {"if": "not_hit"}, {"if": "hit_someone"},
+                                   {"if": "hp_at_most", "value": rng.randint(0, 10)},
+                                   {"if": "snowballs_at_least", "value": rng.randint(0, 3)},
+                                   {"if": "opponent_within", "value": rng.randint(1, 8)},
+                                   {"if": "at", "hex": ctx["hex"]}])
+                cases.append({"when": cond, "then": order})
+            fallback = _random_order(garden, state, seat, ctx, others, rng, O, GameError)
+            segments.append({"type": "conditional", "cases": cases, "otherwise": fallback})
+            continue
+        order = _random_order(garden, state, seat, ctx, others, rng, O, GameError)
+        segments.append(order)
+        ctx = O.check_order(state, seat, order, ctx, k)
+    return {"type": "orders", "segments": segments, "ready": True}
+
+
+def _random_order(garden: HexMap, state: dict[str, Any], seat: int, ctx: dict[str, Any], others: list[int],
+                  rng: Any, O: Any, GameError: type) -> dict[str, Any]:
+    for _ in range(12):
+        kind = rng.choice(["stand", "move", "move", "collect", "collect_move", "rattlesnake", "rattlesnake",
+                           "baker", "bolero", "maniac", "dirigible", "storm", "avalanche", "collect"])
+        if kind == "move" or kind == "collect_move":
+            budget = MF_PER_SEGMENT - (4 if kind == "collect_move" else 0)
+            route, here, spent = [], ctx["hex"], 0
+            for _ in range(rng.randint(1, 8)):
+                steps = [h for h in garden.neighbours(here) if h != garden.shed]
+                nxt = rng.choice(steps)
+                if spent + garden.step_cost(here, nxt) > budget:
+                    break
+                spent += garden.step_cost(here, nxt)
+                route.append(nxt)
+                here = nxt
+            if not route:
+                continue
+            order: dict[str, Any] = {"type": kind, "route": route}
+            if kind == "collect_move":
+                order.update(what="ss", count=1, collect_at=rng.choice(["start", "end"]))
+        elif kind == "collect":
+            what = rng.choice(["ss", "ss", "dd", "head"])
+            order = {"type": "collect", "what": what, "count": rng.randint(1, 2) if what == "ss" else 1}
+        elif kind in ("rattlesnake", "dirigible"):
+            order = {"type": kind, "target": rng.choice(others + (["nearest"] if kind == "rattlesnake" else []))}
+        elif kind == "baker":
+            around = [h for h in garden.neighbours(ctx["hex"]) if h not in (garden.shed, KITCHEN)]
+            order = {"type": kind, "target": rng.choice(others),
+                     "bounce": rng.choice(["spot"] + around) if around else "spot"}
+        elif kind == "bolero":
+            if len(others) < 2:
+                continue
+            order = {"type": kind, "targets": rng.sample(others, 2)}
+        elif kind == "storm":
+            order = {"type": kind, "conifer": rng.choice(garden.conifers)}
+        elif kind == "avalanche":
+            order = {"type": kind, "side": rng.choice(["N", "S"])}
+        else:
+            order = {"type": kind}
+        try:
+            order = O.normalize(order, 1, state["players"], allow_conditional=False)
+            O.check_order(state, seat, order, ctx, 1)
+        except GameError:
+            continue
+        return order
+    return {"type": "stand"}

@@ -786,16 +786,18 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
             plans[seat]["disaster"] = "00"
         return hit
 
-    def spend(seat: int, throw: R.Throw, times: int = 1) -> bool:
+    def spend(seat: int, throw: R.Throw, balls: int | None = None) -> bool:
+        """Take the throw's ammunition (``balls`` simple snowballs, if given) from the thrower."""
         c = cs[seat]
-        if c["ss"] < throw.ss * times or c["dd"] < throw.dd * times:
+        ss = throw.ss if balls is None else balls
+        if c["ss"] < ss or c["dd"] < throw.dd:
             _line(seg, f"{c['name']} reaches for a snowball to throw a {throw.name}, but has none.",
                   kind="no_ammo", seat=seat)
             return False
-        c["ss"] -= throw.ss * times
-        c["dd"] -= throw.dd * times
-        c["tally"]["thrown"][0] += throw.ss * times
-        c["tally"]["thrown"][1] += throw.dd * times
+        c["ss"] -= ss
+        c["dd"] -= throw.dd
+        c["tally"]["thrown"][0] += ss
+        c["tally"]["thrown"][1] += throw.dd
         return True
 
     for seat in range(n):
@@ -828,7 +830,7 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
                 _line(seg, f"{c['name']} holds the {throw.name}: {who} cannot be hit now.", kind="no_target",
                       seat=seat)
                 continue
-            if not spend(seat, throw, len(targets) if kind == "bolero" else 1):
+            if not spend(seat, throw, len(targets) if kind == "bolero" else None):
                 continue
             for t in targets:
                 chance = aimed(cs[t]["hex"], _facts(s, t, plans[t], g),
