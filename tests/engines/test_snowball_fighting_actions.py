@@ -158,7 +158,7 @@ def test_mendham_maniac_hits_everyone_within_two_hexes_for_no_vps(dice):
     assert mods(maniac) == {RU.M_STOOD: 5}  # no range line: it is an area
     assert mods(back)[RU.M_MANIAC] == -5
     assert s2["combatants"][1]["hp"] == 9 and s2["combatants"][0]["vp"] == 0
-    assert s2["combatants"][0]["damage_dealt" if False else "dealt"] == 1
+    assert s2["combatants"][0]["dealt"] == 1
     assert s2["combatants"][0]["ss"] == 2  # no ammunition used
 
 
