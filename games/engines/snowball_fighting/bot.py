@@ -58,19 +58,24 @@ def write_orders(view: View) -> list[dict[str, Any] | None]:
 
 
 def _after(garden: HexMap, ctx: dict[str, Any], order: dict[str, Any]) -> dict[str, Any]:
+    """Where the bot stands and what it holds after ``order``, as the engine will see it."""
     here, ss, dd = ctx["hex"], ctx["ss"], ctx["dd"]
     kind = order["type"]
     if kind == "collect":
         return {"hex": here, "ss": ss + order["count"], "dd": dd}
     if kind in ("move", "collect_move"):
-        here = order["route"][-1]
-        if kind == "collect_move":
+        if kind == "collect_move" and order["collect_at"] == "start":
             ss += order["count"]
-        return {"hex": here, "ss": 0 if here == KITCHEN else ss, "dd": 0 if here == KITCHEN else dd}
+        ss, dd = R.carried_after_leaving(ss, dd, order.get("carry"))
+        here = order["route"][-1]
+        if here == KITCHEN:
+            ss = dd = 0
+        if kind == "collect_move" and order["collect_at"] == "end":
+            ss += order["count"]
+        return {"hex": here, "ss": ss, "dd": dd}
     if kind in R.THROWS:
         t = R.THROWS[kind]
-        spent = 2 if kind == "bolero" else t.ss
-        return {"hex": here, "ss": ss - spent, "dd": dd - t.dd}
+        return {"hex": here, "ss": ss - t.ss, "dd": dd - t.dd}
     return ctx
 
 

@@ -390,6 +390,7 @@ def _resolve_turn(s: State, events: list[Event]) -> None:
     rng = rng_for(s)
     n = s["players"]
     report: dict[str, Any] = {"turn": s["turn"], "segments": [], "notes": []}
+    planned = [_planned_starts(s, seat) for seat in range(n)]
     for seat in range(n):
         c = s["combatants"][seat]
         asked = O.first_segment(s, seat) is not None
@@ -407,7 +408,6 @@ def _resolve_turn(s: State, events: list[Event]) -> None:
         elif asked:
             c["nmr_streak"] = 0
     turn_log = {seat: {"hit": False, "hit_someone": False} for seat in range(n)}
-    planned = [_planned_starts(s, seat) for seat in range(n)]
     for k in range(1, O.SEGMENTS + 1):
         seg = _resolve_segment(s, k, rng, turn_log, planned)
         report["segments"].append(seg)
