@@ -239,9 +239,9 @@ def test_a_shot_over_the_shed_is_halved_after_the_other_adjustments_rounding_dow
     _, events = turn(s, {0: [{"type": "dirigible", "target": 1}, STAND, STAND],
                          1: [RATTLE | {"target": 0}, STAND, STAND]})
     dirigible, back = rolls_of(events)
-    assert dirigible["over_shed"] and dirigible["adjusted"] == 55 + 5 + 5 and dirigible["target"] == 32
+    assert dirigible["over_shed"] and dirigible["adjusted"] == 55 + 5 + 5 and dirigible["needed"] == 32
     assert dirigible["hit"]
-    assert back["adjusted"] == 80 + 20 + 5 and back["target"] == 52 and back["hit"]
+    assert back["adjusted"] == 80 + 20 + 5 and back["needed"] == 52 and back["hit"]
 
 
 def test_throwing_needs_a_snowball_and_cannot_be_at_yourself():

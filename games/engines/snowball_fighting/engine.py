@@ -703,7 +703,7 @@ def _move_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng:
                 fell = roll <= R.SLIP_CHANCE
                 _line(seg, f"{cs[seat]['name']} runs at full tilt: d100 {roll:02d} against {R.SLIP_CHANCE}, "
                            + ("slips and falls!" if fell else "stays upright."),
-                      kind="slip_roll", seat=seat, roll=roll, target=R.SLIP_CHANCE, fell=fell)
+                      kind="slip_roll", seat=seat, roll=roll, needed=R.SLIP_CHANCE, fell=fell)
                 if fell:
                     plans[seat]["disaster"] = "slipped"
 
@@ -775,10 +775,10 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
 
     def roll_for(seat: int, what: str, chance: dict[str, Any], **data: Any) -> bool:
         roll = rng.randint(1, 100)
-        hit = R.roll_hits(roll, chance["target"])
+        hit = R.roll_hits(roll, chance["needed"])
         mods = ", ".join(f"{m['label']} {m['value']:+d}%" for m in chance["modifiers"]) or "no modifiers"
         shown = "00" if roll == 100 else f"{roll:02d}"
-        shed = f", halved over the shed to {chance['target']}" if chance["over_shed"] else ""
+        shed = f", halved over the shed to {chance['needed']}" if chance["over_shed"] else ""
         _line(seg, f"{cs[seat]['name']}: {what}. Base {chance['base']}% ({mods}) = {chance['adjusted']}{shed}; "
                    f"d100 rolls {shown}: {'HIT' if hit else 'miss'}.",
               kind="roll", seat=seat, roll=roll, hit=hit, **chance, **data)
@@ -878,7 +878,7 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
             falls = roll <= R.STORM_FALL_CHANCE
             _line(seg, f"The snowball thumps the conifer at {conifer}: d100 {roll:02d} against "
                        f"{R.STORM_FALL_CHANCE} for the snow to fall: " + ("it falls!" if falls else "it holds."),
-                  kind="storm_roll", seat=seat, roll=roll, target=R.STORM_FALL_CHANCE, falls=falls, conifer=conifer)
+                  kind="storm_roll", seat=seat, roll=roll, needed=R.STORM_FALL_CHANCE, falls=falls, conifer=conifer)
             if not falls:
                 continue
             s["used"]["conifers"].append(conifer)
@@ -907,14 +907,14 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
             slides = roll <= R.AVALANCHE_CHANCE
             _line(seg, f"The Dirigible lands on the shed roof: d100 {roll:02d} against {R.AVALANCHE_CHANCE} for "
                        "an avalanche: " + ("it slides!" if slides else "it sticks."),
-                  kind="avalanche_roll", seat=seat, roll=roll, target=R.AVALANCHE_CHANCE, slides=slides)
+                  kind="avalanche_roll", seat=seat, roll=roll, needed=R.AVALANCHE_CHANCE, slides=slides)
             if not slides:
                 continue
             roll = rng.randint(1, 100)
             fell = side if roll <= R.AVALANCHE_SIDE_CHANCE else ("S" if side == "N" else "N")
             _line(seg, f"d100 {roll:02d} against {R.AVALANCHE_SIDE_CHANCE} for the {_side(side)} side: the snow "
                        f"comes off the {_side(fell)} side.",
-                  kind="avalanche_side", seat=seat, roll=roll, target=R.AVALANCHE_SIDE_CHANCE, side=fell)
+                  kind="avalanche_side", seat=seat, roll=roll, needed=R.AVALANCHE_SIDE_CHANCE, side=fell)
             if fell in s["used"]["sides"]:
                 _line(seg, f"The {_side(fell)} side is already bare; nothing more falls.", seat=seat)
                 continue

@@ -146,28 +146,28 @@ def thrower_modifiers(*, big_hit_last: bool, conditional: bool) -> list[tuple[st
 def chance(base: int, modifiers: list[tuple[str, int]], over_shed: bool) -> dict[str, Any]:
     """The number a d100 must not exceed, with every step that made it (JSON-safe).
 
-    ``target`` is the adjusted number (halved, rounded down, over the shed); ``percent`` is
+    ``needed`` is the adjusted number (halved, rounded down, over the shed); ``percent`` is
     the real chance once 01-05 always hits and 96-00 always misses.
     """
     adjusted = base + sum(v for _, v in modifiers)
-    target = adjusted // 2 if over_shed else adjusted
+    needed = adjusted // 2 if over_shed else adjusted
     return {
         "base": base,
         "modifiers": [{"label": label, "value": value} for label, value in modifiers],
         "adjusted": adjusted,
         "over_shed": over_shed,
-        "target": target,
-        "percent": min(ALWAYS_MISSES - 1, max(ALWAYS_HITS, target)),
+        "needed": needed,
+        "percent": min(ALWAYS_MISSES - 1, max(ALWAYS_HITS, needed)),
     }
 
 
-def roll_hits(roll: int, target: int) -> bool:
+def roll_hits(roll: int, needed: int) -> bool:
     """A d100 roll (1-100, 100 being "00") against an adjusted number."""
     if roll <= ALWAYS_HITS:
         return True
     if roll >= ALWAYS_MISSES:
         return False
-    return roll <= target
+    return roll <= needed
 
 
 def carry_fits(ss: int, dd: int) -> bool:
