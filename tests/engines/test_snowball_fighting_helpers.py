@@ -87,9 +87,14 @@ class Dice:
 def dice(monkeypatch):
     """``dice([rolls])`` makes the next resolutions roll exactly these numbers."""
     def script(rolls: list[int]) -> Dice:
-        d = Dice(rolls)
-        monkeypatch.setattr(E, "rng_for", lambda state: (state.__setitem__("rng_counter", state["rng_counter"] + 1), d)[1])
-        return d
+        scripted = Dice(rolls)
+
+        def rng_for(state: dict) -> Dice:
+            state["rng_counter"] += 1
+            return scripted
+
+        monkeypatch.setattr(E, "rng_for", rng_for)
+        return scripted
     return script
 
 

@@ -57,8 +57,9 @@ def test_equally_fast_combatants_are_sorted_out_by_the_tealeaves(dice, leaf, exp
     assert next(e for e in events if e["type"] == "contest")["random"]
 
 
-def test_a_collector_is_slower_than_an_equally_fast_mover():
+def test_a_collector_is_slower_than_an_equally_fast_mover(dice):
     s = put(arena({0: "G5", 1: "O5"}), 0, "G5", ss=1)
+    dice([])  # settled without the tealeaves
     s2, _ = turn(s, {0: [{"type": "collect_move", "what": "ss", "count": 1, "collect_at": "start",
                           "route": ["I5", "K5"]}, STAND, STAND],
                      1: [{"type": "move", "route": ["M5", "K5"]}, STAND, STAND]})
