@@ -19,7 +19,7 @@ class SnowballFighting:
     name = "Snowball Fighting"
     score_unit = "VPs"
     score_unit_one = "VP"
-    reveal_events = frozenset({"report"})
+    reveal_events = frozenset({"start", "report"})  # the setup, a turn
     min_players = engine.MIN_PLAYERS
     max_players = engine.MAX_PLAYERS
     team_counts: tuple[int, ...] = ()

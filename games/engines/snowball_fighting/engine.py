@@ -252,7 +252,7 @@ def apply(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
 
 def _mark_ready(s: State, seat: int, events: list[Event], how: str) -> None:
     s["ready"][seat] = True
-    events.append({"type": "ready", "seat": seat, "text": f"seat {seat} is ready{how}"})
+    events.append({"type": "ready", "seat": seat, "text": f"{{p{seat}}} is ready{how}"})
 
 
 def _do_setup(s: State, seat: int, action: Action, events: list[Event]) -> None:
@@ -317,7 +317,7 @@ def _finish_setup(s: State, events: list[Event]) -> None:
     s["combatants"] = [_combatant(names[x], hexes[x]) for x in range(n)]
     for seat in range(n):
         events.append({"type": "start", "seat": seat, "hex": hexes[seat],
-                       "text": f"{names[seat]} starts at {hexes[seat]}"})
+                       "text": f"{{p{seat}}} fights as {names[seat]}, starting at {hexes[seat]}"})
     s["phase"] = "orders"
     s["turn"] = 1
     s["ready"] = [False] * n
@@ -344,7 +344,7 @@ def assign_starts(preferences: list[list[str]], starts: list[str], rng: Any, eve
             winner = seats[rng.randrange(len(seats))] if len(seats) > 1 else seats[0]
             if len(seats) > 1:
                 events.append({"type": "start_clash", "hex": hex_ref, "seats": seats, "winner": winner,
-                               "text": f"{len(seats)} players wanted {hex_ref}; the tealeaves gave it to seat {winner}"})
+                               "text": f"{len(seats)} players wanted {hex_ref}; the tealeaves gave it to {{p{winner}}}"})
             placed[winner] = hex_ref
             taken.add(hex_ref)
     free = [h for h in starts if h not in taken]
@@ -655,8 +655,10 @@ def _move_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng:
                     claims[x]["at"] -= 1
                     claims[x]["bumped"] = True
             why = "the tealeaves favour" if len(tied) > 1 else "the quicker is"
-            _line(seg, f"{' and '.join(cs[x]['name'] for x in seats)} all make for {h}; {why} "
-                       f"{cs[winner]['name']}, the rest stop a hex short.", kind="contest", hex=h,
+            who = " and ".join(cs[x]["name"] for x in seats)
+            rest = "the other stops" if len(seats) == 2 else "the rest stop"
+            _line(seg, f"{who} {'both' if len(seats) == 2 else 'all'} make for {h}; {why} {cs[winner]['name']}, "
+                       f"{rest} a hex short.", kind="contest", hex=h,
                   seats=seats, winner=winner, random=len(tied) > 1)
     for seat, cl in claims.items():
         c = cs[seat]
