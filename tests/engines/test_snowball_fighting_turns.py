@@ -376,3 +376,28 @@ def test_every_prompt_has_a_legal_default_and_a_description():
         description = legal[0]
         assert description["type"] == "orders" and description["start"] == s["combatants"][seat]["hex"]
         s_try, _ = R.apply(s, seat, description["example"])
+
+
+@pytest.mark.parametrize("condition, holds", [
+    ({"if": "hit"}, False), ({"if": "not_hit"}, True), ({"if": "hit_someone"}, False),
+    ({"if": "hp_at_most", "value": 10}, True), ({"if": "hp_at_most", "value": 9}, False),
+    ({"if": "snowballs_at_least", "value": 2}, True), ({"if": "snowballs_at_least", "value": 3}, False),
+    ({"if": "opponent_within", "value": 6}, True), ({"if": "opponent_within", "value": 5}, False),
+    ({"if": "seat_within", "seat": 1, "value": 6}, True), ({"if": "seat_within", "seat": 1, "value": 5}, False),
+    ({"if": "seat_away", "seat": 1}, False), ({"if": "at", "hex": "A5"}, True), ({"if": "at", "hex": "C5"}, False),
+])
+def test_rule_13_conditions_at_their_boundaries(condition, holds):
+    s = arena({0: "A5", 1: "M5"}, rule13=True)
+    collect = {"type": "collect", "what": "ss", "count": 1}
+    cond = {"type": "conditional", "cases": [{"when": condition, "then": collect}], "otherwise": STAND}
+    s2, _ = turn(s, {0: [STAND, STAND, cond]})
+    assert s2["combatants"][0]["ss"] == (3 if holds else 2)
+
+
+def test_a_condition_about_a_seat_must_name_another_seat():
+    s = arena({0: "A5", 1: "M5"}, rule13=True)
+    cond = {"type": "conditional", "cases": [{"when": {"if": "seat_away", "seat": 0}, "then": STAND}]}
+    with pytest.raises(IllegalAction, match="another seat"):
+        turn(s, {0: [STAND, STAND, cond]})
+    with pytest.raises(BadAction, match="a condition is"):
+        turn(s, {0: [STAND, STAND, {"type": "conditional", "cases": [{"when": {"if": "raining"}, "then": STAND}]}]})
