@@ -126,3 +126,15 @@ def test_the_hit_chance_of_a_written_throw_is_shown_with_every_known_modifier():
     seg3 = you["preview"][2][0]
     assert {m["label"]: m["value"] for m in seg3["modifiers"]}["Conditional order (optional rule 13)"] == -10
     assert you["preview"][0] == []
+
+
+def test_the_preview_lists_the_lines_the_resolution_will_use_except_the_targets_own(dice):
+    s = arena({0: "A5", 1: "G5"})
+    s = written(s, 0, [{"type": "rattlesnake", "target": 1}, STAND, STAND])
+    preview = R.view(s, 0)["you"]["preview"][0][0]
+    dice([99])
+    s2, events = R.apply(s, 1, {"type": "orders", "segments": [STAND, STAND, STAND], "ready": True})
+    s2, events = R.apply(s2, 0, {"type": "ready"})
+    roll = next(e for e in events if e["type"] == "roll")
+    assert preview["modifiers"] == [m for m in roll["modifiers"] if m["label"] != "Target didn't move this segment"]
+    assert roll["needed"] == preview["needed"] + 5
