@@ -6,7 +6,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engines.base import BadAction, IllegalAction
-from games.engines.snowball_fighting import RULESET as R
 from games.engines.snowball_fighting import rules as RU
 from tests.engines.test_snowball_fighting_helpers import STAND, arena, dice, mods, put, rolls_of, turn  # noqa: F401
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import heapq
 from typing import Any
 
-from games.engines.base import Action, View
+from games.engines.base import Action, GameError, View
+from games.engines.snowball_fighting import orders as O
 from games.engines.snowball_fighting import rules as R
 from games.engines.snowball_fighting.garden import KITCHEN, MAPS, MF_PER_SEGMENT, HexMap
 
@@ -204,9 +205,6 @@ def random_orders(state: dict[str, Any], seat: int, rng: Any, *, conditional_sha
 
     ``rng`` is the caller's own generator, never the game's.
     """
-    from games.engines.base import GameError
-    from games.engines.snowball_fighting import orders as O
-
     garden = MAPS[state["options"]["map"]]
     first = O.first_segment(state, seat)
     ctx = O.starting_point(state, seat)
@@ -219,24 +217,25 @@ def random_orders(state: dict[str, Any], seat: int, rng: Any, *, conditional_sha
         if k == 3 and state["options"]["rule13"] and rng.random() < conditional_share:
             cases, fallback = [], {"type": "stand"}
             for _ in range(rng.randint(1, 2)):
-                order = _random_order(garden, state, seat, ctx, others, rng, O, GameError)
+                order = _random_order(garden, state, seat, ctx, others, rng)
                 cond = rng.choice([{"if": "hit"}, {"if": "not_hit"}, {"if": "hit_someone"},
                                    {"if": "hp_at_most", "value": rng.randint(0, 10)},
                                    {"if": "snowballs_at_least", "value": rng.randint(0, 3)},
                                    {"if": "opponent_within", "value": rng.randint(1, 8)},
                                    {"if": "at", "hex": ctx["hex"]}])
                 cases.append({"when": cond, "then": order})
-            fallback = _random_order(garden, state, seat, ctx, others, rng, O, GameError)
+            fallback = _random_order(garden, state, seat, ctx, others, rng)
             segments.append({"type": "conditional", "cases": cases, "otherwise": fallback})
             continue
-        order = _random_order(garden, state, seat, ctx, others, rng, O, GameError)
+        order = _random_order(garden, state, seat, ctx, others, rng)
         segments.append(order)
         ctx = O.check_order(state, seat, order, ctx, k)
     return {"type": "orders", "segments": segments, "ready": True}
 
 
 def _random_order(garden: HexMap, state: dict[str, Any], seat: int, ctx: dict[str, Any], others: list[int],
-                  rng: Any, O: Any, GameError: type) -> dict[str, Any]:
+                  rng: Any) -> dict[str, Any]:
+    """A random order that is legal from ``ctx`` (standing still when none turns up quickly)."""
     for _ in range(12):
         kind = rng.choice(["stand", "move", "move", "collect", "collect_move", "rattlesnake", "rattlesnake",
                            "baker", "bolero", "maniac", "dirigible", "storm", "avalanche", "collect"])

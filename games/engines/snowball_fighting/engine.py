@@ -119,8 +119,7 @@ def new_game(*, players: int, options: dict[str, Any] | None, seed: int) -> Stat
     }
 
 
-def garden_of(state: State) -> HexMap:
-    return MAPS[state["options"]["map"]]
+garden_of = O.garden_of
 
 
 def _copy(state: State) -> State:

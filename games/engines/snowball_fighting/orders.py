@@ -12,7 +12,7 @@ from typing import Any
 
 from games.engines.base import Action, BadAction, IllegalAction, State
 from games.engines.snowball_fighting import rules as R
-from games.engines.snowball_fighting.garden import KITCHEN, MF_PER_SEGMENT, HexMap, mf
+from games.engines.snowball_fighting.garden import KITCHEN, MAPS, MF_PER_SEGMENT, HexMap, mf
 
 SEGMENTS = 3
 SIMPLE_ORDERS = ("stand", "move", "collect", "collect_move", "rattlesnake", "baker", "bolero",
@@ -202,8 +202,7 @@ def starting_point(state: State, seat: int) -> dict[str, Any]:
 
 
 def garden_of(state: State) -> HexMap:
-    from games.engines.snowball_fighting.garden import MAPS
-
+    """The game's map."""
     return MAPS[state["options"]["map"]]
 
 
