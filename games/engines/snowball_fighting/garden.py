@@ -247,11 +247,12 @@ def mf(half_mf: int) -> str:
 
 
 def map_from_data(name: str, data: dict[str, Any]) -> HexMap:
-    """A :class:`HexMap` from map data shaped like ``GARDEN_DATA``."""
+    """A :class:`HexMap` from map data shaped like ``GARDEN_DATA`` (``rows``/``cols`` optional:
+    the snowy garden's 23 letters by 13 columns)."""
     return HexMap(
         name=name,
-        rows=len(ROW_LETTERS),
-        cols=13,
+        rows=data.get("rows", len(ROW_LETTERS)),
+        cols=data.get("cols", 13),
         starts=tuple(data["start"]),
         snowmen=tuple(data["snowmen"]),
         shed=data["shed"][0],
