@@ -16,8 +16,9 @@ import math
 import random
 from typing import Any
 
+import numpy as np
 import shapely
-from shapely.geometry import Point, Polygon
+from shapely.geometry import Polygon
 
 from .geometry import Walker, distance, line_of_fire, terrain_for
 
@@ -205,15 +206,13 @@ def _choose_spot(view: View, legal: Action) -> Action:
 
 
 def _candidates(region: Any, start: list[float], roll: float) -> list[list[float]]:
+    """Grid points a little inside the reachable region."""
     inner = region.buffer(-0.05)
-    found = []
-    for i in range(25):
-        for j in range(25):
-            x = start[0] - roll + (2 * roll) * i / 24
-            y = start[1] - roll + (2 * roll) * j / 24
-            if inner.contains(Point(x, y)):
-                found.append([x, y])
-    return found
+    steps = np.linspace(-roll, roll, 25)
+    xs, ys = np.meshgrid(start[0] + steps, start[1] + steps)
+    xs, ys = xs.ravel(), ys.ravel()
+    inside = shapely.contains_xy(inner, xs, ys)
+    return [[float(x), float(y)] for x, y in zip(xs[inside], ys[inside])]
 
 
 def _spot_score(view: View, kid: dict[str, Any], spot: list[float], enemies: list[dict[str, Any]], hide: bool,

@@ -683,6 +683,18 @@ class WhatASnowball:
         found.append({"type": "end_activation"})
         return found
 
+    def _can_spend(self, s: State) -> bool:
+        """Whether the active Kid can do anything but end its activation (the cheap checks first)."""
+        activation = s["activation"]
+        kid = s["kids"][activation["kid"]]
+        if self._own_card_actions(s, activation["kid"]):
+            return True
+        for value in set(activation["tray"]):
+            if _can_spend_as(kid, value, "wild") or _can_spend_as(kid, value, "move") \
+                    or _can_spend_as(kid, value, "aim"):
+                return True
+        return any(a["type"] != "end_activation" for a in self._turn_actions(s))
+
     def _gather_options(self, s: State, kid_id: str) -> list[dict[str, Any]]:
         kid = s["kids"][kid_id]
         options: list[dict[str, Any]] = [{"make": "new"}]
@@ -1238,7 +1250,7 @@ class WhatASnowball:
         kid_id = s["activation"]["kid"]
         left = s["activation"]["tray"]
         _event(events, "end_activation", f"{s['kids'][kid_id]['name']} ends its activation"
-               f"{f' with {_dice_words(left)} unspent' if left else ''}.", kid=kid_id, unspent=list(left))
+               f"{f' with {_dice_words(left)} unspent' if left else ''}.", kid=kid_id, unspent=list(left), automatic=False)
         self._end_activation(s, events)
 
     # throwing
@@ -1600,7 +1612,7 @@ class WhatASnowball:
                        "Die.", kid=activation["kid"], unspent=[], automatic=True)
                 self._end_activation(s, events)
                 continue
-            if len(self._turn_actions(s)) == 1:
+            if not self._can_spend(s):
                 _event(events, "end_activation", f"{s['kids'][activation['kid']]['name']} can do nothing with "
                        f"{_dice_words(activation['tray'])} and ends its activation.", kid=activation["kid"],
                        unspent=list(activation["tray"]), automatic=True)

@@ -81,7 +81,11 @@ class Terrain:
         snowless = [self.shapes[p["id"]] for p in pieces if p["snowless"]]
         self.snowless = shapely.union_all(snowless) if snowless else Polygon()
         shapely.prepare(self.snowless)
-        sight = [self.shapes[i].buffer(-TOLERANCE, join_style="mitre") for i in self.sight]
+        self.shrunk = {i: self.shapes[i].buffer(-TOLERANCE, join_style="mitre") for i in self.sight}
+        for shape in self.shrunk.values():
+            shapely.prepare(shape)
+        self.boxes = {i: shape.bounds for i, shape in self.shapes.items()}
+        sight = list(self.shrunk.values())
         self.sight_blocker = shapely.union_all(sight) if sight else Polygon()
         shapely.prepare(self.sight_blocker)
         self._grown: dict[tuple[float, tuple[str, ...]], tuple[BaseGeometry, list[tuple[float, float]]]] = {}
@@ -135,9 +139,23 @@ def _terrain_cached(key: tuple) -> Terrain:
                      "points": [list(pt) for pt in pts], "kind": ""} for i, m, s, v, g, pts in key])
 
 
+_RECENT: dict[int, tuple[Any, Terrain]] = {}
+
+
 def terrain_for(pieces: Sequence[Mapping[str, Any]]) -> Terrain:
-    """The shapely shapes for a terrain list, built once and reused (the list never changes)."""
-    return _terrain_cached(_terrain_key(pieces))
+    """The shapely shapes for a terrain list, built once and reused.
+
+    A game's states share one terrain list (it never changes), so the list itself is
+    remembered first; any equal list finds the same shapes through its contents.
+    """
+    seen = _RECENT.get(id(pieces))
+    if seen is not None and seen[0] is pieces:
+        return seen[1]
+    terrain = _terrain_cached(_terrain_key(pieces))
+    if len(_RECENT) >= 64:
+        _RECENT.pop(next(iter(_RECENT)))
+    _RECENT[id(pieces)] = (pieces, terrain)
+    return terrain
 
 
 # --- bases --------------------------------------------------------------------------------------
@@ -166,32 +184,45 @@ def placement_problem(terrain: Terrain, bases: Iterable[Base], pos: Point2, radi
 
 # --- line of fire -------------------------------------------------------------------------------
 
+def _segment_gap(p: Point2, a: Point2, b: Point2) -> float:
+    """Distance from ``p`` to the segment ``ab``."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0.0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2))
+    return math.hypot(a[0] + t * dx - p[0], a[1] + t * dy - p[1])
+
+
 def line_of_fire(terrain: Terrain, bases: Sequence[Base], from_id: str, to_id: str) -> dict[str, Any]:
     """Line of fire between two Kids' centres.
 
     Returns {"visible", "blocker" (the first id found in the way, or None), "distance"
-    (centre to centre), "gap" (base edge to base edge), "objects" (ids of terrain pieces
-    standing up and of other Kids whose nearest point is within 1 inch of the line)}.
+    (centre to centre), "gap" (base edge to base edge), "objects" (ids of other Kids and of
+    terrain pieces standing up whose nearest point is within 1 inch of the line)}.
     """
     by_id = {kid_id: (center, radius) for kid_id, center, radius in bases}
     a, ra = by_id[from_id]
     b, rb = by_id[to_id]
-    line = LineString([a, b]) if distance(a, b) > 0 else Point(a)
     blocker = None
     objects: list[str] = []
     for kid_id, center, radius in bases:
-        if kid_id in (from_id, to_id):
+        if kid_id == from_id or kid_id == to_id:
             continue
-        gap = line.distance(Point(center)) - radius
+        gap = _segment_gap(center, a, b) - radius
         if gap < -TOLERANCE and blocker is None:
             blocker = kid_id
         if gap <= RANGE_OBJECT_DISTANCE + TOLERANCE:
             objects.append(kid_id)
+    line = LineString([a, b]) if distance(a, b) > 0 else Point(a)
     if blocker is None and terrain.sight_blocker.intersects(line):
-        blocker = next(i for i in terrain.sight if terrain.shapes[i].buffer(-TOLERANCE, join_style="mitre")
-                       .intersects(line))
+        blocker = next(i for i in terrain.sight if terrain.shrunk[i].intersects(line))
+    reach = RANGE_OBJECT_DISTANCE + TOLERANCE
+    low_x, high_x = min(a[0], b[0]) - reach, max(a[0], b[0]) + reach
+    low_y, high_y = min(a[1], b[1]) - reach, max(a[1], b[1]) + reach
     for piece_id in terrain.objects:
-        if terrain.shapes[piece_id].distance(line) <= RANGE_OBJECT_DISTANCE + TOLERANCE:
+        x0, y0, x1, y1 = terrain.boxes[piece_id]
+        if x1 < low_x or x0 > high_x or y1 < low_y or y0 > high_y:
+            continue
+        if terrain.shapes[piece_id].distance(line) <= reach:
             objects.append(piece_id)
     return {
         "visible": blocker is None,
