@@ -13,6 +13,7 @@ See README.md in this package for the rulings behind each choice.
 """
 from __future__ import annotations
 
+import functools
 import marshal
 import math
 from collections import Counter
@@ -399,6 +400,14 @@ def _reaction_cards(s: State, seat: int, moment: str) -> list[str]:
     return [c for c in wanted if c in _hand(s, seat) and c not in s["never_ask"][seat]]
 
 
+@functools.lru_cache(maxsize=64)
+def _region_rings(terrain: Any, bases: tuple, kid_id: str, snowless: tuple[str, ...], roll: float) -> list:
+    """The drawn reachable area of a MOVE, remembered: every seat's view of one state asks for it."""
+    start, radius = next((pos, r) for k, pos, r in bases if k == kid_id)
+    walker = Walker(terrain, bases, kid_id, start, radius, extra=snowless, extra_radius=0.0)
+    return region_rings(walker.region(roll))
+
+
 # --- the ruleset --------------------------------------------------------------------------------
 
 class WhatASnowball:
@@ -759,12 +768,13 @@ class WhatASnowball:
         pending = s["pending"]
         kid_id = pending["kid"]
         kid = s["kids"][kid_id]
-        walker = self._walker(s, kid_id, pending["slide"])
-        region = walker.region(pending["roll"])
+        bases = tuple((k, tuple(pos), r) for k, pos, r in _bases(s))
+        snowless = tuple(p["id"] for p in s["terrain"] if p["snowless"]) if pending["slide"] else ()
+        rings = _region_rings(_terrain(s), bases, kid_id, snowless, float(pending["roll"]))
         return {
             "type": "move_to", "kid": kid_id, "from": list(kid["pos"]), "roll": pending["roll"],
             "piece_radius": kid["radius"], "tolerance": TOLERANCE, "keeps_off_snowless": pending["slide"],
-            "region": region_rings(region), "must_avoid": self._avoid_list(s, kid["radius"]),
+            "region": marshal.loads(marshal.dumps(rings)), "must_avoid": self._avoid_list(s, kid["radius"]),
             "shove": self._shove_candidates(s, kid_id) if pending["shove"] else [],
             "example": {"type": "move_to", "to": list(kid["pos"])},
         }

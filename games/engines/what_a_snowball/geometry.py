@@ -339,46 +339,38 @@ class Walker:
         """The area the centre can reach with a path of at most ``limit``: the union, over every
         node reached, of what it sees within the length left, less the keep-out shapes."""
         best = self.distances(limit)
+        pieces = np.empty(len(self.convex), dtype=object)
+        pieces[:] = self.convex
+        outlines = [np.asarray(shape.exterior.coords) for shape in self.convex]
         parts = []
-        blockers = self.convex
         for point, length in best.items():
             left = limit - length
             if left <= TOLERANCE:
                 continue
             disc = Point(point).buffer(left, quad_segs=_ROUND_SEGMENTS)
-            near = [g for g in blockers if g.intersects(disc)]
-            shadows = [_shadow(point, g, left) for g in near]
-            parts.append(disc.difference(shapely.union_all(shadows)) if shadows else disc)
+            near = np.flatnonzero(shapely.intersects(pieces, disc)) if len(pieces) else []
+            if len(near) == 0:
+                parts.append(disc)
+                continue
+            shadows = shapely.convex_hull([shapely.multipoints(_shadow_points(point, outlines[i], left))
+                                           for i in near])
+            parts.append(disc.difference(shapely.union_all(shadows)))
         low, high = self.bounds
         board = box(low + TOLERANCE, low + TOLERANCE, high - TOLERANCE, high - TOLERANCE)
         if not parts:
             return Point(self.start).buffer(TOLERANCE / 2).intersection(board)
-        reach = shapely.union_all(parts).intersection(board).difference(self.blocked)
-        return reach
+        return shapely.union_all(parts).intersection(board).difference(self.blocked)
 
 
-def _shadow(viewpoint: Point2, shape: BaseGeometry, length: float) -> BaseGeometry:
-    """What ``shape`` hides from ``viewpoint`` up to ``length`` away (itself included)."""
-    if shape.geom_type == "Polygon":
-        coords = np.asarray(shape.exterior.coords)
-        if shape.interiors:
-            shape = Polygon(shape.exterior)
-    else:
-        coords = np.asarray(shape.convex_hull.exterior.coords)
+def _shadow_points(viewpoint: Point2, outline: np.ndarray, length: float) -> np.ndarray:
+    """A convex shape's corners and their projections far beyond it from ``viewpoint``: their
+    convex hull is what the shape hides from there, up to ``length`` away (itself included)."""
     vx, vy = viewpoint
-    dx, dy = coords[:, 0] - vx, coords[:, 1] - vy
+    dx, dy = outline[:, 0] - vx, outline[:, 1] - vy
     norm = np.hypot(dx, dy)
     norm[norm == 0] = 1.0
     far = 2 * length + 2
-    projected = np.column_stack([vx + dx / norm * far, vy + dy / norm * far])
-    hull = shapely.convex_hull(shapely.multipoints(np.vstack([coords, projected])))
-    if shape.geom_type == "Polygon" and not _is_convex(shape):
-        return shapely.union_all([shape, hull])
-    return hull
-
-
-def _is_convex(shape: Polygon) -> bool:
-    return shape.area >= shape.convex_hull.area - 1e-9
+    return np.vstack([outline, np.column_stack([vx + dx / norm * far, vy + dy / norm * far])])
 
 
 def region_rings(region: BaseGeometry, digits: int = 3) -> list[dict[str, list[list[float]]]]:
