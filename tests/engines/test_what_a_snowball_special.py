@@ -5,7 +5,7 @@ import copy
 
 import pytest
 
-from games.engines.base import IllegalAction
+from games.engines.base import BadAction, IllegalAction
 from games.engines.what_a_snowball import RULESET as R
 
 from tests.engines.what_a_snowball_scenes import act, dice, of_type, piece, rect, scene  # noqa: F401
@@ -380,3 +380,63 @@ def test_a_team_surrenders_only_when_all_its_seats_agree():
     s, events = act(s, 1, {"type": "surrender"})
     outcome = R.outcome(s)
     assert outcome["winners"] == [2] and outcome["losers"] == [0, 1]
+
+
+# --- views and settings ----------------------------------------------------------------------------
+
+def test_each_kid_has_its_character_sheet_in_every_view():
+    s = scene([{"team": 0, "pos": [3, 12], "type": "yeti", "snowballs": [2, 5], "points": 3},
+               {"team": 1, "pos": [9, 12], "type": "elf"},
+               {"team": 1, "pos": [9, 16], "type": "big_kid", "traits": ["skilful", "resourceful"]}])
+    for viewer in (0, 1, None):
+        kids = R.view(s, viewer)["kids"]
+        yeti, elf, big = kids["k0"], kids["k3"], kids["k4"]
+        assert yeti["sheet"]["traits"] == ["Fast", "Strong"] and yeti["sheet"]["faces"]["5"] == "MOVE or THROW"
+        assert (yeti["points"], yeti["command_dice"], yeti["snowballs"]) == (3, 6, [2, 5])
+        assert elf["sheet"]["traits"] == [] and elf["sheet"]["faces"]["5"] == "WILD DICE"
+        assert big["sheet"]["faces"]["5"] == "AIM or GATHER SNOW" and big["sheet"]["type_label"] == "Big Kid"
+
+
+def test_the_active_kids_lines_of_fire_show_what_the_throw_would_need():
+    wall = piece("t1", "wall", rect(6, 12.6, 7, 13))
+    s = scene([{"team": 0, "pos": [3, 12], "snowballs": [1], "aims": 1}, {"team": 1, "pos": [11, 12]},
+               {"team": 1, "pos": [3, 20]}], terrain=[wall])
+    lines = {line["to"]: line for line in R.view(s, None)["lines_of_fire"]}
+    assert lines["k3"]["visible"] and lines["k3"]["needs"] == 8 and lines["k3"]["objects"] == ["t1"]
+    assert sum(m["value"] for m in lines["k3"]["modifiers_without_size"]) == 0
+
+
+def test_only_reaction_cards_can_be_set_to_never_ask_and_only_for_ones_own_seat():
+    s = throw_scene({}, {}, cards="method1")
+    with pytest.raises(BadAction, match="reaction cards"):
+        R.apply(s, 1, {"type": "set_never_ask", "card": "saving"})
+    s, events = act(s, 1, {"type": "set_never_ask", "card": "grandma", "on": True})
+    assert s["never_ask"] == [[], ["grandma"]] and events[0]["visible_to"] == [1]
+    assert R.view(s, 1)["never_ask"] == ["grandma"] and R.view(s, 0)["never_ask"] == []
+    assert R.view(s, None)["never_ask"] is None
+
+
+def test_a_knocked_down_target_is_not_offered_a_dash(dice):
+    s = throw_scene({}, {"down": True}, cards="method1", hands={1: ["dash", "dork"]})
+    s, _ = act(s, 0, {"type": "throw", "die": 4, "target": "k3", "snowball": 1})
+    assert R.to_act(s)[1].extra["cards"] == ["dork"]
+
+
+def test_a_surrender_waits_for_the_throw_in_progress(dice):
+    s = throw_scene({}, {}, cards="method1", hands={1: ["dork"]})
+    s, _ = act(s, 0, {"type": "throw", "die": 4, "target": "k3", "snowball": 1})
+    s, _ = act(s, 1, {"type": "surrender"})
+    assert s["kids"]["k3"]["home"] is None and R.outcome(s) is None
+    dice(3, 3, 3)
+    s, events = act(s, 1, {"type": "play_card", "card": "dork"})
+    assert of_type(events, "to_hit") and of_type(events, "surrender")
+    assert R.outcome(s)["winners"] == [0]
+
+
+def test_a_seat_may_withdraw_its_surrender_vote():
+    kids = [{"name": n, "seat": seat} for n, seat in (("A", 0), ("B", 1), ("C", 1), ("D", 2), ("E", 2), ("F", 2))]
+    s = R.new_game(players=3, options={"kids": kids}, seed=4, teams=[0, 0, 1])
+    s, _ = act(s, 0, {"type": "surrender", "on": True})
+    s, _ = act(s, 0, {"type": "surrender", "on": False})
+    s, events = act(s, 1, {"type": "surrender", "on": True})
+    assert events[0]["agreed"] == 1 and s["surrendered"] == []
