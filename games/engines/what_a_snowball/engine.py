@@ -503,12 +503,10 @@ class WhatASnowball:
             "never_ask": [[] for _ in range(players)],
             "surrender_votes": [False] * players,
             "surrendered": [],
-            "log_setup": [],
             "result": None,
         })
         events: list[Event] = []
         self._roll_off(s, events)
-        s["log_setup"] = events
         self._advance(s, events)
         return s
 
@@ -1018,7 +1016,7 @@ class WhatASnowball:
             s["pending_cheat"] = None
             if moment == "caught" and cheat is not None:
                 self._send_home(s, events, cheat["aggressor"], "parents")
-            self._finish_action(s, events, after_throw=cheat is not None and cheat["source"] == "throw")
+            self._finish_action(s, events)
 
     # the activation
 
@@ -1356,7 +1354,7 @@ class WhatASnowball:
             if throw["too_close"]:
                 if self._cheat_consequences(s, events, throw["thrower"], throw["target"], "throw"):
                     return
-            self._finish_action(s, events, after_throw=True)
+            self._finish_action(s, events)
 
     def _ask(self, s: State, events: list[Event], seat: int, moment: str, kid_id: str, text: str) -> bool:
         if s["options"]["ability_cards"] == "none":
@@ -1545,7 +1543,7 @@ class WhatASnowball:
                  "surrender": "goes home (its team surrendered)"}[why]
         _event(events, "home", f"{_label(s, kid_id)} {words}.", kid=kid_id, why=why)
 
-    def _finish_action(self, s: State, events: list[Event], after_throw: bool = False) -> None:
+    def _finish_action(self, s: State, events: list[Event]) -> None:
         """After a die's action: end the activation if the Kid left or has no dice it can use."""
         activation = s["activation"]
         if activation is None or s["pending"] is not None:
