@@ -90,6 +90,8 @@ class Terrain:
         shapely.prepare(self.sight_blocker)
         self._grown: dict[tuple[float, tuple[str, ...]], tuple[BaseGeometry, list[tuple[float, float]],
                                                                 list[BaseGeometry]]] = {}
+        self._combined: dict[tuple[float, tuple[str, ...], float], tuple[BaseGeometry, list[tuple[float, float]],
+                                                                         list[BaseGeometry]]] = {}
 
     def grown(self, radius: float, extra: tuple[str, ...] = ()) -> tuple[BaseGeometry, list[tuple[float, float]],
                                                                           list[BaseGeometry]]:
@@ -108,6 +110,20 @@ class Terrain:
                 nodes += _corner_nodes(self.shapes[i], radius)
             self._grown[key] = (keepout, nodes, shapes)
         return self._grown[key]
+
+    def keepout(self, radius: float, extra: tuple[str, ...], extra_radius: float
+                ) -> tuple[BaseGeometry, list[tuple[float, float]], list[BaseGeometry]]:
+        """:meth:`grown` for a mover of ``radius``, with the pieces in ``extra`` kept out at ``extra_radius``."""
+        if not extra:
+            return self.grown(radius)
+        key = (radius, extra, extra_radius)
+        if key not in self._combined:
+            ground, nodes, convex = self.grown(radius)
+            more, more_nodes, more_convex = self.grown(extra_radius, extra)
+            union = shapely.union_all([ground, more])
+            shapely.prepare(union)
+            self._combined[key] = (union, nodes + more_nodes, convex + more_convex)
+        return self._combined[key]
 
     def on_snowless(self, point: Point2) -> bool:
         """Whether a centre stands on snowless ground (a gritted road)."""
@@ -249,27 +265,15 @@ class Walker:
                  extra: tuple[str, ...] = (), extra_radius: float | None = None):
         self.start = (float(start[0]), float(start[1]))
         self.radius = radius
-        keepout, nodes, convex = terrain.grown(radius)
-        shapes = [keepout]
-        self.convex = list(convex)
+        self.ground, nodes, convex = terrain.keepout(radius, extra, 0.0 if extra_radius is None else extra_radius)
+        self._terrain_convex = convex
+        others = [(center, radius + other) for kid_id, center, other in bases if kid_id != mover]
+        self.others = others
+        self.kid_xy = np.array([c for c, _ in others], dtype=float).reshape(-1, 2)
+        self.kid_reach = np.array([r for _, r in others], dtype=float)
         nodes = list(nodes)
-        if extra:
-            grown_extra, extra_nodes, extra_convex = terrain.grown(0.0 if extra_radius is None else extra_radius, extra)
-            shapes.append(grown_extra)
-            self.convex += extra_convex
-            nodes += extra_nodes
-        self.others: list[tuple[Point2, float]] = []
-        for kid_id, center, other in bases:
-            if kid_id == mover:
-                continue
-            reach = radius + other
-            self.others.append((center, reach))
-            disc = Point(center).buffer(reach - TOLERANCE, quad_segs=_ROUND_SEGMENTS)
-            shapes.append(disc)
-            self.convex.append(disc)
+        for center, reach in others:
             nodes += _circle_nodes(center, reach)
-        self.blocked = shapely.union_all(shapes)
-        shapely.prepare(self.blocked)
         low, high = radius - TOLERANCE, SIZE - radius + TOLERANCE
         self.bounds = (low, high)
         candidates = np.array(nodes) if nodes else np.zeros((0, 2))
@@ -278,19 +282,61 @@ class Walker:
                 & (candidates[:, 1] <= high)
             candidates = candidates[inside]
         if len(candidates):
-            free = ~shapely.intersects_xy(self.blocked, candidates[:, 0], candidates[:, 1])
+            free = ~shapely.intersects_xy(self.ground, candidates[:, 0], candidates[:, 1]) & ~self._on_kids(candidates)
             candidates = candidates[free]
         self.nodes = [tuple(map(float, p)) for p in candidates]
+        self._blocked: BaseGeometry | None = None
+        self._convex: list[BaseGeometry] | None = None
+
+    def _on_kids(self, points: np.ndarray) -> np.ndarray:
+        """For each point, whether it is inside another Kid's keep-out circle (by more than the tolerance)."""
+        if not len(self.kid_reach):
+            return np.zeros(len(points), dtype=bool)
+        gaps = np.hypot(points[:, None, 0] - self.kid_xy[None, :, 0], points[:, None, 1] - self.kid_xy[None, :, 1])
+        return (gaps < self.kid_reach[None, :] - TOLERANCE).any(axis=1)
+
+    @property
+    def convex(self) -> list[BaseGeometry]:
+        """Every keep-out piece as a convex shape: terrain grown by the radius, other bases grown by both."""
+        if self._convex is None:
+            discs = [Point(center).buffer(reach - TOLERANCE, quad_segs=_ROUND_SEGMENTS) for center, reach in self.others]
+            self._convex = list(self._terrain_convex) + discs
+        return self._convex
+
+    @property
+    def blocked(self) -> BaseGeometry:
+        """The whole keep-out area, one shape (for drawing the reachable area)."""
+        if self._blocked is None:
+            self._blocked = shapely.union_all([self.ground] + self.convex[len(self._terrain_convex):])
+            shapely.prepare(self._blocked)
+        return self._blocked
 
     def stands_clear(self, point: Point2) -> bool:
         low, high = self.bounds
-        return low <= point[0] <= high and low <= point[1] <= high and not self.blocked.intersects(Point(point))
+        if not (low <= point[0] <= high and low <= point[1] <= high):
+            return False
+        if shapely.intersects_xy(self.ground, point[0], point[1]):
+            return False
+        return not self._on_kids(np.array([point], dtype=float))[0]
 
     def _clear_lines(self, origin: Point2, targets: list[tuple[float, float]]) -> np.ndarray:
         if not targets:
             return np.zeros(0, dtype=bool)
         lines = shapely.linestrings([[origin, t] for t in targets])
-        return ~shapely.intersects(self.blocked, lines)
+        clear = ~shapely.intersects(self.ground, lines)
+        if len(self.kid_reach):
+            ends = np.array(targets, dtype=float)
+            ox, oy = origin
+            dx, dy = ends[:, 0] - ox, ends[:, 1] - oy
+            length2 = dx * dx + dy * dy
+            cx = self.kid_xy[None, :, 0] - ox
+            cy = self.kid_xy[None, :, 1] - oy
+            with np.errstate(invalid="ignore", divide="ignore"):
+                along = np.where(length2[:, None] > 0, (cx * dx[:, None] + cy * dy[:, None]) / length2[:, None], 0.0)
+            along = np.clip(along, 0.0, 1.0)
+            gaps = np.hypot(along * dx[:, None] - cx, along * dy[:, None] - cy)
+            clear &= ~(gaps < self.kid_reach[None, :] - TOLERANCE).any(axis=1)
+        return clear
 
     def distances(self, limit: float, goal: Point2 | None = None) -> dict[tuple[float, float], float]:
         """Shortest path lengths from the start to every node (and ``goal``) no further than ``limit``.
