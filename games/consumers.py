@@ -101,7 +101,7 @@ class ArrivalControlMixin:
     async def __call__(self, scope, receive, send) -> None:
         address = client_address(scope)
         if OPEN_SOCKETS[address] >= settings.SNOWBALL_MAX_SOCKETS_PER_CLIENT:
-            await self._refuse(receive, send, CLOSE_TOO_MANY_SOCKETS)
+            await self._accept_and_close(receive, send, CLOSE_TOO_MANY_SOCKETS)
             return
         OPEN_SOCKETS[address] += 1
         arrivals: asyncio.Queue = asyncio.Queue()
@@ -115,7 +115,7 @@ class ArrivalControlMixin:
                 del OPEN_SOCKETS[address]
 
     @staticmethod
-    async def _refuse(receive, send, code: int) -> None:
+    async def _accept_and_close(receive, send, code: int) -> None:
         """Accept, then close with ``code``: a refusal at the handshake would show only HTTP 403."""
         message = await receive()
         if message["type"] == "websocket.connect":

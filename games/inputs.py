@@ -21,14 +21,11 @@ MAX_DEPTH = 16
 MAX_SAFE_INTEGER = 2**53 - 1
 MAX_ID = 2**63 - 1
 
-MALFORMED = "malformed"
-BAD_REQUEST = "bad_request"
-
 
 class InputError(BadRequest):
     """Input that is not of its declared shape; ``code`` is ``malformed`` or ``bad_request``."""
 
-    def __init__(self, message: str, *, code: str = BAD_REQUEST, field: str | None = None):
+    def __init__(self, message: str, *, code: str = "bad_request", field: str | None = None):
         super().__init__(message)
         self.code = code
         self.field = field
@@ -42,7 +39,7 @@ def parse_json(text: str | bytes, *, what: str) -> Any:
     try:
         value = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
-        raise InputError(f"{what} is not valid JSON ({exc.msg} at position {exc.pos})", code=MALFORMED) from None
+        raise InputError(f"{what} is not valid JSON ({exc.msg} at position {exc.pos})", code="malformed") from None
     check_value(value, what=what)
     return value
 
@@ -55,29 +52,29 @@ def check_value(value: Any, *, what: str) -> None:
         item, path, depth = stack.pop()
         if isinstance(item, dict):
             if depth >= MAX_DEPTH:
-                raise InputError(f"{what} nests deeper than {MAX_DEPTH} levels (at {path or 'the top'})", code=MALFORMED)
+                raise InputError(f"{what} nests deeper than {MAX_DEPTH} levels (at {path or 'the top'})", code="malformed")
             for key, child in item.items():
                 where = f"{path}.{_safe(key)}" if path else _safe(key)
                 _check_text(key, what=what, path=f"the key {where}")
                 stack.append((child, where, depth + 1))
         elif isinstance(item, list):
             if depth >= MAX_DEPTH:
-                raise InputError(f"{what} nests deeper than {MAX_DEPTH} levels (at {path or 'the top'})", code=MALFORMED)
+                raise InputError(f"{what} nests deeper than {MAX_DEPTH} levels (at {path or 'the top'})", code="malformed")
             stack.extend((child, f"{path}[{index}]", depth + 1) for index, child in enumerate(item))
         elif isinstance(item, str):
             _check_text(item, what=what, path=path or "the top")
         elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > MAX_SAFE_INTEGER:
             raise InputError(f"{what} holds an integer beyond +-{MAX_SAFE_INTEGER} (at {path or 'the top'})",
-                             code=MALFORMED)
+                             code="malformed")
 
 
 def _check_text(text: str, *, what: str, path: str) -> None:
     if "\x00" in text:
-        raise InputError(f"{what} holds a NUL character (at {path})", code=MALFORMED)
+        raise InputError(f"{what} holds a NUL character (at {path})", code="malformed")
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise InputError(f"{what} holds a lone surrogate, which is not a character (at {path})", code=MALFORMED) from None
+        raise InputError(f"{what} holds a lone surrogate, which is not a character (at {path})", code="malformed") from None
 
 
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -205,7 +202,7 @@ class Shape:
 
     def clean(self, data: Any) -> dict[str, Any]:
         if not isinstance(data, dict):
-            raise InputError(f"{self.name} must be a JSON object, got {_kind(data)}", code=MALFORMED)
+            raise InputError(f"{self.name} must be a JSON object, got {_kind(data)}", code="malformed")
         cleaned = {}
         for name, spec in self.fields.items():
             value = data.get(name, _REQUIRED)
@@ -250,7 +247,7 @@ def frame(text: str, *, page: bool = False) -> dict[str, Any]:
     the version as digits, and its own ``HEADERS``."""
     data = parse_json(text, what="the frame")
     if not isinstance(data, dict):
-        raise InputError(f"the frame must be a JSON object, got {_kind(data)}", code=MALFORMED)
+        raise InputError(f"the frame must be a JSON object, got {_kind(data)}", code="malformed")
     if page and "type" not in data:
         data = {**data, "type": "action"}
     try:
