@@ -178,3 +178,9 @@ def tokens(request: HttpRequest, body: dict) -> JsonResponse:
     the key is in this response only."""
     token, key = ApiToken.issue(user=request.user, name=body["name"])
     return JsonResponse({"token": key, "name": token.name, "prefix": token.prefix}, status=201)
+
+
+@api_view({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}, login=False)
+def nowhere(request: HttpRequest, body: dict, rest: str) -> JsonResponse:
+    """Any other path under /api/: a JSON 404, as every API answer is JSON."""
+    raise NotFound("no such endpoint; see docs/api.md")

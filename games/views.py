@@ -201,9 +201,11 @@ def _game_url(game) -> str:
 
 
 def _safe_next(request: HttpRequest) -> str:
+    """Where to go after signing in as a guest: a path on this site, else the lobby."""
     from django.utils.http import url_has_allowed_host_and_scheme
 
-    target = request.POST.get("next") or request.GET.get("next") or reverse("lobby")
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if not target.startswith("/") or "\x00" in target or not url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}):
         return reverse("lobby")
     return target
