@@ -225,6 +225,33 @@ async def test_a_flooder_is_closed_within_a_second_of_arrivals_however_slowly_it
     await bot.disconnect()
 
 
+async def test_a_flooder_whose_frames_are_handled_at_once_is_closed_by_the_rate(make_user, monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr(consumers.ArrivalControlMixin, "clock", staticmethod(clock))
+    game, ana, token, key = await _game(make_user)
+    bot = socket(f"/ws/api/games/{game.pk}/", key=key)
+    await _opened(bot)
+    answers, closed_at = [], None
+    for n in range(1000):
+        clock.now = n / 1000
+        await bot.send_json_to({"type": "ping"})
+        await _settle()
+        while not bot.output_queue.empty():
+            out = bot.output_queue.get_nowait()
+            if out["type"] == "websocket.close":
+                closed_at = clock.now
+                assert out["code"] == 4008
+            else:
+                answers.append(json.loads(out["text"]).get("code") or json.loads(out["text"])["type"])
+        if closed_at is not None:
+            break
+    assert closed_at is not None and closed_at < 1.0
+    answers = [a for a in answers if a != "presence"]
+    assert answers[:40] == ["pong"] * 40 and answers[-1] == "too_fast"  # the burst, refusals, the close
+    assert answers.count("too_fast") == 20
+    await bot.disconnect()
+
+
 async def test_a_socket_whose_frames_pile_up_unhandled_is_closed_even_within_its_rate(make_user, stuck_handler, settings):
     settings.SNOWBALL_SOCKET_RATE, settings.SNOWBALL_SOCKET_BURST = 1000, 5
     clock, release, handled = stuck_handler
