@@ -16,7 +16,7 @@ from django.views.decorators.csrf import csrf_exempt
 from games import engines, inputs, selectors, services
 from games.auth import token_from_header, user_for_token
 from games.engines.base import GameError
-from games.errors import Forbidden, NotFound, ServiceError
+from games.errors import NotFound, ServiceError
 from games.models import ApiToken, Game
 
 MAX_BODY_BYTES = 16 * 1024
@@ -123,7 +123,7 @@ def games(request: HttpRequest, body: dict) -> JsonResponse:
     if request.method == "GET":
         if request.GET.get("mine"):
             if not request.user.is_authenticated:
-                raise Forbidden("sign in to list your games")
+                return _error("unauthenticated", "send Authorization: Token <key> to list your games", 401)
             rows = selectors.my_games(request.user)[:100]
         else:
             rows = list(selectors.open_games()[:100]) + list(selectors.live_games()[:100])

@@ -123,6 +123,13 @@ class ArrivalControlMixin:
             await send({"type": "websocket.close", "code": code})
 
     async def _read_arrivals(self, receive, arrivals: asyncio.Queue) -> None:
+        try:
+            await self._admit_arrivals(receive, arrivals)
+        except Exception:
+            log.exception("socket %s: reading its frames failed; it is closed", getattr(self, "channel_name", "?"))
+            arrivals.put_nowait({"type": "websocket.disconnect", "code": 1011})
+
+    async def _admit_arrivals(self, receive, arrivals: asyncio.Queue) -> None:
         bucket = TokenBucket(settings.SNOWBALL_SOCKET_RATE, settings.SNOWBALL_SOCKET_BURST, clock=self.clock)
         strikes, flooded = 0, False
         while True:
