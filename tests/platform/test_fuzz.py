@@ -210,8 +210,7 @@ async def test_the_page_socket_answers_anything_with_documented_errors(target, s
     headers = [(b"host", b"localhost"), (b"origin", b"http://localhost"), (b"cookie", target["cookie"])]
     with servers_recursion_limit():
         answers = await _attack(f"/ws/games/{game.pk}/", headers, sent, _html_code, before)
-    moved = await database_sync_to_async(_version)(game.pk) != before
-    assert not moved or "flash" not in answers  # a page socket's action is acknowledged only by its new view
+    moved = await database_sync_to_async(_version)(game.pk) != before  # the page's ack is its new view
     await database_sync_to_async(_check)(answers, game.pk, before, moved)
 
 
@@ -311,10 +310,8 @@ def test_every_http_endpoint_answers_anything_with_a_4xx_and_a_documented_code(t
         assert answer.json()["error"]["code"] in DOCUMENTED_CODES
     if not (path.endswith("/actions/") and answer.status_code == 200):
         assert _version(game.pk) == before
-    good = Client(HTTP_AUTHORIZATION=f"Token {target['key']}").get(f"/api/games/{game.pk}/")
-    assert good.status_code in {200, 401}  # 401 once a fuzzed request revoked the token on its page
-    if good.status_code == 200:
-        assert good.json()["version"] == _version(game.pk)
+    good = Client().get(f"/api/games/{game.pk}/")
+    assert good.status_code == 200 and good.json()["version"] == _version(game.pk)
 
 
 def test_the_fuzzed_routes_are_the_urlconfs():
