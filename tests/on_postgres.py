@@ -23,6 +23,8 @@ DATABASE_TESTS = [
     "tests/platform/test_consumers.py",
     "tests/platform/test_hidden_information.py",
     "tests/platform/test_http_api.py",
+    "tests/platform/test_boundary.py",
+    "tests/platform/test_fuzz.py",
 ]
 
 
