@@ -199,14 +199,18 @@ def add_bot(*, game_id: int, user, number: int | None = None, team: int | None =
         return _bump(game)
 
 
-def remove_bot(*, game_id: int, user, number: int) -> Game:
-    """Take a computer player out of its seat before the start."""
+def remove_bot(*, game_id: int, user, number: int | None) -> Game:
+    """Take the computer player in seat ``number`` out of its seat before the start."""
     with _locked_game(game_id) as game:
         _require_open(game)
         _require_host_or_seated(game, user)
+        if number is None:
+            raise BadRequest("say which seat's computer player to remove")
+        if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < game.num_seats:
+            raise BadRequest(f"seat must be 0 to {game.num_seats - 1}, got {number!r}")
         seat = game.seats.filter(number=number, is_bot=True).first()
         if seat is None:
-            raise BadRequest(f"seat {_seat_words(number)} has no computer player")
+            raise BadRequest(f"seat {number + 1} has no computer player")
         seat.is_bot, seat.team = False, None
         seat.save(update_fields=["is_bot", "team"])
         return _bump(game)
@@ -278,10 +282,6 @@ def _new_game_arguments(game: Game, ruleset: Ruleset, seats: list[Seat] | None =
         teams = [s.team for s in (seats if seats is not None else game.seats.all())]
     return tables.new_game_arguments(ruleset, players=game.num_seats, options=game.options, seed=game.seed,
                                      teams=teams)
-
-
-def _seat_words(number: Any) -> str:
-    return str(number + 1) if isinstance(number, int) and not isinstance(number, bool) else repr(number)
 
 
 # ---------------------------------------------------------------- play

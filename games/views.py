@@ -134,7 +134,7 @@ def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
         "leave": lambda: services.leave_seat(game_id=game.pk, user=request.user),
         "team": lambda: services.choose_team(game_id=game.pk, user=request.user, team=team, number=number),
         "add-bot": lambda: services.add_bot(game_id=game.pk, user=request.user, number=number, team=team),
-        "remove-bot": lambda: services.remove_bot(game_id=game.pk, user=request.user, number=number if number is not None else -1),
+        "remove-bot": lambda: services.remove_bot(game_id=game.pk, user=request.user, number=number),
         "start": lambda: services.start_game(game_id=game.pk, user=request.user),
     }
     if what not in calls:

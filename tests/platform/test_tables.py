@@ -138,6 +138,10 @@ def test_the_creator_or_a_seated_player_fills_empty_seats_with_computer_players(
         services.remove_bot(game_id=game.pk, user=stranger, number=2)
     with pytest.raises(BadRequest, match="seat 1 has no computer player"):
         services.remove_bot(game_id=game.pk, user=ana, number=0)
+    with pytest.raises(BadRequest, match="say which seat's computer player"):
+        services.remove_bot(game_id=game.pk, user=ana, number=None)
+    with pytest.raises(BadRequest, match="seat must be 0 to 3, got 4"):
+        services.remove_bot(game_id=game.pk, user=ana, number=4)
     assert _version(game) == before
     services.remove_bot(game_id=game.pk, user=ana, number=2)
     assert [p["is_bot"] for p in _seats(game)] == [False, True, False, False]
