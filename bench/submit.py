@@ -104,7 +104,9 @@ def main(argv: list[str] | None = None) -> int:
             await asyncio.sleep(0)  # let the broadcast the move handed to this loop go out
         return finished
 
+    cpu_started = time.process_time()
     finished = asyncio.run(play())
+    cpu_ms = (time.process_time() - cpu_started) * 1000
     if profiler:
         profiler.dump_stats(args.profile)
     timings.sort()
@@ -113,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         "ms_per_move": {"mean": round(statistics.fmean(timings), 3),
                         "p50": round(timings[len(timings) // 2], 3),
                         "p99": round(timings[int(len(timings) * 0.99)], 3)},
+        "process_cpu_ms_per_move": round(cpu_ms / len(timings), 3),
         "database": django.conf.settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
         "runs_on": "the event loop's thread" if django.conf.settings.SNOWBALL_DB_ON_LOOP else "a database thread",
     }
