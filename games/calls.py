@@ -4,9 +4,9 @@ A worker's event loop serves every socket it holds, so anything it waits for, al
 wait for. Hence:
 
 - Database calls made from async code go through :func:`db_call`: each runs on a thread of
-  this process's database threads (``SNOWBALL_DB_POOL_SIZE`` of them), takes a connection
-  for the call and gives it back when the call returns (closing a pooled connection returns
-  it to psycopg's pool; on SQLite it closes the file). The threads are not Channels' one
+  this process's database threads (``SNOWBALL_DB_POOL_SIZE`` of them). On PostgreSQL it
+  takes a connection from psycopg's pool for the call and gives it back when the call
+  returns (closing a pooled connection returns it); on SQLite each thread keeps its own. The threads are not Channels' one
   database thread (``database_sync_to_async``): there, one game's call stuck behind SQLite's
   write lock or a slow PostgreSQL would queue every other game's calls behind it. Here it
   holds one thread; the others go on.
@@ -66,14 +66,15 @@ def coordinator_call(function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
 
 
 def return_connections() -> None:
-    """Close this thread's database connections (a pooled one goes back to the pool).
+    """Close this thread's database connections that are not to be kept (``CONN_MAX_AGE``
+    0, as on PostgreSQL, where closing gives the connection back to the pool) or that failed.
 
     Runs after the call's work is done, perhaps committed: a failure here is logged, never
     passed up to turn a committed move into an error.
     """
     for connection in connections.all(initialized_only=True):
         try:
-            connection.close()
+            connection.close_if_unusable_or_obsolete()
         except Exception:
             log.exception("closing database connection %r failed", connection.alias)
 

@@ -90,6 +90,8 @@ _default_sqlite = BASE_DIR / "db.sqlite3"
 DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL") or f"sqlite:///{_default_sqlite}",
                                                conn_max_age=0)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # a file, not a server: each thread keeps its connection (it closes when the thread ends)
+    DATABASES["default"]["CONN_MAX_AGE"] = None
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         # shorter than a game's lock lives, so a move stuck behind another process's write
