@@ -21,6 +21,9 @@ DATABASE_TESTS = [
     "tests/platform/test_consumers.py",
     "tests/platform/test_hidden_information.py",
     "tests/platform/test_http_api.py",
+    "tests/platform/test_connection_pool.py",
+    "tests/platform/test_move_path.py",
+    "tests/platform/test_socket_answers.py",
 ]
 
 
