@@ -330,7 +330,7 @@ def _locked_game(game_id: int, *, action_id: str | None = None, user=None) -> It
     """
     coordinator = get_coordinator()
     lock = coordinator.lock(game_id, timeout=settings.SNOWBALL_GAME_LOCK_SECONDS,
-                            wait=settings.SNOWBALL_GAME_LOCK_SECONDS)
+                            wait=2 * settings.SNOWBALL_GAME_LOCK_SECONDS)
     try:
         lock.__enter__()
     except LockTimeout as exc:
