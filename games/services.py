@@ -632,9 +632,9 @@ def _after_commit_broadcast(game_id: int, version: int, *, lobby: bool) -> None:
 def broadcast_version(*, game_id: int, version: int, lobby: bool = False) -> None:
     """Tell every socket of the game that ``version`` exists (and the lobby that it changed).
 
-    Runs after the commit. On a database thread it is handed to the event loop that called
-    the thread, without waiting for it to be sent, so the thread goes on to the next write; on
-    an event loop it is started as a task of that loop; elsewhere (HTTP views, tests,
+    Runs after the commit. On a thread called from an event loop (a socket's database thread,
+    an HTTP view) it is handed to that loop, without waiting for it to be sent, so the thread
+    goes on; on an event loop it is started as a task of that loop; elsewhere (tests,
     management commands) it is sent before this returns.
     """
     layer = get_channel_layer()

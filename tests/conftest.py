@@ -53,6 +53,18 @@ def _fresh_process_state():
     STATE_CACHE.clear()
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(tmp_path_factory):
+    """On SQLite the test database is a file in WAL mode, as ``make run``'s is: database calls
+    run on several threads, and an in-memory database shared by threads locks whole tables
+    against each other where a file's readers never wait for its writer."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3" and not database.get("TEST", {}).get("NAME"):
+        database.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("database") / "test.sqlite3")
+
+
 @pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
 def site_backend(request, settings):
     """Configure the coordinator and channel layer for one backend; returns its name."""

@@ -1,12 +1,9 @@
 """The behaviour every coordinator backend promises, run against each of them."""
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import contextvars
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import TypeVar

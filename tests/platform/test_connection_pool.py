@@ -15,7 +15,6 @@ from channels.testing import HttpCommunicator, WebsocketCommunicator
 from django.conf import settings
 from django.db import connection
 
-from games import engines, selectors
 from games.models import ApiToken
 from snowball_site.asgi import application
 from tests.platform.helpers import started_game

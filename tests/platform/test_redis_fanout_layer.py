@@ -11,7 +11,7 @@ import pytest
 import redis
 from asgiref.sync import async_to_sync
 
-from games.channel_layers import RESYNC, RedisFanoutLayer
+from games.channel_layers import RedisFanoutLayer
 from tests.conftest import REDIS_TEST_URL, require_redis
 from tests.platform.layer_helpers import receiving_consumer
 

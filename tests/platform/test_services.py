@@ -1,18 +1,12 @@
 """The play service: seats, actions applied once, stale and foreign actions refused, replay."""
 from __future__ import annotations
 
-import asyncio
-import threading
 import uuid
-from contextlib import nullcontext
 
 import pytest
-from django.db import connection
-
-from games import engines, selectors, services, statements
-from games.coordinator import get_coordinator
+from games import engines, selectors, services
 from games.engines.base import GameError
-from games.errors import BadRequest, Busy, Conflict, NotFound, NotSeated, StaleVersion
+from games.errors import BadRequest, Conflict, NotSeated, StaleVersion
 from games.models import ActionRecord, Game
 from games.state_cache import STATE_CACHE
 from tests.platform.helpers import SLUG, play_to_end, started_game
