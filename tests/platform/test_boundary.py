@@ -13,7 +13,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games import consumers
-from games.models import ActionRecord, ApiToken, Game
+from games.models import ActionRecord, ApiToken
 from snowball_site.asgi import application
 from tests.platform.helpers import started_game
 
