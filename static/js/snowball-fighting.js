@@ -317,7 +317,7 @@
     qa("[data-sf-edit]").forEach(function (btn) {
       var on = parseInt(btn.dataset.sfEdit, 10) === S.seg;
       btn.setAttribute("aria-pressed", on ? "true" : "false");
-      btn.textContent = on ? "Writing…" : "Write";
+      btn.textContent = on ? "Writing…" : btn.dataset.label;
       btn.closest("[data-sf-card]").classList.toggle("is-editing", on);
     });
     qa("[data-sf-card]").forEach(function (card) {
