@@ -72,7 +72,11 @@ def _click_hex(page, ref: str) -> None:
     """Click a hex of the garden where a player would: its centre on the screen."""
     old = _version(page)
     page.locator(f'#sf-map .sf-hex[data-hex="{ref}"] polygon').click(force=True)
-    _wait_new_version(page, old)
+    try:
+        _wait_new_version(page, old)
+    except PlaywrightError:
+        raise AssertionError(f"clicking {ref} changed nothing; flash: {page.locator('#flash').inner_text()!r}, "
+                             f"tool: {page.evaluate('JSON.stringify(SnowballFighting.state())')}") from None
 
 
 def _my_hex(page) -> str:
@@ -88,9 +92,12 @@ def _write_turn(page, seat: int, turn: int) -> dict:
     # segment 1 is open for writing at once
     expect(page.locator('[data-sf-card="1"]')).to_have_class(re.compile("is-editing"))
     page.click('[data-sf-tool="move"]')
-    first = page.evaluate(f"SnowballFighting.neighbours('{here}').filter(h => h !== 'KITCHEN')")[0]
+    # off the path, where snow can be collected next segment
+    off_path = "h => h !== 'KITCHEN' && !document.querySelector(`#sf-map .sf-hex.is-path[data-hex=\"${h}\"]`)"
+    first = page.evaluate(f"SnowballFighting.neighbours('{here}').filter({off_path})")[0]
     _click_hex(page, first)
-    second = [h for h in page.evaluate(f"SnowballFighting.neighbours('{first}')") if h not in (here, "KITCHEN")][0]
+    expect(page.locator('[data-sf-card="1"] [data-sf-order-text]')).to_contain_text(f"Move {first}")
+    second = [h for h in page.evaluate(f"SnowballFighting.neighbours('{first}').filter({off_path})") if h != here][0]
     _click_hex(page, second)
     card = page.locator('[data-sf-card="1"]')
     expect(card.locator("[data-sf-order-text]")).to_contain_text(f"Move {first} → {second}")
