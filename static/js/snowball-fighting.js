@@ -22,7 +22,8 @@
   };
 
   var S = {key: null, version: null, seg: null, tool: null, bolero: [], local: null, pending: false, queued: false,
-           setupName: null, setupStarts: null, nameFocused: false, showSeg: "all", message: ""};
+           setupName: null, setupStarts: null, nameFocused: false, showSeg: "all", message: "",
+           scrollLeft: null, fit: false};
 
   function board() { return document.getElementById("sf-board"); }
   function data(id) {
@@ -195,6 +196,7 @@
     var b = board();
     if (!b || !b.contains(evt.target)) return;
     var el;
+    if (evt.target.closest("[data-sf-fit]")) { S.fit = !S.fit; S.scrollLeft = null; paintScroll(); return; }
     if ((el = evt.target.closest("[data-sf-seg]"))) { S.showSeg = el.dataset.sfSeg; paintSegments(); return; }
     if ((el = evt.target.closest("[data-sf-edit]"))) {
       var seg = parseInt(el.dataset.sfEdit, 10);
@@ -384,6 +386,29 @@
     if (h) h.textContent = text;
   }
 
+  // The phone's sideways scroll of the garden survives re-renders; at first it centres on your combatant.
+  document.addEventListener("scroll", function (evt) {
+    if (evt.target && evt.target.id === "sf-mapscroll") S.scrollLeft = evt.target.scrollLeft;
+  }, true);
+  function paintScroll() {
+    var b = board(), box = document.getElementById("sf-mapscroll");
+    if (!b || !box) return;
+    b.classList.toggle("is-fit", !!S.fit);
+    var toggle = q("[data-sf-fit]");
+    if (toggle) {
+      toggle.setAttribute("aria-pressed", S.fit ? "true" : "false");
+      toggle.textContent = S.fit ? "Zoom in on the garden" : "Show the whole garden";
+    }
+    if (box.scrollWidth <= box.clientWidth) return;
+    if (S.scrollLeft === null || S.scrollLeft === undefined) {
+      var me = q("#sf-map .sf-token.is-me .sf-body") || q("#sf-map .sf-token .sf-body");
+      if (!me) return;
+      var r = me.getBoundingClientRect(), outer = box.getBoundingClientRect();
+      S.scrollLeft = Math.max(0, box.scrollLeft + r.left - outer.left - box.clientWidth / 2);
+    }
+    box.scrollLeft = S.scrollLeft;
+  }
+
   function refresh() {
     var b = board();
     if (!b) return;
@@ -404,6 +429,7 @@
         if (S.queued) sendOrders(); else S.local = null;
       }
     }
+    paintScroll();
     paintSegments();
     paintSetup();
     paintOrderText();

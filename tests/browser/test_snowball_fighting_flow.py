@@ -17,6 +17,7 @@ import requests
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from tests.browser.conftest import SHOTS
 from tests.live.conftest import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -215,6 +216,7 @@ def test_two_players_and_a_spectator_play_snowball_fighting(browser, sf_server, 
         seen_b = _write_turn(ben, seats["Blizzard Ben"], turn)
         if turn == 1:
             shot(ben, "sf-02-orders-phone")
+            ben.locator("#sf-mapscroll").screenshot(path=str(SHOTS / "sf-02-orders-phone-map.png"))
         for page in (ana, eve):
             assert seen_b["move"] not in page.content() and seen_a["move"] not in eve.content()
         old = _version(ben)
