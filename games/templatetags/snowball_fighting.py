@@ -142,6 +142,35 @@ def describe_order(order: dict[str, Any] | None, combatants: list[dict[str, Any]
     return ACTION_NAMES.get(kind, kind)
 
 
+CONDITIONS = (
+    ("hit", "I was hit in segment 1 or 2"),
+    ("not_hit", "I was not hit in segment 1 or 2"),
+    ("hit_someone", "I hit someone in segment 1 or 2"),
+    ("hp_at_most", "my HP are at most N"),
+    ("snowballs_at_least", "I carry at least N snowballs"),
+    ("opponent_within", "an opponent is within N hexes"),
+    ("seat_within", "this opponent is within N hexes"),
+    ("seat_away", "this opponent is out of the fight"),
+    ("at", "I stand at this hex"),
+)
+
+
+def describe_condition(cond: dict[str, Any], combatants: list[dict[str, Any]], names: list[str]) -> str:
+    """A rule 13 condition in words."""
+    kind = cond["if"]
+    who = _seat_name(combatants, cond.get("seat"), names) if "seat" in cond else ""
+    words = {
+        "hit": "if I was hit in segments 1-2", "not_hit": "if I was not hit in segments 1-2",
+        "hit_someone": "if I hit someone in segments 1-2",
+        "hp_at_most": f"if I have at most {cond.get('value')} HP",
+        "snowballs_at_least": f"if I carry at least {cond.get('value')} snowballs",
+        "opponent_within": f"if an opponent is within {cond.get('value')} hexes",
+        "seat_within": f"if {who} is within {cond.get('value')} hexes",
+        "seat_away": f"if {who} is out of the fight", "at": f"if I stand at {cond.get('hex')}",
+    }
+    return words.get(kind, kind)
+
+
 def _roll_row(event: dict[str, Any], combatants: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:
     target = event.get("victim")
     if target is not None:
@@ -249,6 +278,11 @@ def _my_orders(view: dict[str, Any], geo: Geometry, names: list[str]) -> list[di
             entry["end"] = end
             x, y = geo.centre(end)
             entry["end_x"], entry["end_y"] = _fmt(x), _fmt(y)
+        if order and order["type"] == "conditional":
+            entry["cases"] = [{"when": case["when"], "then_text": describe_order(case["then"], combatants, names),
+                               "when_text": describe_condition(case["when"], combatants, names)}
+                              for case in order["cases"]]
+            entry["otherwise_text"] = describe_order(order["otherwise"], combatants, names)
         throw_lines = []
         for row in entry["preview"]:
             tx = row.get("target")
@@ -343,7 +377,7 @@ def sf_board(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[s
         "width": _fmt(geo.width), "height": _fmt(geo.height), "hexes": hexes, "combatants": combatants,
         "features": features, "cols": col_labels, "rows": row_labels,
         "report": _report(view, geo, names), "orders": _my_orders(view, geo, names),
-        "colours": SEAT_COLOURS, "throw_facts": THROW_FACTS, "label_left": _fmt(MARGIN_X / 2 + 1),
+        "colours": SEAT_COLOURS, "throw_facts": THROW_FACTS, "conditions": CONDITIONS, "label_left": _fmt(MARGIN_X / 2 + 1),
         "label_right": _fmt(geo.width - MARGIN_X / 2 - 1),
     }
 

@@ -23,7 +23,7 @@
 
   var S = {key: null, version: null, seg: null, tool: null, bolero: [], local: null, pending: false, queued: false,
            setupName: null, setupStarts: null, nameFocused: false, showSeg: "all", message: "",
-           scrollLeft: null, fit: false};
+           scrollLeft: null, fit: false, branch: null};
 
   function board() { return document.getElementById("sf-board"); }
   function data(id) {
@@ -91,10 +91,50 @@
     if (S.pending) S.queued = true; else sendOrders();
     paintOrderText();
   }
+  // The order being written: the segment's own, or one case of a conditional third segment.
+  function isConditional(list) {
+    var o = list[S.seg - 1];
+    return !!(o && o.type === "conditional");
+  }
+  function curOrder() {
+    var list = orders(), o = list[S.seg - 1];
+    if (!isConditional(list)) return o;
+    if (S.branch === "otherwise") return o.otherwise;
+    return o.cases[S.branch || 0] ? o.cases[S.branch || 0].then : null;
+  }
   function setOrder(order) {
     var list = orders();
-    list[S.seg - 1] = order;
+    if (isConditional(list)) {
+      var c = list[S.seg - 1];
+      if (S.branch === "otherwise") c.otherwise = order;
+      else c.cases[Math.min(S.branch || 0, c.cases.length - 1)].then = order;
+    } else {
+      list[S.seg - 1] = order;
+    }
     change(list);
+  }
+  function conditionOf(row) {
+    var kind = row.querySelector("[data-sf-when]").value, when = {"if": kind};
+    if (["hp_at_most", "snowballs_at_least", "opponent_within", "seat_within"].indexOf(kind) !== -1)
+      when.value = parseInt(row.querySelector("[data-sf-when-value]").value, 10) || 0;
+    if (kind === "seat_within" || kind === "seat_away")
+      when.seat = parseInt(row.querySelector("[data-sf-when-seat]").value, 10);
+    if (kind === "at") when.hex = row.querySelector("[data-sf-when-hex]").value.trim().toUpperCase();
+    return when;
+  }
+  function paintConditions() {
+    qa("[data-sf-case]").forEach(function (row) {
+      var kind = row.querySelector("[data-sf-when]").value;
+      var parts = {value: ["hp_at_most", "snowballs_at_least", "opponent_within", "seat_within"].indexOf(kind) !== -1,
+                   seat: kind === "seat_within" || kind === "seat_away", hex: kind === "at"};
+      row.querySelectorAll("[data-sf-when-part]").forEach(function (el) { el.hidden = !parts[el.dataset.sfWhenPart]; });
+    });
+    qa("[data-sf-branch]").forEach(function (btn) {
+      var key = btn.dataset.sfBranch === "otherwise" ? "otherwise" : parseInt(btn.dataset.sfBranch, 10);
+      var on = S.seg === 3 && (S.branch === key || (S.branch === null && key === 0));
+      btn.setAttribute("aria-pressed", on ? "true" : "false");
+      btn.textContent = on ? "Writing this case…" : "Write this case";
+    });
   }
 
   // ------------------------------------------------------------------ clicks
@@ -122,20 +162,19 @@
     var tool = S.tool;
     if (tool === "move" || tool === "collect_move") {
       if (!hex) return true;
-      var list = orders(), cur = list[S.seg - 1];
+      var cur = curOrder();
       var route = cur && cur.type === tool ? cur.route.slice() : [];
       route.push(hex);
-      if (tool === "move") list[S.seg - 1] = {type: "move", route: route};
+      if (tool === "move") setOrder({type: "move", route: route});
       else {
         var what = (q("[data-sf-cm-what]") || {value: "ss"}).value, when = (q("[data-sf-cm-at]") || {value: "start"}).value;
-        list[S.seg - 1] = {type: "collect_move", what: what, count: 1, collect_at: when, route: route};
+        setOrder({type: "collect_move", what: what, count: 1, collect_at: when, route: route});
       }
-      change(list);
       return true;
     }
     if (tool === "bounce") {
       if (!hex) return true;
-      var bake = orders()[S.seg - 1];
+      var bake = curOrder();
       if (!bake || bake.type !== "baker") return true;
       bake.bounce = hex;
       setOrder(bake);
@@ -186,7 +225,7 @@
     if (tool === "stand") { setOrder({type: "stand"}); }
     else if (tool === "maniac") { setOrder({type: "maniac"}); }
     else if (tool === "move" || tool === "collect_move") {
-      var cur = orders()[S.seg - 1];
+      var cur = curOrder();
       if (!cur || cur.type !== tool) { hint(HINTS[tool]); }
     }
     paintTools();
@@ -201,7 +240,7 @@
     if ((el = evt.target.closest("[data-sf-edit]"))) {
       var seg = parseInt(el.dataset.sfEdit, 10);
       S.seg = S.seg === seg ? null : seg;
-      S.tool = null; S.bolero = [];
+      S.tool = null; S.bolero = []; S.branch = null;
       paintTools();
       return;
     }
@@ -219,17 +258,53 @@
     if ((el = evt.target.closest("[data-sf-conifer]")) && el.tagName === "BUTTON") { setOrder({type: "storm", conifer: el.dataset.sfConifer}); return; }
     if ((el = evt.target.closest("[data-sf-side]")) && el.tagName === "BUTTON") { setOrder({type: "avalanche", side: el.dataset.sfSide}); return; }
     if ((el = evt.target.closest("[data-sf-bounce]"))) {
-      var bake = orders()[S.seg - 1];
+      var bake = curOrder();
       if (bake && bake.type === "baker") { bake.bounce = "spot"; setOrder(bake); }
       return;
     }
     if (evt.target.closest("[data-sf-undo]")) {
-      var list = orders(), cur = list[S.seg - 1];
+      var cur = curOrder();
       if (cur && cur.route) {
         cur.route.pop();
-        list[S.seg - 1] = cur.route.length ? cur : null;
-        change(list);
+        setOrder(cur.route.length ? cur : (isConditional(orders()) ? {type: "stand"} : null));
       }
+      return;
+    }
+    if ((el = evt.target.closest("[data-sf-branch]"))) {
+      S.seg = 3;
+      S.branch = el.dataset.sfBranch === "otherwise" ? "otherwise" : parseInt(el.dataset.sfBranch, 10);
+      S.tool = null;
+      paintTools();
+      return;
+    }
+    if (evt.target.closest("[data-sf-make-cond]")) {
+      var plain = orders();
+      plain[2] = {type: "conditional", cases: [{when: {"if": "hit"}, then: plain[2] || {type: "stand"}}], otherwise: {type: "stand"}};
+      S.seg = 3; S.branch = 0;
+      change(plain);
+      paintTools();
+      return;
+    }
+    if (evt.target.closest("[data-sf-case-add]")) {
+      var more = orders();
+      more[2].cases.push({when: {"if": "not_hit"}, then: {type: "stand"}});
+      S.seg = 3; S.branch = more[2].cases.length - 1;
+      change(more);
+      return;
+    }
+    if ((el = evt.target.closest("[data-sf-case-remove]"))) {
+      var fewer = orders(), i = parseInt(el.dataset.sfCaseRemove, 10);
+      fewer[2].cases.splice(i, 1);
+      if (!fewer[2].cases.length) fewer[2] = fewer[2].otherwise;
+      S.branch = 0;
+      change(fewer);
+      return;
+    }
+    if (evt.target.closest("[data-sf-uncond]")) {
+      var back = orders();
+      back[2] = back[2].cases[0].then;
+      S.branch = null;
+      change(back);
       return;
     }
     if (evt.target.closest("[data-sf-done]")) { S.seg = null; S.tool = null; paintTools(); return; }
@@ -238,6 +313,17 @@
     if (evt.target.closest("[data-sf-setup-ready]")) { sendSetup(true); return; }
     clickMap(evt);
   });
+
+  document.addEventListener("change", function (evt) {
+    var row = evt.target.closest && evt.target.closest("[data-sf-case]");
+    if (!row || !board() || !board().contains(row)) return;
+    var list = orders(), i = parseInt(row.dataset.sfCase, 10);
+    if (!isConditionalAt(list, 2)) return;
+    list[2].cases[i].when = conditionOf(row);
+    paintConditions();
+    change(list);
+  });
+  function isConditionalAt(list, k) { return !!(list[k] && list[k].type === "conditional"); }
 
   document.addEventListener("input", function (evt) {
     if (evt.target.id === "sf-name") S.setupName = evt.target.value;
@@ -331,7 +417,7 @@
     var card = q('[data-sf-card="' + S.seg + '"]');
     if (card && tools.previousElementSibling !== card && card.parentNode) card.appendChild(tools);
     q("[data-sf-tool-seg]").textContent = S.seg;
-    var cur = orders()[S.seg - 1];
+    var cur = curOrder();
     var tool = S.tool;
     qa("[data-sf-tool]").forEach(function (btn) {
       var name = btn.dataset.sfTool;
@@ -414,7 +500,7 @@
     if (!b) return;
     var key = b.dataset.game + ":" + b.dataset.phase + ":" + b.dataset.turn + ":" + b.dataset.seat;
     if (S.key !== key) {
-      S.key = key; S.seg = null; S.tool = null; S.bolero = []; S.local = null; S.pending = false; S.queued = false;
+      S.key = key; S.seg = null; S.tool = null; S.bolero = []; S.branch = null; S.local = null; S.pending = false; S.queued = false;
       S.setupStarts = null; S.showSeg = "all"; S.message = "";
       if (b.dataset.phase !== "setup") S.setupName = null;
       var first = q("[data-sf-orders]");
@@ -434,6 +520,7 @@
     paintSetup();
     paintOrderText();
     paintTools();
+    paintConditions();
   }
 
   // A refusal (the engine's reason in #flash) leaves the version as it was: forget the unsaved change.
@@ -447,6 +534,6 @@
   });
   document.addEventListener("htmx:oobAfterSwap", refresh);
 
-  window.SnowballFighting = {refresh: refresh, state: function () { return S; }, neighbours: neighbours};
+  window.SnowballFighting = {refresh: refresh, state: function () { return S; }, neighbours: neighbours, startOf: startOf};
   refresh();
 })();

@@ -131,7 +131,34 @@ def _write_turn(page, seat: int, turn: int) -> dict:
     expect(chance).to_contain_text("% to hit")
     expect(chance).to_contain_text("base 80%")
     seen["chance"] = chance.inner_text()
+    if turn == 2 and seat == 0:
+        _make_third_segment_conditional(page, seen)
     return seen
+
+
+def _make_third_segment_conditional(page, seen: dict) -> None:
+    """Rule 13: the Rattlesnake only if Ana has at most 9 HP; otherwise a one-hex move, clicked on the map."""
+    card = page.locator('[data-sf-card="3"]')
+    old = _version(page)
+    page.click("[data-sf-make-cond]")
+    _wait_new_version(page, old)
+    expect(card.locator("[data-sf-order-text]")).to_contain_text("Conditional: case 1: Rogerson Rattlesnake at")
+    old = _version(page)
+    card.locator('[data-sf-case="0"] [data-sf-when]').select_option("hp_at_most")
+    _wait_new_version(page, old)
+    old = _version(page)
+    card.locator('[data-sf-case="0"] [data-sf-when-value]').fill("9")
+    card.locator('[data-sf-case="0"] [data-sf-when-value]').press("Tab")
+    _wait_new_version(page, old)
+    expect(card.locator('[data-sf-case="0"]')).to_contain_text("then: Rogerson Rattlesnake at")
+    page.click('[data-sf-branch="otherwise"]')
+    page.click('[data-sf-tool="move"]')
+    start = page.evaluate("SnowballFighting.startOf(3)")
+    step = page.evaluate(f"SnowballFighting.neighbours('{start}').filter(h => h !== 'KITCHEN')")[0]
+    _click_hex(page, step)
+    expect(card.locator("[data-sf-order-text]")).to_contain_text(f"otherwise: Move {step}")
+    expect(card.locator("[data-sf-chance]").first).to_contain_text("Conditional order (optional rule 13) -10")
+    seen["conditional"] = card.locator("[data-sf-order-text]").inner_text()
 
 
 def test_two_players_and_a_spectator_play_snowball_fighting(browser, sf_server, shot):
@@ -148,6 +175,7 @@ def test_two_players_and_a_spectator_play_snowball_fighting(browser, sf_server, 
     expect(ana.locator(".who")).to_contain_text("Ana")
     ana.goto(base + "/games/new/snowball-fighting/")
     ana.select_option("select[name=num_seats]", "2")
+    ana.check("input[name=opt_rule13]")
     ana.click("button:has-text('Create game')")
     expect(ana.locator(".waiting-room")).to_be_visible()
     game_url = ana.url
@@ -205,6 +233,9 @@ def test_two_players_and_a_spectator_play_snowball_fighting(browser, sf_server, 
             assert seen_a["move"] not in html and seen_a["route_json"].replace('"', "&quot;") not in html
             assert seen_a["route_json"] not in html
             assert "Collect 2 simple snowballs" not in html
+        if turn == 2:
+            assert "hp_at_most" not in eve.content() and seen_a["conditional"] not in eve.content()
+            shot(ana, "sf-05-conditional-player")
         old = _version(ana)
         ana.click("#sf-ready")
         _wait_new_version(ana, old)

@@ -241,3 +241,20 @@ def test_the_live_region_renders_through_the_site_for_a_registered_game(register
         page = rendering.live_html(game, payload, None)
         assert 'id="sf-board"' in page and 'hx-swap-oob="true"' in page
         assert ("Stand still" in text_of(page.split('id="sf-board"')[1].split("data-sf-tools")[0])) == (seat == 0)
+
+
+def test_a_conditional_third_segment_shows_its_cases_and_their_chances_to_its_owner():
+    s = setup_done(2, starts=(["W9"], ["S1"]), options={"rule13": True})
+    third = {"type": "conditional", "cases": [{"when": {"if": "hp_at_most", "value": 6}, "then": {"type": "rattlesnake", "target": 1}}],
+             "otherwise": {"type": "move", "route": ["U9"]}}
+    s, _ = R.apply(s, 0, {"type": "orders", "segments": [None, None, third]})
+    page = render(s, 0)
+    words = text_of(page)
+    assert "Conditional: case 1: Rogerson Rattlesnake at Blizzard Ben; otherwise: Move U9" in words
+    assert '<option value="hp_at_most" selected>' in page and 'data-sf-when-value value="6"' in page
+    assert "Conditional order (optional rule 13) -10" in words
+    for seat in (1, None):
+        other = render(s, seat)
+        assert "hp_at_most\" selected" not in other and "Conditional: case 1" not in text_of(other)
+    plain = setup_done(2, starts=(["W9"], ["S1"]))
+    assert "data-sf-make-cond" not in render(plain, 0) and "data-sf-make-cond" in render(setup_done(2, options={"rule13": True}), 0)
