@@ -121,8 +121,12 @@ def _write_turn(page, seat: int, turn: int) -> dict:
     _wait_new_version(page, old)
     expect(page.locator('[data-sf-card="2"] [data-sf-order-text]')).to_contain_text("Collect 2 simple snowballs")
     page.click('[data-sf-edit="3"]')
-    page.click('[data-sf-tool="rattlesnake"]')
     other = 1 - seat
+    if seat == 1 and turn == 1:
+        _storm_and_avalanche(page)
+    if seat == 1 and turn == 2:
+        return {**seen, **_baker_bounce(page, other)}
+    page.click('[data-sf-tool="rattlesnake"]')
     expect(page.locator(f'#sf-map [data-token-seat="{other}"]')).to_have_class(re.compile("is-aimable"))
     old = _version(page)
     page.locator(f'#sf-map [data-token-seat="{other}"] .sf-body').click(force=True)
@@ -134,6 +138,40 @@ def _write_turn(page, seat: int, turn: int) -> dict:
     if turn == 2 and seat == 0:
         _make_third_segment_conditional(page, seen)
     return seen
+
+
+def _storm_and_avalanche(page) -> None:
+    """A conifer clicked for the Storm; the shed roof clicked for an Avalanche, refused without a Dirigible."""
+    card = page.locator('[data-sf-card="3"]')
+    page.click('[data-sf-tool="storm"]')
+    _click_hex(page, "E13")
+    expect(card.locator("[data-sf-order-text]")).to_have_text("Conifer Storm on the conifer at E13")
+    expect(card.locator("[data-sf-chance]")).to_contain_text("the conifer at E13")
+    page.click('[data-sf-tool="avalanche"]')
+    expect(page.locator("#sf-map .sf-roof-N")).to_have_class(re.compile("is-aimable"))
+    old = _version(page)
+    page.locator("#sf-map .sf-roof-N").click(force=True)
+    expect(page.locator("#flash")).to_contain_text("segment 3: a Shed Avalanche needs a Doubleday Dirigible")
+    assert _version(page) == old
+    expect(card.locator("[data-sf-order-text]")).to_have_text("Conifer Storm on the conifer at E13")
+
+
+def _baker_bounce(page, other: int) -> dict:
+    """A Baker Bounce: the target clicked on the map, then the hex to bounce to."""
+    card = page.locator('[data-sf-card="3"]')
+    page.click('[data-sf-tool="baker"]')
+    old = _version(page)
+    page.locator(f'#sf-map [data-token-seat="{other}"] .sf-body').click(force=True)
+    _wait_new_version(page, old)
+    expect(card.locator("[data-sf-order-text]")).to_contain_text("bouncing on the spot")
+    expect(page.locator('[data-sf-opts="bounce"]')).to_be_visible()
+    start = page.evaluate("SnowballFighting.startOf(3)")
+    bounce = page.evaluate(f"SnowballFighting.neighbours('{start}').filter(h => h !== 'KITCHEN')")[0]
+    _click_hex(page, bounce)
+    expect(card.locator("[data-sf-order-text]")).to_contain_text(f"bouncing to {bounce}")
+    chance = card.locator("[data-sf-chance]")
+    expect(chance).to_contain_text("base 60%")
+    return {"chance": chance.inner_text()}
 
 
 def _make_third_segment_conditional(page, seen: dict) -> None:
