@@ -10,6 +10,7 @@ import math
 from typing import Any
 
 from django import template
+from django.utils.safestring import mark_safe
 
 register = template.Library()
 
@@ -304,43 +305,52 @@ def _my_orders(view: dict[str, Any], geo: Geometry, names: list[str]) -> list[di
     return out
 
 
+_HEX_LAYERS: dict[tuple[str, tuple[str, ...]], Any] = {}
+
+
+def _hex_layer(m: dict[str, Any], used_sides: tuple[str, ...]) -> Any:
+    """The garden's hexes as SVG: the same for every page of a map while the same roof sides are bare."""
+    key = (m["name"], used_sides)
+    cached = _HEX_LAYERS.get(key)
+    if cached is not None:
+        return cached
+    geo = Geometry(len(m["rows"]), m["cols"], m["kitchen_door"])
+    path, conifers, adjacent = set(m["path"]), set(m["conifers"]), set(m["conifer_adjacent"])
+    snowmen, starts, safe = set(m["snowmen"]), set(m["starts"]), set(m["avalanche_safe"])
+    side_of = {h: side for side, cells in m["avalanche"].items() for h in cells}
+    parts = []
+    for ref in m["hexes"]:
+        x, y = geo.centre(ref)
+        classes = ["sf-hex"]
+        classes += ["is-path"] if ref in path else []
+        classes += ["is-conifer"] if ref in conifers else ["is-near-conifer"] if ref in adjacent else []
+        classes += ["is-snowman"] if ref in snowmen else []
+        classes += ["is-shed"] if ref == m["shed"] else []
+        side = side_of.get(ref, "")
+        if side:
+            classes += [f"is-avalanche is-avalanche-{side}"] + (["is-used"] if side in used_sides else [])
+        classes += ["is-safe"] if ref in safe else []
+        classes += ["is-start"] if ref in starts else []
+        classes += ["is-door"] if ref == m["kitchen_door"] else []
+        side_attr = f' data-side="{side}"' if side else ""
+        parts.append(f'<g class="{" ".join(classes)}" data-hex="{ref}"{side_attr}><polygon points="{geo.points(ref)}"/>'
+                     f'<text class="sf-ref" x="{_fmt(x)}" y="{_fmt(y - HALF_HEIGHT + 7.5)}">{ref}</text></g>')
+    layer = mark_safe("".join(parts))
+    if len(_HEX_LAYERS) < 64:
+        _HEX_LAYERS[key] = layer
+    return layer
+
+
 @register.simple_tag
 def sf_board(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[str, Any]:
     """Everything the board template draws, for one viewer's view."""
     m = view["map"]
     geo = Geometry(len(m["rows"]), m["cols"], m["kitchen_door"])
     used = view.get("used") or {"conifers": [], "sides": [], "heads": []}
-    path, conifers, adjacent = set(m["path"]), set(m["conifers"]), set(m["conifer_adjacent"])
-    snowmen, starts = set(m["snowmen"]), m["starts"]
-    side_of = {h: side for side, cells in m["avalanche"].items() for h in cells}
+    starts = m["starts"]
     you = view.get("you") or {}
     my_starts = ((you.get("setup") or {}).get("starts") or []) if view["phase"] == "setup" else []
-    hexes = []
-    for ref in m["hexes"]:
-        x, y = geo.centre(ref)
-        classes = ["sf-hex"]
-        if ref in path:
-            classes.append("is-path")
-        if ref in conifers:
-            classes.append("is-conifer")
-        elif ref in adjacent:
-            classes.append("is-near-conifer")
-        if ref in snowmen:
-            classes.append("is-snowman")
-        if ref == m["shed"]:
-            classes.append("is-shed")
-        if ref in side_of:
-            classes.append(f"is-avalanche is-avalanche-{side_of[ref]}")
-            if side_of[ref] in used["sides"]:
-                classes.append("is-used")
-        if ref in m["avalanche_safe"]:
-            classes.append("is-safe")
-        if ref in starts:
-            classes.append("is-start")
-        if ref == m["kitchen_door"]:
-            classes.append("is-door")
-        hexes.append({"ref": ref, "x": _fmt(x), "y": _fmt(y), "points": geo.points(ref), "cls": " ".join(classes),
-                      "label_y": _fmt(y - HALF_HEIGHT + 7.5), "side": side_of.get(ref, "")})
+    hex_layer = _hex_layer(m, tuple(sorted(used["sides"])))
     combatants = []
     for c in view.get("combatants") or []:
         if not c.get("seen") or not c.get("hex") or c.get("status") == "gone":
@@ -374,7 +384,7 @@ def sf_board(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[s
     col_labels = [{"n": c, "x": _fmt(MARGIN_X + RADIUS + (c - 1) * 1.5 * RADIUS)} for c in range(1, m["cols"] + 1)]
     row_labels = [{"l": letter, "y": _fmt(MARGIN_TOP + HALF_HEIGHT * (i + 1))} for i, letter in enumerate(m["rows"])]
     return {
-        "width": _fmt(geo.width), "height": _fmt(geo.height), "hexes": hexes, "combatants": combatants,
+        "width": _fmt(geo.width), "height": _fmt(geo.height), "hex_layer": hex_layer, "combatants": combatants,
         "features": features, "cols": col_labels, "rows": row_labels,
         "report": _report(view, geo, names), "orders": _my_orders(view, geo, names),
         "colours": SEAT_COLOURS, "throw_facts": THROW_FACTS, "conditions": CONDITIONS, "label_left": _fmt(MARGIN_X / 2 + 1),
