@@ -56,10 +56,6 @@ def _fmt(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
-def _mf(value: float) -> str:
-    return _fmt(value)
-
-
 class Geometry:
     """Where each hex of a map is drawn."""
 
@@ -248,11 +244,11 @@ def _my_orders(view: dict[str, Any], geo: Geometry, names: list[str]) -> list[di
     path = set(view["map"]["path"])
     first = help_["first_segment"]
     out = []
-    here, ss, dd = help_["start"], help_["ss"], help_["dd"]
+    ss, dd = help_["ss"], help_["dd"]
     for k in range(3):
         order = orders[k] if k < len(orders) else None
         step = plan[k] if k < len(plan) else None
-        start = step["start"] if step else here
+        start = step["start"] if step else help_["start"]
         if step:
             ss, dd = step["ss"], step["dd"]
         entry: dict[str, Any] = {
@@ -267,17 +263,15 @@ def _my_orders(view: dict[str, Any], geo: Geometry, names: list[str]) -> list[di
             costs = _step_costs(start, order["route"], path)
             half = sum(1 for c in costs if c == 0.5)
             lines = [f"{len(costs)} step{'s' if len(costs) != 1 else ''}"
-                     + (f" ({half} along the path at ½ MF)" if half else "") + f": {_mf(sum(costs))} MF"]
+                     + (f" ({half} along the path at ½ MF)" if half else "") + f": {_fmt(sum(costs))} MF"]
             spent = sum(costs)
             if order["type"] == "collect_move":
                 cost = COLLECT_COST[order["what"]] * order.get("count", 1)
-                lines.append(f"collecting: {_mf(cost)} MF")
+                lines.append(f"collecting: {_fmt(cost)} MF")
                 spent += cost
-            lines.append(f"{_mf(spent)} of 4 MF used, {entry['mf_left'] or _mf(4 - spent)} MF left")
+            lines.append(f"{_fmt(spent)} of 4 MF used, {entry['mf_left'] or _fmt(4 - spent)} MF left")
             entry["mf_lines"] = lines
-            end = order["route"][-1]
-            entry["end"] = end
-            x, y = geo.centre(end)
+            x, y = geo.centre(order["route"][-1])
             entry["end_x"], entry["end_y"] = _fmt(x), _fmt(y)
         if order and order["type"] == "conditional":
             entry["cases"] = [{"when": case["when"], "then_text": describe_order(case["then"], combatants, names),
@@ -360,8 +354,7 @@ def sf_board(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[s
             x += (c["seat"] - (view["players"] - 1) / 2) * 22
         combatants.append({**c, "x": _fmt(x), "y": _fmt(y), "colour": SEAT_COLOURS[c["seat"] % 6],
                            "initial": "".join(w[0] for w in c["name"].split()[:2]).upper() or "?",
-                           "ball_xs": [_fmt(12 + 4.4 * i) for i in range(min(c["ss"], 4))], "me": c["seat"] == seat,
-                           "hp_pct": max(0, min(100, c["hp"] * 10))})
+                           "ball_xs": [_fmt(12 + 4.4 * i) for i in range(min(c["ss"], 4))], "me": c["seat"] == seat})
     sx, sy = geo.centre(m["shed"])
     door_x, door_y = geo.centre(m["kitchen_door"])
     kx, ky = geo.centre("KITCHEN")

@@ -231,6 +231,16 @@ def test_two_players_and_a_spectator_play_snowball_fighting(browser, sf_server, 
     for ref in ("A1", "K7", "W13", "W11"):
         expect(ana.locator(f'#sf-map .sf-hex[data-hex="{ref}"] .sf-ref')).to_have_text(ref)
 
+    # what Ana types survives the page being redrawn when Ben saves his setup
+    ana.fill("#sf-name", "Avalanche")
+    old = _version(ana)
+    ben.fill("#sf-name", "Blizzard")
+    ben.click("[data-sf-setup-save]")
+    _wait_new_version(ana, old)
+    expect(ana.locator("#sf-name")).to_have_value("Avalanche")
+    expect(ben.locator("#sf-name")).to_have_value("Blizzard")
+    assert "Blizzard" not in ana.content() and "Blizzard" not in eve.content()
+
     # setup: a name, and start hexes clicked on the map in order
     seats = {}
     for page, name, prefs in ((ana, "Avalanche Annie", ["W9", "A7"]), (ben, "Blizzard Ben", ["W9", "C1", "S1"])):
