@@ -325,3 +325,69 @@ def test_two_players_and_a_spectator_play_snowball_fighting(browser, sf_server, 
     assert not errors, errors
     for page in (ana, ben, eve):
         page.context.close()
+
+
+def test_three_seats_a_bolero_at_two_clicked_targets_and_the_nearest_opponent(browser, sf_server, shot):
+    """With two computer players: a Rattlesnake at the nearest opponent, a collect, then a Bowen Bolero
+    aimed by clicking two tokens; the computer players seal theirs and the turn resolves."""
+    base = sf_server.url
+    ana = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    ana.set_default_timeout(6000)
+    errors: list[str] = []
+    ana.on("pageerror", lambda exc: errors.append(str(exc)))
+    _as_guest(ana, base + "/", "Ana")
+    expect(ana.locator(".who")).to_contain_text("Ana")
+    ana.goto(base + "/games/new/snowball-fighting/")
+    ana.select_option("select[name=num_seats]", "3")
+    ana.click("button:has-text('Create game')")
+    for _ in range(2):
+        before = ana.locator(".waiting-room .tag:has-text('computer')").count()
+        ana.locator("button:has-text('Add computer player')").first.click()
+        expect(ana.locator(".waiting-room .tag:has-text('computer')")).to_have_count(before + 1)
+    ana.click("#start-game")
+    expect(ana.locator("#sf-board")).to_have_attribute("data-phase", "setup")
+    ana.fill("#sf-name", "Avalanche Annie")
+    old = _version(ana)
+    ana.click("[data-sf-setup-ready]")
+    _wait_new_version(ana, old)
+    expect(ana.locator("#sf-board")).to_have_attribute("data-phase", "orders")
+    me = int(ana.locator("#sf-board").get_attribute("data-seat"))
+    others = sorted(int(t) for t in ana.evaluate("[...document.querySelectorAll('#sf-map [data-token-seat]')].map(t => t.dataset.tokenSeat)") if int(t) != me)
+    names = {s: ana.locator(f'[data-roster-seat="{s}"] .sf-cname').inner_text() for s in others}
+
+    ana.click('[data-sf-tool="rattlesnake"]')
+    old = _version(ana)
+    ana.click('[data-sf-target="nearest"]')
+    _wait_new_version(ana, old)
+    card = ana.locator('[data-sf-card="1"]')
+    expect(card.locator("[data-sf-order-text]")).to_have_text("Rogerson Rattlesnake at the nearest opponent")
+    expect(card.locator("[data-sf-chance]").first).to_contain_text("nearest opponent now:")
+    expect(card.locator("[data-sf-chance]").first).to_contain_text('Aimed at "nearest opponent" -10')
+
+    ana.click('[data-sf-edit="2"]')
+    ana.click('[data-sf-tool="collect"]')
+    old = _version(ana)
+    ana.click('[data-sf-collect*=\'"count":2\']')
+    _wait_new_version(ana, old)
+
+    ana.click('[data-sf-edit="3"]')
+    ana.click('[data-sf-tool="bolero"]')
+    ana.locator(f'#sf-map [data-token-seat="{others[0]}"] .sf-body').click(force=True)
+    expect(ana.locator(f'#sf-map [data-token-seat="{others[0]}"]')).to_have_class(re.compile("is-picked-target"))
+    expect(ana.locator("[data-sf-hint]")).to_have_text("Now click the second target.")
+    old = _version(ana)
+    ana.locator(f'#sf-map [data-token-seat="{others[1]}"] .sf-body').click(force=True)
+    _wait_new_version(ana, old)
+    card = ana.locator('[data-sf-card="3"]')
+    expect(card.locator("[data-sf-order-text]")).to_have_text(f"Bowen Bolero at {names[others[0]]} and {names[others[1]]}")
+    expect(card.locator("[data-sf-chance]")).to_have_count(2)
+    expect(card.locator("[data-sf-chance]").first).to_contain_text("base 50%")
+    shot(ana, "sf-06-three-seats-orders")
+    old = _version(ana)
+    ana.click("#sf-ready")
+    _wait_new_version(ana, old)
+    expect(ana.locator("[data-sf-report]")).to_contain_text("Report on turn 1", timeout=10000)
+    expect(ana.locator("[data-sf-report]")).to_contain_text("Bowen Bolero")
+    shot(ana, "sf-06-three-seats-report")
+    assert not errors, errors
+    ana.context.close()
