@@ -18,7 +18,7 @@ RADIUS = 20.0
 HALF_HEIGHT = RADIUS * math.sqrt(3) / 2
 MARGIN_X = 22.0
 MARGIN_TOP = 26.0
-KITCHEN_HEIGHT = 34.0
+KITCHEN_HEIGHT = 50.0
 SEAT_COLOURS = ("#d33a2c", "#1f6fb2", "#e08a00", "#7b4bb7", "#138a8a", "#c2408f")
 
 ACTION_NAMES = {
@@ -69,7 +69,7 @@ class Geometry:
     def centre(self, ref: str) -> tuple[float, float]:
         if ref == "KITCHEN":
             x, _ = self.centre(self.door)
-            return x, self.map_bottom + 8 + KITCHEN_HEIGHT / 2
+            return x, self.map_bottom + 8 + KITCHEN_HEIGHT / 2 + 6
         row, col = _parse(ref)
         return MARGIN_X + RADIUS + (col - 1) * 1.5 * RADIUS, MARGIN_TOP + HALF_HEIGHT * (row + 1)
 
