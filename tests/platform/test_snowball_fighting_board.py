@@ -258,3 +258,13 @@ def test_a_conditional_third_segment_shows_its_cases_and_their_chances_to_its_ow
         assert "hp_at_most\" selected" not in other and "Conditional: case 1" not in text_of(other)
     plain = setup_done(2, starts=(["W9"], ["S1"]))
     assert "data-sf-make-cond" not in render(plain, 0) and "data-sf-make-cond" in render(setup_done(2, options={"rule13": True}), 0)
+
+
+def test_a_seat_that_sent_no_orders_is_marked_in_the_list_of_combatants():
+    s = setup_done(2)
+    s, _ = R.apply(s, 0, {"type": "deadline"})
+    s, _ = R.apply(s, 1, {"type": "orders", "segments": [{"type": "stand"}] * 3, "ready": True})
+    assert R.view(s, None)["combatants"][0]["nmr_streak"] == 1
+    page = render(s, None)
+    rows = dict(re.findall(r'data-roster-seat="(\d)">(.*?)</tr>', page, re.S))
+    assert "no orders last turn" in rows["0"] and "no orders last turn" not in rows["1"]
