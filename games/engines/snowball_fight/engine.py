@@ -1070,6 +1070,8 @@ def _second_cards(s: State, seat: int) -> list[str]:
     played card (3+ players), a card its team discarded this turn (teams)."""
     if s.get("mode") == "ring":
         return list(s["battle"]["face_down"][seat])
+    if seat in s["battle"].get("second_done", ()):
+        return []
     pile = _dk(s, seat)
     return [c for c in s["battle"]["face_down"][pile] if c in s["discard"][pile]]
 
@@ -1151,6 +1153,9 @@ def _answer_upgrade(s: State, task: dict[str, Any], option: Action | None, event
 
 def _answer_second_card(s: State, task: dict[str, Any], option: Action | None, events: list[Event]) -> None:
     seat = task["ask"]
+    b = s["battle"]
+    if s.get("mode") == "ring":  # the other played card serves one Barrage only
+        b["face_down"][seat] = []
     if option is None or option["type"] == "pass":
         _event(events, s, "second_card", f"Barrage: {_NAME_SLOTS[seat]} does not play a second card")
         return
@@ -1159,9 +1164,9 @@ def _answer_second_card(s: State, task: dict[str, Any], option: Action | None, e
     if cid in s["face_down"][pile]:
         s["face_down"][pile] = _without(s["face_down"][pile], cid)
     extra = _play(cid, option["side"], "barrage")
-    b = s["battle"]
-    if "dpile" in s:  # a team's discarded card serves one Barrage only
+    if "dpile" in s:  # a team's discarded card serves one Barrage only, a seat one second card
         b["face_down"][pile] = _without(b["face_down"][pile], cid)
+        b["second_done"] = b.get("second_done", []) + [seat]
     b["plays"][seat].append(extra)
     _event(events, s, "second_card", f"Barrage: {_NAME_SLOTS[seat]} plays a second card: {_play_text(extra)}",
            card=cid, side=option["side"])

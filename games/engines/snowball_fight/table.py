@@ -565,7 +565,8 @@ def reveal(s: State, events: list[Event]) -> None:
                     rest.remove(cid)
             if not C.is_no_effect(cid):
                 out.append(cid)
-            played[seat][where] = {"card": cid, "side": pick["side"], "via": via}
+            at = {"left": _left_of, "right": _right_of}[where](s, seat) if ring else s["opponents"][seat]
+            played[seat][where] = {"card": cid, "side": pick["side"], "via": via, "at": at}
         s["hands"][seat] = []
         pile = E._dk(s, seat)
         s["discard"][pile] = s["discard"][pile] + rest + out
@@ -580,7 +581,7 @@ def reveal(s: State, events: list[Event]) -> None:
         else:
             at = played[seat]["at"]
             parts.append(f"{E.P(seat)} plays {_play_words(at)} at {E.P(s['opponents'][seat])}")
-            shown.append({"seat": seat, **{k: at[k] for k in ("card", "side", "via")}})
+            shown.append({"seat": seat, **at})
     E._clear_sealed(s)
     s["shown"] = [[] for _ in range(n)]
     s["step"] = "resolve"
