@@ -1475,13 +1475,19 @@ def outcome(state: State) -> dict[str, Any] | None:
     result = state["result"]
     if result is None:
         return None
-    return {
+    out = {
         "code": result["code"],
         "reason": result["reason"],
         "scores": list(result["scores"]),
         "winners": list(result["winners"]),
         "breakdown": [[dict(item) for item in rows] for rows in result["breakdown"]],
     }
+    if "tiebreak" in result:
+        tb = result["tiebreak"]
+        out["tiebreak"] = None if tb is None else {"tied": list(tb["tied"]), "scores": list(tb["scores"])}
+    if "team_scores" in result:
+        out["team_scores"] = list(result["team_scores"])
+    return out
 
 
 from games.engines.snowball_fight import table  # noqa: E402  (the 3+ and team variants use this module)
