@@ -122,3 +122,38 @@ def test_ring_table_builds_a_playable_state():
 def test_deck_cards_counts_the_decks_of_the_table():
     assert len(deck_cards(3)) == len(deck_cards(4)) == 2 * 20
     assert len(deck_cards(5)) == len(deck_cards(6)) == 3 * 20
+
+
+def team_table(teams: list[int], *, hands: list[list[str]], draw: list[list[str]] | None = None,
+               discard: list[list[str]] | None = None, team_draw: list[list[str]] | None = None,
+               common: list[bool] = (False, False), arsenal: list[list[str]] | None = None,
+               turn: int = 1, seed: int = 5, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A team state in the card-choice step (one card each against the opponent across).
+
+    Unset personal draw piles get two spare Basic cards each, unset Arsenal piles two spare
+    Advanced cards each.
+    """
+    players = len(teams)
+    s = E.new_game(players=players, options=options or {}, seed=seed, teams=teams)
+    used = {c for pile in hands + (draw or []) + (discard or []) + (team_draw or []) + (arsenal or [])
+            for c in pile} | set(s["no_effect"])
+    spare_basic = [c for c in ALL_IDS if C.kind_of(c).level == "basic" and c not in used]
+    spare_adv = [c for c in ALL_IDS if C.kind_of(c).level == "advanced" and c not in used]
+    if draw is None:
+        draw = [spare_basic[2 * i:2 * i + 2] for i in range(players)]
+    if arsenal is None:
+        arsenal = [spare_adv[2 * i:2 * i + 2] for i in range(players)]
+    s.update(hands=[list(h) for h in hands], draw=[list(p) for p in draw],
+             discard=[list(p) for p in discard] if discard else [[], []], face_down=[[], []],
+             team_draw=[list(p) for p in team_draw] if team_draw else [[], []], common=list(common),
+             arsenal=[list(p) for p in arsenal], phase="play", step="choose", turn=turn, draft=None)
+    return s
+
+
+def play_each(s: dict[str, Any], plays: dict[int, tuple[str, str]]):
+    """Team play: every listed seat plays (card, side) at its opponent."""
+    events = []
+    for seat, (card, side) in plays.items():
+        s, more = RULESET.apply(s, seat, {"type": "play", "card": card, "side": side})
+        events += more
+    return s, events
