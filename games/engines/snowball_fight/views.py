@@ -160,7 +160,7 @@ def _you(state: State, seat: int) -> dict[str, Any]:
             you["playable"].append({
                 "card": card_dict(cid),
                 "from": "cache" if cid in state["cache"][seat] else "hand",
-                "chosen_side": sealed["side"] if sealed and sealed["card"] == cid else None,
+                "chosen_side": sealed["side"] if sealed and sealed.get("card") == cid else None,
                 **{side: {"choose": {"type": "choose", "card": cid, "side": side},
                           "play": {"type": "play", "card": cid, "side": side}}
                    for side in E.SIDE_NAMES},
