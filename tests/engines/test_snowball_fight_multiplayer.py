@@ -357,6 +357,8 @@ def test_a_tie_sends_only_the_tied_players_to_a_final_round():
     assert "{p0} and {p1} are tied on 6 points" in public_text(events)
     assert set(RULESET.to_act(s)) == {0, 1} and s["hands"][2] == []
     assert RULESET.legal_actions(s, 2) == []
+    with pytest.raises(NotYourTurn, match="only the tied players"):
+        RULESET.apply(s, 2, {"type": "lock"})
     assert all(len(s["hands"][x]) == 2 for x in (0, 1))
     view = RULESET.view(s, 2)
     assert view["tiebreak"]["tied"] == [0, 1] and not view["seats"][2]["active"]

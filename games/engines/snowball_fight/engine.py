@@ -304,6 +304,8 @@ def _sealed_action(state: State, seat: int, action: Action, events: list[Event])
     copied; the lock that ends the step copies the whole state before resolving it.
     """
     if state["locked"][seat]:
+        if "active" in state and seat not in state["active"]:
+            raise NotYourTurn("only the tied players play the final round")
         raise NotYourTurn("you have already locked your choice; waiting for the other player")
     kind = action["type"]
     if kind == "lock":
