@@ -422,3 +422,16 @@ def test_bots_play_whole_games_and_a_game_replays_from_seed_and_actions(players)
         assert again == s
         for viewer in [*range(players), None]:
             assert RULESET.view(again, viewer) == RULESET.view(s, viewer)
+
+
+def test_barrage_cannot_use_a_card_restock_shuffled_back_into_a_draw_pile():
+    # turn 2 starts with battle 1 (seats 1 and 2): seat 1's Restock there shuffles back
+    # its Barrage partner before the Barrage (battle 0) is resolved.
+    s = ring_table(3, hands=[["c06", "c03"], ["c17", "c04"], ["c01b", "c03b"]], turn=2)
+    s, events = play_all(s, {0: (("c03", "bottom"), ("c06", "bottom")),
+                             1: (("c04", "bottom"), ("c17", "top")),
+                             2: (("c03b", "top"), ("c01b", "bottom"))})
+    s, more = finish_prompts(s)
+    log = public_text(events + more)
+    assert log.index("Restock: {p1} shuffles Dodge / Restock and Barrage") < log.index("Barrage hit {p0}")
+    assert "{p1} may play their second card" not in log

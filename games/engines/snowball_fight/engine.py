@@ -1070,8 +1070,8 @@ def _options_upgrade(s: State, task: dict[str, Any]) -> list[Action]:
 def _second_cards(s: State, seat: int) -> list[str]:
     """The cards Barrage's hit lets ``seat`` play: its face-down card (2 players), its other
     played card (3+ players), a card its team discarded this turn (teams)."""
-    if s.get("mode") == "ring":
-        return list(s["battle"]["face_down"][seat])
+    if s.get("mode") == "ring":  # unless Restock has shuffled it back into a draw pile
+        return [c for c in s["battle"]["face_down"][seat] if not any(c in pile for pile in s["draw"])]
     if seat in s["battle"].get("second_done", ()):
         return []
     pile = _dk(s, seat)
