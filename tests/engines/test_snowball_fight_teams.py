@@ -125,7 +125,7 @@ def test_a_used_up_personal_pile_turns_the_team_discard_into_a_common_deck_the_l
     log = public_text(events)
     assert "the team discard pile (4 cards) is shuffled into the team's common draw deck" in log
     assert s["common"] == [True, False] and s["step"] == "deal"
-    assert RULESET.to_act(s).keys() == {0}
+    assert RULESET.to_act(s).keys() == {0} and RULESET.to_act(s)[0].kind == "deal"
     pool = s["pool"][0]
     assert len(pool["cards"]) == 2 + 2 and pool["to"] == [0, 2]
     assert s["team_draw"][0] == [] and s["discard"][0] == []

@@ -1289,8 +1289,8 @@ def to_act(state: State) -> dict[int, Prompt]:
         return {task["ask"]: _prompt("effect", prompt_text(state, task), EFFECT_TIMEOUT,
                                      _effect_default(task["options"]), {"what": task["what"]})}
     if step == "deal":
-        return {seat: _prompt("sealed", table.DEAL_TEXT, CHOOSE_TIMEOUT, table.deal_default(state, seat),
-                              {"chosen": False, "what": "deal"})
+        return {seat: _prompt("deal", table.DEAL_TEXT, CHOOSE_TIMEOUT, table.deal_default(state, seat),
+                              {"what": "deal"})
                 for seat in table.dealers(state)}
     if step == "choose":
         timeout, text = CHOOSE_TIMEOUT, table.choose_text(state) if "mode" in state else _CHOOSE_TEXT
