@@ -435,3 +435,31 @@ def test_barrage_cannot_use_a_card_restock_shuffled_back_into_a_draw_pile():
     log = public_text(events + more)
     assert log.index("Restock: {p1} shuffles Dodge / Restock and Barrage") < log.index("Barrage hit {p0}")
     assert "{p1} may play their second card" not in log
+
+
+@pytest.mark.parametrize("players,teams", [(6, None), (5, None), (6, [0, 0, 0, 1, 1, 1])])
+def test_every_battle_of_a_turn_is_explained_in_words_with_real_seats(players, teams):
+    import re
+
+    extra = {"teams": teams} if teams else {}
+    s = RULESET.new_game(players=players, options={}, seed=21, **extra)
+    seen_turns = set()
+    while RULESET.outcome(s) is None:
+        seat = min(RULESET.to_act(s))
+        s, events = RULESET.apply(s, seat, RULESET.bot_action(s, seat))
+        for event in events:
+            assert all(int(n) < players for n in re.findall(r"\{p(\d+)\}", event["text"])), event["text"]
+        reveal = RULESET.view(s, None)["last_reveal"]
+        if reveal is None or reveal["resolving"] or reveal["turn"] in seen_turns:
+            continue
+        seen_turns.add(reveal["turn"])
+        battles = players if teams is None else players // 2
+        assert len(reveal["battles"]) == len(reveal["order"]) == battles
+        headers = [line for line in reveal["lines"] if line.startswith("Battle ")]
+        assert [h.split(":")[0] for h in headers] == [f"Battle {i} of {battles}" for i in range(1, battles + 1)]
+        for header, (a, b) in zip(headers, reveal["order"]):
+            assert header.count("{p%d}" % a) and header.count("{p%d}" % b)
+        for x, plays in enumerate(reveal["plays"]):
+            assert [p["toward"] for p in plays if p["toward"] != "battle"] == (["left", "right"] if teams is None else ["at"])
+            assert all(p["at"] != x for p in plays)
+    assert len(seen_turns) >= 3

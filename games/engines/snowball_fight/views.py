@@ -246,6 +246,7 @@ def table_view(state: State, viewer: int | None) -> View:
     for x in range(n):
         seat = _seat_view(state, x, viewer) if not teams else _team_seat_view(state, x, viewer)
         seat["no_effect"] = card_dict(state["no_effect"][x])
+        seat["arsenal_pile"] = x if x < len(state["arsenal"]) else None
         if teams:
             seat.update(team=state["teams"][x], opponent=state["opponents"][x],
                         leader=state["leaders"][state["teams"][x]] == x, active=True)
