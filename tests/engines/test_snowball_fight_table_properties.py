@@ -2,6 +2,7 @@
 
 Every step: cards are conserved across all piles, defaults and chosen actions are legal,
 no view (each seat and a spectator) shows another seat's hidden cards or depends on them,
+no event names a card hidden from a seat it is shown to,
 the bot decides from its view only, and a game replays exactly from seed + actions.
 """
 from __future__ import annotations
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 from games.engines.snowball_fight import RULESET
 from games.engines.snowball_fight import cards as C
-from games.engines.snowball_fight.privacy import find_leaks
+from games.engines.snowball_fight.privacy import find_leaks, hidden_cards
 from tests.engines.test_snowball_fight_table_helpers import deck_cards, game_cards, random_table_game
 
 TABLES = [(3, None), (4, None), (5, None), (6, None),
@@ -162,10 +163,35 @@ def test_views_of_every_seat_and_a_spectator_hide_what_the_rules_hide(seed, tabl
                 assert RULESET.view(variant, viewer) == view, "the view depends on hidden cards"
                 if viewer is not None and viewer in RULESET.to_act(s):
                     assert RULESET.bot_action(variant, viewer) == RULESET.bot_action(s, viewer), "the bot peeked"
-        RULESET.apply(s, seat, action)
+        after, events = RULESET.apply(s, seat, action)
         assert s == before, "apply changed its input"
+        # cards the rules show publicly in this step (played, stolen, Abandoned, taken...) may be
+        # hidden again by its end (a reshuffle), so they are not secrets of this step
+        shown = {value for event in events if "visible_to" not in event and event["type"] in REVEALING
+                 for value in _strings(event)}
+        for viewer in [*range(players), None]:
+            secret = set(hidden_cards(s, viewer)) & set(hidden_cards(after, viewer)) - shown
+            for event in events:
+                if "visible_to" in event and viewer not in event["visible_to"]:
+                    continue  # not shown to this viewer
+                named = {value for value in _strings(event) if value in secret}
+                assert not named, f"{event['type']} event names {named} to seat {viewer}"
 
     random_table_game(seed, players=players, teams=teams, on_step=check)
+
+
+REVEALING = {"reveal", "second_card", "steal", "raid", "exchange", "cache", "abandon", "upgrade", "restock"}
+
+
+def _strings(value):
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+    elif isinstance(value, str):
+        yield value
 
 
 @games(30)
