@@ -14,17 +14,16 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games import inputs, jsontext, rendering, selectors, services
+from games import inputs, jsontext, rendering, selectors, services, version_watch
 from games.auth import token_for_key, token_group, token_is_live
+from games.calls import coordinator_call, db_call
 from games.coordinator import get_coordinator
 from games.engines.base import GameError
 from games.errors import NotFound, ServiceError, StaleVersion
-from games.loop_database import on_the_loop
-from games.presence import coordinator_call, keep_alive, stop_keeping_alive
+from games.presence import keep_alive, stop_keeping_alive
 
 log = logging.getLogger(__name__)
 
@@ -34,21 +33,8 @@ CLOSE_NOT_FOUND = 4004
 CLOSE_TOO_FAST = 4008
 CLOSE_TOO_MANY_SOCKETS = 4029
 
-
-def db_call(function):
-    """Run ``function`` (which uses the database) from async code.
-
-    By default (one process on SQLite, or workers on a server database): on the event loop's
-    own thread, at once, and on a worker thread only when it meets a game lock held elsewhere
-    (games/loop_database.py). Several processes on one SQLite file (SQLite with Redis): on
-    Channels' one database thread, since SQLite makes a writer wait for the others' and that
-    wait must not stop the loop. With ``SNOWBALL_DB_ON_LOOP=0`` and a server database: in the
-    shared thread pool, each thread with its own connection.
-    """
-    in_a_thread = database_sync_to_async(function, thread_sensitive=not settings.SNOWBALL_PARALLEL_DB)
-    if settings.SNOWBALL_DB_ON_LOOP:
-        return on_the_loop(function, if_it_would_wait=in_a_thread)
-    return in_a_thread
+TIMER_RETRY_SECONDS = 1.0
+TIMER_RETRY_MAX_SECONDS = 30.0
 
 
 class TokenBucket:
@@ -164,54 +150,23 @@ class ArrivalControlMixin:
         arrivals.put_nowait({"type": "websocket.disconnect", "code": CLOSE_TOO_FAST})
 
 
-class DirectDispatchMixin:
-    """Hands each message straight to its handler, one message at a time per consumer.
+class DispatchWithoutDatabaseHop:
+    """Channels' dispatch without its per-message hop to Channels' database thread.
 
-    Channels' ``AsyncConsumer.dispatch`` first closes stale database connections, a hop to
-    the one database thread for every message a socket gets. Our handlers reach the database
-    only through ``db_call``, which does the same check where it runs, so the hop is pure
-    cost: with a thousand sockets it was most of the database thread's queue.
-
-    With Snowball's layers (games/channel_layers.py, in-process and Redis) a consumer can
-    also take a message straight from the layer when it is not handling another one;
-    ``_turn`` keeps the consumer's own messages and those handed over in one file.
+    ``AsyncConsumer.dispatch`` awaits ``aclose_old_connections`` (a call on Channels' one
+    database thread) before every message a socket gets; that hop costs more CPU than the
+    rest of a delivery (docs/where-code-runs.md). These consumers touch the database only
+    through ``db_call``, which gives its connection back itself, so the hop has nothing to do.
     """
 
-    _turn: asyncio.Lock | None = None
-
     async def dispatch(self, message: dict[str, Any]) -> None:
-        async with self._the_turn():
-            await self._handle(message)
-
-    async def _handle(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']!r}")
         await handler(message)
 
-    def _the_turn(self) -> asyncio.Lock:
-        if self._turn is None:
-            self._turn = asyncio.Lock()
-        return self._turn
 
-    def take_direct_deliveries(self) -> None:
-        """Ask the layer, if it can, to hand this consumer its messages directly."""
-        if hasattr(self.channel_layer, "deliver_directly"):
-            self.channel_layer.deliver_directly(self.channel_name, self)
-
-    def stop_direct_deliveries(self) -> None:
-        if hasattr(self.channel_layer, "stop_delivering_directly"):
-            self.channel_layer.stop_delivering_directly(self.channel_name)
-
-    def ready_for_direct_delivery(self) -> bool:
-        return not self._the_turn().locked()
-
-    async def deliver(self, message: dict[str, Any]) -> None:
-        """A message handed over by the layer: handled as the consumer's own loop would."""
-        await self.dispatch(message)
-
-
-class BaseGameConsumer(ArrivalControlMixin, DirectDispatchMixin, AsyncWebsocketConsumer):
+class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
     """One viewer's live connection to one game."""
 
     game_id: int
@@ -245,11 +200,11 @@ class BaseGameConsumer(ArrivalControlMixin, DirectDispatchMixin, AsyncWebsocketC
             await self.channel_layer.group_add(token_group(self.token_id), self.channel_name)
         self.group = services.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        self.take_direct_deliveries()
         await self.accept()
         await self.be_seen()
         await self.send_current()
         keep_alive(self.game_id, self.channel_name, rejoin=self.be_seen)
+        version_watch.watch(self.game_id, self.channel_name, self.channel_layer, lambda: self.sent_version)
 
     async def disconnect(self, code: int) -> None:
         if self.timer is not None:
@@ -258,7 +213,7 @@ class BaseGameConsumer(ArrivalControlMixin, DirectDispatchMixin, AsyncWebsocketC
             await self.channel_layer.group_discard(token_group(self.token_id), self.channel_name)
         if hasattr(self, "group"):
             stop_keeping_alive(self.game_id, self.channel_name)
-            self.stop_direct_deliveries()
+            version_watch.unwatch(self.game_id, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await coordinator_call(get_coordinator().leave)(self.game_id, self.channel_name)
             await self.announce_presence()
@@ -325,15 +280,20 @@ class BaseGameConsumer(ArrivalControlMixin, DirectDispatchMixin, AsyncWebsocketC
             await self.send_json({"type": "pong", "version": self.sent_version})
 
     async def handle_action(self, frame: dict[str, Any]) -> None:
+        """Answer the action frame exactly once: an ack of what was committed, or an error.
+
+        The service reports nothing that happens after its commit as a failure; an unexpected
+        failure before it is answered ``server_error`` (nothing was saved; the same frame may
+        be sent again). The socket stays open either way.
+        """
         action_id = frame.get("action_id")
         if self.seat is None:
             await self.send_error("not_seated", "spectators cannot act; this connection is read-only", action_id=action_id)
             return
-        submit = (services.submit_action_async if services.moves_await_the_database()
-                  else db_call(services.submit_action))
         try:
-            result = await submit(game_id=self.game_id, user=self.user, action=frame.get("action"),
-                                  action_id=action_id, version=frame.get("version"))
+            result = await db_call(services.submit_action)(
+                game_id=self.game_id, user=self.user, action=frame.get("action"), action_id=action_id,
+                version=frame.get("version"))
         except StaleVersion as exc:
             await self.send_error(exc.code, exc.message, action_id=action_id)
             await self.send_current(force=True)
@@ -341,8 +301,16 @@ class BaseGameConsumer(ArrivalControlMixin, DirectDispatchMixin, AsyncWebsocketC
         except (ServiceError, GameError) as exc:
             await self.send_error(getattr(exc, "code", "error"), getattr(exc, "message", str(exc)), action_id=action_id)
             return
+        except Exception:
+            log.exception("game %s: an action of seat %s failed", self.game_id, self.seat)
+            await self.send_error("server_error", "the server failed before your action was saved; send it again "
+                                  "with the same action_id", action_id=action_id)
+            return
         await self.on_ack(action_id, result)
-        await self.send_current(version=result.version)
+        try:
+            await self.send_current(version=result.version)
+        except Exception:  # the ack is sent; the version watch brings the view
+            log.exception("game %s: the view after version %s could not be sent", self.game_id, result.version)
 
     async def on_ack(self, action_id: str, result: services.ActionResult) -> None:
         pass
@@ -423,11 +391,19 @@ class BaseGameConsumer(ArrivalControlMixin, DirectDispatchMixin, AsyncWebsocketC
             self.timer = asyncio.create_task(self._expire_at(deadline))
 
     async def _expire_at(self, deadline: float) -> None:
+        """Apply the overdue prompts' defaults; on any failure, log it and try again later."""
         await asyncio.sleep(max(0.0, deadline - time.time()) + 0.05)
-        try:
-            await db_call(services.apply_timeouts)(game_id=self.game_id)
-        except ServiceError:
-            log.info("timeouts of game %s deferred", self.game_id)
+        retry_in = TIMER_RETRY_SECONDS
+        while True:
+            try:
+                await db_call(services.apply_timeouts)(game_id=self.game_id)
+                return
+            except ServiceError as exc:
+                log.info("timeouts of game %s deferred (%s)", self.game_id, exc.message)
+            except Exception:
+                log.exception("timeouts of game %s failed; retrying in %g s", self.game_id, retry_in)
+            await asyncio.sleep(retry_in)
+            retry_in = min(retry_in * 2, TIMER_RETRY_MAX_SECONDS)
 
 
 class GameHtmlConsumer(BaseGameConsumer):
@@ -485,17 +461,15 @@ class GameApiConsumer(BaseGameConsumer):
                               "duplicate": result.duplicate})
 
 
-class LobbyConsumer(ArrivalControlMixin, DirectDispatchMixin, AsyncWebsocketConsumer):
+class LobbyConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
     """Keeps the lobby's lists of open and live games fresh without a reload."""
 
     async def connect(self) -> None:
         self.pending: asyncio.Task | None = None
         await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
-        self.take_direct_deliveries()
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
-        self.stop_direct_deliveries()
         await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

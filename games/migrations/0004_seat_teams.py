@@ -4,7 +4,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("games", "0002_game_log_length"),
+        ("games", "0003_action_id_per_seat"),
     ]
 
     operations = [
