@@ -62,7 +62,7 @@ class NewGameForm(forms.Form):
         if len(team_counts) > 1:
             self.fields["num_teams"] = forms.TypedChoiceField(
                 label="Teams", coerce=int, initial=min(team_counts),
-                choices=[(n, f"{n} teams") for n in sorted(team_counts)],
+                choices=[(n, f"{n} teams" if n else "No teams") for n in sorted(team_counts)],
                 help_text="Players choose their team in the waiting room.")
         for option in ruleset.options:
             self.fields[f"opt_{option.name}"] = _option_field(option)

@@ -123,7 +123,7 @@ def create_game(*, creator, game_type: str, options: dict[str, Any] | None = Non
     teams = tables.team_count(ruleset, num_teams, seats=seats)
     seed = secrets.randbits(62)
     try:
-        ruleset.new_game(**tables.new_game_arguments(ruleset, players=seats, options=options, seed=seed,
+        ruleset.new_game(**tables.new_game_arguments(players=seats, options=options, seed=seed,
                                                      teams=tables.provisional_teams(seats, teams) if teams else None))
     except GameError as exc:
         raise BadRequest(f"bad options: {exc}") from exc
@@ -258,7 +258,7 @@ def start_game(*, game_id: int, user) -> Game:
         if problem:
             raise Conflict(f"the game cannot start: {problem}")
         try:
-            state = ruleset.new_game(**_new_game_arguments(game, ruleset, seats))
+            state = ruleset.new_game(**_new_game_arguments(game, seats))
         except GameError as exc:
             raise Conflict(f"the game cannot start: {exc}") from exc
         game.status = Game.Status.ACTIVE
@@ -277,13 +277,12 @@ def _team_for(game: Game, team: int | None) -> int | None:
     return tables.team_for_newcomer(game.seats.exclude(team=None).values_list("team", flat=True), game.num_teams)
 
 
-def _new_game_arguments(game: Game, ruleset: Ruleset, seats: list[Seat] | None = None) -> dict[str, Any]:
+def _new_game_arguments(game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
     """``new_game``'s arguments for this table, with its seats' teams at a team table."""
     teams = None
     if game.num_teams:
         teams = [s.team for s in (seats if seats is not None else game.seats.all())]
-    return tables.new_game_arguments(ruleset, players=game.num_seats, options=game.options, seed=game.seed,
-                                     teams=teams)
+    return tables.new_game_arguments(players=game.num_seats, options=game.options, seed=game.seed, teams=teams)
 
 
 # ---------------------------------------------------------------- play
@@ -384,7 +383,7 @@ def next_deadline(game: Game) -> float | None:
 def replay(*, game: Game) -> dict[str, Any]:
     """Rebuild the state from the seed and the action log alone."""
     ruleset = _ruleset(game.game_type)
-    state = ruleset.new_game(**_new_game_arguments(game, ruleset))
+    state = ruleset.new_game(**_new_game_arguments(game))
     for record in game.actions.order_by("seq"):
         state, _ = ruleset.apply(state, record.seat, record.action)
     return state

@@ -39,7 +39,8 @@ def seat_count(ruleset: Ruleset, requested: int | None) -> int:
 
 def team_count(ruleset: Ruleset, requested: int | None, *, seats: int) -> int:
     """The table's teams (0: none): ``requested`` among the ruleset's ``team_counts``, or the
-    only count it allows, or its smallest; BadRequest for a count it does not allow."""
+    only count it allows, or its smallest (none, where teams are optional); BadRequest for a
+    count it does not allow."""
     allowed = team_counts_of(ruleset)
     if not allowed:
         if requested not in (None, 0):
@@ -47,7 +48,8 @@ def team_count(ruleset: Ruleset, requested: int | None, *, seats: int) -> int:
         return 0
     teams = min(allowed) if requested is None else requested
     if isinstance(teams, bool) or not isinstance(teams, int) or teams not in allowed:
-        raise BadRequest(f"{ruleset.name} is played with {team_count_words(ruleset)} teams, got teams={requested!r}")
+        counts = _or_list([str(c) for c in sorted(allowed)])
+        raise BadRequest(f"{ruleset.name} is played with {counts} teams, got teams={requested!r}")
     if teams > seats:
         raise BadRequest(f"{teams} teams need at least {teams} seats, the table has {seats}")
     return teams
@@ -83,12 +85,12 @@ def provisional_teams(num_seats: int, num_teams: int) -> list[int]:
     return [seat % num_teams for seat in range(num_seats)]
 
 
-def new_game_arguments(ruleset: Ruleset, *, players: int, options: dict[str, Any], seed: int,
+def new_game_arguments(*, players: int, options: dict[str, Any], seed: int,
                        teams: list[int] | None) -> dict[str, Any]:
-    """The keyword arguments of ``ruleset.new_game``: ``teams`` only for a team game."""
+    """The keyword arguments of a ruleset's ``new_game``: ``teams`` only for a table in teams."""
     arguments: dict[str, Any] = {"players": players, "options": options, "seed": seed}
-    if team_counts_of(ruleset):
-        arguments["teams"] = list(teams or [])
+    if teams is not None:
+        arguments["teams"] = list(teams)
     return arguments
 
 
@@ -118,6 +120,16 @@ def start_problem(ruleset: Ruleset, *, num_teams: int, players: list[dict[str, A
 
 
 def team_count_words(ruleset: Ruleset) -> str:
-    """"2" or "2, 3 or 4": the numbers of teams the game allows ("" without teams)."""
-    words = [str(c) for c in sorted(team_counts_of(ruleset))]
-    return " or ".join(words) if len(words) < 2 else f"{', '.join(words[:-1])} or {words[-1]}"
+    """"in 2 teams", "in 2, 3 or 4 teams", "each for themselves or in 2 teams": how a game
+    may be played ("" for a game without teams)."""
+    counts = team_counts_of(ruleset)
+    words = [str(c) for c in sorted(counts) if c]
+    if not words:
+        return ""
+    teams = f"in {_or_list(words)} teams"
+    return f"each for themselves or {teams}" if 0 in counts else teams
+
+
+def _or_list(words: list[str]) -> str:
+    """"2", "0 or 2", "2, 3 or 4"."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"

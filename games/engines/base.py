@@ -84,9 +84,10 @@ class Ruleset(Protocol):
     """A game: a declarative description plus pure functions over its state.
 
     ``min_players``..``max_players`` are the seats a table may have (2-12).
-    ``team_counts`` are the numbers of teams the game allows; empty: no teams. For a team
-    game the platform calls ``new_game(..., teams=[team of seat 0, team of seat 1, ...])``
-    with team numbers 0..k-1; games without teams are called without ``teams``. Before it
+    ``team_counts`` are the numbers of teams the game allows; empty: no teams; a 0 among
+    them: teams are a variant the creator may leave out. For a table in teams the platform
+    calls ``new_game(..., teams=[team of seat 0, team of seat 1, ...])`` with team numbers
+    0..k-1; a table without teams is created without ``teams``. Before it
     starts a team game, the platform asks the optional ``check_teams(players=n,
     teams=[...])``, which raises GameError saying why that split is not allowed (e.g. too
     uneven); without it every split with no empty team is allowed.

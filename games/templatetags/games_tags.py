@@ -119,5 +119,4 @@ def team_counts(ruleset) -> str:
     """"in 2, 3 or 4 teams" for a game played in teams, "" otherwise."""
     from games.tables import team_count_words
 
-    words = team_count_words(ruleset)
-    return f"in {words} teams" if words else ""
+    return team_count_words(ruleset)

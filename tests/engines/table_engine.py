@@ -46,11 +46,13 @@ class TableEngine:
             raise BadAction(f"players must be {self.min_players} to {self.max_players}, got {players}")
         if options:
             raise BadAction(f"this game has no options, got {sorted(options)}")
-        if not self.team_counts:
-            if teams is not None:
-                raise BadAction("this game is played without teams, but teams were given")
+        if teams is None:
+            if self.team_counts and 0 not in self.team_counts:
+                raise BadAction("this game is played in teams, but no teams were given")
+        elif not self.team_counts:
+            raise BadAction("this game is played without teams, but teams were given")
         else:
-            if teams is None or len(teams) != players:
+            if len(teams) != players:
                 raise BadAction(f"teams must name one team per seat ({players}), got {teams!r}")
             count = max(teams) + 1
             if count not in self.team_counts or sorted(set(teams)) != list(range(count)):
@@ -107,7 +109,8 @@ class TableEngine:
 TABLE = TableEngine(slug="table-test", team_counts=())
 TEAM_TABLE = TableEngine(slug="team-table-test", team_counts=(2, 3, 4), name="Team Snowball Pile")
 PAIRS_TABLE = TableEngine(slug="pairs-table-test", team_counts=(2,), name="Two-team Snowball Pile")
-TEST_ENGINES = (TABLE, TEAM_TABLE, PAIRS_TABLE)
+MAYBE_PAIRS_TABLE = TableEngine(slug="maybe-pairs-table-test", team_counts=(0, 2), name="Snowball Pile, pairs or not")
+TEST_ENGINES = (TABLE, TEAM_TABLE, PAIRS_TABLE, MAYBE_PAIRS_TABLE)
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"  # their boards on the game page
 
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from games import selectors, services, tables
 from games.errors import BadRequest, Conflict, Forbidden, NotSeated, ServiceError
 from games.models import Game
-from tests.engines.table_engine import PAIRS_TABLE, TABLE, TEAM_TABLE, registered_table_engines
+from tests.engines.table_engine import MAYBE_PAIRS_TABLE, PAIRS_TABLE, TABLE, TEAM_TABLE, registered_table_engines
 from tests.platform.helpers import play_to_end
 
 
@@ -57,6 +57,17 @@ def test_a_game_without_teams_refuses_teams_and_one_with_a_single_count_fixes_it
         tables.team_count(PAIRS_TABLE, 3, seats=6)
     with pytest.raises(BadRequest, match="played with 2, 3 or 4 teams, got teams=True"):
         tables.team_count(TEAM_TABLE, True, seats=6)
+
+
+def test_a_game_whose_teams_are_optional_is_played_without_them_unless_the_creator_asks():
+    assert tables.team_count(MAYBE_PAIRS_TABLE, None, seats=4) == 0
+    assert tables.team_count(MAYBE_PAIRS_TABLE, 0, seats=4) == 0
+    assert tables.team_count(MAYBE_PAIRS_TABLE, 2, seats=4) == 2
+    with pytest.raises(BadRequest, match="played with 0 or 2 teams, got teams=3"):
+        tables.team_count(MAYBE_PAIRS_TABLE, 3, seats=6)
+    assert tables.team_count_words(MAYBE_PAIRS_TABLE) == "each for themselves or in 2 teams"
+    assert tables.team_count_words(TEAM_TABLE) == "in 2, 3 or 4 teams"
+    assert tables.team_count_words(TABLE) == ""
 
 
 @given(st.lists(st.integers(min_value=0, max_value=3), max_size=12), st.integers(min_value=1, max_value=4))
@@ -265,6 +276,22 @@ def test_an_engine_that_allows_one_team_count_fixes_it(make_user):
         services.create_game(creator=ana, game_type=PAIRS_TABLE.slug, num_seats=6, num_teams=3)
     with pytest.raises(BadRequest, match="4 teams need at least 4 seats"):
         services.create_game(creator=ana, game_type=TEAM_TABLE.slug, num_seats=3, num_teams=4)
+
+
+@pytest.mark.django_db
+def test_a_table_of_a_game_with_optional_teams_starts_with_or_without_them(make_user):
+    ana = make_user("Ana")
+    alone = services.create_game(creator=ana, game_type=MAYBE_PAIRS_TABLE.slug, num_seats=3)
+    paired = services.create_game(creator=ana, game_type=MAYBE_PAIRS_TABLE.slug, num_seats=4, num_teams=2)
+    for game in (alone, paired):
+        while any(p["empty"] for p in _seats(game)):
+            services.add_bot(game_id=game.pk, user=ana)
+        services.start_game(game_id=game.pk, user=ana)
+    alone, paired = Game.objects.get(pk=alone.pk), Game.objects.get(pk=paired.pk)
+    assert alone.status == paired.status == Game.Status.ACTIVE
+    assert alone.num_teams == 0 and alone.state["teams"] is None
+    assert [p["team"] for p in _seats(alone)] == [None, None, None]
+    assert paired.state["teams"] == [0, 1, 0, 1] == [p["team"] for p in _seats(paired)]
 
 
 @pytest.mark.django_db

@@ -8,7 +8,8 @@ from django.test import Client
 
 from games import services
 from games.models import Game
-from tests.engines.table_engine import PAIRS_TABLE, TEAM_TABLE, TEMPLATES_DIR, registered_table_engines
+from tests.engines.table_engine import (MAYBE_PAIRS_TABLE, PAIRS_TABLE, TEAM_TABLE, TEMPLATES_DIR,
+                                       registered_table_engines)
 
 pytestmark = pytest.mark.django_db
 
@@ -49,6 +50,9 @@ def test_the_creator_picks_seats_and_teams_on_the_new_game_form(make_user):
     pairs_form = ana.get(f"/games/new/{PAIRS_TABLE.slug}/").content.decode()
     assert 'name="num_teams"' not in pairs_form and "Played in 2 teams" in pairs_form
     assert "teams" not in ana.get("/games/new/snowball-fight/").content.decode()
+    maybe_form = ana.get(f"/games/new/{MAYBE_PAIRS_TABLE.slug}/").content.decode()
+    assert re.findall(r'<option value="(\d+)"[^>]*>(No teams|2 teams)', maybe_form) == [("0", "No teams"), ("2", "2 teams")]
+    assert "Played each for themselves or in 2 teams" in maybe_form
 
     refused = ana.post(f"/games/new/{TEAM_TABLE.slug}/", {"is_public": "on", "num_seats": "3", "num_teams": "4"})
     assert refused.status_code == 200 and "4 teams need at least 4 seats" in refused.content.decode()
