@@ -9,6 +9,7 @@ tray with what each die can be spent on, and the activation order.
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter, defaultdict
 from typing import Any
 
@@ -302,6 +303,13 @@ def _fire_rows(view: dict[str, Any], size: float) -> list[dict[str, Any]]:
     return rows
 
 
+def _within_reach(view: dict[str, Any], move_to: dict[str, Any], kid_id: str) -> bool:
+    """Whether a MOVE of this roll could end in base contact with ``kid_id`` (as the crow flies)."""
+    other = view["kids"][kid_id]
+    gap = math.dist(move_to["from"], other["pos"]) - move_to["piece_radius"] - other["radius"]
+    return gap <= move_to["roll"] + move_to.get("tolerance", 0.0)
+
+
 @register.simple_tag
 def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | None, names: list[str]) -> dict[str, Any]:
     """Everything the board templates print for one viewer's view and legal actions."""
@@ -339,7 +347,8 @@ def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | Non
     if move_to is not None:
         fx, fy = _flip(size, move_to["from"])
         move_from = {"x": _n(fx), "y": _n(fy), "roll": move_to["roll"],
-                     "shove": [{"id": k, "name": _kid_label(view["kids"], k)} for k in move_to.get("shove", [])]}
+                     "shove": [{"id": k, "name": _kid_label(view["kids"], k)} for k in move_to.get("shove", [])
+                               if _within_reach(view, move_to, k)]}
     moving = None
     pending = view.get("pending") or {}
     if pending.get("kind") == "move_to" and view["kids"][pending["kid"]]["pos"] is not None:
