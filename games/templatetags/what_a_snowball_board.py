@@ -73,18 +73,19 @@ def _shape_path(size: float, shape: Any) -> str:
     return " ".join(parts)
 
 
-def placement_area(size: float, place: dict[str, Any]) -> str:
+def placement_area(size: float, place: dict[str, Any], tolerance: float) -> str:
     """Where a Kid's centre may go at set-up: within ``within`` of a team corner, in the village,
-    off every other base and every piece that blocks movement (an SVG path)."""
+    off every other base and every piece that blocks movement, with the engine's tolerance
+    (an SVG path)."""
     radius = place["piece_radius"]
-    near = unary_union([Point(c).buffer(place["within"], 64) for c in place["corners"]])
-    area = near.intersection(box(radius, radius, size - radius, size - radius))
+    near = unary_union([Point(c).buffer(place["within"] + tolerance, 64) for c in place["corners"]])
+    area = near.intersection(box(radius - tolerance, radius - tolerance, size - radius + tolerance, size - radius + tolerance))
     blocked = []
     for shape in place.get("must_avoid", []):
         if shape["kind"] == "circle":
-            blocked.append(Point(shape["center"]).buffer(shape["radius"], 32))
+            blocked.append(Point(shape["center"]).buffer(shape["radius"] - tolerance, 32))
         else:
-            blocked.append(Polygon(shape["points"]).buffer(shape["clearance"], 16))
+            blocked.append(Polygon(shape["points"]).buffer(shape["clearance"] - tolerance, 16))
     if blocked:
         area = area.difference(unary_union(blocked))
     return _shape_path(size, area)
@@ -367,7 +368,7 @@ def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | Non
         "order": _order_rows(view), "active": view["kids"].get(active) if active else None,
         "tray": tray, "rolloff": rolloff,
         "team_order": [view["teams"][t]["name"] for t in view["team_order"]], "fire": _fire_rows(view, size) if view["phase"] == "play" else [],
-        "place": place, "place_path": placement_area(size, place[0]) if place else "",
+        "place": place, "place_path": placement_area(size, place[0], view["village"]["tolerance"]) if place else "",
         "move_to": move_to, "move_path": region_path(size, move_to["region"]) if move_to else "", "move_from": move_from, "moving": moving,
         "click_json": json.dumps(click) if click else "",
         "grid": [_n(i) for i in range(1, int(size))], "grid_major": [_n(i) for i in range(6, int(size), 6)],
