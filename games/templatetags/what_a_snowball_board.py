@@ -289,14 +289,15 @@ def _tray(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any] |
 
 def _fire_rows(view: dict[str, Any], size: float) -> list[dict[str, Any]]:
     rows = []
-    for line in view["lines_of_fire"]:
+    for index, line in enumerate(view["lines_of_fire"]):
         a = view["kids"][line["from"]]["pos"]
         b = view["kids"][line["to"]]["pos"]
         ax, ay = _flip(size, a)
         bx, by = _flip(size, b)
         modifier = sum(m["value"] for m in line.get("modifiers_without_size", []))
         rows.append({**line, "x1": _n(ax), "y1": _n(ay), "x2": _n(bx), "y2": _n(by),
-                     "mx": _n((ax + bx) / 2), "my": _n((ay + by) / 2 - 0.3), "modifier": modifier,
+                     "mx": _n(ax + (bx - ax) * (0.4 + 0.2 * (index % 2))),
+                     "my": _n(ay + (by - ay) * (0.4 + 0.2 * (index % 2)) - 0.3), "modifier": modifier,
                      "object_count": len(line.get("objects", [])),
                      "target_name": _kid_label(view["kids"], line["to"]),
                      "blocker_name": _object_label(view, line["blocker"]) if line.get("blocker") else ""})
