@@ -256,3 +256,49 @@ def test_the_log_and_the_hand_show_a_seats_cards_to_that_seat_only():
             assert html.escape(own_draw) not in page
             # seat 1 sees its own hand, a spectator none
             assert ('aria-label="Your ability cards"' in page) == (viewer == 1)
+
+
+@pytest.mark.parametrize("seed, players, options", [
+    (3, 4, {"special_players": True, "ability_cards": "method2", "village": "random"}),
+    (8, 3, {"ability_cards": "method1", "village": "high_street"}),
+])
+def test_every_button_on_every_page_of_a_random_game_sends_a_legal_action(seed, players, options):
+    """Random legal play with 3-4 teams, special players and cards: at every sampled moment each
+    seat's and a spectator's page render, every button sends one of that seat's legal actions,
+    the asked seat has a control for every legal action, and no seat placeholder is left."""
+    import random
+
+    from games.engines.what_a_snowball.bot import random_action
+
+    rng = random.Random(seed)
+    state = new(seed=seed, players=players, options=options)
+    names = [f"P{i}" for i in range(players)]
+    global NAMES
+    saved, NAMES = NAMES, names
+    try:
+        for step in range(700):
+            to_act = R.to_act(state)
+            if step % 9 == 0 or any(p.kind == "reaction" for p in to_act.values()):
+                for viewer in [*range(players), None]:
+                    page = render(state, viewer)
+                    assert "{p" not in page
+                    legal = R.legal_actions(state, viewer) if viewer in to_act else []
+                    for action in sent(page):
+                        assert viewer is not None, f"a spectator's page sends {action}"
+                        if action["type"] == "move_to":  # a point of the region: the engine must take it
+                            R.apply(state, viewer, action)
+                        else:
+                            assert action in R.legal_actions(state, viewer), action
+                    for action in legal:
+                        if action["type"] in ("place", "move_to"):
+                            assert 'id="was-allowed"' in page
+                        elif action["type"] == "roll" or action.get("card") == "not_done":
+                            continue
+                        else:
+                            assert action in sent(page), f"no button for {action}"
+            if not to_act:
+                break
+            seat = sorted(to_act)[0]
+            state, _ = R.apply(state, seat, random_action(R.view(state, seat), rng))
+    finally:
+        NAMES = saved
