@@ -30,6 +30,7 @@ SHORT_LABELS = {"tree": "tree", "hedge": "hedge", "stall": "stall", "car": "car"
                 "bench": "bench", "fountain": "fountain", "house": "house", "shop": "shop", "church": "church"}
 LABEL_CHAR_WIDTH = 0.27  # inches per character of a terrain label at its font size
 NAME_CHAR_WIDTH = 0.34   # inches per character of a Kid's name at its font size
+CORNER_CHAR_WIDTH = 0.3  # the same for a corner's name
 CARD_TITLES_SHORT = {"pitch": "I've been practicing my pitch!", "ice": "Ice to see you!"}
 ACTION_CLASS = {"move": "move", "vault": "move", "gather": "gather", "aim": "aim", "throw": "throw", "wild": "wild"}
 
@@ -136,6 +137,10 @@ def _name_spots(view: dict[str, Any], size: float) -> dict[str, tuple[float, flo
     kids = [k for k in view["kids"].values() if k["pos"] is not None and k["home"] is None]
     bases = [(k["pos"][0], size - k["pos"][1], k["radius"]) for k in kids]
     taken: list[tuple[float, float, float, float]] = []
+    for index, (cx, cy) in enumerate(view["village"]["corners"]):  # the corner names in the margin
+        width = (len(view["village"]["corner_names"][index]) + 8) * CORNER_CHAR_WIDTH
+        top = -1.0 if cy == size else size + 0.3
+        taken.append((0.0, top, width, top + 0.7) if cx == 0 else (size - width, top, size, top + 0.7))
     spots: dict[str, tuple[float, float, str]] = {}
     for kid in sorted(kids, key=lambda k: (k["pos"][0], -k["pos"][1])):
         x, y = kid["pos"][0], size - kid["pos"][1]
@@ -243,6 +248,19 @@ def _action_text(view: dict[str, Any], kid: dict[str, Any], action: dict[str, An
     return kind
 
 
+def _why_not(view: dict[str, Any], kid: dict[str, Any], means: str) -> str:
+    """Why a die cannot be spent now, in the player's words."""
+    if kid["down"]:
+        return f"{kid['name']} is knocked down: only a Wild die helps"
+    if "THROW" in means:
+        if not kid["snowballs"] and kid["sheet"]["type"] != "snowman":
+            return "no snowball to throw: GATHER SNOW first"
+        return "no enemy Kid in sight"
+    if "GATHER" in means:
+        return "not standing on snow"
+    return "nothing to spend it on now"
+
+
 def _throw_groups(view: dict[str, Any], throws: list[dict[str, Any]]) -> list[dict[str, Any]]:
     lines = {line["to"]: line for line in view["lines_of_fire"]}
     groups: dict[str, dict[str, Any]] = {}
@@ -281,7 +299,8 @@ def _tray(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any] |
                  for a in actions if a["type"] != "throw"]
         throws = _throw_groups(view, [a for a in actions if a["type"] == "throw"])
         dice.append({"value": value, "count": activation["tray"].count(value), "means": _die_word(kid, value),
-                     "plain": plain, "throws": throws, "usable": bool(actions)})
+                     "plain": plain, "throws": throws, "usable": bool(actions),
+                     "why_not": "" if actions else _why_not(view, kid, _die_word(kid, value))})
     return {"kid": kid, "dice": dice, "all": list(activation["tray"]),
             "cards": [a for a in legal if a["type"] == "play_card"],
             "end": next((a for a in legal if a["type"] == "end_activation"), None)}
