@@ -7,9 +7,9 @@ docs/api.md). Both receive the same frames and send the same per-viewer views.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
+from collections import Counter
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -18,8 +18,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games import jsontext, rendering, selectors, services
-from games.auth import user_for_token
+from games import inputs, jsontext, rendering, selectors, services
+from games.auth import token_for_key, token_group, token_is_live
 from games.coordinator import get_coordinator
 from games.engines.base import GameError
 from games.errors import NotFound, ServiceError, StaleVersion
@@ -28,9 +28,11 @@ from games.presence import coordinator_call, keep_alive, stop_keeping_alive
 
 log = logging.getLogger(__name__)
 
-CLOSE_TOO_FAST = 4008
+CLOSE_BAD_TOKEN = 4001
 CLOSE_FORBIDDEN = 4003
 CLOSE_NOT_FOUND = 4004
+CLOSE_TOO_FAST = 4008
+CLOSE_TOO_MANY_SOCKETS = 4029
 
 
 def db_call(function):
@@ -65,6 +67,101 @@ class TokenBucket:
             self.tokens -= 1
             return True
         return False
+
+
+OPEN_SOCKETS: Counter[str] = Counter()
+
+
+def client_address(scope: dict[str, Any]) -> str:
+    """Who opened a socket: the peer's address, or, when ``SNOWBALL_TRUST_X_FORWARDED_FOR`` says a
+    proxy in front of us appends it, the last address of ``X-Forwarded-For``."""
+    if settings.SNOWBALL_TRUST_X_FORWARDED_FOR:
+        for name, value in scope.get("headers", []):
+            if name == b"x-forwarded-for":
+                last = value.decode("latin1").rsplit(",", 1)[-1].strip()
+                if last:
+                    return last
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+class ArrivalControlMixin:
+    """Counts a socket's frames as they arrive, not as they are handled.
+
+    A task reads the ASGI messages eagerly and applies the token bucket to each frame on
+    arrival; the frames it lets through wait for the handler in a queue of at most a burst.
+    A socket that keeps sending after its refusals, or fills that queue, is closed with
+    4008 at once, however slowly its frames are handled. A client address may hold at most
+    ``SNOWBALL_MAX_SOCKETS_PER_CLIENT`` sockets in this process; one more is accepted and
+    closed with 4029.
+    """
+
+    clock = staticmethod(time.monotonic)
+
+    async def __call__(self, scope, receive, send) -> None:
+        address = client_address(scope)
+        if OPEN_SOCKETS[address] >= settings.SNOWBALL_MAX_SOCKETS_PER_CLIENT:
+            await self._accept_and_close(receive, send, CLOSE_TOO_MANY_SOCKETS)
+            return
+        OPEN_SOCKETS[address] += 1
+        arrivals: asyncio.Queue = asyncio.Queue()
+        reader = asyncio.create_task(self._read_arrivals(receive, arrivals))
+        try:
+            await super().__call__(scope, arrivals.get, send)
+        finally:
+            reader.cancel()
+            OPEN_SOCKETS[address] -= 1
+            if OPEN_SOCKETS[address] <= 0:
+                del OPEN_SOCKETS[address]
+
+    @staticmethod
+    async def _accept_and_close(receive, send, code: int) -> None:
+        """Accept, then close with ``code``: a refusal at the handshake would show only HTTP 403."""
+        message = await receive()
+        if message["type"] == "websocket.connect":
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": code})
+
+    async def _read_arrivals(self, receive, arrivals: asyncio.Queue) -> None:
+        try:
+            await self._admit_arrivals(receive, arrivals)
+        except Exception:
+            log.exception("socket %s: reading its frames failed; it is closed", getattr(self, "channel_name", "?"))
+            arrivals.put_nowait({"type": "websocket.disconnect", "code": 1011})
+
+    async def _admit_arrivals(self, receive, arrivals: asyncio.Queue) -> None:
+        bucket = TokenBucket(settings.SNOWBALL_SOCKET_RATE, settings.SNOWBALL_SOCKET_BURST, clock=self.clock)
+        strikes, flooded = 0, False
+        while True:
+            message = await receive()
+            if message["type"] != "websocket.receive":
+                arrivals.put_nowait(message)
+                if message["type"] == "websocket.disconnect":
+                    return
+                continue
+            if flooded:
+                continue
+            if bucket.take():
+                if arrivals.qsize() < settings.SNOWBALL_SOCKET_BURST:
+                    arrivals.put_nowait(message)
+                    continue
+                flooded = True
+            else:
+                strikes += 1
+                flooded = strikes >= settings.SNOWBALL_SOCKET_STRIKES
+                if not flooded:
+                    await self.send_error("too_fast", f"too many messages (at most {settings.SNOWBALL_SOCKET_RATE:g} a "
+                                          "second); this one was dropped: wait a moment and resend it with the same action_id")
+                    continue
+            await self._close_the_flood(arrivals)
+
+    async def _close_the_flood(self, arrivals: asyncio.Queue) -> None:
+        """Drop the frames still waiting, close with 4008, and let the consumer end."""
+        while not arrivals.empty():
+            arrivals.get_nowait()
+        await self.send_error("too_fast", "too many messages; the connection is closed")
+        await self.close(code=CLOSE_TOO_FAST)
+        arrivals.put_nowait({"type": "websocket.disconnect", "code": CLOSE_TOO_FAST})
 
 
 class DirectDispatchMixin:
@@ -114,28 +211,38 @@ class DirectDispatchMixin:
         await self.dispatch(message)
 
 
-class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
+class BaseGameConsumer(ArrivalControlMixin, DirectDispatchMixin, AsyncWebsocketConsumer):
     """One viewer's live connection to one game."""
 
     game_id: int
     seat: int | None
     sent_version: int = 0
     timer_deadline: float | None = None
+    token_id: int | None = None
+    page_frames = False
 
     async def connect(self) -> None:
-        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        self.user = await self.authenticate()
-        self.bucket = TokenBucket(settings.SNOWBALL_SOCKET_RATE, settings.SNOWBALL_SOCKET_BURST)
-        self.strikes = 0
         self.timer: asyncio.Task | None = None
-        invite = parse_qs(self.scope.get("query_string", b"").decode()).get("invite", [None])[0]
-        access = await db_call(self._access)(invite)
+        self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
+        query = self._query()
+        try:
+            self.user = await self.authenticate(query)
+        except inputs.InputError:
+            await self._refuse("bad_token", "the API token is unknown or revoked", CLOSE_BAD_TOKEN)
+            return
+        if not inputs.is_valid(inputs.GAME_ID, self.game_id):
+            await self._refuse("not_found", f"there is no game {self.game_id}", CLOSE_NOT_FOUND)
+            return
+        invite = query.get("invite")
+        access = await db_call(self._access)(invite if inputs.is_valid(inputs.INVITE_CODE, invite) else None)
         if access == "missing":
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self._refuse("not_found", f"there is no game {self.game_id}", CLOSE_NOT_FOUND)
             return
         if access == "forbidden":
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self._refuse("forbidden", "this game is private: connect with its invite code", CLOSE_FORBIDDEN)
             return
+        if self.token_id is not None:
+            await self.channel_layer.group_add(token_group(self.token_id), self.channel_name)
         self.group = services.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.take_direct_deliveries()
@@ -147,6 +254,8 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.timer is not None:
             self.timer.cancel()
+        if self.token_id is not None and hasattr(self, "group"):
+            await self.channel_layer.group_discard(token_group(self.token_id), self.channel_name)
         if hasattr(self, "group"):
             stop_keeping_alive(self.game_id, self.channel_name)
             self.stop_direct_deliveries()
@@ -154,8 +263,26 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             await coordinator_call(get_coordinator().leave)(self.game_id, self.channel_name)
             await self.announce_presence()
 
-    async def authenticate(self):
+    async def authenticate(self, query: dict[str, str]):
+        """The user this socket acts for; raises ``InputError`` for a token that opens nothing."""
         return self.scope.get("user")
+
+    def _query(self) -> dict[str, str]:
+        """The handshake's query parameters, the first value of each."""
+        text = self.scope.get("query_string", b"").decode("latin1")
+        return {name: values[0] for name, values in parse_qs(text).items()}
+
+    async def _refuse(self, code: str, message: str, close_code: int) -> None:
+        """Accept, say why in an error frame, and close with ``close_code``, so a client can tell
+        a missing game (4004) from a private one (4003) from a bad token (4001)."""
+        await self.accept()
+        await self.send_error(code, message)
+        await self.close(code=close_code)
+
+    async def token_revoked(self, message: dict[str, Any]) -> None:
+        """This socket's token was revoked on the tokens page: it may act no more."""
+        await self.send_error("token_revoked", "the API token of this connection was revoked")
+        await self.close(code=CLOSE_BAD_TOKEN)
 
     def _access(self, invite: str | None) -> str:
         try:
@@ -173,16 +300,8 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     # ------------------------------------------------------------ from the client
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
-        if not self.bucket.take():
-            self.strikes += 1
-            if self.strikes >= settings.SNOWBALL_SOCKET_STRIKES:
-                await self.send_error("too_fast", "too many messages; the connection is closed")
-                await self.close(code=CLOSE_TOO_FAST)
-            else:
-                await self.send_error("too_fast", f"too many messages (at most {settings.SNOWBALL_SOCKET_RATE:g} a second); "
-                                      "this one was dropped: wait a moment and resend it with the same action_id")
-            return
+        """One frame that passed the arrival check: parsed against its declared shape, then handled."""
+        size = len(text_data.encode("utf-8", "surrogatepass")) if text_data is not None else len(bytes_data or b"")
         if size > settings.SNOWBALL_MAX_FRAME_BYTES:
             await self.send_error("frame_too_large", f"a frame may be at most {settings.SNOWBALL_MAX_FRAME_BYTES} bytes; this one was {size}")
             return
@@ -190,26 +309,20 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             await self.send_error("malformed", "frames must be JSON text, not binary")
             return
         try:
-            frame = json.loads(text_data)
-        except ValueError as exc:
-            await self.send_error("malformed", f"the frame is not valid JSON ({exc.msg} at position {exc.pos})")
+            frame = inputs.frame(text_data, page=self.page_frames)
+        except inputs.InputError as exc:
+            await self.send_error(exc.code, exc.message, action_id=exc.action_id)
             return
-        if not isinstance(frame, dict):
-            await self.send_error("malformed", "the frame must be a JSON object")
-            return
-        frame = self.normalise_frame(frame)
-        kind = frame.get("type")
+        kind = frame["type"]
         if kind == "action":
+            if self.token_id is not None and not await db_call(token_is_live)(self.token_id):
+                await self.token_revoked({})
+                return
             await self.handle_action(frame)
         elif kind == "refresh":
             await self.send_current(force=True)
-        elif kind == "ping":
-            await self.send_json({"type": "pong", "version": self.sent_version})
         else:
-            await self.send_error("malformed", f'unknown frame type {kind!r}; expected "action", "refresh" or "ping"')
-
-    def normalise_frame(self, frame: dict[str, Any]) -> dict[str, Any]:
-        return frame
+            await self.send_json({"type": "pong", "version": self.sent_version})
 
     async def handle_action(self, frame: dict[str, Any]) -> None:
         action_id = frame.get("action_id")
@@ -318,7 +431,10 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
 
 
 class GameHtmlConsumer(BaseGameConsumer):
-    """The browser page's socket: htmx sends JSON, we answer with out-of-band HTML swaps."""
+    """The browser page's socket: htmx sends its form values as JSON (``inputs.frame``'s page
+    form), we answer with out-of-band HTML swaps."""
+
+    page_frames = True
 
     async def send_view(self, snap: selectors.GameSnapshot) -> None:
         payload = selectors.payload_for(snap, self.seat)
@@ -331,25 +447,12 @@ class GameHtmlConsumer(BaseGameConsumer):
     async def send_error(self, code: str, message: str, **extra: Any) -> None:
         await self.send(text_data=rendering.error_html(code, message))
 
-    def normalise_frame(self, frame: dict[str, Any]) -> dict[str, Any]:
-        """htmx sends the action as a JSON string inside the form values; unwrap it."""
-        frame.pop("HEADERS", None)
-        action = frame.get("action")
-        if isinstance(action, str):
-            try:
-                frame["action"] = json.loads(action)
-            except ValueError:
-                frame["action"] = None
-        if "version" in frame and isinstance(frame["version"], str) and frame["version"].isdigit():
-            frame["version"] = int(frame["version"])
-        frame.setdefault("type", "action")
-        return frame
-
 
 class GameApiConsumer(BaseGameConsumer):
     """The JSON socket for bots and scripts; authenticated by an API token or the session."""
 
-    async def authenticate(self):
+    async def authenticate(self, query: dict[str, str]):
+        """The token's user (``Authorization: Token``, or ``?token=``), else the session's."""
         key = None
         for name, value in self.scope.get("headers", []):
             if name == b"authorization":
@@ -357,10 +460,15 @@ class GameApiConsumer(BaseGameConsumer):
                 if scheme.lower() in {"token", "bearer"}:
                     key = rest.strip()
         if key is None:
-            key = parse_qs(self.scope.get("query_string", b"").decode()).get("token", [None])[0]
-        if key:
-            return await db_call(user_for_token)(key)
-        return self.scope.get("user")
+            key = query.get("token")
+        if not key:
+            return self.scope.get("user")
+        inputs.TOKEN_KEY.clean(key, "token")
+        token = await db_call(token_for_key)(key)
+        if token is None:
+            raise inputs.InputError("the API token is unknown or revoked")
+        self.token_id = token.pk
+        return token.user
 
     async def send_view(self, snap: selectors.GameSnapshot) -> None:
         await self.send(text_data=selectors.view_frame(snap, self.seat))
@@ -377,7 +485,7 @@ class GameApiConsumer(BaseGameConsumer):
                               "duplicate": result.duplicate})
 
 
-class LobbyConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
+class LobbyConsumer(ArrivalControlMixin, DirectDispatchMixin, AsyncWebsocketConsumer):
     """Keeps the lobby's lists of open and live games fresh without a reload."""
 
     async def connect(self) -> None:
@@ -391,7 +499,10 @@ class LobbyConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        await self.send(text_data=rendering.error_html("read_only", "the lobby socket only sends"))
+        await self.send_error("read_only", "the lobby socket only sends")
+
+    async def send_error(self, code: str, message: str, **extra: Any) -> None:
+        await self.send(text_data=rendering.error_html(code, message))
 
     async def lobby_changed(self, message: dict[str, Any]) -> None:
         """Coalesce bursts of changes into one refresh a quarter-second later."""
@@ -405,3 +516,11 @@ class LobbyConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         await asyncio.sleep(0.25)
         html = await db_call(rendering.lobby_lists_html)(self.scope.get("user"))
         await self.send(text_data=html)
+
+
+class NowhereConsumer(AsyncWebsocketConsumer):
+    """A socket to a path that is no game's (``/ws/api/games/abc/``): accepted and closed with 4004."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=CLOSE_NOT_FOUND)

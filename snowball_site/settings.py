@@ -156,6 +156,10 @@ SNOWBALL_MAX_FRAME_BYTES = int(os.environ.get("SNOWBALL_MAX_FRAME_BYTES", "4096"
 SNOWBALL_SOCKET_RATE = float(os.environ.get("SNOWBALL_SOCKET_RATE", "20"))
 SNOWBALL_SOCKET_BURST = int(os.environ.get("SNOWBALL_SOCKET_BURST", "40"))
 SNOWBALL_SOCKET_STRIKES = int(os.environ.get("SNOWBALL_SOCKET_STRIKES", "20"))
+# Open websockets one client address may hold in one worker; the address is the peer's, or
+# the last of X-Forwarded-For when a proxy in front appends it (and only then).
+SNOWBALL_MAX_SOCKETS_PER_CLIENT = int(os.environ.get("SNOWBALL_MAX_SOCKETS_PER_CLIENT", "50"))
+SNOWBALL_TRUST_X_FORWARDED_FOR = _env_bool("SNOWBALL_TRUST_X_FORWARDED_FOR", False)
 # Seconds between presence heartbeats; a connection not seen for 3 beats is gone.
 SNOWBALL_PRESENCE_HEARTBEAT = float(os.environ.get("SNOWBALL_PRESENCE_HEARTBEAT", "10"))
 

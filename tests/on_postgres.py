@@ -24,6 +24,8 @@ DATABASE_TESTS = [
     "tests/platform/test_hidden_information.py",
     "tests/platform/test_move_rules.py",
     "tests/platform/test_http_api.py",
+    "tests/platform/test_boundary.py",
+    "tests/platform/test_fuzz.py",
 ]
 
 

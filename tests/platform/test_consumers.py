@@ -20,10 +20,11 @@ from tests.platform.helpers import started_game
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 ORIGIN = (b"origin", b"http://localhost")
+HOST = (b"host", b"localhost")
 
 
 async def api_socket(game_id: int, key: str | None = None, *, origin: bytes | None = b"http://localhost") -> WebsocketCommunicator:
-    headers = []
+    headers = [(b"host", b"localhost")]
     if origin is not None:
         headers.append((b"origin", origin))
     if key:
@@ -184,7 +185,7 @@ async def test_duplicate_stale_stranger_and_malformed_frames(site_backend, make_
     await ana.send_json_to(["a", "list"])
     assert (await next_of(ana, "error"))["code"] == "malformed"
     await ana.send_json_to({"type": "dance"})
-    assert "unknown frame type" in (await next_of(ana, "error"))["message"]
+    assert '"type" must be one of "action", "refresh", "ping"' in (await next_of(ana, "error"))["message"]
     await ana.send_to(text_data="x" * 5000)
     assert (await next_of(ana, "error"))["code"] == "frame_too_large"
 
@@ -329,10 +330,12 @@ async def test_private_game_needs_the_invite(make_user):
         return started_game(ana, ben, is_public=False)
 
     game = await setup()
-    comm = WebsocketCommunicator(application, f"/ws/api/games/{game.pk}/", headers=[ORIGIN])
-    connected, code = await comm.connect(timeout=5)
-    assert not connected
-    comm = WebsocketCommunicator(application, f"/ws/api/games/{game.pk}/?invite={game.invite_code}", headers=[ORIGIN])
+    comm = WebsocketCommunicator(application, f"/ws/api/games/{game.pk}/", headers=[ORIGIN, HOST])
+    connected, _ = await comm.connect(timeout=5)
+    assert connected
+    assert (await next_of(comm, "error"))["code"] == "forbidden"
+    assert (await comm.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4003}
+    comm = WebsocketCommunicator(application, f"/ws/api/games/{game.pk}/?invite={game.invite_code}", headers=[ORIGIN, HOST])
     connected, _ = await comm.connect(timeout=5)
     assert connected
     assert (await next_of(comm, "view"))["seat"] is None
