@@ -302,3 +302,21 @@ def test_every_button_on_every_page_of_a_random_game_sends_a_legal_action(seed, 
             state, _ = R.apply(state, seat, random_action(R.view(state, seat), rng))
     finally:
         NAMES = saved
+
+
+def test_a_throw_waiting_for_a_reaction_shows_everyone_what_the_roll_will_count():
+    state = play_until(new(seed=3, players=4, options={"special_players": True, "ability_cards": "method2",
+                                                        "village": "random"}),
+                       lambda s: s["throw"] is not None and (s["pending"] or {}).get("kind") == "reaction")
+    throw = state["throw"]
+    asked = state["pending"]["seat"]
+    for viewer in (0, 1, 2, 3, None):
+        page = render(state, viewer)
+        assert "data-was-throw" in page
+        assert f'{state["kids"][throw["thrower"]]["name"]}</span> throws a Size {throw["size"]}' in page
+        if not throw["too_close"]:
+            assert f"needing {throw['needs']}" in page
+            for modifier in throw["modifiers"]:
+                assert f'{modifier["value"]:+d} {html.escape(modifier["label"])}' in page
+        # only the asked seat gets the reaction's buttons
+        assert ("was-reaction" in page) == (viewer == asked)
