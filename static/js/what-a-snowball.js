@@ -114,7 +114,11 @@
       return;
     }
     if (!spec) return;
-    var p = toVillage(evt);
+    choosePoint(spec, toVillage(evt));
+  }
+
+  // A point chosen by a click on the village or typed in the panel's x and y boxes.
+  function choosePoint(spec, p) {
     if (spec.mode === "place") {
       var kid = checkedKid() || spec.actions[0].kid;
       if (!inAllowed(p)) {
@@ -184,6 +188,13 @@
       var box = $("#was-board [data-was-confirm]");
       if (box) { box.hidden = true; box.innerHTML = ""; }
       drawGhost(null);
+      return;
+    }
+    if (t.closest("[data-was-here]")) {
+      var spec = clickSpec();
+      var x = parseFloat(($("#was-board [data-was-x]") || {}).value), y = parseFloat(($("#was-board [data-was-y]") || {}).value);
+      if (!spec || isNaN(x) || isNaN(y)) { feedback("Type x and y in inches (0-24; y counts north from the south edge).", true); return; }
+      choosePoint(spec, [x, y]);
       return;
     }
     if (t.closest("#was-village")) onVillageClick(evt);
