@@ -63,30 +63,29 @@ class RosterField(forms.Field):
             try:
                 roster = json.loads(value)
             except (TypeError, ValueError) as exc:
-                raise ValidationError(f"The Kids must be a JSON list; it does not read as JSON ({exc}).",
-                                      code="roster_json") from exc
+                raise ValidationError(f"The Kids must be a JSON list; it does not read as JSON ({exc}).") from exc
         if roster is None or roster == []:
             return None
         if not isinstance(roster, list):
-            raise ValidationError("The Kids must be a list, one entry per Kid.", code="roster_list")
+            raise ValidationError("The Kids must be a list, one entry per Kid.")
         for index, kid in enumerate(roster, start=1):
             where = f"Kid {index}"
             if not isinstance(kid, dict):
-                raise ValidationError(f"{where} must be an object with name, seat, traits and type.", code="roster_kid")
+                raise ValidationError(f"{where} must be an object with name, seat, traits and type.")
             unknown = sorted(set(kid) - KID_KEYS)
             if unknown:
                 raise ValidationError(f"{where} has unknown field(s) {', '.join(unknown)}; "
-                                      f"a Kid has {', '.join(sorted(KID_KEYS))}.", code="roster_field")
+                                      f"a Kid has {', '.join(sorted(KID_KEYS))}.")
             if not isinstance(kid.get("name", ""), str):
-                raise ValidationError(f"{where}: the name must be text.", code="roster_name")
+                raise ValidationError(f"{where}: the name must be text.")
             seat = kid.get("seat")
             if isinstance(seat, bool) or not isinstance(seat, int):
-                raise ValidationError(f"{where}: the seat must be a seat number, not {seat!r}.", code="roster_seat")
+                raise ValidationError(f"{where}: the seat must be a seat number, not {seat!r}.")
             if "traits" in kid and (not isinstance(kid["traits"], list)
                                     or not all(isinstance(t, str) for t in kid["traits"])):
-                raise ValidationError(f"{where}: the Traits must be a list of Trait names.", code="roster_traits")
+                raise ValidationError(f"{where}: the Traits must be a list of Trait names.")
             if not isinstance(kid.get("type", "kid"), str):
-                raise ValidationError(f"{where}: the type must be a type name.", code="roster_type")
+                raise ValidationError(f"{where}: the type must be a type name.")
         return roster
 
     def prepare_value(self, value: Any) -> Any:
