@@ -7,11 +7,10 @@ real pages.
 """
 from __future__ import annotations
 
-from snowball_site.asgi import application  # noqa: F401  (sets Django up first)
-
 from games import engines, forms
 from games.engines.what_a_snowball import RULESET
 from games.roster_field import RosterField
+from snowball_site.asgi import application  # noqa: F401  (sets Django up first)
 
 engines.all_rulesets()
 engines.register(RULESET)

@@ -1,7 +1,8 @@
 """Real What a Snowball! states for the board tests, reached by playing the engine from a seed."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from games.engines.what_a_snowball import RULESET as R
 
@@ -21,7 +22,7 @@ def play_until(state: State, stop: Callable[[State], bool], *, limit: int = 3000
         to_act = R.to_act(state)
         if not to_act:
             break
-        seat = sorted(to_act)[0]
+        seat = min(to_act)
         action = choose(state, seat) if choose else None
         state, _ = R.apply(state, seat, action or R.bot_action(state, seat))
     if stop(state):
