@@ -7,10 +7,11 @@ real pages.
 """
 from __future__ import annotations
 
-from games import engines, forms
-from games.engines.what_a_snowball import RULESET
-from games.roster_field import RosterField
-from snowball_site.asgi import application  # noqa: F401  (sets Django up first)
+from snowball_site.asgi import application  # noqa: F401, I001  (sets Django up first)
+
+from games import engines, forms  # noqa: E402
+from games.engines.what_a_snowball import RULESET  # noqa: E402
+from games.roster_field import RosterField  # noqa: E402
 
 engines.all_rulesets()
 engines.register(RULESET)
