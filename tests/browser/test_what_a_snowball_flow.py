@@ -8,16 +8,12 @@ board draws, dice are spent with the tray's buttons. The spectator only watches.
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-import time
 
 import pytest
-import requests
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.live.conftest import ROOT, LiveServer
+from tests.live.conftest import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -38,29 +34,9 @@ INSIDE_JS = """
 """
 
 
-class WhatASnowballServer(LiveServer):
-    """daphne serving the site with the engine registered (tests/browser/what_a_snowball_asgi.py)."""
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-             "tests.browser.what_a_snowball_asgi:application"],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"daphne exited: {self.proc.stderr.read().decode()[-2000:]}")
-            try:
-                if requests.get(self.url + "/api/game-types/", timeout=1).status_code == 200:
-                    return
-            except requests.RequestException:
-                time.sleep(0.2)
-        raise RuntimeError("daphne did not come up in 30 s")
-
-
 @pytest.fixture
 def was_server(tmp_path):
-    server = WhatASnowballServer(tmp_path / "live.sqlite3")
+    server = LiveServer(tmp_path / "live.sqlite3")
     server.start()
     yield server
     server.stop()
