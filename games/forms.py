@@ -7,6 +7,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from games.engines.base import Option, Ruleset, team_counts_of
+from games.roster_field import RosterField
 
 
 class GuestForm(forms.Form):
@@ -37,6 +38,8 @@ class SeatForm(forms.Form):
 
 
 def _option_field(option: Option) -> forms.Field:
+    if option.kind == "roster":
+        return RosterField(label=option.label, help_text=option.help)
     if option.kind == "bool":
         return forms.BooleanField(label=option.label, required=False, initial=option.default, help_text=option.help)
     if option.kind == "multichoice":

@@ -30,9 +30,10 @@ def _load_builtin() -> None:
     global _BUILTIN_LOADED
     if _BUILTIN_LOADED:
         return
-    from games.engines import snowball_fight
-    from games.engines import jingle_bells
+    from games.engines import jingle_bells, snowball_fight, snowball_fighting, what_a_snowball
 
     register(snowball_fight.RULESET)
     register(jingle_bells.RULESET)
+    register(snowball_fighting.RULESET)
+    register(what_a_snowball.RULESET)
     _BUILTIN_LOADED = True

@@ -8,12 +8,8 @@ only watches; nobody may ever see another seat's orders before the turn resolves
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-import time
 
 import pytest
-import requests
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
@@ -22,34 +18,9 @@ from tests.live.conftest import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
-APP = "tests.browser.snowball_fighting_asgi:application"
-
-
-class RegisteredServer(LiveServer):
-    """daphne serving the site with Snowball Fighting registered (only in that process)."""
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), APP],
-            cwd=str(self.root), env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"daphne exited: {self.proc.stderr.read().decode()[-2000:]}")
-            try:
-                if requests.get(self.url + "/api/game-types/", timeout=1).status_code == 200:
-                    return
-            except requests.RequestException:
-                time.sleep(0.2)
-        raise RuntimeError("daphne did not come up in 30 s")
-
-
 @pytest.fixture
 def sf_server(tmp_path):
-    from tests.live import conftest as live
-
-    server = RegisteredServer(tmp_path / "live.sqlite3")
-    server.root = live.ROOT
+    server = LiveServer(tmp_path / "live.sqlite3")
     server.start()
     yield server
     server.stop()

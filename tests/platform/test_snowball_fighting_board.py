@@ -13,12 +13,11 @@ import random
 import re
 from types import SimpleNamespace
 
-import pytest
 from django.template.loader import render_to_string
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import engines, rendering
+from games import rendering
 from games.engines.snowball_fighting import RULESET as R
 from games.engines.snowball_fighting import bot
 from games.templatetags.snowball_fighting import describe_order
@@ -64,22 +63,13 @@ def play_turn(state, rng):
     return state
 
 
-@pytest.fixture
-def registered():
-    """Snowball Fighting in the registry for this test only."""
-    engines.all_rulesets()
-    engines.register(R)
-    yield R
-    engines._REGISTRY.pop(R.slug, None)
-
-
 def test_setup_page_shows_the_garden_and_asks_for_a_name_and_start_hexes():
     s = R.new_game(players=2, options={}, seed=1)
     page = render(s, 0)
     hexes = re.findall(r'<g class="sf-hex[^"]*" data-hex="([A-W]\d+)"', page)
     assert len(hexes) == 150 and {"A1", "K7", "W13", "W11", "B12"} <= set(hexes)
     for ref in ("A1", "K7", "W13"):
-        assert f'<text class="sf-ref" x="' in page and f">{ref}</text>" in page
+        assert '<text class="sf-ref" x="' in page and f">{ref}</text>" in page
     assert 'data-hex="K7"><polygon' in page and "is-shed" in page
     assert len(re.findall(r'class="sf-start[^"]*" data-start="', page)) == 6
     assert len(re.findall(r'class="sf-conifer[" ]', page)) == 3
@@ -229,7 +219,7 @@ def test_game_over_shows_vps_and_damage_dealt_and_taken():
         assert winner in text_of(page).split("Damage taken")[0]
 
 
-def test_the_live_region_renders_through_the_site_for_a_registered_game(registered):
+def test_the_live_region_renders_through_the_site_for_a_registered_game():
     s = setup_done(2)
     s, _ = R.apply(s, 0, {"type": "orders", "segments": [{"type": "stand"}, None, None]})
     game = SimpleNamespace(pk=41, game_type=R.slug)

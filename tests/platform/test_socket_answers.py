@@ -29,7 +29,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 async def api_socket(game_id: int, key: str) -> WebsocketCommunicator:
     comm = WebsocketCommunicator(application, f"/ws/api/games/{game_id}/",
-                                 headers=[(b"origin", b"http://localhost"), (b"authorization", f"Token {key}".encode())])
+                                 headers=[(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"authorization", f"Token {key}".encode())])
     connected, code = await comm.connect(timeout=5)
     assert connected, f"refused with {code}"
     return comm

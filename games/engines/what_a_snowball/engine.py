@@ -310,7 +310,12 @@ def throw_modifiers(s: State, thrower: str, target: str, size: int, objects: lis
 
 def _terrain_label(s: State, piece_id: str) -> str:
     piece = next(p for p in s["terrain"] if p["id"] == piece_id)
-    return f"the {piece['label']}"
+    return _the(piece["label"])
+
+
+def _the(label: str) -> str:
+    """``label`` with "the" before it, once: "the hedge", "the old rectory"."""
+    return label if label.lower().startswith("the ") else f"the {label}"
 
 
 def _blocker_words(s: State, blocker: str) -> str:
@@ -372,7 +377,7 @@ def _problem_words(s: State, problem: str) -> str:
     piece = next(p for p in s["terrain"] if p["id"] == problem)
     if piece["indoors"]:
         return f"no going indoors ({piece['label']}, {problem})"
-    return f"the base would overlap the {piece['label']} ({problem})"
+    return f"the base would overlap {_the(piece['label'])} ({problem})"
 
 
 def example_placement(s: State, kid_id: str) -> list[float] | None:
