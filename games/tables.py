@@ -1,8 +1,8 @@
 """A table's seats and teams: how many, who may start, and what the engine is told.
 
 The waiting room's services (``games.services``) call these rules; the pages and the API
-show their answers. Teams are numbered 0..k-1 as the engine sees them and shown as
-"Team 1".."Team k", each in its own colour.
+show their answers. Teams are numbered 0..k-1 as the engine sees them and named by their
+colour: Red, Blue, Green, Gold... (the names What a Snowball! gives its teams too).
 """
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ TEAM_COLOURS = ("red", "blue", "green", "gold", "purple", "teal", "orange", "pin
 
 
 def team_name(team: int) -> str:
-    return f"Team {team + 1}"
+    """"Red", "Blue"...: a team is named by its colour (a table has at most 12 teams)."""
+    return team_colour(team).capitalize()
 
 
 def team_colour(team: int) -> str:

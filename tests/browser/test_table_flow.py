@@ -79,9 +79,9 @@ def test_four_players_choose_seats_and_teams_and_a_computer_player_fills_the_las
     _as_guest(ben, game_url, "Ben")
     _row(ben, 1).locator("button:has-text('Sit here')").click()
     expect(_row(ana, 1)).to_contain_text("Ben")
-    expect(_team_of(ben, 1)).to_have_text("Team 2")  # the smaller team
+    expect(_team_of(ben, 1)).to_have_text("Blue")  # the smaller team
     _choose_team(ben, 1, 0)
-    expect(_team_of(ana, 1)).to_have_text("Team 1")
+    expect(_team_of(ana, 1)).to_have_text("Red")
 
     _as_guest(dee, game_url, "Dee")
     _row(dee, 2).locator("button:has-text('Sit here')").click()
@@ -89,7 +89,7 @@ def test_four_players_choose_seats_and_teams_and_a_computer_player_fills_the_las
     _row(dee, 3).locator("button:has-text('Move here')").click()
     expect(_row(ana, 3)).to_contain_text("Dee")
     expect(_row(ana, 2)).to_contain_text("empty")
-    expect(_team_of(ana, 3)).to_have_text("Team 2")
+    expect(_team_of(ana, 3)).to_have_text("Blue")
 
     _as_guest(eve, base + "/", "Eve")
     lobby_row = eve.locator("#lobby-lists li", has_text=f"#{game_id}")
@@ -104,7 +104,7 @@ def test_four_players_choose_seats_and_teams_and_a_computer_player_fills_the_las
     _choose_team(cy, 2, 0)
     expect(ana.locator(".start-problem")).to_contain_text("teams may differ by one player at most")
     expect(ana.locator("#start-game")).to_be_disabled()
-    assert _teams_seen(ana) == ["Team 1", "Team 1", "Team 1", "Team 2"]
+    assert _teams_seen(ana) == ["Red", "Red", "Red", "Blue"]
     shot(ana, "tables-02-waiting-room-unbalanced")
 
     _choose_team(cy, 2, 1)
@@ -114,9 +114,9 @@ def test_four_players_choose_seats_and_teams_and_a_computer_player_fills_the_las
     expect(ana.locator(".start-problem")).to_contain_text("seat 4 is still empty")
     _row(ana, 3).locator("button:has-text('Add computer player')").click()
     expect(_row(ana, 3)).to_contain_text("Computer 4")
-    expect(_team_of(cy, 3)).to_have_text("Team 2")
+    expect(_team_of(cy, 3)).to_have_text("Blue")
     expect(ana.locator(".start-problem")).to_have_count(0)
-    assert _teams_seen(cy) == ["Team 1", "Team 1", "Team 2", "Team 2"]
+    assert _teams_seen(cy) == ["Red", "Red", "Blue", "Blue"]
     shot(ana, "tables-03-waiting-room-ready")
 
     ana.click("#start-game")

@@ -17,6 +17,9 @@ from typing import Any, Iterator
 from games.engines.base import Action, BadAction, IllegalAction, NotYourTurn, Option, Prompt, State
 
 
+TEAM_NAMES = ("Red", "Blue", "Green", "Gold")  # as the site names teams 0-3
+
+
 class TableEngine:
     """The pile game at a table of 2-12 seats; ``team_counts`` as the contract describes."""
 
@@ -38,7 +41,7 @@ class TableEngine:
         """Teams may differ in size by one player at most."""
         sizes = Counter(teams)
         if max(sizes.values()) - min(sizes.values()) > 1:
-            described = ", ".join(f"team {t + 1} has {sizes[t]}" for t in sorted(sizes))
+            described = ", ".join(f"{TEAM_NAMES[t]} has {sizes[t]}" for t in sorted(sizes))
             raise IllegalAction(f"teams may differ by one player at most: {described}")
 
     def new_game(self, *, players: int, options: dict[str, Any], seed: int, teams: list[int] | None = None) -> State:

@@ -195,7 +195,7 @@ def test_players_choose_their_team_and_the_engine_receives_the_teams(make_user):
     teams = [p["team"] for p in _seats(game)]
     assert teams == [0, 1, 2, 2, 0, 1]
     payload = selectors.viewer_payload(Game.objects.get(pk=game.pk), 0)
-    assert [t["name"] for t in payload["teams"]] == ["Team 1", "Team 2", "Team 3"]
+    assert [t["name"] for t in payload["teams"]] == ["Red", "Blue", "Green"]
 
     services.start_game(game_id=game.pk, user=dee)
     started = Game.objects.get(pk=game.pk)
@@ -252,10 +252,10 @@ def test_the_start_is_refused_while_a_team_is_empty_or_the_engine_finds_them_unb
     game = services.create_game(creator=ana, game_type=TEAM_TABLE.slug, num_seats=4, num_teams=2)
     for user in (ben, cy, dee):
         services.join_seat(game_id=game.pk, user=user, team=0)
-    with pytest.raises(Conflict, match="Team 2 has nobody yet"):
+    with pytest.raises(Conflict, match="Blue has nobody yet"):
         services.start_game(game_id=game.pk, user=ana)
     services.choose_team(game_id=game.pk, user=dee, team=1)
-    with pytest.raises(Conflict, match="teams may differ by one player at most: team 1 has 3, team 2 has 1"):
+    with pytest.raises(Conflict, match="teams may differ by one player at most: Red has 3, Blue has 1"):
         services.start_game(game_id=game.pk, user=ana)
     assert Game.objects.get(pk=game.pk).status == Game.Status.OPEN
     services.choose_team(game_id=game.pk, user=cy, team=1)
@@ -374,3 +374,39 @@ def test_any_sequence_of_seat_and_team_choices_keeps_the_table_sound(make_user, 
             assert mine is None and after[mine_before["seat"]]["empty"]
         if step == "add_bot":
             assert sum(p["is_bot"] for p in after) == sum(p["is_bot"] for p in before) + 1
+
+
+# ---------------------------------------------------------------- the games on the site
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("seats", "num_teams", "chosen"), [(4, 2, [0, 0, 1, 1]), (6, 3, [2, 0, 1, 0, 1, 2])])
+def test_what_a_snowball_is_played_in_the_teams_chosen_in_the_waiting_room(make_user, seats, num_teams, chosen):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = services.create_game(creator=ana, game_type="what-a-snowball", num_seats=seats, num_teams=num_teams)
+    services.join_seat(game_id=game.pk, user=ben, number=1)
+    while any(p["empty"] for p in _seats(game)):
+        services.add_bot(game_id=game.pk, user=ana)
+    for seat, team in enumerate(chosen):
+        user = {0: ana, 1: ben}.get(seat, ana)
+        services.choose_team(game_id=game.pk, user=user, team=team, number=None if seat in (0, 1) else seat)
+    assert [p["team"] for p in _seats(game)] == chosen
+    services.start_game(game_id=game.pk, user=ben)
+    started = Game.objects.get(pk=game.pk)
+    assert started.status == Game.Status.ACTIVE
+    kids_teams = {kid["seat"]: kid["team"] for kid in started.state["kids"].values()}
+    assert [kids_teams[seat] for seat in range(seats)] == chosen
+    assert selectors.viewer_payload(started, 1)["view"]["seat_team"] is not None
+
+
+@pytest.mark.django_db
+def test_snowball_fighting_seats_up_to_six_without_teams(make_user):
+    ana = make_user("Ana")
+    with pytest.raises(BadRequest, match="played without teams"):
+        services.create_game(creator=ana, game_type="snowball-fighting", num_seats=4, num_teams=2)
+    game = services.create_game(creator=ana, game_type="snowball-fighting", num_seats=6)
+    while any(p["empty"] for p in _seats(game)):
+        services.add_bot(game_id=game.pk, user=ana)
+    services.start_game(game_id=game.pk, user=ana)
+    started = Game.objects.get(pk=game.pk)
+    assert started.status == Game.Status.ACTIVE and len(_seats(started)) == 6

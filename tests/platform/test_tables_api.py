@@ -44,8 +44,8 @@ def test_a_four_seat_table_with_two_teams_from_creation_to_the_start(make_user):
     assert created.status_code == 201, created.content
     game = created.json()
     assert (game["num_seats"], game["seated"]) == (4, 1)
-    assert game["teams"] == [{"team": 0, "name": "Team 1", "colour": "red"},
-                             {"team": 1, "name": "Team 2", "colour": "blue"}]
+    assert game["teams"] == [{"team": 0, "name": "Red", "colour": "red"},
+                             {"team": 1, "name": "Blue", "colour": "blue"}]
     url = f"/api/games/{game['id']}"
     listed = next(g for g in cy.get("/api/games/").json()["games"] if g["id"] == game["id"])
     assert (listed["seated"], listed["num_seats"]) == (1, 4)
@@ -65,7 +65,7 @@ def test_a_four_seat_table_with_two_teams_from_creation_to_the_start(make_user):
     three_on_one = _post(cy, f"{url}/team/", {"team": 0}).json()
     assert [p["team"] for p in three_on_one["players"]] == [0, 0, 1, 0]
     message = _error(_post(ana, f"{url}/start/"), 409, "conflict")
-    assert "team 1 has 3, team 2 has 1" in message
+    assert "Red has 3, Blue has 1" in message
     _post(cy, f"{url}/team/", {"team": 1})
     _post(ana, f"{url}/remove-bot/", {"seat": 2})
     assert "seat 3 is still empty" in _error(_post(ana, f"{url}/start/"), 409, "conflict")
@@ -74,7 +74,7 @@ def test_a_four_seat_table_with_two_teams_from_creation_to_the_start(make_user):
     assert started["status"] == "active"
     view = ana.get(f"{url}/").json()
     assert view["view"]["teams"] == [0, 1, 1, 0] == [p["team"] for p in view["players"]]
-    assert [t["name"] for t in view["teams"]] == ["Team 1", "Team 2"]
+    assert [t["name"] for t in view["teams"]] == ["Red", "Blue"]
 
 
 def test_bad_seat_and_team_requests_are_refused_with_what_was_wrong_and_change_nothing(make_user):

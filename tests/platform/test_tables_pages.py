@@ -74,11 +74,11 @@ def test_the_waiting_room_shows_every_seat_with_the_buttons_each_viewer_may_use(
     assert sorted(rows) == [0, 1, 2, 3, 4]
     assert "1/5 seated" not in as_ben and "3/5 seated" in as_ben
     assert _buttons(rows[1]) == ["Move here", "Add computer player"]
-    assert _buttons(rows[2]) == ["Team 1", "Team 2", "Leave seat"]
+    assert _buttons(rows[2]) == ["Red", "Blue", "Leave seat"]
     assert 'data-team="1" aria-pressed="true" disabled' in rows[2]
-    assert _buttons(rows[4]) == ["Team 1", "Team 2", "Remove"]  # a computer player's team is chosen for it
+    assert _buttons(rows[4]) == ["Red", "Blue", "Remove"]  # a computer player's team is chosen for it
     assert _buttons(rows[0]) == []  # Ana's seat: hers to change
-    assert "team-blue" in rows[2] and "Team 2" in rows[2] and "team-red" in rows[0]
+    assert "team-blue" in rows[2] and "Blue" in rows[2] and "team-red" in rows[0]
     assert "Not ready to start: seats 2, 4 are still empty." in as_ben
     assert re.search(r'id="start-game"[^>]*disabled', as_ben)
 
@@ -112,7 +112,7 @@ def test_the_waiting_room_buttons_move_choose_a_team_and_start(make_user):
 
     services.choose_team(game_id=game.pk, user=cy, team=0)
     unbalanced = as_ben.get(f"/games/{game.pk}/").content.decode()
-    assert "Not ready to start: teams may differ by one player at most: team 1 has 3, team 2 has 1." in unbalanced
+    assert "Not ready to start: teams may differ by one player at most: Red has 3, Blue has 1." in unbalanced
     assert re.search(r'id="start-game"[^>]*disabled', unbalanced)
     services.choose_team(game_id=game.pk, user=cy, team=1)
     ready = as_ben.get(f"/games/{game.pk}/").content.decode()
