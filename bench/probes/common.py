@@ -25,3 +25,22 @@ def seconds(t: float | None) -> float | None:
 
 def now() -> float:
     return time.monotonic()
+
+
+def well_behaved_load(*, ws_url: str, http_url: str, pool: list[dict[str, Any]], games: int, rate: float,
+                      duration: float, warmup: float = 3.0, seed: int = 7) -> dict[str, Any]:
+    """Other, well-behaved games played by bench/loadgen.py for ``duration`` seconds: the p99
+    from a move's send until all four of its game's sockets have its version. Blocking (the
+    generator runs in its own process): call it from a thread while an attack runs."""
+    from bench.loadgen import Config, LoadGenerator
+
+    cfg = Config(ws_urls=[ws_url], http_url=http_url, games=games, rate=rate, warmup=warmup, duration=duration,
+                 drain=5.0, seed=seed, procs=1)
+    generator = LoadGenerator(cfg, pool)
+    generator.connect()
+    generator.go()
+    result = generator.results()
+    latency = result["latency_ms"]
+    return {"games": games, "actions_per_s": rate, "window_s": duration, "p50_ms": latency["p50"],
+            "p99_ms": latency["p99"], "max_ms": latency["max"], "moves": latency["count"], "lost": result["lost"],
+            "unexpected_closes": result["count"].get("unexpected_closes", 0), "errors": result["errors"]}
