@@ -47,6 +47,12 @@ def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
                              f"{DATABASE} is dropped and created)")
     parser.add_argument("--save", action="store_true", help="write the JSON summary under bench/results/")
     parser.add_argument("--keep-logs", action="store_true", help="keep the cluster's log folder")
+    parser.add_argument("--worker-env", action="append", default=[], metavar="NAME=VALUE",
+                        help="an environment variable for the workers (repeatable), to try a setting")
+
+
+def worker_env(args: argparse.Namespace) -> dict[str, str]:
+    return dict(item.split("=", 1) for item in args.worker_env)
 
 
 def _pg_tool(name: str) -> str:

@@ -25,7 +25,7 @@ import psutil
 import psycopg
 
 from bench.probes.clients import BotTable, raw_http
-from bench.probes.cluster import Cluster, add_cluster_arguments
+from bench.probes.cluster import Cluster, add_cluster_arguments, worker_env
 from bench.probes.common import finish
 
 BOUND_SCRIPT = """
@@ -161,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--socket-games", type=int, default=50, help="games played on the worker (2 sockets each)")
     parser.add_argument("--socket-seconds", type=float, default=15.0)
     args = parser.parse_args(argv)
-    with Cluster(base_port=args.base_port, database_url=args.database_url, keep_logs=args.keep_logs) as cluster:
+    with Cluster(base_port=args.base_port, database_url=args.database_url, keep_logs=args.keep_logs,
+                 worker_env=worker_env(args)) as cluster:
         summary = asyncio.run(probe(cluster, args))
     finish("db-connections", summary, save=args.save)
     return 0

@@ -19,7 +19,7 @@ import json
 import time
 
 from bench.probes.clients import RawSocket
-from bench.probes.cluster import Cluster, add_cluster_arguments
+from bench.probes.cluster import Cluster, add_cluster_arguments, worker_env
 from bench.probes.common import finish, well_behaved_load
 
 CLOSE_GOAL_S = 1.0
@@ -157,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, default=20.0, help="their actions a second, all games together")
     parser.add_argument("--window", type=float, default=30.0, help="seconds measured, with and without the flood")
     args = parser.parse_args(argv)
-    with Cluster(base_port=args.base_port, database_url=args.database_url, keep_logs=args.keep_logs) as cluster:
+    with Cluster(base_port=args.base_port, database_url=args.database_url, keep_logs=args.keep_logs,
+                 worker_env=worker_env(args)) as cluster:
         summary = asyncio.run(flood(cluster, args))
     finish("flood", summary, save=args.save)
     return 0

@@ -22,7 +22,7 @@ from collections import Counter
 
 from bench.probes import hostile_inputs
 from bench.probes.clients import RawSocket, raw_http
-from bench.probes.cluster import Cluster, add_cluster_arguments
+from bench.probes.cluster import Cluster, add_cluster_arguments, worker_env
 from bench.probes.common import finish, well_behaved_load
 
 
@@ -165,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--window", type=float, default=30.0, help="seconds measured, with and without the attack")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    with Cluster(base_port=args.base_port, database_url=args.database_url, keep_logs=args.keep_logs) as cluster:
+    with Cluster(base_port=args.base_port, database_url=args.database_url, keep_logs=args.keep_logs,
+                 worker_env=worker_env(args)) as cluster:
         summary = asyncio.run(attack(cluster, args))
     finish("hostile", summary, save=args.save)
     return 0

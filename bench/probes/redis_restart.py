@@ -15,7 +15,7 @@ import asyncio
 import time
 
 from bench.probes.clients import BotTable
-from bench.probes.cluster import Cluster, add_cluster_arguments, verify_acked
+from bench.probes.cluster import Cluster, add_cluster_arguments, worker_env, verify_acked
 from bench.probes.common import finish
 
 RESUME_GOAL_S = 5.0
@@ -61,7 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--after", type=float, default=20.0)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    with Cluster(base_port=args.base_port, database_url=args.database_url, keep_logs=args.keep_logs) as cluster:
+    with Cluster(base_port=args.base_port, database_url=args.database_url, keep_logs=args.keep_logs,
+                 worker_env=worker_env(args)) as cluster:
         summary = asyncio.run(play_through_restart(cluster, args))
     finish("redis-restart", summary, save=args.save)
     return 0
