@@ -10,6 +10,7 @@ import os
 import sys
 
 if os.environ.get("SNOWBALL_TRACEMALLOC") == "1" and any("daphne" in part for part in sys.orig_argv[:2]):
+    import linecache
     import threading
     import time
     import tracemalloc
@@ -18,7 +19,8 @@ if os.environ.get("SNOWBALL_TRACEMALLOC") == "1" and any("daphne" in part for pa
         first_after = float(os.environ.get("SNOWBALL_TRACEMALLOC_FIRST", "60"))
         every = float(os.environ.get("SNOWBALL_TRACEMALLOC_EVERY", "60"))
         out = os.environ.get("SNOWBALL_TRACEMALLOC_OUT", "/tmp/snowball-tracemalloc") + f"-{os.getpid()}.txt"
-        ignore = [tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, "<frozen importlib._bootstrap>")]
+        ignore = [tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, linecache.__file__),
+                  tracemalloc.Filter(False, "<frozen importlib._bootstrap>")]
         time.sleep(10)
         tracemalloc.start(12)
         time.sleep(max(0.0, first_after - 10))
