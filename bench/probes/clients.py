@@ -11,9 +11,11 @@ import os
 import random
 import struct
 import time
+import urllib.error
 import urllib.request
 import uuid
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -177,14 +179,18 @@ class BotStats:
 class BotPlayer:
     """One seat of one game on the JSON socket: sends a random legal action whenever asked.
 
-    As docs/api.md tells a bot: when the socket drops it connects again and resends the
-    action it had in flight with the same ``action_id``; when nothing has arrived for
-    ``silence_refresh`` seconds while it waits, it sends ``refresh``.
+    A share ``http_moves`` of its actions goes over HTTP (``POST /api/games/<id>/actions/``,
+    which nginx may hand to another worker than the socket's) instead of the socket. As
+    docs/api.md tells a bot: when the socket drops it connects again and resends the action
+    it had in flight with the same ``action_id`` (so does an HTTP action that got no answer);
+    when nothing has arrived for ``silence_refresh`` seconds while it waits, it sends ``refresh``.
     """
 
     def __init__(self, *, ws_url: str, game_id: int, token: str, slot: int, stats: BotStats, rng: random.Random,
-                 think: tuple[float, float], silence_refresh: float = 15.0) -> None:
+                 think: tuple[float, float], silence_refresh: float = 15.0, http_url: str | None = None,
+                 http_moves: float = 0.0) -> None:
         self.ws_url, self.game_id, self.token, self.slot = ws_url, game_id, token, slot
+        self.http_url, self.http_moves = http_url, http_moves
         self.stats, self.rng, self.think, self.silence_refresh = stats, rng, think, silence_refresh
         self.version = 0
         self.acted_version = -1
@@ -271,7 +277,34 @@ class BotPlayer:
                                           "action_id": action_id, "version": version})
         self.stats.sent_times[action_id] = time.monotonic()
         self.stats.count["sent"] += 1
-        await ws.send(self.inflight_frame)
+        if self.http_url is None or self.rng.random() >= self.http_moves:
+            await ws.send(self.inflight_frame)
+            return
+        self.stats.count["sent_over_http"] += 1
+        body = {k: v for k, v in json.loads(self.inflight_frame).items() if k != "type"}
+        try:
+            reply = await asyncio.get_running_loop().run_in_executor(
+                None, api_call, self.http_url, f"/api/games/{self.game_id}/actions/", self.token, body)
+        except urllib.error.HTTPError as exc:  # refused: the action was not applied
+            code = "?"
+            try:
+                code = json.loads(exc.read()).get("error", {}).get("code", "?")
+            except ValueError:
+                pass
+            self.stats.errors[f"http {exc.code} {code}"] += 1
+            if self.inflight == action_id:
+                self.inflight = self.inflight_frame = None
+                if exc.code == 503:
+                    self.acted_version = -1
+            return
+        except (OSError, ValueError) as exc:  # no answer: applied or not, resend it on the socket
+            self.stats.errors[f"http: {type(exc).__name__}"] += 1
+            if self.inflight == action_id and not self.stopping:
+                self.stats.count["resent"] += 1
+                await ws.send(self.inflight_frame)
+            return
+        if self.inflight == action_id:
+            self._acked({"action_id": action_id, **reply["ack"]})
 
     def _acked(self, frame: dict[str, Any]) -> None:
         now = time.monotonic()
@@ -288,17 +321,20 @@ class BotTable:
     one created over the HTTP API by the same two players, so the load stays steady."""
 
     def __init__(self, *, games: list[dict[str, Any]], ws_url: str, http_url: str, seed: int = 1,
-                 think: tuple[float, float] = (0.2, 0.6), silence_refresh: float = 15.0) -> None:
-        self.games, self.ws_url, self.http_url = games, ws_url, http_url
+                 think: tuple[float, float] = (0.2, 0.6), silence_refresh: float = 15.0,
+                 http_moves: float = 0.0) -> None:
+        self.games, self.ws_url, self.http_url, self.http_moves = games, ws_url, http_url, http_moves
         self.seed, self.think, self.silence_refresh = seed, think, silence_refresh
         self.stats = BotStats()
         self.players: list[BotPlayer] = []
         self.stopping = False
         self.quiet = False
         self.tasks: list[asyncio.Task] = []
+        self.current: dict[int, int] = {}  # slot -> the game it plays now
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
+        loop.set_default_executor(ThreadPoolExecutor(max_workers=2 * len(self.games) + 8))
         self.tasks = [loop.create_task(self._slot(i, game)) for i, game in enumerate(self.games)]
 
     async def _slot(self, slot: int, game: dict[str, Any]) -> None:
@@ -306,9 +342,11 @@ class BotTable:
         game_id, tokens = game["id"], game["tokens"]
         loop = asyncio.get_running_loop()
         while not self.stopping:
+            self.current[slot] = game_id
             players = [BotPlayer(ws_url=self.ws_url, game_id=game_id, token=tokens[seat], slot=slot, stats=self.stats,
                                  rng=random.Random(rng.random()), think=self.think,
-                                 silence_refresh=self.silence_refresh) for seat in range(2)]
+                                 silence_refresh=self.silence_refresh, http_url=self.http_url,
+                                 http_moves=self.http_moves) for seat in range(2)]
             for p in players:
                 p.quiet = self.quiet
             self.players.extend(players)
@@ -347,6 +385,7 @@ class BotTable:
                 first[slot] = t - since
         waits = sorted(first.values())
         return {"slots": len(self.games), "resumed": len(waits),
+                "games_not_resumed": [self.current.get(slot) for slot in range(len(self.games)) if slot not in first],
                 "max_s": round(waits[-1], 2) if len(waits) == len(self.games) else None,
                 "p50_s": round(waits[len(waits) // 2], 2) if waits else None,
                 "slowest_s": [round(w, 2) for w in waits[-5:]]}

@@ -143,6 +143,7 @@ class Cluster:
     run_dir: Path | None = None
     postgres: PrivatePostgres | None = None
     redis: PrivateRedis | None = None
+    restarted: dict[int, subprocess.Popen] = field(default_factory=dict)  # worker index -> its new process
 
     @property
     def nginx_port(self) -> int:
@@ -226,6 +227,8 @@ class Cluster:
             conn.execute(f'CREATE DATABASE "{DATABASE}"')
 
     def stop(self) -> None:
+        for proc in self.restarted.values():
+            stop_process(proc)
         if self.script is not None and self.script.poll() is None:
             os.killpg(self.script.pid, signal.SIGTERM)
             try:
@@ -257,6 +260,8 @@ class Cluster:
 
     def worker_pid(self, index: int) -> int:
         """The pid of the daphne process listening on worker ``index``'s port."""
+        if index in self.restarted and self.restarted[index].poll() is None:
+            return self.restarted[index].pid
         port = str(self.worker_ports[index])
         for proc in psutil.Process(self.script.pid).children(recursive=True):
             try:
@@ -271,6 +276,17 @@ class Cluster:
         pid = self.worker_pid(index)
         os.kill(pid, signal.SIGKILL)
         return pid
+
+    def restart_worker(self, index: int) -> None:
+        """A new worker on a killed worker's port, started as docker/run_local_cluster.sh starts one."""
+        port = self.worker_ports[index]
+        log = (self.run_dir / f"worker-{port}.log").open("a")
+        daphne = str(Path(PY).with_name("daphne"))
+        self.restarted[index] = subprocess.Popen(
+            [daphne, "--bind", "127.0.0.1", "--port", str(port), "--proxy-headers",
+             "--access-log", str(self.run_dir / f"worker-{port}.access.log"), "snowball_site.asgi:application"],
+            cwd=REPO, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        wait_for_port(port, self.restarted[index], timeout=60)
 
     def worker_logs(self) -> list[Path]:
         assert self.run_dir is not None
@@ -382,3 +398,21 @@ def verify_acked(cluster: Cluster, acked: dict[int, list[tuple[str, int]]]) -> d
     report = json.loads(cluster.django(VERIFY_SCRIPT, str(path)))
     report["acked_moves_lost"] = len(report["acked_lost"]) + len(report["acked_wrong_version"])
     return report
+
+
+STUCK_SCRIPT = """
+from games.models import Game
+out = []
+for game_id in json.loads(sys.argv[1]):
+    game = Game.objects.get(pk=game_id)
+    out.append({"game": game_id, "status": game.status, "version": game.version, "log_length": game.log_length,
+                "prompts": game.prompts})
+print(json.dumps(out))
+"""
+
+
+def describe_games(cluster: Cluster, game_ids: list[int]) -> list[dict[str, Any]]:
+    """Status, version and open prompts of some games (those that did not resume)."""
+    if not game_ids:
+        return []
+    return json.loads(cluster.django(STUCK_SCRIPT, json.dumps(game_ids)))

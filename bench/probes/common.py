@@ -8,10 +8,13 @@ from typing import Any
 
 from bench.common import machine, write_result
 
+LOADAVG_AT_START = [round(x, 2) for x in os.getloadavg()]  # when the probe was started
+
 
 def finish(name: str, summary: dict[str, Any], *, save: bool) -> dict[str, Any]:
     """Print the probe's summary (with the machine it ran on); write it when asked."""
-    result = {"probe": name, **summary, "machine": machine(), "loadavg_at_end": [round(x, 2) for x in os.getloadavg()]}
+    result = {"probe": name, **summary, "machine": machine() | {"loadavg_at_start": LOADAVG_AT_START},
+              "loadavg_at_end": [round(x, 2) for x in os.getloadavg()]}
     if save:
         path = write_result(f"probe-{name}", result, None)
         result["saved_to"] = str(path)

@@ -15,7 +15,7 @@ import asyncio
 import time
 
 from bench.probes.clients import BotTable
-from bench.probes.cluster import Cluster, add_cluster_arguments, worker_env, verify_acked
+from bench.probes.cluster import Cluster, add_cluster_arguments, describe_games, worker_env, verify_acked
 from bench.probes.common import finish
 
 RESUME_GOAL_S = 5.0
@@ -48,6 +48,7 @@ async def play_through_restart(cluster: Cluster, args: argparse.Namespace) -> di
         "bots": {"count": dict(table.stats.count), "errors": dict(table.stats.errors),
                  "closes": dict(table.stats.closes)},
         "log_marks": cluster.log_marks(),
+        "games_not_resumed": describe_games(cluster, [g for g in resume["games_not_resumed"] if g]),
     }
 
 
