@@ -304,8 +304,8 @@ class Cluster:
             errors += text.count(HTTP_500_MARK)
         return {"socket_handler_crashes": crashes, "http_500_logged": errors}
 
-    def crash_samples(self, limit: int = 5) -> list[str]:
-        """The last line of the first few tracebacks in the workers' logs (what crashed)."""
+    def crash_samples(self, limit: int = 8) -> list[str]:
+        """What crashed: the final exception line of the first distinct tracebacks in the logs."""
         samples: list[str] = []
         for path in self.worker_logs():
             try:
@@ -313,13 +313,17 @@ class Cluster:
             except OSError:
                 continue
             for i, line in enumerate(lines):
-                if CRASH_MARK in line or HTTP_500_MARK in line:
-                    for j in range(i + 1, min(i + 200, len(lines))):
-                        if lines[j] and not lines[j].startswith((" ", "Traceback", "\t")) and ":" in lines[j]:
-                            sample = lines[j][:200]
-                            if sample not in samples:
-                                samples.append(sample)
-                            break
+                if CRASH_MARK not in line and HTTP_500_MARK not in line:
+                    continue
+                last = None
+                for j in range(i + 1, min(i + 400, len(lines))):
+                    text = lines[j]
+                    if CRASH_MARK in text or HTTP_500_MARK in text or text.startswith(("127.0.0.1", "[")):
+                        break
+                    if text and not text.startswith((" ", "\t", "Traceback", "During handling", "The above")) and ":" in text:
+                        last = text[:200]
+                if last and last not in samples:
+                    samples.append(last)
                 if len(samples) >= limit:
                     return samples
         return samples

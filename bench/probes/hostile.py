@@ -168,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     with Cluster(base_port=args.base_port, database_url=args.database_url, keep_logs=args.keep_logs,
                  worker_env=worker_env(args)) as cluster:
         summary = asyncio.run(attack(cluster, args))
+    summary["options"] = vars(args)
     finish("hostile", summary, save=args.save)
     return 0
 

@@ -65,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     with Cluster(base_port=args.base_port, database_url=args.database_url, keep_logs=args.keep_logs,
                  worker_env=worker_env(args)) as cluster:
         summary = asyncio.run(play_through_restart(cluster, args))
+    summary["options"] = vars(args)
     finish("redis-restart", summary, save=args.save)
     return 0
 

@@ -117,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
                               "SNOWBALL_TRACEMALLOC_EVERY": str(max(20.0, args.minutes * 15))}
     with cluster:
         summary = asyncio.run(soak(cluster, args))
+    summary["options"] = vars(args)
     finish("soak", summary, save=args.save)
     return 0
 
