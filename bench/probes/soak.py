@@ -93,7 +93,7 @@ async def soak(cluster: Cluster, args: argparse.Namespace) -> dict:
         "acked_moves_lost": verified["acked_moves_lost"],
         "bots": {"errors": dict(table.stats.errors), "closes": dict(table.stats.closes)},
         "log_marks": cluster.log_marks(),
-        "tracemalloc_out": str(cluster.workdir) if args.tracemalloc else None,
+        "tracemalloc_out": str(cluster.workdir) if args.tracemalloc or args.full_collections else None,
     }
 
 
@@ -106,10 +106,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=float, default=10.0, help="seconds between RSS samples")
     parser.add_argument("--after", type=float, default=60.0, help="seconds sampled after play stops")
     parser.add_argument("--tracemalloc", action="store_true")
+    parser.add_argument("--full-collections", type=float, default=None, metavar="SECONDS",
+                        help="a full gc.collect() in the worker this often (is the growth garbage waiting for it?)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     cluster = Cluster(base_port=args.base_port, database_url=args.database_url,
                       keep_logs=args.keep_logs or args.tracemalloc, worker_env=worker_env(args))
+    if args.full_collections:
+        cluster.keep_logs = True
+        cluster.worker_env |= {"PYTHONPATH": str(HOOK), "SNOWBALL_PROBE_COLLECT_EVERY": str(args.full_collections),
+                               "SNOWBALL_TRACEMALLOC_OUT": str(cluster.workdir / "tracemalloc")}
     if args.tracemalloc:
         cluster.worker_env |= {"SNOWBALL_TRACEMALLOC": "1", "PYTHONPATH": str(HOOK),
                               "SNOWBALL_TRACEMALLOC_OUT": str(cluster.workdir / "tracemalloc"),

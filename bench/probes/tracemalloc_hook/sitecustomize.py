@@ -1,5 +1,10 @@
-"""Heap growth of a daphne worker, for the soak probe (``--tracemalloc``): found on
-PYTHONPATH, it does nothing unless ``SNOWBALL_TRACEMALLOC=1`` and the process is daphne.
+"""Heap growth of a daphne worker, for the soak probe (``--tracemalloc``, ``--full-collections``):
+found on PYTHONPATH, it does nothing unless the process is daphne and one of the variables
+below is set.
+
+``SNOWBALL_PROBE_COLLECT_EVERY=<seconds>``: a full collection (``gc.collect()``) that often,
+its count of unreachable objects appended to ``SNOWBALL_TRACEMALLOC_OUT``-<pid>-gc.txt, to
+tell garbage that waits for the collector from memory that something still holds.
 
 Then tracemalloc starts 10 s after the interpreter (tracing the imports would slow the start
 past the cluster's patience); after ``SNOWBALL_TRACEMALLOC_FIRST`` seconds a first snapshot is taken, and every ``SNOWBALL_TRACEMALLOC_EVERY`` seconds after that the
@@ -9,7 +14,25 @@ allocations that grew most since it (grouped by traceback) are written to
 import os
 import sys
 
-if os.environ.get("SNOWBALL_TRACEMALLOC") == "1" and any("daphne" in part for part in sys.orig_argv[:2]):
+_daphne = any("daphne" in part for part in sys.orig_argv[:2])
+
+if _daphne and os.environ.get("SNOWBALL_PROBE_COLLECT_EVERY"):
+    import gc
+    import threading
+    import time
+
+    def _collect() -> None:
+        every = float(os.environ["SNOWBALL_PROBE_COLLECT_EVERY"])
+        out = os.environ.get("SNOWBALL_TRACEMALLOC_OUT", "/tmp/snowball-tracemalloc") + f"-{os.getpid()}-gc.txt"
+        while True:
+            time.sleep(every)
+            found = gc.collect()
+            with open(out, "a") as fh:
+                fh.write(f"{time.time():.0f} unreachable {found}\n")
+
+    threading.Thread(target=_collect, daemon=True, name="probe collections").start()
+
+if _daphne and os.environ.get("SNOWBALL_TRACEMALLOC") == "1":
     import linecache
     import threading
     import time
