@@ -95,6 +95,7 @@ class Site:
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
             "PYTHONUNBUFFERED": "1",
             "PYTHONPATH": str(self.app_dir),
+            "SNOWBALL_MAX_SOCKETS_PER_CLIENT": "1000000",  # the load generator is one client with every socket
         })
         if self.mode == "memory":
             env["DATABASE_URL"] = f"sqlite:///{self.workdir / 'db.sqlite3'}"

@@ -7,17 +7,16 @@ Errors are ``{"error": {"code": ..., "message": ...}}`` with a fitting HTTP stat
 from __future__ import annotations
 
 import functools
-import json
 from typing import Any, Callable
 
 from django.http import HttpRequest, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
 
-from games import engines, selectors, services
+from games import engines, inputs, selectors, services
 from games.auth import token_from_header, user_for_token
 from games.engines.base import GameError
-from games.errors import BadRequest, Forbidden, NotFound, ServiceError
+from games.errors import NotFound, ServiceError
 from games.models import ApiToken, Game
 
 MAX_BODY_BYTES = 16 * 1024
@@ -27,8 +26,10 @@ def _error(code: str, message: str, status: int, **extra: Any) -> JsonResponse:
     return JsonResponse({"error": {"code": code, "message": message, **extra}}, status=status)
 
 
-def api_view(methods: set[str], *, login: bool = True) -> Callable:
-    """Authenticate, check the method and CSRF when on a session, parse JSON, map errors."""
+def api_view(methods: set[str], *, login: bool = True, body: inputs.Shape | None = None,
+             session_only: bool = False) -> Callable:
+    """Authenticate, check the method and CSRF when on a session, clean the body against its
+    declared ``body`` shape (games/inputs.py), and map errors to JSON answers."""
 
     def decorate(view: Callable) -> Callable:
         @csrf_exempt
@@ -36,38 +37,49 @@ def api_view(methods: set[str], *, login: bool = True) -> Callable:
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
             if request.method not in methods:
                 return _error("method_not_allowed", f"use {' or '.join(sorted(methods))}", 405)
-            key = token_from_header(request.headers.get("Authorization"))
-            if key is not None:
-                user = user_for_token(key)
-                if user is None:
-                    return _error("bad_token", "the API token is unknown or revoked", 401)
-                request.user = user
-            elif request.method not in {"GET", "HEAD"}:
-                rejected = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})
-                if rejected is not None:
-                    return _error("csrf", "session requests need a CSRF token; bots should use an API token", 403)
-            if login and not request.user.is_authenticated:
-                return _error("unauthenticated", "send Authorization: Token <key>", 401)
-            body: dict[str, Any] = {}
-            if request.method == "POST" and request.body:
-                if len(request.body) > MAX_BODY_BYTES:
-                    return _error("too_large", f"the body may be at most {MAX_BODY_BYTES} bytes", 413)
-                try:
-                    body = json.loads(request.body)
-                except ValueError as exc:
-                    return _error("malformed", f"the body is not valid JSON ({exc})", 400)
-                if not isinstance(body, dict):
-                    return _error("malformed", "the body must be a JSON object", 400)
             try:
-                return view(request, body, *args, **kwargs)
+                return _answer(request, view, args, kwargs)
             except ServiceError as exc:
                 return _error(exc.code, exc.message, exc.http_status, **_jsonable(exc.details))
             except GameError as exc:
                 return _error(exc.code, str(exc), 422)
 
+        def _answer(request: HttpRequest, view: Callable, args: tuple, kwargs: dict) -> JsonResponse:
+            if "game_id" in kwargs:
+                kwargs["game_id"] = _game_id(kwargs["game_id"])
+            header = request.headers.get("Authorization")
+            key = token_from_header(header)
+            if header is not None and key is None:
+                return _error("bad_token", "the Authorization header must be \"Token <key>\"", 401)
+            if key is not None:
+                if session_only:
+                    return _error("session_required", "an API token cannot do this; sign in on the site", 403)
+                user = user_for_token(key) if inputs.is_valid(inputs.TOKEN_KEY, key) else None
+                if user is None:
+                    return _error("bad_token", "the API token is unknown or revoked", 401)
+                request.user = user
+            elif request.user.is_authenticated and request.method not in {"GET", "HEAD"}:
+                rejected = CsrfViewMiddleware(lambda r: None).process_view(request, None, (), {})
+                if rejected is not None:
+                    return _error("csrf", "session requests need a CSRF token; bots should use an API token", 403)
+            if (login or request.method == "POST") and not request.user.is_authenticated:
+                return _error("unauthenticated", "send Authorization: Token <key>", 401)
+            cleaned: dict[str, Any] = {}
+            if request.method == "POST":
+                if len(request.body) > MAX_BODY_BYTES:
+                    return _error("too_large", f"the body may be at most {MAX_BODY_BYTES} bytes", 413)
+                cleaned = inputs.body(request.body, body or inputs.EMPTY_BODY)
+            return view(request, cleaned, *args, **kwargs)
+
         return wrapper
 
     return decorate
+
+
+def _game_id(value: Any) -> int:
+    if not inputs.is_valid(inputs.GAME_ID, value):
+        raise NotFound(f"there is no game {value}")
+    return value
 
 
 def _jsonable(details: dict[str, Any]) -> dict[str, Any]:
@@ -90,7 +102,8 @@ def _game_summary(game: Game) -> dict[str, Any]:
 
 def _visible(request: HttpRequest, game_id: int) -> Game:
     game = selectors.get_game(game_id)
-    if not selectors.can_watch(game, request.user, request.GET.get("invite")):
+    invite = inputs.optional(inputs.INVITE_CODE, request.GET.get("invite"), "invite")
+    if not selectors.can_watch(game, request.user, invite):
         raise NotFound(f"there is no game {game_id}")
     return game
 
@@ -104,31 +117,19 @@ def game_types(request: HttpRequest, body: dict) -> JsonResponse:
         for r in engines.all_rulesets()]})
 
 
-@api_view({"GET", "POST"}, login=False)
+@api_view({"GET", "POST"}, login=False, body=inputs.NEW_GAME_BODY)
 def games(request: HttpRequest, body: dict) -> JsonResponse:
     """GET lists open and live public games (``?mine=1``: yours); POST creates one."""
     if request.method == "GET":
         if request.GET.get("mine"):
             if not request.user.is_authenticated:
-                raise Forbidden("sign in to list your games")
+                return _error("unauthenticated", "send Authorization: Token <key> to list your games", 401)
             rows = selectors.my_games(request.user)[:100]
         else:
             rows = list(selectors.open_games()[:100]) + list(selectors.live_games()[:100])
         return JsonResponse({"games": [_game_summary(g) for g in rows]})
-    if not request.user.is_authenticated:
-        return _error("unauthenticated", "send Authorization: Token <key>", 401)
-    game_type = body.get("game_type")
-    if not isinstance(game_type, str):
-        raise BadRequest('"game_type" is required, e.g. "snowball-fight"')
-    options = body.get("options", {})
-    if not isinstance(options, dict):
-        raise BadRequest('"options" must be an object')
-    seats = body.get("seats")
-    if seats is not None and (isinstance(seats, bool) or not isinstance(seats, int)):
-        raise BadRequest('"seats" must be an integer')
-    game = services.create_game(creator=request.user, game_type=game_type, options=options,
-                                is_public=bool(body.get("is_public", True)), num_seats=seats,
-                                take_seat=bool(body.get("take_seat", True)))
+    game = services.create_game(creator=request.user, game_type=body["game_type"], options=body["options"],
+                                is_public=body["is_public"], num_seats=body["seats"], take_seat=body["take_seat"])
     data = _game_summary(game)
     data["invite_code"] = game.invite_code
     return JsonResponse(data, status=201)
@@ -141,12 +142,10 @@ def game_detail(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
     return JsonResponse(selectors.viewer_payload(game, selectors.seat_of(game, request.user)))
 
 
-@api_view({"POST"})
+@api_view({"POST"}, body=inputs.SEAT_BODY)
 def seat_action(request: HttpRequest, body: dict, game_id: int, what: str) -> JsonResponse:
     game = _visible(request, game_id)
-    seat = body.get("seat")
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-        raise BadRequest('"seat" must be an integer')
+    seat = body["seat"]
     if what == "join":
         services.join_seat(game_id=game.pk, user=request.user, number=seat)
     elif what == "leave":
@@ -156,28 +155,32 @@ def seat_action(request: HttpRequest, body: dict, game_id: int, what: str) -> Js
     elif what == "start":
         services.start_game(game_id=game.pk, user=request.user)
     else:
-        raise NotFound(f"unknown operation {what!r}")
+        raise NotFound("unknown operation: use join, leave, bots or start")
     game.refresh_from_db()
     return JsonResponse(_game_summary(game))
 
 
-@api_view({"POST"})
+@api_view({"POST"}, body=inputs.ACTION_BODY)
 def submit_action(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
     """Play over HTTP: the same frame the websocket takes, answered with the new view."""
     _visible(request, game_id)
-    result = services.submit_action(game_id=game_id, user=request.user, action=body.get("action"),
-                                    action_id=body.get("action_id"), version=body.get("version"))
+    result = services.submit_action(game_id=game_id, user=request.user, action=body["action"],
+                                    action_id=body["action_id"], version=body["version"])
     game = selectors.get_game(game_id)
-    return JsonResponse({"ack": {"action_id": body.get("action_id"), "version": result.version,
+    return JsonResponse({"ack": {"action_id": body["action_id"], "version": result.version,
                                  "duplicate": result.duplicate},
                          "view": selectors.viewer_payload(game, selectors.seat_of(game, request.user))})
 
 
-@api_view({"POST"})
+@api_view({"POST"}, body=inputs.TOKEN_BODY, session_only=True)
 def tokens(request: HttpRequest, body: dict) -> JsonResponse:
-    """Issue a new API token for the signed-in user; the key is in this response only."""
-    name = body.get("name") or "api"
-    if not isinstance(name, str) or len(name) > 60:
-        raise BadRequest('"name" must be a string of at most 60 characters')
-    token, key = ApiToken.issue(user=request.user, name=name)
+    """Issue a new API token for the user signed in on the site (a token cannot mint tokens);
+    the key is in this response only."""
+    token, key = ApiToken.issue(user=request.user, name=body["name"])
     return JsonResponse({"token": key, "name": token.name, "prefix": token.prefix}, status=201)
+
+
+@api_view({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}, login=False)
+def nowhere(request: HttpRequest, body: dict, rest: str) -> JsonResponse:
+    """Any other path under /api/: a JSON 404, as every API answer is JSON."""
+    raise NotFound("no such endpoint; see docs/api.md")

@@ -1,9 +1,8 @@
 """Channel layers: Channels' own, made cheaper for what Snowball sends through them.
 
 ``InMemoryLayer`` serves the one-process mode; ``RedisFanoutLayer`` the workers that share a
-Redis (docker compose). Both hand a message straight to a consumer of their own process that
-registered for it (``DirectDispatchMixin`` in games/consumers.py) instead of queueing it for
-Channels' per-socket receive loop.
+Redis (docker compose). Both only queue messages: each consumer takes its own from its own
+queue in its own task (Channels' receive loop), so a slow socket delays nobody else.
 """
 from __future__ import annotations
 
@@ -13,73 +12,37 @@ import logging
 import time
 import uuid
 import weakref
-from copy import deepcopy
-from typing import Any, Protocol
+from typing import Any
 
 import redis.asyncio as aioredis
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
-from channels_redis.core import RedisChannelLayer
+from channels_redis.core import BoundedQueue, RedisChannelLayer
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
 
 
-class DirectlyDelivered(Protocol):
-    """A consumer that can take a message straight from the layer when it is not busy."""
-
-    def ready_for_direct_delivery(self) -> bool: ...
-
-    async def deliver(self, message: dict[str, Any]) -> None: ...
-
-
-class DirectDeliveries:
-    """The consumers of this process that take their messages from the layer directly."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._direct: weakref.WeakValueDictionary[str, DirectlyDelivered] = weakref.WeakValueDictionary()
-
-    def deliver_directly(self, channel: str, consumer: DirectlyDelivered) -> None:
-        self._direct[channel] = consumer
-
-    def stop_delivering_directly(self, channel: str) -> None:
-        self._direct.pop(channel, None)
-
-
-async def _hand_over(consumer: DirectlyDelivered, channel: str, message: dict[str, Any]) -> None:
-    try:
-        await consumer.deliver(message)
-    except Exception:  # the sender is not to blame; the consumer's own loop would log it
-        log.exception("delivering %s to %s failed", message.get("type"), channel)
-
-
-class InMemoryLayer(DirectDeliveries, InMemoryChannelLayer):
-    """Channels' in-memory layer, with a cheaper sweep and direct delivery to idle consumers.
+class InMemoryLayer(InMemoryChannelLayer):
+    """Channels' in-memory layer, with a cheaper sweep.
 
     ``InMemoryChannelLayer._clean_expired`` walks every channel and every group membership
     on each ``send``, ``receive`` and ``group_send``: with N sockets connected every message
     costs O(N). Expiry (of messages after ``expiry`` seconds, of memberships after
     ``group_expiry``) only needs noticing eventually; sweeping once a second keeps it within
     a second of its limits.
-
-    A message for a consumer that registered itself (``deliver_directly``) and is not busy
-    with another message is handed to it at once, in the sender's task, instead of being
-    queued for its receive loop: Channels' loop creates a task and waits on two for every
-    message, 35 us a delivery here, four deliveries a move. A busy consumer gets its message
-    queued as usual, so each consumer still takes its messages one at a time, in order.
     """
 
     sweep_interval = 1.0
     _last_sweep = 0.0
 
-    async def send(self, channel: str, message: dict[str, Any]) -> None:
-        consumer = self._direct.get(channel)
-        if consumer is None or not consumer.ready_for_direct_delivery():
-            await super().send(channel, message)
-            return
-        await _hand_over(consumer, channel, deepcopy(message))
+    async def queue_here(self, channel: str, message: dict[str, Any]) -> None:
+        """Queue ``message`` for a channel of this process (games/version_watch.py)."""
+        try:
+            await self.send(channel, message)
+        except ChannelFull:
+            log.info("channel %s is full; dropped %s", channel, message.get("type"))
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         """Each member in turn, without a task per member (Channels' version makes one)."""
@@ -135,7 +98,7 @@ class _LoopFanout:
         return self.publisher.pubsub(ignore_subscribe_messages=True)
 
 
-class RedisFanoutLayer(DirectDeliveries, RedisChannelLayer):
+class RedisFanoutLayer(RedisChannelLayer):
     """channels_redis, with each group message sent once per process and fanned out there.
 
     ``RedisChannelLayer.group_send`` costs four Redis round trips to send (expire the group,
@@ -145,9 +108,15 @@ class RedisFanoutLayer(DirectDeliveries, RedisChannelLayer):
 
     Here the members of a group are known in the process (the event loop) that holds them;
     a process that has members subscribes to the group's Redis pub/sub channel.
-    ``group_send`` hands the message to this process's members at once (directly to
-    consumers that registered with ``deliver_directly``) and publishes it once for the other
-    processes, whose listeners hand it to theirs. Pub/sub keeps nothing for a listener that
+    ``group_send`` puts the message in the queue of each of this process's members at once
+    and publishes it once for the other processes, whose listeners queue it for theirs. The
+    listener never runs a consumer's handler, so a slow socket delays only itself.
+
+    The channels this layer makes (``new_channel``) live in this process: each has an
+    asyncio queue (of ``capacity`` messages; the oldest is dropped when it is full), which
+    ``receive`` reads without asking Redis, and ``send`` to one of them queues there.
+    Channels of other processes are not reachable with ``send`` (Snowball sends only to
+    groups). Pub/sub keeps nothing for a listener that
     is cut off; when the listener's connection fails, it reconnects, subscribes again and
     sends every member ``RESYNC``, so no viewer is left on an old version (ARCHITECTURE.md:
     the version rule makes a lost message harmless, once the viewer hears of something newer).
@@ -170,17 +139,51 @@ class RedisFanoutLayer(DirectDeliveries, RedisChannelLayer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopFanout] = weakref.WeakKeyDictionary()
+        self._queues: dict[str, BoundedQueue] = {}
+        self._groups_of: dict[str, int] = {}
+
+    # ------------------------------------------------------------ this process's channels
+
+    async def send(self, channel: str, message: dict[str, Any]) -> None:
+        assert isinstance(message, dict), "message is not a dict"
+        if not self._is_mine(channel):
+            raise ValueError(f"{channel!r} is not a channel of this process: RedisFanoutLayer sends only "
+                             "to its own channels and to groups")
+        self._queue(channel).put_nowait(dict(message))
+
+    queue_here = send
+
+    async def receive(self, channel: str) -> dict[str, Any]:
+        if not self._is_mine(channel):
+            raise ValueError(f"{channel!r} is not a channel of this process")
+        queue = self._queue(channel)
+        try:
+            return await queue.get()
+        finally:
+            if not self._groups_of.get(channel) and queue.empty():
+                self._queues.pop(channel, None)  # it left its groups, or never joined one
+
+    def _queue(self, channel: str) -> BoundedQueue:
+        queue = self._queues.get(channel)
+        if queue is None:
+            queue = self._queues[channel] = BoundedQueue(self.capacity)
+        return queue
+
+    def _is_mine(self, channel: str) -> bool:
+        return channel.startswith(f"specific.{self.client_prefix}!")
 
     # ------------------------------------------------------------ groups
 
     async def group_add(self, group: str, channel: str) -> None:
         assert self.require_valid_group_name(group), "Group name not valid"
         assert self.require_valid_channel_name(channel), "Channel name not valid"
-        if not channel.startswith(f"specific.{self.client_prefix}!"):
+        if not self._is_mine(channel):
             raise ValueError(f"{channel!r} is not a channel of this process: RedisFanoutLayer's groups "
                              "take only channels made by its own new_channel()")
         here = self._here(create=True)
         members = here.members.setdefault(group, set())
+        if channel not in members:
+            self._groups_of[channel] = self._groups_of.get(channel, 0) + 1
         members.add(channel)
         if len(members) == 1:
             async with here.subscriptions:
@@ -196,6 +199,9 @@ class RedisFanoutLayer(DirectDeliveries, RedisChannelLayer):
         if not members or channel not in members:
             return
         members.discard(channel)
+        left = self._groups_of.pop(channel, 1) - 1
+        if left:
+            self._groups_of[channel] = left
         if not members:
             del here.members[group]
             async with here.subscriptions:
@@ -220,17 +226,7 @@ class RedisFanoutLayer(DirectDeliveries, RedisChannelLayer):
 
     async def _deliver_here(self, here: _LoopFanout, group: str, message: dict[str, Any]) -> None:
         for channel in list(here.members.get(group, ())):
-            consumer = self._direct.get(channel)
-            if consumer is None:  # not registered (yet): through Redis, as channels_redis would
-                try:
-                    await super().send(channel, message)
-                except ChannelFull:
-                    log.info("channel %s of group %s is full; dropped %s", channel, group, message.get("type"))
-            elif consumer.ready_for_direct_delivery():
-                await _hand_over(consumer, channel, deepcopy(message))
-            else:  # busy: it takes this one after the current one (its turn lock is fair)
-                asyncio.get_running_loop().create_task(_hand_over(consumer, channel, deepcopy(message)),
-                                                       context=contextvars.Context())
+            self._queue(channel).put_nowait(dict(message))
 
     async def _listen(self, here: _LoopFanout) -> None:
         """Hand every other process's group messages to this loop's members."""

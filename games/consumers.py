@@ -7,46 +7,34 @@ docs/api.md). Both receive the same frames and send the same per-viewer views.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
+from collections import Counter
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games import jsontext, rendering, selectors, services
-from games.auth import user_for_token
+from games import inputs, jsontext, rendering, selectors, services, version_watch
+from games.auth import token_for_key, token_group, token_is_live
+from games.calls import coordinator_call, db_call
 from games.coordinator import get_coordinator
 from games.engines.base import GameError
 from games.errors import NotFound, ServiceError, StaleVersion
-from games.loop_database import on_the_loop
-from games.presence import coordinator_call, keep_alive, stop_keeping_alive
+from games.presence import keep_alive, stop_keeping_alive
 
 log = logging.getLogger(__name__)
 
-CLOSE_TOO_FAST = 4008
+CLOSE_BAD_TOKEN = 4001
 CLOSE_FORBIDDEN = 4003
 CLOSE_NOT_FOUND = 4004
+CLOSE_TOO_FAST = 4008
+CLOSE_TOO_MANY_SOCKETS = 4029
 
-
-def db_call(function):
-    """Run ``function`` (which uses the database) from async code.
-
-    By default (one process on SQLite, or workers on a server database): on the event loop's
-    own thread, at once, and on a worker thread only when it meets a game lock held elsewhere
-    (games/loop_database.py). Several processes on one SQLite file (SQLite with Redis): on
-    Channels' one database thread, since SQLite makes a writer wait for the others' and that
-    wait must not stop the loop. With ``SNOWBALL_DB_ON_LOOP=0`` and a server database: in the
-    shared thread pool, each thread with its own connection.
-    """
-    in_a_thread = database_sync_to_async(function, thread_sensitive=not settings.SNOWBALL_PARALLEL_DB)
-    if settings.SNOWBALL_DB_ON_LOOP:
-        return on_the_loop(function, if_it_would_wait=in_a_thread)
-    return in_a_thread
+TIMER_RETRY_SECONDS = 1.0
+TIMER_RETRY_MAX_SECONDS = 30.0
 
 
 class TokenBucket:
@@ -67,95 +55,189 @@ class TokenBucket:
         return False
 
 
-class DirectDispatchMixin:
-    """Hands each message straight to its handler, one message at a time per consumer.
+OPEN_SOCKETS: Counter[str] = Counter()
 
-    Channels' ``AsyncConsumer.dispatch`` first closes stale database connections, a hop to
-    the one database thread for every message a socket gets. Our handlers reach the database
-    only through ``db_call``, which does the same check where it runs, so the hop is pure
-    cost: with a thousand sockets it was most of the database thread's queue.
 
-    With Snowball's layers (games/channel_layers.py, in-process and Redis) a consumer can
-    also take a message straight from the layer when it is not handling another one;
-    ``_turn`` keeps the consumer's own messages and those handed over in one file.
+def client_address(scope: dict[str, Any]) -> str:
+    """Who opened a socket: the peer's address, or, when ``SNOWBALL_TRUST_X_FORWARDED_FOR`` says a
+    proxy in front of us appends it, the last address of ``X-Forwarded-For``."""
+    if settings.SNOWBALL_TRUST_X_FORWARDED_FOR:
+        for name, value in scope.get("headers", []):
+            if name == b"x-forwarded-for":
+                last = value.decode("latin1").rsplit(",", 1)[-1].strip()
+                if last:
+                    return last
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+class ArrivalControlMixin:
+    """Counts a socket's frames as they arrive, not as they are handled.
+
+    A task reads the ASGI messages eagerly and applies the token bucket to each frame on
+    arrival; the frames it lets through wait for the handler in a queue of at most a burst.
+    A socket that keeps sending after its refusals, or fills that queue, is closed with
+    4008 at once, however slowly its frames are handled. A client address may hold at most
+    ``SNOWBALL_MAX_SOCKETS_PER_CLIENT`` sockets in this process; one more is accepted and
+    closed with 4029.
     """
 
-    _turn: asyncio.Lock | None = None
+    clock = staticmethod(time.monotonic)
+
+    async def __call__(self, scope, receive, send) -> None:
+        address = client_address(scope)
+        if OPEN_SOCKETS[address] >= settings.SNOWBALL_MAX_SOCKETS_PER_CLIENT:
+            await self._accept_and_close(receive, send, CLOSE_TOO_MANY_SOCKETS)
+            return
+        OPEN_SOCKETS[address] += 1
+        arrivals: asyncio.Queue = asyncio.Queue()
+        reader = asyncio.create_task(self._read_arrivals(receive, arrivals))
+        try:
+            await super().__call__(scope, arrivals.get, send)
+        finally:
+            reader.cancel()
+            OPEN_SOCKETS[address] -= 1
+            if OPEN_SOCKETS[address] <= 0:
+                del OPEN_SOCKETS[address]
+
+    @staticmethod
+    async def _accept_and_close(receive, send, code: int) -> None:
+        """Accept, then close with ``code``: a refusal at the handshake would show only HTTP 403."""
+        message = await receive()
+        if message["type"] == "websocket.connect":
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": code})
+
+    async def _read_arrivals(self, receive, arrivals: asyncio.Queue) -> None:
+        try:
+            await self._admit_arrivals(receive, arrivals)
+        except Exception:
+            log.exception("socket %s: reading its frames failed; it is closed", getattr(self, "channel_name", "?"))
+            arrivals.put_nowait({"type": "websocket.disconnect", "code": 1011})
+
+    async def _admit_arrivals(self, receive, arrivals: asyncio.Queue) -> None:
+        bucket = TokenBucket(settings.SNOWBALL_SOCKET_RATE, settings.SNOWBALL_SOCKET_BURST, clock=self.clock)
+        strikes, flooded = 0, False
+        while True:
+            message = await receive()
+            if message["type"] != "websocket.receive":
+                arrivals.put_nowait(message)
+                if message["type"] == "websocket.disconnect":
+                    return
+                continue
+            if flooded:
+                continue
+            if bucket.take():
+                if arrivals.qsize() < settings.SNOWBALL_SOCKET_BURST:
+                    arrivals.put_nowait(message)
+                    continue
+                flooded = True
+            else:
+                strikes += 1
+                flooded = strikes >= settings.SNOWBALL_SOCKET_STRIKES
+                if not flooded:
+                    await self.send_error("too_fast", f"too many messages (at most {settings.SNOWBALL_SOCKET_RATE:g} a "
+                                          "second); this one was dropped: wait a moment and resend it with the same action_id")
+                    continue
+            await self._close_the_flood(arrivals)
+
+    async def _close_the_flood(self, arrivals: asyncio.Queue) -> None:
+        """Drop the frames still waiting, close with 4008, and let the consumer end."""
+        while not arrivals.empty():
+            arrivals.get_nowait()
+        await self.send_error("too_fast", "too many messages; the connection is closed")
+        await self.close(code=CLOSE_TOO_FAST)
+        arrivals.put_nowait({"type": "websocket.disconnect", "code": CLOSE_TOO_FAST})
+
+
+class DispatchWithoutDatabaseHop:
+    """Channels' dispatch without its per-message hop to Channels' database thread.
+
+    ``AsyncConsumer.dispatch`` awaits ``aclose_old_connections`` (a call on Channels' one
+    database thread) before every message a socket gets; that hop costs more CPU than the
+    rest of a delivery (docs/where-code-runs.md). These consumers touch the database only
+    through ``db_call``, which gives its connection back itself, so the hop has nothing to do.
+    """
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        async with self._the_turn():
-            await self._handle(message)
-
-    async def _handle(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']!r}")
         await handler(message)
 
-    def _the_turn(self) -> asyncio.Lock:
-        if self._turn is None:
-            self._turn = asyncio.Lock()
-        return self._turn
 
-    def take_direct_deliveries(self) -> None:
-        """Ask the layer, if it can, to hand this consumer its messages directly."""
-        if hasattr(self.channel_layer, "deliver_directly"):
-            self.channel_layer.deliver_directly(self.channel_name, self)
-
-    def stop_direct_deliveries(self) -> None:
-        if hasattr(self.channel_layer, "stop_delivering_directly"):
-            self.channel_layer.stop_delivering_directly(self.channel_name)
-
-    def ready_for_direct_delivery(self) -> bool:
-        return not self._the_turn().locked()
-
-    async def deliver(self, message: dict[str, Any]) -> None:
-        """A message handed over by the layer: handled as the consumer's own loop would."""
-        await self.dispatch(message)
-
-
-class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
+class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
     """One viewer's live connection to one game."""
 
     game_id: int
     seat: int | None
     sent_version: int = 0
     timer_deadline: float | None = None
+    token_id: int | None = None
+    page_frames = False
 
     async def connect(self) -> None:
-        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        self.user = await self.authenticate()
-        self.bucket = TokenBucket(settings.SNOWBALL_SOCKET_RATE, settings.SNOWBALL_SOCKET_BURST)
-        self.strikes = 0
         self.timer: asyncio.Task | None = None
-        invite = parse_qs(self.scope.get("query_string", b"").decode()).get("invite", [None])[0]
-        access = await db_call(self._access)(invite)
+        self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
+        query = self._query()
+        try:
+            self.user = await self.authenticate(query)
+        except inputs.InputError:
+            await self._refuse("bad_token", "the API token is unknown or revoked", CLOSE_BAD_TOKEN)
+            return
+        if not inputs.is_valid(inputs.GAME_ID, self.game_id):
+            await self._refuse("not_found", f"there is no game {self.game_id}", CLOSE_NOT_FOUND)
+            return
+        invite = query.get("invite")
+        access = await db_call(self._access)(invite if inputs.is_valid(inputs.INVITE_CODE, invite) else None)
         if access == "missing":
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self._refuse("not_found", f"there is no game {self.game_id}", CLOSE_NOT_FOUND)
             return
         if access == "forbidden":
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self._refuse("forbidden", "this game is private: connect with its invite code", CLOSE_FORBIDDEN)
             return
+        if self.token_id is not None:
+            await self.channel_layer.group_add(token_group(self.token_id), self.channel_name)
         self.group = services.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        self.take_direct_deliveries()
         await self.accept()
         await self.be_seen()
         await self.send_current()
         keep_alive(self.game_id, self.channel_name, rejoin=self.be_seen)
+        version_watch.watch(self.game_id, self.channel_name, self.channel_layer, lambda: self.sent_version)
 
     async def disconnect(self, code: int) -> None:
         if self.timer is not None:
             self.timer.cancel()
+        if self.token_id is not None and hasattr(self, "group"):
+            await self.channel_layer.group_discard(token_group(self.token_id), self.channel_name)
         if hasattr(self, "group"):
             stop_keeping_alive(self.game_id, self.channel_name)
-            self.stop_direct_deliveries()
+            version_watch.unwatch(self.game_id, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await coordinator_call(get_coordinator().leave)(self.game_id, self.channel_name)
             await self.announce_presence()
 
-    async def authenticate(self):
+    async def authenticate(self, query: dict[str, str]):
+        """The user this socket acts for; raises ``InputError`` for a token that opens nothing."""
         return self.scope.get("user")
+
+    def _query(self) -> dict[str, str]:
+        """The handshake's query parameters, the first value of each."""
+        text = self.scope.get("query_string", b"").decode("latin1")
+        return {name: values[0] for name, values in parse_qs(text).items()}
+
+    async def _refuse(self, code: str, message: str, close_code: int) -> None:
+        """Accept, say why in an error frame, and close with ``close_code``, so a client can tell
+        a missing game (4004) from a private one (4003) from a bad token (4001)."""
+        await self.accept()
+        await self.send_error(code, message)
+        await self.close(code=close_code)
+
+    async def token_revoked(self, message: dict[str, Any]) -> None:
+        """This socket's token was revoked on the tokens page: it may act no more."""
+        await self.send_error("token_revoked", "the API token of this connection was revoked")
+        await self.close(code=CLOSE_BAD_TOKEN)
 
     def _access(self, invite: str | None) -> str:
         try:
@@ -173,16 +255,8 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     # ------------------------------------------------------------ from the client
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
-        if not self.bucket.take():
-            self.strikes += 1
-            if self.strikes >= settings.SNOWBALL_SOCKET_STRIKES:
-                await self.send_error("too_fast", "too many messages; the connection is closed")
-                await self.close(code=CLOSE_TOO_FAST)
-            else:
-                await self.send_error("too_fast", f"too many messages (at most {settings.SNOWBALL_SOCKET_RATE:g} a second); "
-                                      "this one was dropped: wait a moment and resend it with the same action_id")
-            return
+        """One frame that passed the arrival check: parsed against its declared shape, then handled."""
+        size = len(text_data.encode("utf-8", "surrogatepass")) if text_data is not None else len(bytes_data or b"")
         if size > settings.SNOWBALL_MAX_FRAME_BYTES:
             await self.send_error("frame_too_large", f"a frame may be at most {settings.SNOWBALL_MAX_FRAME_BYTES} bytes; this one was {size}")
             return
@@ -190,37 +264,36 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             await self.send_error("malformed", "frames must be JSON text, not binary")
             return
         try:
-            frame = json.loads(text_data)
-        except ValueError as exc:
-            await self.send_error("malformed", f"the frame is not valid JSON ({exc.msg} at position {exc.pos})")
+            frame = inputs.frame(text_data, page=self.page_frames)
+        except inputs.InputError as exc:
+            await self.send_error(exc.code, exc.message, action_id=exc.action_id)
             return
-        if not isinstance(frame, dict):
-            await self.send_error("malformed", "the frame must be a JSON object")
-            return
-        frame = self.normalise_frame(frame)
-        kind = frame.get("type")
+        kind = frame["type"]
         if kind == "action":
+            if self.token_id is not None and not await db_call(token_is_live)(self.token_id):
+                await self.token_revoked({})
+                return
             await self.handle_action(frame)
         elif kind == "refresh":
             await self.send_current(force=True)
-        elif kind == "ping":
-            await self.send_json({"type": "pong", "version": self.sent_version})
         else:
-            await self.send_error("malformed", f'unknown frame type {kind!r}; expected "action", "refresh" or "ping"')
-
-    def normalise_frame(self, frame: dict[str, Any]) -> dict[str, Any]:
-        return frame
+            await self.send_json({"type": "pong", "version": self.sent_version})
 
     async def handle_action(self, frame: dict[str, Any]) -> None:
+        """Answer the action frame exactly once: an ack of what was committed, or an error.
+
+        The service reports nothing that happens after its commit as a failure; an unexpected
+        failure before it is answered ``server_error`` (nothing was saved; the same frame may
+        be sent again). The socket stays open either way.
+        """
         action_id = frame.get("action_id")
         if self.seat is None:
             await self.send_error("not_seated", "spectators cannot act; this connection is read-only", action_id=action_id)
             return
-        submit = (services.submit_action_async if services.moves_await_the_database()
-                  else db_call(services.submit_action))
         try:
-            result = await submit(game_id=self.game_id, user=self.user, action=frame.get("action"),
-                                  action_id=action_id, version=frame.get("version"))
+            result = await db_call(services.submit_action)(
+                game_id=self.game_id, user=self.user, action=frame.get("action"), action_id=action_id,
+                version=frame.get("version"))
         except StaleVersion as exc:
             await self.send_error(exc.code, exc.message, action_id=action_id)
             await self.send_current(force=True)
@@ -228,8 +301,16 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         except (ServiceError, GameError) as exc:
             await self.send_error(getattr(exc, "code", "error"), getattr(exc, "message", str(exc)), action_id=action_id)
             return
+        except Exception:
+            log.exception("game %s: an action of seat %s failed", self.game_id, self.seat)
+            await self.send_error("server_error", "the server failed before your action was saved; send it again "
+                                  "with the same action_id", action_id=action_id)
+            return
         await self.on_ack(action_id, result)
-        await self.send_current(version=result.version)
+        try:
+            await self.send_current(version=result.version)
+        except Exception:  # the ack is sent; the version watch brings the view
+            log.exception("game %s: the view after version %s could not be sent", self.game_id, result.version)
 
     async def on_ack(self, action_id: str, result: services.ActionResult) -> None:
         pass
@@ -310,15 +391,26 @@ class BaseGameConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             self.timer = asyncio.create_task(self._expire_at(deadline))
 
     async def _expire_at(self, deadline: float) -> None:
+        """Apply the overdue prompts' defaults; on any failure, log it and try again later."""
         await asyncio.sleep(max(0.0, deadline - time.time()) + 0.05)
-        try:
-            await db_call(services.apply_timeouts)(game_id=self.game_id)
-        except ServiceError:
-            log.info("timeouts of game %s deferred", self.game_id)
+        retry_in = TIMER_RETRY_SECONDS
+        while True:
+            try:
+                await db_call(services.apply_timeouts)(game_id=self.game_id)
+                return
+            except ServiceError as exc:
+                log.info("timeouts of game %s deferred (%s)", self.game_id, exc.message)
+            except Exception:
+                log.exception("timeouts of game %s failed; retrying in %g s", self.game_id, retry_in)
+            await asyncio.sleep(retry_in)
+            retry_in = min(retry_in * 2, TIMER_RETRY_MAX_SECONDS)
 
 
 class GameHtmlConsumer(BaseGameConsumer):
-    """The browser page's socket: htmx sends JSON, we answer with out-of-band HTML swaps."""
+    """The browser page's socket: htmx sends its form values as JSON (``inputs.frame``'s page
+    form), we answer with out-of-band HTML swaps."""
+
+    page_frames = True
 
     async def send_view(self, snap: selectors.GameSnapshot) -> None:
         payload = selectors.payload_for(snap, self.seat)
@@ -331,25 +423,12 @@ class GameHtmlConsumer(BaseGameConsumer):
     async def send_error(self, code: str, message: str, **extra: Any) -> None:
         await self.send(text_data=rendering.error_html(code, message))
 
-    def normalise_frame(self, frame: dict[str, Any]) -> dict[str, Any]:
-        """htmx sends the action as a JSON string inside the form values; unwrap it."""
-        frame.pop("HEADERS", None)
-        action = frame.get("action")
-        if isinstance(action, str):
-            try:
-                frame["action"] = json.loads(action)
-            except ValueError:
-                frame["action"] = None
-        if "version" in frame and isinstance(frame["version"], str) and frame["version"].isdigit():
-            frame["version"] = int(frame["version"])
-        frame.setdefault("type", "action")
-        return frame
-
 
 class GameApiConsumer(BaseGameConsumer):
     """The JSON socket for bots and scripts; authenticated by an API token or the session."""
 
-    async def authenticate(self):
+    async def authenticate(self, query: dict[str, str]):
+        """The token's user (``Authorization: Token``, or ``?token=``), else the session's."""
         key = None
         for name, value in self.scope.get("headers", []):
             if name == b"authorization":
@@ -357,10 +436,15 @@ class GameApiConsumer(BaseGameConsumer):
                 if scheme.lower() in {"token", "bearer"}:
                     key = rest.strip()
         if key is None:
-            key = parse_qs(self.scope.get("query_string", b"").decode()).get("token", [None])[0]
-        if key:
-            return await db_call(user_for_token)(key)
-        return self.scope.get("user")
+            key = query.get("token")
+        if not key:
+            return self.scope.get("user")
+        inputs.TOKEN_KEY.clean(key, "token")
+        token = await db_call(token_for_key)(key)
+        if token is None:
+            raise inputs.InputError("the API token is unknown or revoked")
+        self.token_id = token.pk
+        return token.user
 
     async def send_view(self, snap: selectors.GameSnapshot) -> None:
         await self.send(text_data=selectors.view_frame(snap, self.seat))
@@ -377,21 +461,22 @@ class GameApiConsumer(BaseGameConsumer):
                               "duplicate": result.duplicate})
 
 
-class LobbyConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
+class LobbyConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):
     """Keeps the lobby's lists of open and live games fresh without a reload."""
 
     async def connect(self) -> None:
         self.pending: asyncio.Task | None = None
         await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
-        self.take_direct_deliveries()
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
-        self.stop_direct_deliveries()
         await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        await self.send(text_data=rendering.error_html("read_only", "the lobby socket only sends"))
+        await self.send_error("read_only", "the lobby socket only sends")
+
+    async def send_error(self, code: str, message: str, **extra: Any) -> None:
+        await self.send(text_data=rendering.error_html(code, message))
 
     async def lobby_changed(self, message: dict[str, Any]) -> None:
         """Coalesce bursts of changes into one refresh a quarter-second later."""
@@ -405,3 +490,11 @@ class LobbyConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         await asyncio.sleep(0.25)
         html = await db_call(rendering.lobby_lists_html)(self.scope.get("user"))
         await self.send(text_data=html)
+
+
+class NowhereConsumer(AsyncWebsocketConsumer):
+    """A socket to a path that is no game's (``/ws/api/games/abc/``): accepted and closed with 4004."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=CLOSE_NOT_FOUND)

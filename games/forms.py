@@ -7,6 +7,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from games.engines.base import Option, Ruleset
+from games.roster_field import RosterField
 
 
 class GuestForm(forms.Form):
@@ -24,7 +25,19 @@ class ApiTokenForm(forms.Form):
     name = forms.CharField(max_length=60, label="Token name", help_text="e.g. my-bot")
 
 
+class RevokeTokenForm(forms.Form):
+    revoke = forms.IntegerField(min_value=1, max_value=2**63 - 1)
+
+
+class SeatForm(forms.Form):
+    """The waiting room's buttons: which seat (none: the first empty one)."""
+
+    seat = forms.IntegerField(min_value=0, max_value=63, required=False)
+
+
 def _option_field(option: Option) -> forms.Field:
+    if option.kind == "roster":
+        return RosterField(label=option.label, help_text=option.help)
     if option.kind == "bool":
         return forms.BooleanField(label=option.label, required=False, initial=option.default, help_text=option.help)
     if option.kind == "multichoice":

@@ -87,6 +87,9 @@ class ActionRecord(models.Model):
     """One applied action, in order: the game's log."""
 
     class Source(models.TextChoices):
+        """Who made the action: a player's ``action_id`` is theirs; the server's own ids
+        (computer players, timeouts) live under their own source, out of the players' reach."""
+
         PLAYER = "player"
         BOT = "bot"
         TIMEOUT = "timeout"
@@ -105,7 +108,8 @@ class ActionRecord(models.Model):
         ordering = ["seq"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="one_action_per_seq"),
-            models.UniqueConstraint(fields=["game", "action_id"], name="action_id_once_per_game"),
+            models.UniqueConstraint(fields=["game", "seat", "source", "action_id"],
+                                    name="action_id_once_per_seat_and_source"),
         ]
 
 

@@ -2,11 +2,10 @@
 heartbeats of one event loop's sockets, sent together.
 
 A socket is present while its connection was seen less than the coordinator's
-``presence_ttl`` ago. Each socket used to beat on its own every
-``SNOWBALL_PRESENCE_HEARTBEAT`` seconds: with 500 sockets on a worker, 50 Redis round trips
-a second, each stopping the worker until Redis answered (docs/performance.md). Now one task
-per event loop beats for all of its sockets, in one pipeline per interval, and has the
-sockets whose connection had expired (a stalled loop, a restarted Redis) join again.
+``presence_ttl`` ago. One task per event loop beats for all of its sockets every
+``SNOWBALL_PRESENCE_HEARTBEAT`` seconds, in one pipeline run on a coordinator thread
+(games/calls.py), and has the sockets whose connection had expired (a stalled loop, a
+restarted Redis) join again.
 
 When the last socket of this process that watches a game leaves, the process forgets what it
 cached for that game (``selectors.forget_game``): finished games' snapshots and views used to
@@ -21,25 +20,15 @@ import weakref
 from collections import Counter
 from collections.abc import Awaitable, Callable
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from games import selectors
+from games.calls import coordinator_call
 from games.coordinator import get_coordinator
-from games.loop_database import on_the_loop
 
 log = logging.getLogger(__name__)
 
 Rejoin = Callable[[], Awaitable[None]]
-
-
-def coordinator_call(function):
-    """Run a coordinator call (presence, never a lock) from async code, without queueing
-    behind moves: on the loop's thread where the database calls run there too, or with the
-    in-process coordinator; otherwise in the shared thread pool."""
-    if settings.SNOWBALL_DB_ON_LOOP or settings.REDIS_URL is None:
-        return on_the_loop(function)
-    return sync_to_async(function, thread_sensitive=False)
 
 
 class _LoopHeartbeats:

@@ -13,20 +13,22 @@ import json
 import logging
 import os
 import secrets
+import sys
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import AsyncExitStack, ExitStack, asynccontextmanager, contextmanager
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
+from psycopg_pool import PoolTimeout
 
-from games import engines, loop_database, selectors, statements
+from games import engines, selectors, statements
 from games.coordinator import LockTimeout, get_coordinator
 from games.engines.base import GameError, Ruleset
 from games.errors import BadRequest, Busy, Conflict, Forbidden, NotFound, NotSeated, StaleVersion
@@ -202,7 +204,7 @@ def start_game(*, game_id: int, user) -> Game:
         game.started_at = timezone.now()
         game.version += 1
         logged: list[ActionRecord] = []
-        state = _run_automatic(game, ruleset, state, logged)
+        state = _run_automatic(game, ruleset, state, logged, [])
         _save_state(game, ruleset, state, logged, started=True)
         return game
 
@@ -217,34 +219,11 @@ def submit_action(*, game_id: int, user, action: Any, action_id: str, version: A
     whose ``version`` predates the seat's current prompt is refused as stale.
     """
     _check_submission(action=action, action_id=action_id, version=version)
-    with _locked_game(game_id, action_id=action_id, one_write=True) as game:
+    with _locked_game(game_id, action_id=action_id, user=user) as game:
         result, write = _play(game, user=user, action=action, action_id=action_id, version=version)
         if write is not None:
             _commit(write)
         return result
-
-
-async def submit_action_async(*, game_id: int, user, action: Any, action_id: str, version: Any) -> ActionResult:
-    """:func:`submit_action` for a socket, where :func:`moves_await_the_database`: the same
-    move, but the event loop goes on serving its other sockets while the move waits for the
-    game's lock and for PostgreSQL's two answers (the read and the write)."""
-    _check_submission(action=action, action_id=action_id, version=version)
-    async with _locked_game_async(game_id, action_id=action_id) as game:
-        result, write = loop_database.run(_play, game, user=user, action=action, action_id=action_id,
-                                          version=version)
-        if write is not None:
-            await statements.write_move_async(write.game, write.logged, write.columns)
-            write.remember()
-            write.broadcast()
-        return result
-
-
-def moves_await_the_database() -> bool:
-    """Whether sockets make their moves with :func:`submit_action_async`: where database calls
-    run on the event loop (``SNOWBALL_DB_ON_LOOP``) and a move's write is one statement
-    (PostgreSQL). Elsewhere they call :func:`submit_action`. The database is asked in the
-    loop's own database context, so that no socket's context gets a connection object."""
-    return settings.SNOWBALL_DB_ON_LOOP and loop_database.run(statements.moves_in_one_statement)
 
 
 def _check_submission(*, action: Any, action_id: Any, version: Any) -> None:
@@ -279,9 +258,10 @@ def _play(game: Game, *, user, action: dict, action_id: str, version: int) -> tu
                        logged=logged)
     except GameError as exc:  # engines name players {p0}, {p1}...: say their names instead
         raise type(exc)(fill_names(str(exc), seat_names(game))) from exc
-    revealed = _barrier(game, ruleset, state, seat, asked_before, logged[-1].events)
-    state = _run_automatic(game, ruleset, state, logged)
-    write = _prepare_write(game, ruleset, state, logged)
+    arrivals: list[_Arrival] = []
+    revealed = _note_sealed_lock(game, ruleset, state, seat, asked_before, logged[-1].events, arrivals)
+    state = _run_automatic(game, ruleset, state, logged, arrivals)
+    write = _prepare_write(game, ruleset, state, logged, arrivals=arrivals)
     return ActionResult(version=game.version, revealed=revealed), write
 
 
@@ -291,7 +271,7 @@ def apply_timeouts(*, game_id: int, now: float | None = None) -> int | None:
     game = Game.objects.filter(pk=game_id).only("status", "prompts").first()
     if game is None or game.status != Game.Status.ACTIVE or not _overdue(game, now):
         return None
-    with _locked_game(game_id, one_write=True) as game:
+    with _locked_game(game_id) as game:
         if game.status != Game.Status.ACTIVE:
             return None
         overdue = _overdue(game, now)
@@ -300,6 +280,7 @@ def apply_timeouts(*, game_id: int, now: float | None = None) -> int | None:
         ruleset = _ruleset(game.game_type)
         state = _load_state(game, ruleset)
         logged: list[ActionRecord] = []
+        arrivals: list[_Arrival] = []
         for seat in overdue:
             prompt = ruleset.to_act(state).get(seat)
             if prompt is None or prompt.default is None or ruleset.outcome(state) is not None:
@@ -311,9 +292,9 @@ def apply_timeouts(*, game_id: int, now: float | None = None) -> int | None:
             asked_before = ruleset.to_act(state)
             state = _apply(game, ruleset, state, seat, prompt.default,
                            action_id=f"timeout-{since}-{seat}", source=ActionRecord.Source.TIMEOUT, logged=logged)
-            _barrier(game, ruleset, state, seat, asked_before, logged[-1].events)
-        state = _run_automatic(game, ruleset, state, logged)
-        _save_state(game, ruleset, state, logged)
+            _note_sealed_lock(game, ruleset, state, seat, asked_before, logged[-1].events, arrivals)
+        state = _run_automatic(game, ruleset, state, logged, arrivals)
+        _save_state(game, ruleset, state, logged, arrivals=arrivals)
         return game.version
 
 
@@ -336,43 +317,46 @@ def replay(*, game: Game) -> dict[str, Any]:
 
 
 @contextmanager
-def _locked_game(game_id: int, *, action_id: str | None = None, one_write: bool = False) -> Iterator[Game]:
+def _locked_game(game_id: int, *, action_id: str | None = None, user=None) -> Iterator[Game]:
     """The game's coordinator lock, then a transaction and its row (for update) to work on.
 
-    With ``action_id``, the same query says whether the game's log already holds that action
-    (``game.logged_already``): one round trip to the database instead of two.
+    With ``action_id`` and ``user``, the same query says whether that user's seat has
+    already logged that action (``game.logged_already``).
 
-    ``one_write`` promises that the block's only write is one ``_save_state``. Where that is
-    one statement (PostgreSQL) the block needs no transaction: the coordinator's lock keeps
-    other moves out, and the write itself fails whole should the game have changed since it
-    was read (a lock that expired mid-move). That saves a move two of its round trips to the
-    database, the ``BEGIN`` and the ``COMMIT``.
+    A database that cannot answer now (SQLite's write lock held past its timeout, no
+    connection free in the pool) makes the call ``busy``: nothing was written. Once the
+    block is done (committed, or failed), a failure to release the lock is logged and never
+    changes the outcome: the lock expires by itself.
     """
-    with ExitStack() as stack:
+    coordinator = get_coordinator()
+    lock = coordinator.lock(game_id, timeout=settings.SNOWBALL_GAME_LOCK_SECONDS,
+                            wait=2 * settings.SNOWBALL_GAME_LOCK_SECONDS)
+    try:
+        lock.__enter__()
+    except LockTimeout as exc:
+        raise Busy(GAME_BUSY) from exc
+    try:
         try:
-            stack.enter_context(get_coordinator().lock(game_id))
-        except LockTimeout as exc:
+            with transaction.atomic():
+                game = statements.read_game(game_id, action_id=action_id, user=user)
+                with _refused_if_overtaken(game_id, game):
+                    yield game
+        except (OperationalError, PoolTimeout) as exc:
+            log.warning("game %s: the database could not answer (%s)", game_id, exc)
             raise Busy(GAME_BUSY) from exc
-        in_a_transaction = not (one_write and statements.moves_in_one_statement())
-        if in_a_transaction:
-            stack.enter_context(transaction.atomic())
-        game = statements.locked_game(game_id, action_id=action_id, for_update=in_a_transaction)
-        with _refused_if_overtaken(game_id, game):
-            yield game
+    except BaseException:
+        _release(lock, game_id, *sys.exc_info())
+        raise
+    _release(lock, game_id, None, None, None)
 
 
-@asynccontextmanager
-async def _locked_game_async(game_id: int, *, action_id: str | None = None) -> AsyncIterator[Game]:
-    """:func:`_locked_game` with ``one_write`` on PostgreSQL, for the event loop: the lock and
-    the read are awaited (``Coordinator.lock_async``, ``statements.read_game_async``)."""
-    async with AsyncExitStack() as stack:
-        try:
-            await stack.enter_async_context(get_coordinator().lock_async(game_id))
-        except LockTimeout as exc:
-            raise Busy(GAME_BUSY) from exc
-        game = await statements.read_game_async(game_id, action_id=action_id)
-        with _refused_if_overtaken(game_id, game):
-            yield game
+def _release(lock, game_id: int, *exc_info) -> None:
+    try:
+        lock.__exit__(*exc_info)
+    except Exception as exc:
+        if exc is exc_info[1]:
+            return
+        log.error("game %s: releasing its lock failed; what was done under it stands", game_id, exc_info=True)
 
 
 @contextmanager
@@ -470,7 +454,8 @@ def _apply(game: Game, ruleset: Ruleset, state: dict, seat: int, action: dict, *
     return new_state
 
 
-def _run_automatic(game: Game, ruleset: Ruleset, state: dict, logged: list[ActionRecord]) -> dict:
+def _run_automatic(game: Game, ruleset: Ruleset, state: dict, logged: list[ActionRecord],
+                   arrivals: list[_Arrival]) -> dict:
     """Let computer players answer whatever they are asked, until a human must act."""
     players = _started_players(game)
     if players is not None:
@@ -488,37 +473,60 @@ def _run_automatic(game: Game, ruleset: Ruleset, state: dict, logged: list[Actio
         action = ruleset.bot_action(state, seat)
         state = _apply(game, ruleset, state, seat, action,
                        action_id=f"bot-{game.version}-{seat}", source=ActionRecord.Source.BOT, logged=logged)
-        _barrier(game, ruleset, state, seat, asked_before, logged[-1].events)
+        _note_sealed_lock(game, ruleset, state, seat, asked_before, logged[-1].events, arrivals)
     return state
 
 
-def _barrier(game: Game, ruleset: Ruleset, state: dict, seat: int, asked_before: dict[int, Any],
-             events: list[dict[str, Any]]) -> bool:
-    """Record a seat locking its sealed choice; True when this lock completed the round.
+@dataclass(frozen=True)
+class _Arrival:
+    """A seat's lock of its sealed choice, to be told to the reveal barrier once committed."""
+
+    key: str
+    seat: int
+    expected: frozenset[int]
+    revealed: bool
+
+
+def _note_sealed_lock(game: Game, ruleset: Ruleset, state: dict, seat: int, asked_before: dict[int, Any],
+                      events: list[dict[str, Any]], arrivals: list[_Arrival]) -> bool:
+    """Keep the open sealed round in ``game.prompts`` (written with the move), add a seat's
+    lock to ``arrivals``; True when the engine revealed.
 
     A round opens with its first lock and waits for every seat that was being asked anything
     then (a seat still re-rolling is part of it); a seat has locked when it is no longer asked
     or the engine revealed. The round's key (the version of its first lock) and its seats are
-    kept with the game's prompts, so every worker agrees on them. The engine reveals by
-    itself; the barrier is how the workers agree that exactly one reveal happened.
+    kept with the game's prompts, so every worker agrees on them; the round closes whenever
+    the engine reveals (and when the game ends, ``_prepare_write``).
     """
     engine_revealed = any(event["type"] in ruleset.reveal_events for event in events)
     open_round = game.prompts.get("sealed_round")
     sealed_step = open_round or engine_revealed or any(p.kind == "sealed" for p in asked_before.values())
-    if not sealed_step or seat not in asked_before:
-        return False
-    if seat in ruleset.to_act(state) and not engine_revealed:
-        return False  # a tentative choice or a re-roll, not a lock
-    if not open_round:
-        game.prompts = {**game.prompts, "sealed_round": game.version, "sealed_seats": sorted(asked_before)}
-    key = f"sealed-{game.prompts['sealed_round']}"
-    expected = frozenset(game.prompts.get("sealed_seats") or asked_before) | {seat}
-    completed = get_coordinator().barrier_arrive(game.pk, key, seat, expected)
-    if completed:
+    locked = seat in asked_before and (engine_revealed or seat not in ruleset.to_act(state))
+    if sealed_step and locked:
+        if not open_round:
+            game.prompts = {**game.prompts, "sealed_round": game.version, "sealed_seats": sorted(asked_before)}
+        expected = frozenset(game.prompts.get("sealed_seats") or asked_before) | {seat}
+        arrivals.append(_Arrival(key=f"sealed-{game.prompts['sealed_round']}", seat=seat, expected=expected,
+                                 revealed=engine_revealed))
+    if engine_revealed:
         game.prompts = {**game.prompts, "sealed_round": None, "sealed_seats": None}
-    if completed != engine_revealed:
-        log.warning("game %s: barrier %s says %s but the engine says %s", game.pk, key, completed, engine_revealed)
-    return completed
+    return engine_revealed
+
+
+def _tell_the_barrier(game_id: int, arrivals: list[_Arrival]) -> None:
+    """After the commit: record each committed lock at the reveal barrier.
+
+    The engine decides when a round reveals; the barrier is the coordinator's shared record
+    of which seats locked in which round, which every worker can read. Its answer is checked
+    against the engine's, and a disagreement is logged (it would mean two workers wrote one
+    round).
+    """
+    coordinator = get_coordinator()
+    for arrival in arrivals:
+        completed = coordinator.barrier_arrive(game_id, arrival.key, arrival.seat, arrival.expected)
+        if completed != arrival.revealed:
+            log.warning("game %s: barrier %s says %s but the engine says %s", game_id, arrival.key, completed,
+                        arrival.revealed)
 
 
 @dataclass
@@ -532,6 +540,7 @@ class _Write:
     state: dict[str, Any]
     version: int
     lobby: bool
+    arrivals: list[_Arrival] = field(default_factory=list)
 
     def remember(self) -> None:
         """This process's sockets get the new snapshot from the move, without reading it back."""
@@ -541,21 +550,29 @@ class _Write:
     def broadcast(self) -> None:
         broadcast_version(game_id=self.game.pk, version=self.version, lobby=self.lobby)
 
+    def tell_the_barrier(self) -> None:
+        _tell_the_barrier(self.game.pk, self.arrivals)
+
 
 def _save_state(game: Game, ruleset: Ruleset, state: dict, logged: list[ActionRecord], *,
-                started: bool = False) -> None:
+                started: bool = False, arrivals: list[_Arrival] | None = None) -> None:
     """Write the snapshot, the prompts' deadlines and the result; remember and broadcast after commit."""
-    _commit(_prepare_write(game, ruleset, state, logged, started=started))
+    _commit(_prepare_write(game, ruleset, state, logged, started=started, arrivals=arrivals))
 
 
 def _commit(write: _Write) -> None:
+    """Write the move; once committed, remember it, broadcast it and tell the barrier. Those
+    run after the commit and are robust: a failure is logged, the move stands (sockets that
+    miss the broadcast catch up through games.version_watch)."""
     statements.write_move(write.game, write.logged, write.columns)
-    transaction.on_commit(write.remember)
-    transaction.on_commit(write.broadcast)
+    transaction.on_commit(write.remember, robust=True)
+    transaction.on_commit(write.broadcast, robust=True)
+    if write.arrivals:
+        transaction.on_commit(write.tell_the_barrier, robust=True)
 
 
 def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[ActionRecord], *,
-                   started: bool = False) -> _Write:
+                   started: bool = False, arrivals: list[_Arrival] | None = None) -> _Write:
     """Set the game's snapshot, its prompts' deadlines and its result, and say what to write.
 
     The lobby hears of the game only when it starts or ends, not on every move.
@@ -591,7 +608,7 @@ def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[Actio
         game.outcome = outcome
         changed += ["status", "finished_at", "outcome"]
     return _Write(game=game, logged=logged, columns=sorted(set(changed)), state=state, version=game.version,
-                  lobby=lobby_changed and game.is_public)
+                  lobby=lobby_changed and game.is_public, arrivals=list(arrivals or ()))
 
 
 def _prompt_digest(prompt, legal: list[dict]) -> str:
@@ -609,16 +626,16 @@ def _overdue(game: Game, now: float) -> list[int]:
 
 
 def _after_commit_broadcast(game_id: int, version: int, *, lobby: bool) -> None:
-    transaction.on_commit(lambda: broadcast_version(game_id=game_id, version=version, lobby=lobby))
+    transaction.on_commit(lambda: broadcast_version(game_id=game_id, version=version, lobby=lobby), robust=True)
 
 
 def broadcast_version(*, game_id: int, version: int, lobby: bool = False) -> None:
     """Tell every socket of the game that ``version`` exists (and the lobby that it changed).
 
-    Runs after the commit. On the server's event loop (the one-process mode's database calls
-    run there) the send is started as a task of that loop; on a database thread it is handed
-    to the loop without waiting for it to be sent, so the thread goes on to the next write;
-    elsewhere (tests, management commands) it is sent before this returns.
+    Runs after the commit. On a thread called from an event loop (a socket's database thread,
+    an HTTP view) it is handed to that loop, without waiting for it to be sent, so the thread
+    goes on; on an event loop it is started as a task of that loop; elsewhere (tests,
+    management commands) it is sent before this returns.
     """
     layer = get_channel_layer()
     if layer is None:

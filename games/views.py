@@ -1,18 +1,21 @@
 """HTML pages: lobby, accounts, the waiting room and the game page. Thin: forms in, services out."""
 from __future__ import annotations
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from games import engines, rendering, selectors, services
+from games import engines, inputs, rendering, selectors, services
+from games.auth import token_group
 from games.engines.base import GameError
 from games.errors import ServiceError
-from games.forms import ApiTokenForm, GuestForm, NewGameForm, SignupForm
+from games.forms import ApiTokenForm, GuestForm, NewGameForm, RevokeTokenForm, SeatForm, SignupForm
 from games.models import ApiToken
 
 
@@ -102,7 +105,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def invite(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
-    game = selectors.Game.objects.filter(pk=game_id, invite_code=code).first()
+    valid = inputs.is_valid(inputs.GAME_ID, game_id) and inputs.is_valid(inputs.INVITE_CODE, code)
+    game = selectors.Game.objects.filter(pk=game_id, invite_code=code).first() if valid else None
     if game is None:
         raise Http404("this invite link is not valid")
     request.session[f"invite:{game.pk}"] = code
@@ -116,8 +120,10 @@ def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
     if not request.user.is_authenticated:
         messages.error(request, "Sign in or pick a guest name to take a seat.")
         return redirect(_game_url(game))
-    number = request.POST.get("seat")
-    number = int(number) if number and number.isdigit() else None
+    form = SeatForm(request.POST)
+    if not form.is_valid():
+        return HttpResponseBadRequest(rendering.error_html("bad_request", "the seat must be a number from 0 to 63", oob=False))
+    number = form.cleaned_data["seat"]
     calls = {
         "join": lambda: services.join_seat(game_id=game.pk, user=request.user, number=number),
         "leave": lambda: services.leave_seat(game_id=game.pk, user=request.user),
@@ -158,8 +164,12 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
     new_key = None
     if request.method == "POST":
         if "revoke" in request.POST:
-            ApiToken.objects.filter(user=request.user, pk=request.POST["revoke"]).delete()
-            messages.success(request, "Token revoked.")
+            revoke = RevokeTokenForm(request.POST)
+            if revoke.is_valid():
+                _revoke(request.user, revoke.cleaned_data["revoke"])
+                messages.success(request, "Token revoked.")
+            else:
+                messages.error(request, "No such token.")
             return redirect("api_tokens")
         if form.is_valid():
             _, new_key = ApiToken.issue(user=request.user, name=form.cleaned_data["name"])
@@ -168,9 +178,19 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
     return render(request, "games/api_tokens.html", {"form": form, "tokens": tokens, "new_key": new_key})
 
 
+def _revoke(user, token_id: int) -> None:
+    """Delete the token and close the sockets opened with it (4001)."""
+    deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    if deleted:
+        async_to_sync(get_channel_layer().group_send)(token_group(token_id), {"type": "token.revoked"})
+
+
 def _visible_game(request: HttpRequest, game_id: int):
+    if not inputs.is_valid(inputs.GAME_ID, game_id):
+        raise Http404("no such game, or it is private")
     game = selectors.Game.objects.filter(pk=game_id).first()
     code = request.GET.get("invite") or request.session.get(f"invite:{game_id}")
+    code = code if inputs.is_valid(inputs.INVITE_CODE, code) else None
     if game is None or not selectors.can_watch(game, request.user, code):
         raise Http404("no such game, or it is private")
     return game
@@ -181,9 +201,11 @@ def _game_url(game) -> str:
 
 
 def _safe_next(request: HttpRequest) -> str:
+    """Where to go after signing in as a guest: a path on this site, else the lobby."""
     from django.utils.http import url_has_allowed_host_and_scheme
 
-    target = request.POST.get("next") or request.GET.get("next") or reverse("lobby")
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if not target.startswith("/") or "\x00" in target or not url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}):
         return reverse("lobby")
     return target

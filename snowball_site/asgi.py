@@ -8,35 +8,29 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator, OriginValidator  # noqa: E402
-from django.urls import path  # noqa: E402
+from django.urls import path, re_path  # noqa: E402
 
 from games import consumers, engines  # noqa: E402
+from games.auth import SameOriginValidator  # noqa: E402
 from snowball_site.pauses import with_pause_log  # noqa: E402
 from snowball_site.tuning import tune_the_interpreter  # noqa: E402
 
 
-class BotOriginValidator(OriginValidator):
-    """The JSON socket: a bot sends no Origin header and passes; a browser's Origin must be ours."""
-
-    def valid_origin(self, parsed_origin):
-        return parsed_origin is None or super().valid_origin(parsed_origin)
-
-
 def browser_socket(consumer):
     """Cookie-authenticated sockets accept only pages of this site (no cross-site hijacking)."""
-    return AllowedHostsOriginValidator(AuthMiddlewareStack(consumer))
+    return SameOriginValidator(AuthMiddlewareStack(consumer))
 
 
 def bot_socket(consumer):
-    validator = AllowedHostsOriginValidator(None)
-    return BotOriginValidator(AuthMiddlewareStack(consumer), validator.allowed_origins)
+    """The JSON socket: a bot sends no Origin header and passes; a browser's Origin must be ours."""
+    return SameOriginValidator(AuthMiddlewareStack(consumer), allow_none=True)
 
 
 websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", browser_socket(consumers.GameHtmlConsumer.as_asgi())),
     path("ws/lobby/", browser_socket(consumers.LobbyConsumer.as_asgi())),
     path("ws/api/games/<int:game_id>/", bot_socket(consumers.GameApiConsumer.as_asgi())),
+    re_path(r"^ws/", bot_socket(consumers.NowhereConsumer.as_asgi())),
 ]
 
 application = with_pause_log(ProtocolTypeRouter({

@@ -76,35 +76,34 @@ TEMPLATES = [
 
 ASGI_APPLICATION = "snowball_site.asgi.application"
 
+REDIS_URL = os.environ.get("REDIS_URL", "").strip() or None
+
+# Database connections: none is kept between calls (Django's advice under ASGI). On PostgreSQL
+# they come from psycopg's pool, at most SNOWBALL_DB_POOL_SIZE per worker, and closing one
+# gives it back to the pool. Database calls from websockets run on as many threads
+# (games/calls.py), so they never wait for a connection another thread of theirs holds.
+SNOWBALL_DB_POOL_SIZE = int(os.environ.get("SNOWBALL_DB_POOL_SIZE", "10"))
+# Seconds a game's lock lives unless released: how long a dead worker can hold up a game.
+SNOWBALL_GAME_LOCK_SECONDS = float(os.environ.get("SNOWBALL_GAME_LOCK_SECONDS", "3"))
+
 _default_sqlite = BASE_DIR / "db.sqlite3"
-DATABASES = {
-    "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL") or f"sqlite:///{_default_sqlite}",
-        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
-    )
-}
+DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL") or f"sqlite:///{_default_sqlite}",
+                                               conn_max_age=0)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # a file, not a server: each thread keeps its connection (it closes when the thread ends)
+    DATABASES["default"]["CONN_MAX_AGE"] = None
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
-        "timeout": 20,
+        # shorter than a game's lock lives, so a move stuck behind another process's write
+        # gives up (busy) before its lock could pass to another worker
+        "timeout": max(0.5, SNOWBALL_GAME_LOCK_SECONDS - 1) if REDIS_URL else 5,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
     if os.environ.get("SNOWBALL_TEST_DB_NAME"):
         DATABASES["default"]["TEST"] = {"NAME": os.environ["SNOWBALL_TEST_DB_NAME"]}
-
-REDIS_URL = os.environ.get("REDIS_URL", "").strip() or None
-
-# Database calls from websockets: on the event loop's own thread (games/loop_database.py),
-# except where several processes share one SQLite file (SQLite with Redis): there a writer
-# waits for the others' and must not stop the loop, so they go to one database thread.
-_sqlite = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
-SNOWBALL_PARALLEL_DB = not _sqlite
-SNOWBALL_DB_ON_LOOP = _env_bool("SNOWBALL_DB_ON_LOOP", not (_sqlite and REDIS_URL))
-if SNOWBALL_DB_ON_LOOP:
-    # Django refuses database calls from a thread that runs an event loop; in this mode that is
-    # where they belong (one connection, calls that never await and never wait for a lock).
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1, "max_size": SNOWBALL_DB_POOL_SIZE, "timeout": 10}
 
 if REDIS_URL:
     CHANNEL_LAYERS = {
@@ -156,6 +155,10 @@ SNOWBALL_MAX_FRAME_BYTES = int(os.environ.get("SNOWBALL_MAX_FRAME_BYTES", "4096"
 SNOWBALL_SOCKET_RATE = float(os.environ.get("SNOWBALL_SOCKET_RATE", "20"))
 SNOWBALL_SOCKET_BURST = int(os.environ.get("SNOWBALL_SOCKET_BURST", "40"))
 SNOWBALL_SOCKET_STRIKES = int(os.environ.get("SNOWBALL_SOCKET_STRIKES", "20"))
+# Open websockets one client address may hold in one worker; the address is the peer's, or
+# the last of X-Forwarded-For when a proxy in front appends it (and only then).
+SNOWBALL_MAX_SOCKETS_PER_CLIENT = int(os.environ.get("SNOWBALL_MAX_SOCKETS_PER_CLIENT", "50"))
+SNOWBALL_TRUST_X_FORWARDED_FOR = _env_bool("SNOWBALL_TRUST_X_FORWARDED_FOR", False)
 # Seconds between presence heartbeats; a connection not seen for 3 beats is gone.
 SNOWBALL_PRESENCE_HEARTBEAT = float(os.environ.get("SNOWBALL_PRESENCE_HEARTBEAT", "10"))
 

@@ -8,10 +8,8 @@ import sys
 def tune_the_interpreter() -> None:
     """Hand the interpreter lock over sooner, and keep the cyclic collector's pauses short.
 
-    Where database calls run on threads (SQLite shared by several processes, or
-    ``SNOWBALL_DB_ON_LOOP=0``), the event loop and those threads share one interpreter lock;
-    by default the calls run on the loop, but a call that meets a held game lock still
-    moves to a thread (games/loop_database.py). A thread that
+    Database calls run on threads (games/calls.py), and the event loop and those threads
+    share one interpreter lock. A thread that
     wants it back (after a query or a socket write) waits up to the switch interval, 5 ms by
     default, while the other runs: every action crosses threads several times, so under load
     those waits were most of the latency. 0.5 ms measured best.

@@ -1,6 +1,6 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import path, re_path
 
 from games import api, views
 
@@ -22,5 +22,6 @@ urlpatterns = [
     path("api/games/<int:game_id>/actions/", api.submit_action),
     path("api/games/<int:game_id>/<str:what>/", api.seat_action),
     path("api/tokens/", api.tokens),
+    re_path(r"^api/(?P<rest>.*)$", api.nowhere),
     path("admin/", admin.site.urls),
 ]

@@ -39,9 +39,8 @@ def require_redis() -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_process_state():
-    """Each test starts with empty caches and a new coordinator, as a fresh process would,
-    and leaves no event loop's database connection open behind it."""
-    from games import async_database, coordinator, rendering, selectors
+    """Each test starts with empty caches and a new coordinator, as a fresh process would."""
+    from games import coordinator, rendering, selectors
     from games.state_cache import STATE_CACHE
 
     STATE_CACHE.clear()
@@ -51,8 +50,19 @@ def _fresh_process_state():
     coordinator.reset_coordinator()
     yield
     coordinator.reset_coordinator()
-    async_database.close_all()
     STATE_CACHE.clear()
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(tmp_path_factory):
+    """On SQLite the test database is a file in WAL mode, as ``make run``'s is: database calls
+    run on several threads, and an in-memory database shared by threads locks whole tables
+    against each other where a file's readers never wait for its writer."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3" and not database.get("TEST", {}).get("NAME"):
+        database.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("database") / "test.sqlite3")
 
 
 @pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
@@ -71,10 +81,8 @@ def site_backend(request, settings):
             "CONFIG": {"hosts": [REDIS_TEST_URL], "prefix": prefix},
         }}
         coordinator._instance = coordinator.RedisCoordinator(REDIS_TEST_URL, prefix=prefix)
-        settings.SNOWBALL_DB_ON_LOOP = settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3"
     else:
         settings.REDIS_URL = None
-        settings.SNOWBALL_DB_ON_LOOP = True
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": "games.channel_layers.InMemoryLayer"}}
     channel_layers.backends.clear()
     yield request.param
@@ -91,8 +99,8 @@ def site_backend(request, settings):
 
 @pytest.fixture(scope="session", autouse=True)
 def _no_stray_connections_when_the_test_database_goes(request):
-    """On PostgreSQL, end the sessions that threads and the loop's context left open, so the
-    test database can be dropped at the end (it refuses while anyone is connected)."""
+    """On PostgreSQL, end the sessions that threads left open (a pool keeps its connections),
+    so the test database can be dropped at the end (it refuses while anyone is connected)."""
     from django.conf import settings
 
     if "postgresql" not in settings.DATABASES["default"]["ENGINE"]:

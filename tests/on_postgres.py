@@ -1,8 +1,7 @@
 """Run the tests that talk to the database again, on PostgreSQL: ``make test``'s second pass.
 
-docker compose's workers run on PostgreSQL, where a move takes a different path from
-SQLite's (no transaction of its own, one statement; see ``games.statements``), so those
-tests run on both. With no PostgreSQL at ``SNOWBALL_TEST_POSTGRES_URL`` the pass is skipped
+docker compose's workers run on PostgreSQL, with its row locks and a connection pool where
+SQLite has neither, so those tests run on both. With no PostgreSQL at ``SNOWBALL_TEST_POSTGRES_URL`` the pass is skipped
 with a note, or fails where ``SNOWBALL_REQUIRE_POSTGRES`` is set (as in CI).
 
     python -m tests.on_postgres [pytest arguments]   (default: DATABASE_TESTS)
@@ -19,10 +18,15 @@ DATABASE_TESTS = [
     "tests/platform/test_services.py",
     "tests/platform/test_statements.py",
     "tests/platform/test_jingle_bells_services.py",
-    "tests/platform/test_loop_database.py",
     "tests/platform/test_consumers.py",
     "tests/platform/test_hidden_information.py",
+    "tests/platform/test_move_rules.py",
     "tests/platform/test_http_api.py",
+    "tests/platform/test_boundary.py",
+    "tests/platform/test_fuzz.py",
+    "tests/platform/test_connection_pool.py",
+    "tests/platform/test_move_path.py",
+    "tests/platform/test_socket_answers.py",
 ]
 
 

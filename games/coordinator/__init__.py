@@ -10,24 +10,20 @@ from __future__ import annotations
 import threading
 
 from games.coordinator.base import (
-    NEVER_WAIT_FOR_A_LOCK,
     Coordinator,
     CoordinatorError,
     LockLost,
     LockTimeout,
-    LockWouldWait,
     Presence,
 )
 from games.coordinator.memory import MemoryCoordinator
 from games.coordinator.redis import RedisCoordinator
 
 __all__ = [
-    "NEVER_WAIT_FOR_A_LOCK",
     "Coordinator",
     "CoordinatorError",
     "LockLost",
     "LockTimeout",
-    "LockWouldWait",
     "MemoryCoordinator",
     "Presence",
     "RedisCoordinator",

@@ -20,9 +20,7 @@ from games.coordinator.base import (
     DEFAULT_PRESENCE_TTL,
     Clock,
     Coordinator,
-    NEVER_WAIT_FOR_A_LOCK,
     LockTimeout,
-    LockWouldWait,
     Presence,
     check_arrival,
     positive,
@@ -78,22 +76,12 @@ class MemoryCoordinator(Coordinator):
     @contextmanager
     def lock(self, game_id: int, *, timeout: float = 10.0, wait: float = 10.0) -> Iterator[None]:
         game_lock = self._game_lock(game_id)
-        if NEVER_WAIT_FOR_A_LOCK.get():
-            if not game_lock.lock.acquire(blocking=False):
-                raise LockWouldWait(game_id)
-        elif not game_lock.lock.acquire(timeout=max(wait, 0.0)):
+        if not game_lock.lock.acquire(timeout=max(wait, 0.0)):
             raise LockTimeout(game_id, wait)
         try:
             yield
         finally:
             game_lock.lock.release()
-
-    def _try_lock(self, game_id: int, *, timeout: float) -> _GameLock | None:
-        game_lock = self._game_lock(game_id)
-        return game_lock if game_lock.lock.acquire(blocking=False) else None
-
-    def _unlock(self, game_id: int, held: _GameLock, *, timeout: float, failed: bool) -> None:
-        held.lock.release()
 
     def _game_lock(self, game_id: int) -> _GameLock:
         with self._guard:

@@ -32,12 +32,10 @@ from games.coordinator.base import (
     DEFAULT_BARRIER_TTL,
     DEFAULT_COMPLETED_ROUND_TTL,
     DEFAULT_PRESENCE_TTL,
-    NEVER_WAIT_FOR_A_LOCK,
     Clock,
     Coordinator,
     LockLost,
     LockTimeout,
-    LockWouldWait,
     Presence,
     check_arrival,
     positive,
@@ -132,17 +130,14 @@ class RedisCoordinator(Coordinator):
     @contextmanager
     def lock(self, game_id: int, *, timeout: float = 10.0, wait: float = 10.0) -> Iterator[None]:
         held = self._lock_of(game_id, timeout=timeout, wait=wait)
-        if NEVER_WAIT_FOR_A_LOCK.get():
-            if not held.acquire(blocking=False):
-                raise LockWouldWait(game_id)
-        elif not held.acquire():
+        if not held.acquire():
             raise LockTimeout(game_id, wait)
-        with self._held(game_id, held, timeout=timeout):
+        try:
             yield
-
-    def _try_lock(self, game_id: int, *, timeout: float) -> Lock | None:
-        held = self._lock_of(game_id, timeout=timeout, wait=0.0)
-        return held if held.acquire(blocking=False) else None
+        except BaseException:
+            self._unlock(game_id, held, timeout=timeout, failed=True)
+            raise
+        self._unlock(game_id, held, timeout=timeout, failed=False)
 
     def _unlock(self, game_id: int, held: Lock, *, timeout: float, failed: bool) -> None:
         try:

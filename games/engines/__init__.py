@@ -28,8 +28,9 @@ def all_rulesets() -> list[Ruleset]:
 def _load_builtin() -> None:
     if _REGISTRY:
         return
-    from games.engines import snowball_fight
-    from games.engines import jingle_bells
+    from games.engines import jingle_bells, snowball_fight, snowball_fighting, what_a_snowball
 
     register(snowball_fight.RULESET)
     register(jingle_bells.RULESET)
+    register(snowball_fighting.RULESET)
+    register(what_a_snowball.RULESET)

@@ -1,19 +1,16 @@
 """The behaviour every coordinator backend promises, run against each of them."""
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import contextvars
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import TypeVar
 
 import pytest
 
-from games.coordinator import NEVER_WAIT_FOR_A_LOCK, Coordinator, LockTimeout, LockWouldWait, Presence
+from games.coordinator import Coordinator, LockTimeout, Presence
 
 from .conftest import FakeClock, MakeCoordinator
 
@@ -93,27 +90,6 @@ def test_lock_with_no_wait_fails_at_once_when_held(coordinator: Coordinator) -> 
     assert caught.value.game_id == 3
 
 
-def test_where_waiting_is_forbidden_a_held_lock_raises_at_once_and_a_free_one_is_taken(
-    coordinator: Coordinator,
-) -> None:
-    """The event loop's context (games/loop_database.py) must never block on a lock."""
-    loop_context = contextvars.Context()
-    loop_context.run(NEVER_WAIT_FOR_A_LOCK.set, True)
-
-    def take(game_id: int) -> str:
-        with coordinator.lock(game_id, wait=5):
-            return "taken"
-
-    with coordinator.lock(5):
-        started = time.monotonic()
-        with pytest.raises(LockWouldWait, match="game 5") as caught:
-            loop_context.run(take, 5)
-        assert time.monotonic() - started < 0.5
-        assert caught.value.game_id == 5
-        assert loop_context.run(take, 6) == "taken"
-    assert loop_context.run(take, 5) == "taken"
-
-
 def test_lock_is_free_again_after_release_and_after_an_error(coordinator: Coordinator) -> None:
     with coordinator.lock(4):
         pass
@@ -128,95 +104,6 @@ def test_locks_of_different_games_are_independent(coordinator: Coordinator) -> N
     with coordinator.lock(1):
         with coordinator.lock(2, wait=0):
             pass
-
-
-# The lock, awaited on an event loop
-
-
-async def test_async_lock_lets_one_task_of_a_loop_in_at_a_time(coordinator: Coordinator) -> None:
-    inside = 0
-    overlaps = 0
-    order: list[int] = []
-
-    async def move(n: int) -> None:
-        nonlocal inside, overlaps
-        async with coordinator.lock_async(7):
-            inside += 1
-            overlaps += inside > 1
-            await asyncio.sleep(0.01)  # a move awaiting the database, lock held
-            order.append(n)
-            inside -= 1
-
-    await asyncio.gather(*(move(n) for n in range(5)))
-
-    assert overlaps == 0
-    assert sorted(order) == list(range(5))
-
-
-async def test_async_lock_waits_for_a_holder_in_another_thread_without_stopping_the_loop(
-        coordinator: Coordinator) -> None:
-    async with _held_by_another_thread(coordinator, 3) as release:
-        waiter = asyncio.create_task(_take_async(coordinator, 3))
-        await asyncio.sleep(0.1)
-        assert not waiter.done()  # still waiting, and this coroutine ran meanwhile
-        release.set()
-        assert await asyncio.wait_for(waiter, 5) == "taken"
-    with coordinator.lock(3, wait=0):  # and released again
-        pass
-
-
-async def test_async_lock_times_out_while_another_thread_holds_it(coordinator: Coordinator) -> None:
-    async with _held_by_another_thread(coordinator, 4):
-        started = time.monotonic()
-        with pytest.raises(LockTimeout, match="game 4"):
-            await _take_async(coordinator, 4, wait=0.2)
-        assert time.monotonic() - started >= 0.15
-
-
-async def test_async_lock_queued_tasks_time_out_too(coordinator: Coordinator) -> None:
-    async with coordinator.lock_async(5):
-        with pytest.raises(LockTimeout, match="game 5"):
-            await _take_async(coordinator, 5, wait=0.1)
-
-
-async def test_async_lock_is_free_again_after_an_error_and_keeps_sync_holders_out(coordinator: Coordinator) -> None:
-    with pytest.raises(RuntimeError, match="boom"):
-        async with coordinator.lock_async(6):
-            raise RuntimeError("boom")
-    async with coordinator.lock_async(6):
-        with pytest.raises(LockTimeout):
-            await asyncio.to_thread(_take_sync, coordinator, 6)
-    assert await asyncio.to_thread(_take_sync, coordinator, 6) == "taken"
-
-
-@contextlib.asynccontextmanager
-async def _held_by_another_thread(coordinator: Coordinator, game_id: int) -> AsyncIterator[threading.Event]:
-    """The game's lock, held by a thread until the block sets the event it gets (or ends)."""
-    held, release = threading.Event(), threading.Event()
-
-    def holder() -> None:
-        with coordinator.lock(game_id):
-            held.set()
-            release.wait(5)
-
-    thread = threading.Thread(target=holder)
-    thread.start()
-    try:
-        assert await asyncio.to_thread(held.wait, 5)
-        yield release
-    finally:
-        release.set()
-        await asyncio.to_thread(thread.join, 5)
-
-
-async def _take_async(coordinator: Coordinator, game_id: int, *, wait: float = 5.0) -> str:
-    async with coordinator.lock_async(game_id, wait=wait):
-        return "taken"
-
-
-def _take_sync(coordinator: Coordinator, game_id: int) -> str:
-    with coordinator.lock(game_id, wait=0.05):
-        return "taken"
 
 
 # Presence

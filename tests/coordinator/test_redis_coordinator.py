@@ -84,14 +84,6 @@ def test_outliving_the_lock_timeout_raises_lock_lost(make: MakeCoordinator) -> N
     assert taken_meanwhile.is_set()
 
 
-async def test_outliving_the_lock_timeout_raises_lock_lost_when_awaited_too(make: MakeCoordinator) -> None:
-    slow, fast = make(), make()
-    with pytest.raises(LockLost, match="game 2"):
-        async with slow.lock_async(2, timeout=0.2):
-            async with fast.lock_async(2, wait=5):  # another worker, once the lock expired
-                pass
-
-
 def test_an_error_inside_an_expired_lock_is_not_masked(make: MakeCoordinator) -> None:
     coordinator = make()
     with pytest.raises(RuntimeError, match="the real error"):

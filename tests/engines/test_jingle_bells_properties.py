@@ -16,10 +16,11 @@ import os
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engines.base import GameError
+from games.engines.base import NotYourTurn
 from games.engines.jingle_bells import RULESET as R
 from games.engines.jingle_bells import characters as cards
 from games.engines.jingle_bells import layouts
@@ -123,6 +124,7 @@ def test_random_games_end_soundly_and_replay_exactly(seed: int, layout: str, for
 def test_apply_never_changes_the_state_it_is_given(seed: int, layout: str) -> None:
     s = R.new_game(players=2, options={"layout": layout}, seed=seed)
     rng = random.Random(seed)
+    refused = 0
     for _ in range(120):
         if R.outcome(s) is not None:
             break
@@ -132,9 +134,13 @@ def test_apply_never_changes_the_state_it_is_given(seed: int, layout: str) -> No
         before = json.dumps(s, sort_keys=True)
         after, _ = R.apply(s, seat, action)
         for wrong_seat in {0, 1} - set(asked):
-            try:
+            if action["type"] == "set_auto_dodge":  # the one action either seat may send at any time
                 R.apply(s, wrong_seat, action)
-            except GameError:
-                pass
+                continue
+            with pytest.raises(NotYourTurn, match="not your turn: waiting for") as refusal:
+                R.apply(s, wrong_seat, action)
+            assert "{p%d}" % seat in str(refusal.value), "the refusal names who is asked"
+            refused += 1
         assert json.dumps(s, sort_keys=True) == before
         s = after
+    assert refused > 0, "no move was tried from a seat that was not asked"

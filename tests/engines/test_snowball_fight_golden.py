@@ -17,16 +17,23 @@ FILES = sorted(GOLDEN.glob("*.json"))
 
 
 def test_golden_replays_exist():
-    assert len(FILES) >= 4
+    games = [json.loads(path.read_text()) for path in FILES]
+    assert len(games) >= 7
+    assert {g.get("players", 2) for g in games} >= {2, 3, 6}
+    assert any("teams" in g for g in games)
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_golden_replay(path):
     game = json.loads(path.read_text())
-    state = RULESET.new_game(players=2, options=game["options"], seed=game["seed"])
+    players = game.get("players", 2)
+    table = {"teams": game["teams"]} if "teams" in game else {}
+    state = RULESET.new_game(players=players, options=game["options"], seed=game["seed"], **table)
     for seat, action in game["actions"]:
         assert seat in RULESET.to_act(state)
         state, _ = RULESET.apply(state, seat, action)
     assert RULESET.outcome(state) == game["outcome"]
-    for key, viewer in (("0", 0), ("1", 1), ("spectator", None)):
+    viewers = [(str(seat), seat) for seat in range(players)] + [("spectator", None)]
+    assert sorted(game["final_views"]) == sorted(key for key, _ in viewers)
+    for key, viewer in viewers:
         assert json.loads(json.dumps(RULESET.view(state, viewer))) == game["final_views"][key], key

@@ -4,11 +4,13 @@ from __future__ import annotations
 import json
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from games.engines.base import BadAction, IllegalAction, NotYourTurn
 from games.engines.snowball_fight import RULESET
-from games.engines.snowball_fight import bot, views
+from games.engines.snowball_fight import cards as C
+from games.engines.snowball_fight import engine as E
 from games.engines.snowball_fight.privacy import find_leaks
 from tests.engines.test_snowball_fight_helpers import all_cards, random_game
 
@@ -41,7 +43,6 @@ def test_random_games_end_conserve_cards_and_offer_legal_defaults(seed, options)
         for asked_seat, prompt in RULESET.to_act(s).items():
             assert prompt.default in RULESET.legal_actions(s, asked_seat)
             assert prompt.timeout and prompt.timeout > 0
-        assert action in RULESET.legal_actions(s, seat)
 
     s, log = random_game(seed, options=options, on_step=check)
     assert len(log) < 3000
@@ -147,7 +148,98 @@ def test_bots_play_legal_actions_to_the_end(seed, options):
             break
         seat = rng.choice(sorted(RULESET.to_act(s)))
         action = RULESET.bot_action(s, seat)
-        assert action in RULESET.legal_actions(s, seat)
-        assert action == bot.choose_action(views.view(s, seat))
+        assert action in RULESET.legal_actions(s, seat), f"the bot chose {action}, which is not legal"
+        before = dump(s)
         s, _ = RULESET.apply(s, seat, action)
+        assert dump(s) != before, f"the bot's {action} changed nothing"
     assert RULESET.outcome(s) is not None
+
+
+def reached(seed: int, options: dict, steps: int):
+    """The state after ``steps`` random legal actions (fewer if the game ends first)."""
+    rng = random.Random(seed)
+    s = RULESET.new_game(players=2, options=options, seed=seed)
+    for _ in range(steps):
+        if RULESET.outcome(s) is not None:
+            break
+        seat = rng.choice(sorted(RULESET.to_act(s)))
+        s, _ = RULESET.apply(s, seat, rng.choice(RULESET.legal_actions(s, seat)))
+    return s
+
+
+@games(60)
+@given(seed=seeds, options=option_sets)
+def test_every_listed_action_is_accepted_and_only_asked_seats_have_any(seed, options):
+    listed = 0
+
+    def check(s, seat, action):
+        nonlocal listed
+        asked = RULESET.to_act(s)
+        for each in (0, 1):
+            legal = RULESET.legal_actions(s, each)
+            assert bool(legal) == (each in asked), f"seat {each}: asked {each in asked}, legal actions {legal}"
+            for candidate in legal:
+                RULESET.apply(s, each, candidate)
+                listed += 1
+
+    random_game(seed, options=options, on_step=check)
+    assert listed > 0
+
+
+CARD_IDS = [*sorted(C.DECK), "c00", "c24", "C01", ""]
+VALUES_BY_KEY = {
+    "type": st.sampled_from([*E._ACTION_TYPES, "dance", "", "PLAY"]),
+    "card": st.sampled_from(CARD_IDS),
+    "take": st.sampled_from(CARD_IDS),
+    "give": st.sampled_from(CARD_IDS),
+    "side": st.sampled_from(["top", "bottom", "middle", "TOP", ""]),
+    "keep": st.lists(st.sampled_from(CARD_IDS), max_size=3),
+}
+ANY_VALUE = st.one_of(st.none(), st.booleans(), st.integers(-2, 30), st.sampled_from(CARD_IDS),
+                      st.sampled_from(["top", "bottom"]), st.lists(st.sampled_from(CARD_IDS), max_size=2),
+                      st.dictionaries(st.sampled_from(["card", "side"]), st.sampled_from(CARD_IDS), max_size=1))
+
+
+def value_for(key: str):
+    return VALUES_BY_KEY.get(key, ANY_VALUE)
+
+
+@st.composite
+def near_miss(draw, base: dict):
+    """``base`` with one thing changed: a value, a key dropped, or a key added."""
+    action = dict(base)
+    how = draw(st.sampled_from(["change", "drop", "add"]))
+    if how == "change":
+        key = draw(st.sampled_from(sorted(action)))
+        action[key] = draw(value_for(key))
+    elif how == "drop":
+        del action[draw(st.sampled_from(sorted(action)))]
+    else:
+        key = draw(st.sampled_from(["card", "side", "keep", "take", "give", "pile", "type"]))
+        action[key] = draw(value_for(key))
+    return action
+
+
+@games(1000)
+@given(seed=seeds, options=option_sets, steps=st.integers(0, 160), data=st.data())
+def test_actions_that_are_not_listed_are_refused_with_a_typed_error_and_change_nothing(seed, options, steps, data):
+    """Whatever ``apply`` accepts does what some listed action does; everything else is refused
+    with BadAction, NotYourTurn or IllegalAction, and the state it was given is untouched."""
+    s = reached(seed, options, steps)
+    bases = [a for each in (0, 1) for a in RULESET.legal_actions(s, each)] or [{"type": "lock"}]
+    base = data.draw(st.sampled_from(bases), label="base")
+    action = data.draw(st.one_of(near_miss(base), st.just(base)), label="action")
+    seat = data.draw(st.sampled_from([0, 1, 2, -1]), label="seat")
+    legal = RULESET.legal_actions(s, seat) if seat in (0, 1) else []
+    before = dump(s)
+    try:
+        after, events = RULESET.apply(s, seat, action)
+    except (BadAction, IllegalAction, NotYourTurn) as refusal:
+        assert action not in legal, f"listed action {action} refused: {refusal}"
+        assert str(refusal), "a refusal must say what was wrong"
+        event(f"refused: {type(refusal).__name__}")
+    else:
+        event("accepted")
+        same = [a for a in legal if dump(RULESET.apply(s, seat, a)) == dump((after, events))]
+        assert same, f"seat {seat}'s {action} was accepted but does what no listed action does"
+    assert dump(s) == before, "apply changed the state it was given"

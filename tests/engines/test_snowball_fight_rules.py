@@ -287,9 +287,10 @@ def test_options_are_described_for_the_creation_form():
         {"draft": "draft", "alternates": ["raid:barrage"]}
 
 
-def test_only_two_players_for_now():
-    with pytest.raises(BadAction, match="exactly 2 players"):
-        RULESET.new_game(players=3, options={}, seed=1)
+@pytest.mark.parametrize("players", [1, 7, 0, "3"])
+def test_two_to_six_players(players):
+    with pytest.raises(BadAction, match="2 to 6 players"):
+        RULESET.new_game(players=players, options={}, seed=1)
 
 
 # --------------------------------------------------------------------------- sealed choice and errors

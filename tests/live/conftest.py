@@ -26,7 +26,9 @@ def _free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self, db_path: Path, extra_env: dict[str, str] | None = None):
+    def __init__(self, db_path: Path, extra_env: dict[str, str] | None = None,
+                 application: str = "snowball_site.asgi:application"):
+        self.application = application
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         inherited = {k: v for k, v in os.environ.items() if k not in {"DJANGO_ALLOW_ASYNC_UNSAFE", "REDIS_URL"}}
@@ -44,7 +46,7 @@ class LiveServer:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "snowball_site.asgi:application"],
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), self.application],
             cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.time() + 30
         while time.time() < deadline:

@@ -1,6 +1,7 @@
 """The browser page's socket: session auth, out-of-band HTML, htmx-shaped frames."""
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
@@ -32,11 +33,23 @@ async def _html_socket(game_id: int, cookie: bytes | None) -> WebsocketCommunica
     return comm
 
 
-async def _next_live(comm: WebsocketCommunicator) -> str:
-    while True:
-        html = await comm.receive_from(timeout=5)
-        if 'id="live"' in html:
+async def _next_live(comm: WebsocketCommunicator, timeout: float = 5.0) -> str:
+    """The next live-region swap, skipping others (presence, flashes); fails after ``timeout`` s in all."""
+    return await _next_html(comm, 'id="live"', timeout)
+
+
+async def _next_html(comm: WebsocketCommunicator, marker: str, timeout: float = 5.0) -> str:
+    """The next frame containing ``marker``; fails when none has come within ``timeout`` s in all."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while (left := deadline - loop.time()) > 0:
+        try:
+            html = await comm.receive_from(timeout=left)
+        except asyncio.TimeoutError:
+            break
+        if marker in html:
             return html
+    raise AssertionError(f"no frame with {marker!r} within {timeout} s")
 
 
 async def test_player_gets_html_and_can_act_with_an_htmx_frame(site_backend, make_user):
@@ -65,9 +78,7 @@ async def test_player_gets_html_and_can_act_with_an_htmx_frame(site_backend, mak
     assert int(re.search(r'data-version="(\d+)"', html).group(1)) > version
 
     await comm.send_json_to({"action": "{broken", "action_id": "h2", "version": version})
-    error = await comm.receive_from(timeout=5)
-    while 'id="flash"' not in error:
-        error = await comm.receive_from(timeout=5)
+    error = await _next_html(comm, 'id="flash"')
     assert "flash-error" in error
     await comm.disconnect()
 
@@ -83,9 +94,7 @@ async def test_anonymous_spectator_gets_read_only_html(site_backend, make_user):
     assert "You are watching" in html
     assert "ws-send" not in html
     await comm.send_json_to({"action": json.dumps({"type": "lock"}), "action_id": "s1", "version": 1})
-    error = await comm.receive_from(timeout=5)
-    while 'id="flash"' not in error:
-        error = await comm.receive_from(timeout=5)
+    error = await _next_html(comm, 'id="flash"')
     assert "read-only" in error
     await comm.disconnect()
 

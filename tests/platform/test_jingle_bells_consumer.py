@@ -14,7 +14,7 @@ from channels.db import database_sync_to_async
 from games.engines.jingle_bells import bot
 from games.models import ApiToken, Game
 from tests.platform.helpers import started_game
-from tests.platform.test_consumers import api_socket, latest_view, next_of
+from tests.platform.test_consumers import Progress, api_socket, latest_view, next_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -62,9 +62,11 @@ async def test_full_game_two_programs_and_a_spectator(site_backend, make_user):
     acted_at: dict[int, int] = {}
     phases_seen: set[str] = set()
     sealed_seen = False
+    progress = Progress()
     for _ in range(3000):
         if all(v["status"] == "finished" for v in views.values()):
             break
+        progress.saw(*views.values())
         for seat, frame in views.items():
             if frame["legal_actions"] and acted_at.get(seat) != frame["version"]:
                 action = bot.choose_action(frame["view"])

@@ -1,18 +1,12 @@
 """The play service: seats, actions applied once, stale and foreign actions refused, replay."""
 from __future__ import annotations
 
-import asyncio
-import threading
 import uuid
-from contextlib import nullcontext
 
 import pytest
-from django.db import connection
-
-from games import engines, selectors, services, statements
-from games.coordinator import get_coordinator
+from games import engines, selectors, services
 from games.engines.base import GameError
-from games.errors import BadRequest, Busy, Conflict, NotFound, NotSeated, StaleVersion
+from games.errors import BadRequest, Conflict, NotSeated, StaleVersion
 from games.models import ActionRecord, Game
 from games.state_cache import STATE_CACHE
 from tests.platform.helpers import SLUG, play_to_end, started_game
@@ -194,142 +188,3 @@ def test_exactly_the_lock_that_completes_a_sealed_round_reports_the_reveal(make_
     assert game.status == Game.Status.FINISHED
     assert reveals >= 2
     assert "barrier" not in caplog.text
-
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_move_that_outlived_its_lock_is_refused_whole_and_the_other_move_stands(make_user, monkeypatch):
-    """A worker that stalled past its lock's expiry must not overwrite the move made meanwhile.
-
-    Only PostgreSQL runs a move without a transaction; SQLite's keeps every other writer out.
-    """
-    if not statements.moves_in_one_statement():
-        pytest.skip("SQLite's transaction keeps every other writer out until the move commits")
-    ana, ben = make_user("Ana"), make_user("Ben")
-    game = started_game(ana, ben)
-    read_the_game = statements.locked_game
-    coordinator = get_coordinator()
-
-    def ben_moves_on_another_worker():
-        try:
-            services.submit_action(game_id=game.pk, user=ben, action=_first_move(game, 1), action_id="ben-1",
-                                   version=game.version)
-        finally:
-            connection.close()
-
-    def read_then_let_ben_move(game_id, **kwargs):
-        read = read_the_game(game_id, **kwargs)
-        monkeypatch.setattr(statements, "locked_game", read_the_game)
-        with monkeypatch.context() as expired:  # Ana's lock has run out: Ben's worker gets in
-            expired.setattr(coordinator, "lock", lambda game_id, **kwargs: nullcontext())
-            other = threading.Thread(target=ben_moves_on_another_worker)
-            other.start()
-            other.join(timeout=10)
-        return read
-
-    monkeypatch.setattr(statements, "locked_game", read_then_let_ben_move)
-    with pytest.raises(Busy, match="send it again"):
-        services.submit_action(game_id=game.pk, user=ana, action=_first_move(game, 0), action_id="ana-1",
-                               version=game.version)
-    assert list(ActionRecord.objects.filter(game=game).values_list("action_id", flat=True)) == ["ben-1"]
-    game.refresh_from_db()
-    assert (game.version, game.log_length) == (game.actions.get().version, 1)
-    STATE_CACHE.clear()
-    again = services.submit_action(game_id=game.pk, user=ana, action=_first_move(game, 0), action_id="ana-1",
-                                   version=game.version)
-    assert not again.duplicate
-    assert list(game.actions.values_list("action_id", flat=True)) == ["ben-1", "ana-1"]
-
-
-# Moves made on the event loop (PostgreSQL): the lock and both statements awaited
-
-on_postgres_only = pytest.mark.skipif(
-    "not __import__('games.statements').statements.moves_in_one_statement()",
-    reason="moves await the database only on PostgreSQL (services.moves_await_the_database)")
-
-
-def _asked_moves(game: Game) -> dict[int, dict]:
-    ruleset = engines.get(game.game_type)
-    state = selectors.game_state(game)
-    return {seat: ruleset.bot_action(state, seat) for seat in ruleset.to_act(state)}
-
-
-@on_postgres_only
-@pytest.mark.django_db(transaction=True)
-async def test_awaited_moves_of_one_game_take_turns_and_one_of_them_reveals(make_user):
-    ana, ben = make_user("Ana"), make_user("Ben")
-    game = started_game(ana, ben)
-    moves = _asked_moves(game)
-    assert sorted(moves) == [0, 1]  # both seats choose at once: a sealed round
-    selectors.snapshot(game.pk)  # a socket of this process is watching
-
-    ana_result, ben_result = await asyncio.gather(
-        services.submit_action_async(game_id=game.pk, user=ana, action=moves[0], action_id="ana-1",
-                                     version=game.version),
-        services.submit_action_async(game_id=game.pk, user=ben, action=moves[1], action_id="ben-1",
-                                     version=game.version))
-
-    stored = Game.objects.get(pk=game.pk)
-    assert sorted([ana_result.version, ben_result.version]) == [game.version + 1, stored.version]
-    assert [ana_result.revealed, ben_result.revealed].count(True) == 1
-    assert sorted(stored.actions.values_list("action_id", flat=True)) == ["ana-1", "ben-1"]
-    assert selectors.SNAPSHOTS.get(game.pk).version == stored.version  # this process was told
-    resent = await services.submit_action_async(game_id=game.pk, user=ana, action=moves[0], action_id="ana-1",
-                                                version=game.version)
-    assert (resent.duplicate, resent.version) == (True, stored.version)
-    assert Game.objects.get(pk=game.pk).log_length == stored.log_length
-    assert services.replay(game=stored) == stored.state
-
-
-@on_postgres_only
-@pytest.mark.django_db(transaction=True)
-async def test_an_awaited_move_refuses_what_the_synchronous_one_refuses_and_changes_nothing(make_user):
-    ana, ben, cy = make_user("Ana"), make_user("Ben"), make_user("Cy")
-    game = started_game(ana, ben)
-    moves = _asked_moves(game)
-    attempts = [
-        (dict(user=cy, action=moves[0], action_id="cy", version=game.version), NotSeated, "not seated"),
-        (dict(user=ana, action=moves[0], action_id="", version=game.version), BadRequest, "action_id"),
-        (dict(user=ana, action=moves[0], action_id="a", version=game.version + 1), BadRequest, "ahead"),
-        (dict(user=ana, action={"type": "no-such-move"}, action_id="b", version=game.version), GameError, "no-such-move"),
-    ]
-    for kwargs, error, message in attempts:
-        with pytest.raises(error, match=message):
-            await services.submit_action_async(game_id=game.pk, **kwargs)
-    with pytest.raises(NotFound):
-        await services.submit_action_async(game_id=987654, user=ana, action=moves[0], action_id="c", version=1)
-    stored = Game.objects.get(pk=game.pk)
-    assert (stored.version, stored.log_length) == (game.version, game.log_length)
-
-
-@on_postgres_only
-@pytest.mark.django_db(transaction=True)
-async def test_a_move_waiting_for_postgresql_stops_neither_the_event_loop_nor_other_games(make_user):
-    """Another connection holds the game's row: that move's write waits, while the loop runs
-    on and a move of another game goes through."""
-    import psycopg
-
-    ana, ben, cy, dee = make_user("Ana"), make_user("Ben"), make_user("Cy"), make_user("Dee")
-    game, other_game = started_game(ana, ben), started_game(cy, dee)
-    params = connection.get_connection_params()
-    params.pop("cursor_factory", None)
-    blocker = await psycopg.AsyncConnection.connect(**params)
-    try:
-        await blocker.execute("SELECT 1 FROM games_game WHERE id = %s FOR UPDATE", [game.pk])
-        move = asyncio.create_task(services.submit_action_async(
-            game_id=game.pk, user=ana, action=_asked_moves(game)[0], action_id="ana-1", version=game.version))
-        ticks = 0
-        for _ in range(20):
-            await asyncio.sleep(0.01)
-            ticks += 1
-        other = await asyncio.wait_for(services.submit_action_async(
-            game_id=other_game.pk, user=cy, action=_asked_moves(other_game)[0], action_id="cy-1",
-            version=other_game.version), 10)
-        assert not move.done() and ticks == 20  # the move waits on the row; the loop did not
-        await blocker.rollback()
-        result = await asyncio.wait_for(move, 10)
-    finally:
-        await blocker.close()
-    assert (result.version, other.version) == (game.version + 1, other_game.version + 1)
-    assert Game.objects.get(pk=game.pk).version == game.version + 1
-    assert Game.objects.get(pk=other_game.pk).version == other_game.version + 1

@@ -1,4 +1,4 @@
-"""The move path's prepared statements store and read exactly what the ORM would."""
+"""The move's read and guarded write: what they store, and a write from an overtaken read failing whole."""
 from __future__ import annotations
 
 import pytest
@@ -6,37 +6,27 @@ from django.db import DatabaseError, transaction
 
 from games import statements
 from games.models import ActionRecord, Game
-from tests.platform.helpers import play_to_end, started_game
+from tests.platform.helpers import started_game
 
 pytestmark = pytest.mark.django_db
 
-READ = [f.attname for f in Game._meta.concrete_fields if f.name != "state"]
-
-
-def _orm_row(game_id: int) -> dict:
-    game = Game.objects.get(pk=game_id)
-    return {name: getattr(game, name) for name in READ}
-
-
-@pytest.mark.parametrize("finished", [False, True])
-def test_the_locking_read_matches_the_orm_column_for_column(make_user, finished):
+def test_the_read_says_whether_this_users_seat_logged_the_action(make_user):
     ana, ben = make_user("Ana"), make_user("Ben")
     game = started_game(ana, ben)
-    if finished:
-        game = play_to_end(game.pk, {0: ana, 1: ben})
-        assert game.outcome and game.finished_at
-    first_action = game.actions.first().action_id if finished else "never-sent"
+    record = ActionRecord(game=game, seq=game.log_length + 1, seat=0, action={"type": "x"}, action_id="1",
+                          source=ActionRecord.Source.PLAYER, events=[], version=game.version + 1)
+    game.log_length += 1
+    statements.write_move(game, [record], ["log_length"])
     with transaction.atomic():
-        read = statements.locked_game(game.pk, action_id=first_action)
-    assert {name: getattr(read, name) for name in READ} == _orm_row(game.pk)
-    assert read.logged_already is finished
-    assert read.state == Game.objects.get(pk=game.pk).state  # the deferred column loads when used
+        assert statements.read_game(game.pk, action_id="1", user=ana).logged_already is True
+        assert statements.read_game(game.pk, action_id="1", user=ben).logged_already is False
+        assert statements.read_game(game.pk, action_id="2", user=ana).logged_already is False
 
 
-def test_the_locking_read_of_a_missing_game_is_none(db):
+def test_the_read_of_a_missing_game_is_none(db):
     with transaction.atomic():
-        assert statements.locked_game(987654, action_id="x") is None
-        assert statements.locked_game(987654) is None
+        assert statements.read_game(987654, action_id="x") is None
+        assert statements.read_game(987654) is None
 
 
 def test_inserted_actions_read_back_as_written(make_user):
@@ -101,40 +91,3 @@ def test_a_write_to_a_vanished_game_is_an_error_and_logs_nothing(make_user):
         with transaction.atomic():
             statements.write_move(game, [record], ["version"])
     assert not ActionRecord.objects.filter(action_id="gone").exists()
-
-
-on_postgres_only = pytest.mark.skipif(
-    "not __import__('games.statements').statements.moves_in_one_statement()",
-    reason="the awaited statements serve PostgreSQL only (services.moves_await_the_database)")
-
-
-@on_postgres_only
-@pytest.mark.django_db(transaction=True)
-async def test_the_awaited_read_matches_the_orm_and_a_missing_game_is_none(make_user):
-    ana, ben = make_user("Ana"), make_user("Ben")
-    game = play_to_end(started_game(ana, ben).pk, {0: ana, 1: ben})
-    read = await statements.read_game_async(game.pk, action_id=game.actions.first().action_id)
-    assert {name: getattr(read, name) for name in READ} == _orm_row(game.pk)
-    assert read.logged_already is True
-    assert (await statements.read_game_async(game.pk, action_id="never-sent")).logged_already is False
-    assert await statements.read_game_async(987654, action_id="x") is None
-
-
-@on_postgres_only
-@pytest.mark.django_db(transaction=True)
-async def test_the_awaited_write_stores_what_the_synchronous_one_does_and_refuses_a_stale_read(make_user):
-    game = started_game(make_user("Ana"), make_user("Ben"))
-    first_reader, second_reader = Game.objects.get(pk=game.pk), Game.objects.get(pk=game.pk)
-    second_reader.prompts = {"seats": {}, "sealed_round": None, "sealed_seats": None, "ü": [1.5]}
-    await statements.write_move_async(second_reader, [_entry(second_reader, "second")],
-                                      ["version", "log_length", "prompts"])
-    stored = Game.objects.get(pk=game.pk)
-    assert (stored.version, stored.log_length, stored.prompts) == (
-        second_reader.version, second_reader.log_length, second_reader.prompts)
-    logged = stored.actions.get()
-    assert (logged.action_id, logged.action, logged.version, logged.created_at is not None) == (
-        "second", {"type": "x"}, second_reader.version, True)
-    with pytest.raises(statements.ConcurrentWrite, match=f"game {game.pk}: its log already holds entry"):
-        await statements.write_move_async(first_reader, [_entry(first_reader, "first")], ["version", "log_length"])
-    assert Game.objects.get(pk=game.pk).version == second_reader.version
-    assert list(Game.objects.get(pk=game.pk).actions.values_list("action_id", flat=True)) == ["second"]

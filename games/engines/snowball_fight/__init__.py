@@ -1,4 +1,8 @@
-"""Snowball Fight: a two-player micro deckbuilder with simultaneous, sealed card plays.
+"""Snowball Fight: a micro deckbuilder with simultaneous, sealed card plays.
+
+Two players, or 3-6 (``new_game(players=5, ...)``, the rule book's 3+ player variant, in
+``table.py``), or two teams (``new_game(players=4, teams=[0, 1, 0, 1], ...)``). The
+registered ruleset offers two seats until the platform's tables can seat more.
 
 The rules are in ``engine.py`` (state and resolution), ``cards.py`` (every card),
 ``views.py`` (what each viewer sees), ``bot.py`` (a computer player) and
@@ -8,13 +12,15 @@ file lists the project's rulings on what the rule book leaves open.
 Options (``new_game(options=...)``)::
 
     {"draft": "draft" | "quick",                  # default "draft"
-     "alternates": ["<alternate>:<standard>", ...]}  # at most two, default []
+     "alternates": ["<alternate>:<standard>", ...],  # at most two, default []
+     "team_leaders": [seat, seat]}                # team play only; default each team's lowest seat
 
 alternate: upgrade-dodge | weapons-cache | raid; standard: iceball |
 offensive-dodge | barrage | throwing-rocks. "raid:barrage" plays Raid / Refined
 Upgrade instead of Barrage / Snatch and Run.
 
-Actions (every card is named by its id, "c01".."c21"; sides are "top"/"bottom")::
+Actions (every card is named by its id, "c01".."c23", "c01b".., "c01c".. for extra decks;
+sides are "top"/"bottom")::
 
     sealed steps (draft "pick" and "keep", card "choose"), until the seat locks:
       {"type": "choose", "card": "c07"}                     draft pick, tentative
@@ -22,6 +28,10 @@ Actions (every card is named by its id, "c01".."c21"; sides are "top"/"bottom"):
       {"type": "choose", "card": "c07", "side": "top"}      card to play, tentative
       {"type": "lock"}                                      lock the tentative choice
       {"type": "play", ...same fields as choose...}         choose and lock at once
+    3+ players play both cards, one to each neighbour (choose / play):
+      {"type": "play", "left": {"card": "c07", "side": "top"}, "right": {"card": "c22", "side": "top"}}
+    team leaders hand out the team's draw (one card to each listed team-mate):
+      {"type": "deal", "give": {"0": "c07", "2": "c12b"}}
     effect prompts (one seat at a time, during a reveal):
       {"type": "abandon", "card": id}        Sneak Attack / Iceball hit you
       {"type": "upgrade", "card": id}        Upgrade, Ultra/Refined Upgrade, Upgrade Dodge
@@ -48,7 +58,8 @@ class SnowballFight:
     score_unit_one = "point"
     reveal_events = frozenset({"draft_pass", "draft_done", "reveal"})
     min_players = 2
-    max_players = 2
+    max_players = 2  # new_game takes up to engine.MAX_SEATS once the platform seats more
+    team_counts: tuple[int, ...] = ()  # new_game takes teams=[...] (two teams) likewise
     options: tuple[Option, ...] = engine.OPTIONS
 
     # The rules are the engine's functions themselves (no wrapper call on every step).

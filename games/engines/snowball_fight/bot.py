@@ -30,11 +30,15 @@ def choose_action(view: View) -> Action:
         return _answer(view, you["prompt"])
     if you["lock"] is not None:
         return you["lock"]
+    if you.get("deal") is not None:
+        return _deal(view)
     if you["draft"] is not None:
         best = max(you["draft"]["options"],
                    key=lambda o: (sum(_DRAFT_VALUE.get(c["kind"], 0) for c in o["cards"]),
                                   [c["id"] for c in o["cards"]]))
         return best["play"]
+    if you.get("targets") is not None:
+        return _choose_pair(view)
     return _choose_card(view)
 
 
@@ -45,12 +49,15 @@ def _jitter(view: View) -> random.Random:
 
 
 def _opponent(view: View) -> dict[str, Any]:
+    me = view["seats"][view["you"]["seat"]]
+    if "opponent" in me:
+        return view["seats"][me["opponent"]]
     return view["seats"][(view["you"]["seat"] + 1) % view["players"]]
 
 
-def _attack_chance(view: View) -> float:
+def _attack_chance(view: View, foe: dict[str, Any] | None = None) -> float:
     """How likely the opponent is to attack, judged from what the bot can see."""
-    foe = _opponent(view)
+    foe = foe or _opponent(view)
     if foe["hand"] is not None:
         attacks = sum(1 for c in foe["hand"] + foe["cache"]
                       if c["top"]["type"] == "attack" or c["bottom"]["type"] == "attack")
@@ -107,13 +114,60 @@ def _choose_card(view: View) -> Action:
     return scored[0][3]
 
 
+def _choose_pair(view: View) -> Action:
+    """3+ players: the best two cards, one to each neighbour, each on its better side."""
+    you = view["you"]
+    rng = _jitter(view)
+    best: dict[tuple[str, str], tuple[float, str]] = {}
+    for where, target in you["targets"].items():
+        p_attack = _attack_chance(view, view["seats"][target])
+        for item in you["playable"]:
+            card = item["card"]
+            sides = [(_side_value(view, card, side, p_attack) + rng.uniform(0, 0.4), side)
+                     for side in ("top", "bottom")]
+            best[card["id"], where] = max(sides)
+    ids = [item["card"]["id"] for item in you["playable"]]
+    pairs = sorted(((best[a, "left"][0] + best[b, "right"][0], a, b) for a in ids for b in ids if a != b),
+                   key=lambda p: (-p[0], p[1], p[2]))
+    _, left, right = pairs[0]
+    return {"type": "play", "left": {"card": left, "side": best[left, "left"][1]},
+            "right": {"card": right, "side": best[right, "right"][1]}}
+
+
+def _deal(view: View) -> Action:
+    """Team leader: the most useful cards to the team-mates, the two least useful to the discard."""
+    deal = view["you"]["deal"]
+
+    def worth(card: dict[str, Any]) -> tuple[float, str]:
+        return max(_side_value(view, card, side, 0.5) for side in ("top", "bottom")), card["id"]
+
+    ranked = sorted(deal["cards"], key=worth, reverse=True)
+    return {"type": "deal", "give": {str(seat): card["id"] for seat, card in zip(deal["to"], ranked)}}
+
+
+def _current_foe(view: View) -> int:
+    """The seat the bot battles in the battle being resolved."""
+    me = view["you"]["seat"]
+    reveal = view["last_reveal"]
+    for battle in reveal.get("battles", ()):
+        if battle["current"]:
+            a, b = battle["seats"]
+            return b if me == a else a
+    return (me + 1) % view["players"]
+
+
 def _answer(view: View, prompt: dict[str, Any]) -> Action:
     options = prompt["options"]
     what = prompt["what"]
     if what == "second_card":
         reveal = view["last_reveal"]
-        foe_attacks = any(p["type"] == "attack" and not p["cancelled"]
-                          for p in reveal["plays"][(view["you"]["seat"] + 1) % view["players"]])
+        foe = _current_foe(view)
+        if "battles" in reveal:
+            battle = next(b for b in reveal["battles"] if b["current"])
+            foe_plays = battle["plays"][battle["seats"].index(foe)]
+        else:
+            foe_plays = reveal["plays"][foe]
+        foe_attacks = any(p["type"] == "attack" and not p["cancelled"] for p in foe_plays)
         p_attack = 1.0 if foe_attacks else 0.0
         best = max(options, key=lambda o: (
             _side_value(view, o["card"], o["action"]["side"], p_attack) if o["card"] else 0.3,
@@ -125,7 +179,9 @@ def _answer(view: View, prompt: dict[str, Any]) -> Action:
         def gain(o: dict[str, Any]) -> tuple[int, str]:
             a = o["action"]
             points = {c["id"]: c["points"] for c in view["abandoned"]}
-            mine = {c.get("id"): c.get("points", 0) for c in view["seats"][view["you"]["seat"]]["discard"]}
+            me = view["seats"][view["you"]["seat"]]
+            pile = view["teams"][me["team"]]["discard"] if view.get("teams") else me["discard"]
+            mine = {c.get("id"): c.get("points", 0) for c in pile}
             return points.get(a["take"], 0) - mine.get(a["give"], 0), o["label"]
         return max(options, key=gain)["action"]
     return max(options, key=lambda o: (o["card"]["points"], o["label"]))["action"]

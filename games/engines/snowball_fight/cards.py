@@ -1,6 +1,7 @@
 """Every card of Snowball Fight: its two sides, its level and its points.
 
-A physical card has a stable id ("c01".."c23") used in actions and views; the
+A physical card has a stable id ("c01".."c23"; "c01b".."c23c" for the second and
+third deck of larger tables) used in actions and views; the
 id maps to a card *kind* (e.g. "iceball" = Iceball Attack / Snow Fort), and
 the kind gives both sides. "top" is the side the rule book lists first.
 """
@@ -162,6 +163,26 @@ STANDARD_EXTREMES: dict[str, str] = {
     "iceball": "c15", "offensive-dodge": "c16", "barrage": "c17", "throwing-rocks": "c18",
 }
 ALTERNATE_EXTREMES: dict[str, str] = {"upgrade-dodge": "c19", "weapons-cache": "c20", "raid": "c21"}
+NO_EFFECT: tuple[str, ...] = ("c22", "c23")
+
+# Tables of more than two use more decks (3+ player variant): the cards of deck 2 and 3
+# are the same cards with the deck's letter after the number ("c07b", "c22c").
+MAX_DECKS = 3
+DECK_SUFFIXES = ("", "b", "c")
+
+
+def in_deck(card_id: str, deck: int) -> str:
+    """The id of deck ``deck``'s copy (0-based) of a first-deck card."""
+    return card_id + DECK_SUFFIXES[deck]
+
+
+def first_deck_id(card_id: str) -> str:
+    """The first-deck card a copy stands for ("c07b" -> "c07")."""
+    return card_id[:3]
+
+
+DECK.update({in_deck(cid, deck): key for deck in range(1, MAX_DECKS)
+             for cid, key in list(DECK.items())})
 
 
 _KIND_BY_ID: dict[str, Kind] = {cid: KINDS[key] for cid, key in DECK.items()}
@@ -179,6 +200,11 @@ def kind_of(card_id: str) -> Kind:
 def side_of(card_id: str, which: str) -> Side:
     """The side ("top" or "bottom") of a physical card."""
     return _SIDE_BY_ID[card_id, which]
+
+
+def is_no_effect(card_id: str) -> bool:
+    """Whether a card is a No Effect card (3+ players and teams; never in a pile)."""
+    return _KIND_BY_ID[card_id].level == "none"
 
 
 def points_of(card_id: str) -> int:

@@ -50,6 +50,7 @@ from games.engines.snowball_fight.cards import card_name, kind_of, side_of
 SLUG = "snowball-fight"
 SIDE_NAMES = ("top", "bottom")
 MAX_TURNS = 100
+MAX_SEATS = 6
 HAND_SIZE = 2
 PILE_SIZE = 4
 KEEP = 2
@@ -88,7 +89,7 @@ OPTIONS: tuple[Option, ...] = (
 
 _ACTION_TYPES = (
     "choose", "lock", "play", "abandon", "upgrade", "second_card", "pass",
-    "exchange", "cache", "restock", "raid",
+    "exchange", "cache", "restock", "raid", "deal",
 )
 _UPGRADES = ("ultra_upgrade", "upgrade", "refined_upgrade", "upgrade_dodge")
 _DRAW_ONE_ON_HIT = ("snowball", "iceball", "offensive_dodge", "barrage")
@@ -161,12 +162,19 @@ def extremes_in_play(options: dict[str, Any]) -> list[str]:
 # --------------------------------------------------------------------------- setup
 
 
-def new_game(*, players: int, options: dict[str, Any] | None, seed: int) -> State:
-    """A game at the start of the draft: Advanced cards dealt, nothing chosen yet."""
-    if players != 2:
-        raise BadAction(f"Snowball Fight needs exactly 2 players for now, got {players}")
+def new_game(*, players: int, options: dict[str, Any] | None, seed: int,
+             teams: list[int] | None = None) -> State:
+    """A game at the start of the draft: Advanced cards dealt, nothing chosen yet.
+
+    Two players play the rule book's game; 3-6 players the 3+ player variant; ``teams``
+    (the team, 0 or 1, of each seat) the Team Play variant (see ``table.py``).
+    """
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise BadAction(f"seed must be an integer, got {seed!r}")
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= MAX_SEATS:
+        raise BadAction(f"Snowball Fight takes 2 to {MAX_SEATS} players, got {players!r}")
+    if players != 2 or teams is not None:
+        return table.new_table_game(players=players, options=options, seed=seed, teams=teams)
     opts = normalize_options(options)
     n = players
     s: State = {
@@ -209,6 +217,9 @@ def _copy(state: State) -> State:
     s["locked"] = state["locked"][:]
     s["whitewash"] = state["whitewash"][:]
     s["shown"] = state["shown"][:]
+    if "team_draw" in state:
+        for key in table.TEAM_LISTS:
+            s[key] = state[key][:]
     draft = state["draft"]
     if draft is not None:
         s["draft"] = {**draft, "packs": [p[:] for p in draft["packs"]],
@@ -242,8 +253,23 @@ def _event(events: list[Event], s: State, type_: str, text: str, *,
 
 
 def _opponent(s: State, seat: int) -> int:
-    """The seat this seat battles (two players: the other one)."""
+    """The seat this seat battles: the other one of the battle being resolved."""
+    battle = s["battle"]
+    if battle is not None and "pair" in battle:
+        a, b = battle["pair"]
+        return b if seat == a else a
     return (seat + 1) % s["players"]
+
+
+def _dk(s: State, seat: int) -> int:
+    """The index of ``seat``'s discard pile in ``discard``/``face_down`` (a team shares one)."""
+    return s["dpile"][seat] if "dpile" in s else seat
+
+
+def _discard_name(s: State, seat: int) -> str:
+    """How texts name ``seat``'s discard pile."""
+    return f"{_NAME_SLOTS[seat]}'s team discard pile" if "dpile" in s else \
+        f"{_NAME_SLOTS[seat]}'s discard pile"
 
 
 # --------------------------------------------------------------------------- apply
@@ -264,6 +290,8 @@ def apply(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
     if state["step"] == "resolve":
         s = _copy(state)
         _answer_prompt(s, seat, action, events)
+    elif state["step"] == "deal":
+        s = table.deal_action(state, seat, action, events)
     else:
         s = _sealed_action(state, seat, action, events)
     return s, events
@@ -276,6 +304,8 @@ def _sealed_action(state: State, seat: int, action: Action, events: list[Event])
     copied; the lock that ends the step copies the whole state before resolving it.
     """
     if state["locked"][seat]:
+        if "active" in state and seat not in state["active"]:
+            raise NotYourTurn("only the tied players play the final round")
         raise NotYourTurn("you have already locked your choice; waiting for the other player")
     kind = action["type"]
     if kind == "lock":
@@ -283,7 +313,10 @@ def _sealed_action(state: State, seat: int, action: Action, events: list[Event])
             raise IllegalAction("choose a card before you lock")
         choice = state["sealed"][seat]
     elif kind in ("choose", "play"):
-        choice = _parse_choice(state, seat, action)
+        if state["step"] == "choose" and state.get("mode") == "ring":
+            choice = table.parse_ring_choice(state, seat, action)
+        else:
+            choice = _parse_choice(state, seat, action)
     else:
         raise IllegalAction(f"{kind!r} is not possible now: you are choosing a card "
                             "(send choose, lock or play)")
@@ -314,6 +347,8 @@ def _finish_sealed(s: State, events: list[Event]) -> None:
         _finish_pick(s, events)
     elif step == "keep":
         _finish_keep(s, events)
+    elif "mode" in s:
+        table.reveal(s, events)
     else:
         _reveal(s, events)
 
@@ -349,6 +384,9 @@ def _parse_choice(s: State, seat: int, action: Action) -> dict[str, Any]:
 
 
 def _choice_text(choice: dict[str, Any]) -> str:
+    if "left" in choice:
+        return (f"{_titled(choice['left']['card'], choice['left']['side'])} to the left and "
+                f"{_titled(choice['right']['card'], choice['right']['side'])} to the right")
     if "keep" in choice:
         return _names(choice["keep"])
     if "side" in choice:
@@ -358,7 +396,10 @@ def _choice_text(choice: dict[str, Any]) -> str:
 
 def _clear_sealed(s: State) -> None:
     s["sealed"] = [None] * s["players"]
-    s["locked"] = [False] * s["players"]
+    if "active" in s:  # seats outside a tie-break's final round are never asked
+        s["locked"] = [seat not in s["active"] for seat in range(s["players"])]
+    else:
+        s["locked"] = [False] * s["players"]
 
 
 # --------------------------------------------------------------------------- draft
@@ -378,10 +419,11 @@ def _finish_pick(s: State, events: list[Event]) -> None:
         cid = s["sealed"][seat]["card"]
         d["kept"][seat].append(cid)
         rest = [c for c in d["packs"][seat] if c != cid]
-        passed[(seat + 1) % n] = rest
+        to = d["pass_to"][seat] if "pass_to" in d else (seat + 1) % n
+        passed[to] = rest
         _event(events, s, "draft_pick", f"{_NAME_SLOTS[seat]} keeps {card_name(cid)}", visible_to=[seat])
         _event(events, s, "draft_pass",
-               f"{_NAME_SLOTS[seat]} keeps a card and passes {len(rest)} to {_NAME_SLOTS[(seat + 1) % n]}")
+               f"{_NAME_SLOTS[seat]} keeps a card and passes {len(rest)} to {_NAME_SLOTS[to]}")
     d["packs"] = passed
     d["round"] += 1
     _clear_sealed(s)
@@ -408,11 +450,14 @@ def _finish_keep(s: State, events: list[Event]) -> None:
         _event(events, s, "draft_done", f"{_NAME_SLOTS[seat]} keeps {_names(keep)}", visible_to=[seat])
     arsenal = returned + d["extremes"]
     rng.shuffle(arsenal)
-    s["arsenal"] = [arsenal[i * PILE_SIZE:(i + 1) * PILE_SIZE] for i in range(n)]
+    if "mode" in s:
+        table.deal_arsenal(s, arsenal)
+    else:
+        s["arsenal"] = [arsenal[i * PILE_SIZE:(i + 1) * PILE_SIZE] for i in range(n)]
     s["draft"] = None
     s["phase"] = "play"
     _clear_sealed(s)
-    tops = ", ".join(f"{card_name(p[-1])} near {_NAME_SLOTS[i]}" for i, p in enumerate(s["arsenal"]))
+    tops = ", ".join(f"{card_name(p[-1])} {_pile_where(s, i)}" for i, p in enumerate(s["arsenal"]) if p)
     _event(events, s, "setup", f"The draft is over. The Arsenal piles show {tops}",
            arsenal=[p[-1] for p in s["arsenal"]])
     _start_turn(s, events)
@@ -421,8 +466,16 @@ def _finish_keep(s: State, events: list[Event]) -> None:
 # --------------------------------------------------------------------------- turns
 
 
+def _pile_where(s: State, pile: int) -> str:
+    """Where an Arsenal pile lies, in words: near its seat, or in the middle."""
+    return f"near {_NAME_SLOTS[pile]}" if pile < s["players"] else "in the middle"
+
+
 def _start_turn(s: State, events: list[Event]) -> None:
     """Final-round check, end-of-game check, then everyone draws and chooses."""
+    if "mode" in s:
+        table.start_turn(s, events)
+        return
     n = s["players"]
     if not s["final_round"] and not any(s["arsenal"]):
         s["final_round"] = True
@@ -774,16 +827,20 @@ def _hit(s: State, ability: str, *, thrower: int, target: int, attacker: int,
         effects.append(f"{_NAME_SLOTS[thrower]} steals a random card from {_NAME_SLOTS[target]}'s discard pile")
     if ability == "throwing_rocks":
         played = b["plays"][target][0]["card"]
-        b["abandon_after"].append(played)
         b["draw_one"][attacker] = True
-        effects.append(f"{_NAME_SLOTS[target]} must Abandon the card they played ({card_name(played)}) "
-                       f"and {_NAME_SLOTS[attacker]} may only draw one card next turn")
+        if C.is_no_effect(played):
+            effects.append(f"{_NAME_SLOTS[target]} played their No Effect card, so nothing is Abandoned, "
+                           f"but {_NAME_SLOTS[attacker]} may only draw one card next turn")
+        else:
+            b["abandon_after"].append(played)
+            effects.append(f"{_NAME_SLOTS[target]} must Abandon the card they played ({card_name(played)}) "
+                           f"and {_NAME_SLOTS[attacker]} may only draw one card next turn")
     if ability == "whitewash":
         b["whitewash"].append([target, thrower])
         effects.append(f"{_NAME_SLOTS[target]} must show {_NAME_SLOTS[thrower]} the cards they draw next turn")
     tasks: list[dict[str, Any]] = []
     if ability == "barrage" and thrower == attacker:
-        if b["face_down"][thrower]:
+        if _second_cards(s, thrower) if "mode" in s else b["face_down"][thrower]:
             tasks.append({"ask": thrower, "what": "second_card"})
             effects.append(f"{_NAME_SLOTS[thrower]} may play their second card")
     _event(events, s, "hit", f"{title} hit {_NAME_SLOTS[target]}: " + "; ".join(effects),
@@ -825,16 +882,16 @@ def _stage_steals(s: State, events: list[Event]) -> list[dict[str, Any]]:
     picks = []
     rng = rng_for(s)
     for thief, victim in b["steals"]:
-        pile = s["discard"][victim]
+        pile = s["discard"][_dk(s, victim)]
         picks.append((thief, victim, rng.choice(pile) if pile else None))
     for thief, victim, cid in picks:
-        if cid is None or cid not in s["discard"][victim]:
-            _event(events, s, "steal", f"{_NAME_SLOTS[thief]} finds nothing to steal in {_NAME_SLOTS[victim]}'s discard pile")
+        if cid is None or cid not in s["discard"][_dk(s, victim)]:
+            _event(events, s, "steal", f"{_NAME_SLOTS[thief]} finds nothing to steal in {_discard_name(s, victim)}")
             continue
         _remove_from_discard(s, victim, cid)
         _add_to_discard(s, thief, cid)
         _event(events, s, "steal",
-               f"Slushball: {_NAME_SLOTS[thief]} steals {card_name(cid)} from {_NAME_SLOTS[victim]}'s discard pile",
+               f"Slushball: {_NAME_SLOTS[thief]} steals {card_name(cid)} from {_discard_name(s, victim)}",
                card=cid, thief=thief, victim=victim)
     return []
 
@@ -894,8 +951,22 @@ _SPECIALS = {"snatch_and_run": 0, "weapons_cache": 1, "restock": 2, "raid": 3}
 _SPECIAL_PROMPT = ("exchange", "cache", "restock", "raid")
 
 
+def _flip_piles(s: State, events: list[Event]) -> None:
+    """Flip the next card of every Arsenal pile whose top was taken this turn."""
+    for pile in sorted(s["battle"]["closed"]):
+        if s["arsenal"][pile]:
+            _event(events, s, "flip",
+                   f"The Arsenal pile {_pile_where(s, pile)} flips {card_name(s['arsenal'][pile][-1])} face-up",
+                   card=s["arsenal"][pile][-1], pile=pile)
+        else:
+            _event(events, s, "flip", f"The Arsenal pile {_pile_where(s, pile)} is empty", pile=pile)
+
+
 def _stage_end(s: State, events: list[Event]) -> list[dict[str, Any]]:
     """Abandon what must go, flip the Arsenal piles, record the reveal, start the next turn."""
+    if "mode" in s:
+        table.end_battle(s, events)
+        return []
     b = s["battle"]
     if len(b["lines"]) == 1:
         _event(events, s, "no_effect", "Neither card has any effect")
@@ -904,15 +975,9 @@ def _stage_end(s: State, events: list[Event]) -> list[dict[str, Any]]:
         if owner is not None:
             _remove_from_discard(s, owner, cid)
             s["abandoned"].append(cid)
-            _event(events, s, "abandon", f"{card_name(cid)} is Abandoned from {_NAME_SLOTS[owner]}'s discard pile",
+            _event(events, s, "abandon", f"{card_name(cid)} is Abandoned from {_discard_name(s, owner)}",
                    card=cid, seat=owner)
-    for pile in sorted(b["closed"]):
-        if s["arsenal"][pile]:
-            _event(events, s, "flip",
-                   f"The Arsenal pile near {_NAME_SLOTS[pile]} flips {card_name(s['arsenal'][pile][-1])} face-up",
-                   card=s["arsenal"][pile][-1], pile=pile)
-        else:
-            _event(events, s, "flip", f"The Arsenal pile near {_NAME_SLOTS[pile]} is empty", pile=pile)
+    _flip_piles(s, events)
     for target, watcher in b["whitewash"]:
         if watcher not in s["whitewash"][target]:
             s["whitewash"][target] = s["whitewash"][target] + [watcher]
@@ -948,6 +1013,7 @@ _STAGE_PLAN = tuple((name, _STAGE[name], _STAGE_NEEDS.get(name)) for name in _ST
 
 
 def _remove_from_discard(s: State, seat: int, cid: str) -> None:
+    seat = _dk(s, seat)
     s["discard"][seat] = _without(s["discard"][seat], cid)
     if cid in s["face_down"][seat]:
         s["face_down"][seat] = _without(s["face_down"][seat], cid)
@@ -955,6 +1021,7 @@ def _remove_from_discard(s: State, seat: int, cid: str) -> None:
 
 def _add_to_discard(s: State, seat: int, cid: str) -> None:
     """Put a card face-up on top of ``seat``'s discard pile."""
+    seat = _dk(s, seat)
     s["discard"][seat] = s["discard"][seat] + [cid]
 
 
@@ -966,22 +1033,23 @@ def _without(pile: list[str], cid: str) -> list[str]:
 
 
 def _discard_holding(s: State, cid: str) -> int | None:
+    """A seat whose discard pile holds ``cid`` (in team play: a seat of the team holding it)."""
     for seat in range(s["players"]):
-        if cid in s["discard"][seat]:
+        if cid in s["discard"][_dk(s, seat)]:
             return seat
     return None
 
 
 def _shown_name(s: State, seat: int, cid: str) -> str:
     """How a card leaving ``seat``'s discard is named publicly: face-down cards stay unnamed."""
-    return "a face-down card" if cid in s["face_down"][seat] else card_name(cid)
+    return "a face-down card" if cid in s["face_down"][_dk(s, seat)] else card_name(cid)
 
 
 # --------------------------------------------------------------------------- prompts: options
 
 
 def _options_abandon(s: State, task: dict[str, Any]) -> list[Action]:
-    return [{"type": "abandon", "card": c} for c in s["discard"][task["ask"]]]
+    return [{"type": "abandon", "card": c} for c in s["discard"][_dk(s, task["ask"])]]
 
 
 def _options_upgrade(s: State, task: dict[str, Any]) -> list[Action]:
@@ -999,9 +1067,20 @@ def _options_upgrade(s: State, task: dict[str, Any]) -> list[Action]:
     return [{"type": "upgrade", "card": c} for c in cards]
 
 
+def _second_cards(s: State, seat: int) -> list[str]:
+    """The cards Barrage's hit lets ``seat`` play: its face-down card (2 players), its other
+    played card (3+ players), a card its team discarded this turn (teams)."""
+    if s.get("mode") == "ring":  # unless Restock has shuffled it back into a draw pile
+        return [c for c in s["battle"]["face_down"][seat] if not any(c in pile for pile in s["draw"])]
+    if seat in s["battle"].get("second_done", ()):
+        return []
+    pile = _dk(s, seat)
+    return [c for c in s["battle"]["face_down"][pile] if c in s["discard"][pile]]
+
+
 def _options_second_card(s: State, task: dict[str, Any]) -> list[Action]:
     seat = task["ask"]
-    cards = [c for c in s["battle"]["face_down"][seat] if c in s["discard"][seat]]
+    cards = _second_cards(s, seat)
     return [{"type": "second_card", "card": c, "side": side} for c in cards for side in SIDE_NAMES] + (
         [{"type": "pass"}] if cards else [])
 
@@ -1009,21 +1088,21 @@ def _options_second_card(s: State, task: dict[str, Any]) -> list[Action]:
 def _options_exchange(s: State, task: dict[str, Any]) -> list[Action]:
     seat = task["ask"]
     return [{"type": "exchange", "give": give, "take": take}
-            for give in s["discard"][seat] for take in s["abandoned"]]
+            for give in s["discard"][_dk(s, seat)] for take in s["abandoned"]]
 
 
 def _options_cache(s: State, task: dict[str, Any]) -> list[Action]:
-    return [{"type": "cache", "card": c} for c in s["discard"][task["ask"]]]
+    return [{"type": "cache", "card": c} for c in s["discard"][_dk(s, task["ask"])]]
 
 
 def _options_restock(s: State, task: dict[str, Any]) -> list[Action]:
-    return [{"type": "restock", "card": c} for c in s["discard"][task["ask"]] if c != task["card"]]
+    return [{"type": "restock", "card": c} for c in s["discard"][_dk(s, task["ask"])] if c != task["card"]]
 
 
 def _options_raid(s: State, task: dict[str, Any]) -> list[Action]:
     foe = _opponent(s, task["ask"])
     played = [p["card"] for p in s["battle"]["plays"][foe] if p["via"] != "dodge"]
-    cards = [c for c in dict.fromkeys(played) if c in s["discard"][foe]] + s["abandoned"]
+    cards = [c for c in dict.fromkeys(played) if c in s["discard"][_dk(s, foe)]] + s["abandoned"]
     return [{"type": "raid", "card": c} for c in cards]
 
 
@@ -1061,7 +1140,7 @@ def _answer_upgrade(s: State, task: dict[str, Any], option: Action | None, event
         where = "the Abandoned pile"
     else:
         pile = next(i for i, p in enumerate(s["arsenal"]) if cid in p)
-        where = f"the Arsenal pile near {_NAME_SLOTS[pile]}"
+        where = f"the Arsenal pile {_pile_where(s, pile)}"
         cards = s["arsenal"][pile]
         if cards[-1] == cid:
             s["arsenal"][pile] = cards[:-1]
@@ -1076,14 +1155,20 @@ def _answer_upgrade(s: State, task: dict[str, Any], option: Action | None, event
 
 def _answer_second_card(s: State, task: dict[str, Any], option: Action | None, events: list[Event]) -> None:
     seat = task["ask"]
+    b = s["battle"]
+    if s.get("mode") == "ring":  # the other played card serves one Barrage only
+        b["face_down"][seat] = []
     if option is None or option["type"] == "pass":
         _event(events, s, "second_card", f"Barrage: {_NAME_SLOTS[seat]} does not play a second card")
         return
     cid = option["card"]
-    if cid in s["face_down"][seat]:
-        s["face_down"][seat] = _without(s["face_down"][seat], cid)
+    pile = _dk(s, seat)
+    if cid in s["face_down"][pile]:
+        s["face_down"][pile] = _without(s["face_down"][pile], cid)
     extra = _play(cid, option["side"], "barrage")
-    b = s["battle"]
+    if "dpile" in s:  # a team's discarded card serves one Barrage only, a seat one second card
+        b["face_down"][pile] = _without(b["face_down"][pile], cid)
+        b["second_done"] = b.get("second_done", []) + [seat]
     b["plays"][seat].append(extra)
     _event(events, s, "second_card", f"Barrage: {_NAME_SLOTS[seat]} plays a second card: {_play_text(extra)}",
            card=cid, side=option["side"])
@@ -1128,13 +1213,14 @@ def _answer_cache(s: State, task: dict[str, Any], option: Action | None, events:
 def _answer_restock(s: State, task: dict[str, Any], option: Action | None, events: list[Event]) -> None:
     seat = task["ask"]
     moved = [c for c in (task["card"], option["card"] if option else None)
-             if c is not None and c in s["discard"][seat]]
+             if c is not None and c in s["discard"][_dk(s, seat)]]
     names = [_shown_name(s, seat, c) for c in moved]
     for cid in moved:
         _remove_from_discard(s, seat, cid)
-    pile = s["draw"][seat] + moved
+    key, index = table.restock_pile(s, seat) if "dpile" in s else ("draw", seat)
+    pile = s[key][index] + moved
     rng_for(s).shuffle(pile)
-    s["draw"][seat] = pile
+    s[key][index] = pile
     _event(events, s, "restock",
            f"Restock: {_NAME_SLOTS[seat]} shuffles {' and '.join(names) or 'nothing'} into their draw pile",
            seat=seat, count=len(moved))
@@ -1176,6 +1262,8 @@ def asked_seats(state: State) -> list[int]:
         return []
     if state["step"] == "resolve":
         return [state["battle"]["todo"][0]["ask"]]
+    if state["step"] == "deal":
+        return table.dealers(state)
     return [seat for seat in range(state["players"]) if not state["locked"][seat]]
 
 
@@ -1186,6 +1274,8 @@ def _is_asked(state: State, seat: int) -> bool:
         return False
     if step == "resolve":
         return state["battle"]["todo"][0]["ask"] == seat
+    if step == "deal":
+        return seat in table.dealers(state)
     return seat in range(state["players"]) and not state["locked"][seat]
 
 
@@ -1198,8 +1288,12 @@ def to_act(state: State) -> dict[int, Prompt]:
         task = state["battle"]["todo"][0]
         return {task["ask"]: _prompt("effect", prompt_text(state, task), EFFECT_TIMEOUT,
                                      _effect_default(task["options"]), {"what": task["what"]})}
+    if step == "deal":
+        return {seat: _prompt("deal", table.DEAL_TEXT, CHOOSE_TIMEOUT, table.deal_default(state, seat),
+                              {"what": "deal"})
+                for seat in table.dealers(state)}
     if step == "choose":
-        timeout, text = CHOOSE_TIMEOUT, _CHOOSE_TEXT
+        timeout, text = CHOOSE_TIMEOUT, table.choose_text(state) if "mode" in state else _CHOOSE_TEXT
     else:
         timeout, text = DRAFT_TIMEOUT, prompt_text(state, None)
     sealed = state["sealed"]
@@ -1241,7 +1335,9 @@ def prompt_text(state: State, task: dict[str, Any] | None) -> str:
             return f"Draft: keep one of these {count} Advanced cards; the rest are passed on."
         if step == "keep":
             return f"Draft: keep two of these {len(state['draft']['packs'][0])} Advanced cards."
-        return _CHOOSE_TEXT
+        if step == "deal":
+            return table.DEAL_TEXT
+        return table.choose_text(state) if "mode" in state else _CHOOSE_TEXT
     what = task["what"]
     if what == "abandon":
         return f"{task['why']} hit you: choose a card from your discard pile to Abandon."
@@ -1252,6 +1348,8 @@ def prompt_text(state: State, task: dict[str, Any] | None) -> str:
             where = "the top two cards of an Arsenal pile"
         return f"{title}: choose a card to take from {where}."
     if what == "second_card":
+        if "mode" in state:
+            return table.second_card_text(state)
         return "Barrage hit! Play your second card (choose a side) before your opponent's attack, or pass."
     if what == "exchange":
         return "Snatch and Run: give one card from your discard pile for one Abandoned card."
@@ -1268,10 +1366,15 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     if step == "resolve":
         task = state["battle"]["todo"][0]
         return [dict(o) for o in task["options"]] if task["ask"] == seat else []
+    if step == "deal":
+        return table.deal_actions(state, seat)
     if step == "over" or seat not in range(state["players"]) or state["locked"][seat]:
         return []  # not asked (see _is_asked)
     actions: list[Action] = []
-    if step == "choose":
+    if step == "choose" and state.get("mode") == "ring":
+        actions = [{"type": kind, **choice} for choice in table.ring_choices(state, seat)
+                   for kind in ("choose", "play")]
+    elif step == "choose":
         for cid in state["hands"][seat] + state["cache"][seat]:
             choose_top, play_top, choose_bottom, play_bottom = _CARD_ACTIONS[cid]
             actions += (choose_top.copy(), play_top.copy(), choose_bottom.copy(), play_bottom.copy())
@@ -1296,6 +1399,8 @@ def _choices(state: State, seat: int) -> list[dict[str, Any]]:
         return [{"card": c} for c in state["draft"]["packs"][seat]]
     if step == "keep":
         return [{"keep": sorted(pair)} for pair in combinations(state["draft"]["packs"][seat], KEEP)]
+    if state.get("mode") == "ring":
+        return table.ring_choices(state, seat)
     cards = state["hands"][seat] + state["cache"][seat]
     return [{"card": c, "side": side} for c in cards for side in SIDE_NAMES]
 
@@ -1314,6 +1419,8 @@ def default_action(state: State, seat: int) -> Action | None:
         return None
     if state["step"] == "resolve":
         return _effect_default(state["battle"]["todo"][0]["options"])
+    if state["step"] == "deal":
+        return table.deal_default(state, seat)
     return _sealed_default(state, seat)
 
 
@@ -1322,6 +1429,8 @@ def _sealed_default(state: State, seat: int) -> Action:
     if state["sealed"][seat] is not None:
         return {"type": "lock"}
     step = state["step"]
+    if step == "choose" and state.get("mode") == "ring":
+        return table.ring_default(state, seat)
     if step == "choose":
         hand = state["hands"][seat]
         cid = hand[0] if hand else state["cache"][seat][0]
@@ -1368,10 +1477,19 @@ def outcome(state: State) -> dict[str, Any] | None:
     result = state["result"]
     if result is None:
         return None
-    return {
+    out = {
         "code": result["code"],
         "reason": result["reason"],
         "scores": list(result["scores"]),
         "winners": list(result["winners"]),
         "breakdown": [[dict(item) for item in rows] for rows in result["breakdown"]],
     }
+    if "tiebreak" in result:
+        tb = result["tiebreak"]
+        out["tiebreak"] = None if tb is None else {"tied": list(tb["tied"]), "scores": list(tb["scores"])}
+    if "team_scores" in result:
+        out["team_scores"] = list(result["team_scores"])
+    return out
+
+
+from games.engines.snowball_fight import table  # noqa: E402  (the 3+ and team variants use this module)

@@ -14,6 +14,7 @@ from games.engines.base import State, View
 from games.engines.snowball_fight import cards as C
 from games.engines.snowball_fight import engine as E
 from games.engines.snowball_fight.cards import card_dict, side_of
+from games.engines.snowball_fight import table as T
 
 HIDDEN_CARD = {"hidden": True, "face_down": True}
 _PLACEHOLDER = re.compile(r"\{p(\d+)\}")
@@ -24,6 +25,8 @@ def view(state: State, seat: int | None) -> View:
     n = state["players"]
     viewer = seat if isinstance(seat, int) and 0 <= seat < n else None
     battle = state["battle"]
+    if "mode" in state:
+        return table_view(state, viewer)
     return {
         "game": E.SLUG,
         "phase": state["phase"],
@@ -157,7 +160,7 @@ def _you(state: State, seat: int) -> dict[str, Any]:
             you["playable"].append({
                 "card": card_dict(cid),
                 "from": "cache" if cid in state["cache"][seat] else "hand",
-                "chosen_side": sealed["side"] if sealed and sealed["card"] == cid else None,
+                "chosen_side": sealed["side"] if sealed and sealed.get("card") == cid else None,
                 **{side: {"choose": {"type": "choose", "card": cid, "side": side},
                           "play": {"type": "play", "card": cid, "side": side}}
                    for side in E.SIDE_NAMES},
@@ -180,6 +183,10 @@ def _you(state: State, seat: int) -> dict[str, Any]:
 def _choice_view(sealed: dict[str, Any] | None, locked: bool) -> dict[str, Any] | None:
     if sealed is None:
         return None
+    if "left" in sealed:
+        return {where: {"card": card_dict(sealed[where]["card"]), "side": sealed[where]["side"],
+                        "title": side_of(sealed[where]["card"], sealed[where]["side"]).title}
+                for where in ("left", "right")} | {"locked": locked}
     if "keep" in sealed:
         return {"keep": [card_dict(c) for c in sealed["keep"]], "locked": locked}
     choice: dict[str, Any] = {"card": card_dict(sealed["card"]), "locked": locked}
@@ -221,3 +228,191 @@ def _option_label(option: dict[str, Any]) -> str:
     verb = {"abandon": "Abandon", "upgrade": "Take", "cache": "Cache", "restock": "Restock",
             "raid": "Steal"}[kind]
     return f"{verb} {name}"
+
+
+# --------------------------------------------------------------------------- 3+ players and teams
+
+
+def _team_sees(state: State, viewer: int | None, x: int) -> bool:
+    """Whether ``viewer`` is on seat ``x``'s team (team play; a seat is on its own team)."""
+    return viewer is not None and "teams" in state and state["teams"][viewer] == state["teams"][x]
+
+
+def table_view(state: State, viewer: int | None) -> View:
+    """The view of a 3+ player or team game: the two-player view plus who plays at whom."""
+    n = state["players"]
+    teams = state["mode"] == "teams"
+    seats = []
+    for x in range(n):
+        seat = _seat_view(state, x, viewer) if not teams else _team_seat_view(state, x, viewer)
+        seat["no_effect"] = card_dict(state["no_effect"][x])
+        seat["arsenal_pile"] = x if x < len(state["arsenal"]) else None
+        if teams:
+            seat.update(team=state["teams"][x], opponent=state["opponents"][x],
+                        leader=state["leaders"][state["teams"][x]] == x, active=True)
+        else:
+            seat.update(left=T._left_of(state, x) if x in state["active"] else None,
+                        right=T._right_of(state, x) if x in state["active"] else None,
+                        active=x in state["active"])
+            seat["card_count"] = len(T.seat_cards(state, x))
+        seats.append(seat)
+    arsenal = [_pile_view(state, i) for i in range(len(state["arsenal"]))]
+    for pile in arsenal:
+        if pile["pile"] >= n:
+            pile["nearest"] = None
+    view = {
+        "game": E.SLUG,
+        "mode": state["mode"],
+        "phase": state["phase"],
+        "step": state["step"],
+        "turn": state["turn"],
+        "final_round": state["final_round"],
+        "players": n,
+        "viewer": viewer,
+        "options": {"draft": state["options"]["draft"],
+                    "alternates": list(state["options"]["alternates"]),
+                    **({"team_leaders": list(state["options"]["team_leaders"])} if teams else {})},
+        "waiting_for": E.asked_seats(state),
+        "seats": seats,
+        "battles": [{"battle": j, "seats": list(pair)} for j, pair in enumerate(T.battles_of(state))]
+        if state["phase"] == "play" else [],
+        "arsenal": arsenal,
+        "abandoned": [card_dict(c) for c in state["abandoned"]],
+        "set_aside_count": len(state["set_aside"]),
+        "tiebreak": None if state.get("tiebreak") is None else {
+            "tied": list(state["tiebreak"]["tied"]), "scores": list(state["tiebreak"]["scores"])},
+        "teams": [_team_view(state, t, viewer) for t in (0, 1)] if teams else None,
+        "draft": _draft_public(state),
+        "last_reveal": _table_reveal_view(state),
+        "you": _table_you(state, viewer) if viewer is not None else None,
+        "outcome": E.outcome(state),
+    }
+    return view
+
+
+def _team_seat_view(state: State, x: int, viewer: int | None) -> dict[str, Any]:
+    """A team player's area: hand (seen by the team), own draw pile, Weapons Cache."""
+    sees_hand = viewer == x or _team_sees(state, viewer, x) or (viewer is not None and viewer in state["shown"][x])
+    own = state["hands"][x] + state["draw"][x] + state["cache"][x]
+    return {
+        "seat": x,
+        "hand_count": len(state["hands"][x]),
+        "hand": [card_dict(c) for c in state["hands"][x]] if sees_hand else None,
+        "draw_count": len(state["draw"][x]),
+        "discard": [],
+        "discard_count": 0,
+        "cache": [card_dict(c) for c in state["cache"][x]],
+        "draws_next": state["draws_next"][x],
+        "chosen": state["sealed"][x] is not None,
+        "locked": state["locked"][x],
+        "shows_hand_to": list(state["shown"][x]),
+        "must_show_next_draw_to": list(state["whitewash"][x]),
+        "card_count": len([c for c in own if not C.is_no_effect(c)]),
+        "points": None,
+    }
+
+
+def _team_view(state: State, team: int, viewer: int | None) -> dict[str, Any]:
+    """A team's common piles: the discard (face-down cards named to the team only) and draw deck."""
+    mine = viewer is not None and state["teams"][viewer] == team
+    discard = []
+    for cid in state["discard"][team]:
+        if cid in state["face_down"][team]:
+            discard.append({**card_dict(cid), "face_down": True} if mine else dict(HIDDEN_CARD))
+        else:
+            discard.append(card_dict(cid))
+    pool = state["pool"][team]
+    over = state["phase"] == "over"
+    return {
+        "team": team,
+        "name": "AB"[team],
+        "seats": T.team_members(state, team),
+        "leader": state["leaders"][team],
+        "common_deck": state["common"][team],
+        "draw_count": len(state["team_draw"][team]),
+        "discard": discard,
+        "discard_count": len(discard),
+        "dealing": pool is not None,
+        "deal_count": len(pool["cards"]) if pool else 0,
+        "deal": None if pool is None or not mine else {
+            "cards": [card_dict(c) for c in pool["cards"]], "to": list(pool["to"])},
+        "points": sum(C.points_of(c) for c in T.team_cards(state, team)) if mine or over else None,
+    }
+
+
+def _table_reveal_view(state: State) -> dict[str, Any] | None:
+    """This turn's reveal while it resolves, else the last one: every play, battle by battle."""
+    battle = state["battle"]
+    if battle is not None:
+        source, resolving = battle, True
+        done = list(battle["done"])
+        current = battle["current"]
+        a, c = battle["pair"]
+        done.append({"battle": current, "seats": [a, c], "current": True,
+                     "plays": [[{"card": p["card"], "side": p["side"], "via": p["via"], "cancelled": p["off"]}
+                                for p in battle["plays"][x]] for x in (a, c)]})
+    elif state["last_reveal"] is not None:
+        source, resolving = state["last_reveal"], False
+        done = list(source["battles"])
+    else:
+        return None
+    n = state["players"]
+    plays: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+    for x, picks in enumerate(source["played"]):
+        for where, pick in picks.items():
+            plays[x].append({**_played({**pick, "cancelled": False}), "at": pick["at"], "toward": where})
+    battles = []
+    for entry in done:
+        battles.append({
+            "battle": entry["battle"], "seats": list(entry["seats"]), "current": entry.get("current", False),
+            "plays": [[_played(p) for p in seat_plays] for seat_plays in entry["plays"]],
+        })
+        for x, seat_plays in zip(entry["seats"], entry["plays"]):
+            for p in seat_plays:
+                if p["via"] in ("barrage", "dodge"):
+                    foe = entry["seats"][1] if x == entry["seats"][0] else entry["seats"][0]
+                    plays[x].append({**_played(p), "at": foe, "toward": "battle"})
+                elif p["cancelled"]:
+                    for shown in plays[x]:
+                        if shown["card"]["id"] == p["card"] and shown["via"] == p["via"]:
+                            shown["cancelled"] = True
+    lines = source["lines"]
+    if battle is not None:
+        order = [list(battle["battles"][j]) for j in battle["order"]]
+    else:
+        order = [list(entry["seats"]) for entry in source["battles"]]
+    return {
+        "turn": source["turn"],
+        "resolving": resolving,
+        "order": order,
+        "plays": plays,
+        "battles": battles,
+        "lines": list(lines),
+        "line_parts": [text_parts(line) for line in lines],
+    }
+
+
+def _table_you(state: State, seat: int) -> dict[str, Any]:
+    """The two-player ``you`` block, with both plays of the ring and the leader's deal."""
+    you = _you(state, seat)
+    if state["mode"] == "teams":
+        team = state["teams"][seat]
+        pool = state["pool"][team]
+        you["team"] = team
+        you["deal"] = None
+        if state["step"] == "deal" and seat in T.dealers(state):
+            you["deal"] = {"cards": [card_dict(c) for c in pool["cards"]], "to": list(pool["to"]),
+                           "default": T.deal_default(state, seat),
+                           "text": T.DEAL_TEXT}
+        return you
+    if state["step"] == "choose" and you["asked"]:
+        sealed = state["sealed"][seat] or {}
+        you["playable"] = [{
+            "card": card_dict(cid),
+            "from": "cache" if cid in state["cache"][seat] else "hand",
+            "chosen_at": next((w for w in ("left", "right") if sealed.get(w, {}).get("card") == cid), None),
+            "chosen_side": next((sealed[w]["side"] for w in ("left", "right")
+                                 if sealed.get(w, {}).get("card") == cid), None),
+        } for cid in state["hands"][seat] + state["cache"][seat]]
+        you["targets"] = {"left": T._left_of(state, seat), "right": T._right_of(state, seat)}
+    return you

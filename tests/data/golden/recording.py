@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 
 def finished_game(ruleset, state: dict[str, Any], *, seed: int, options: dict[str, Any],
-                  actions: list, **extra: Any) -> dict[str, Any]:
+                  actions: list, seats: int = 2, **extra: Any) -> dict[str, Any]:
     """Seed, options and actions, with what each seat and a spectator see at the end."""
     return {
         "seed": seed,
@@ -15,8 +15,7 @@ def finished_game(ruleset, state: dict[str, Any], *, seed: int, options: dict[st
         "actions": actions,
         **extra,
         "final_views": {
-            "0": ruleset.view(state, 0),
-            "1": ruleset.view(state, 1),
+            **{str(seat): ruleset.view(state, seat) for seat in range(seats)},
             "spectator": ruleset.view(state, None),
         },
         "outcome": ruleset.outcome(state),

@@ -1,0 +1,162 @@
+"""Print the headline table of docs/performance.md from the reference runs in bench/results/.
+
+    python -m bench.report                 the table (Markdown) and where each row comes from
+    python -m bench.report --results DIR   read the reference runs from another directory
+
+Each row is a figure from one reference run, beside the floor measured in the same run
+(the step test's floor is a run of its own: ``python -m bench.step --floor``) and the
+ratio of the two. After rerunning a benchmark with ``--out bench/results/<file>``, run
+this again and paste its output over the table in docs/performance.md.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench.common import RESULTS
+
+ENGINES = "engines.json"
+LIVE_MEMORY = "live-memory-250g.json"
+LIVE_REDIS = "live-redis-2workers-250g.json"
+STEP_MEMORY = "step-memory.json"
+STEP_REDIS = "step-redis-2workers.json"
+STEP_FLOOR = "step-floor.json"
+REFERENCE_FILES = (ENGINES, LIVE_MEMORY, LIVE_REDIS, STEP_MEMORY, STEP_REDIS, STEP_FLOOR)
+
+COMMANDS = {
+    ENGINES: "make bench-engines",
+    LIVE_MEMORY: "make bench-live",
+    LIVE_REDIS: "make bench-live-redis",
+    STEP_MEMORY: "make bench-step",
+    STEP_REDIS: "python -m bench.step --mode redis --workers 2",
+    STEP_FLOOR: "python -m bench.step --floor",
+}
+
+
+@dataclass(frozen=True)
+class Table:
+    """One block of the headline: a title naming its command and reference run, then rows."""
+
+    title: str
+    header: tuple[str, ...]
+    rows: list[tuple[str, ...]]
+
+    def markdown(self) -> str:
+        lines = [self.title, "", "| " + " | ".join(self.header) + " |", "|" + " --- |" * len(self.header)]
+        lines += ["| " + " | ".join(row) + " |" for row in self.rows]
+        return "\n".join(lines)
+
+
+def ratio(ours: float | None, floor: float | None) -> str:
+    if ours is None or not floor:
+        return "-"
+    value = ours / floor
+    return f"{value:.2f}x" if value < 1 else f"{value:.1f}x" if value < 10 else f"{value:,.0f}x"
+
+
+def ms(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.1f} ms" if value < 10 else f"{value:,.0f} ms"
+
+
+def commit_of(result: dict[str, Any]) -> str:
+    """The commit the measured server (or engine) ran: ``server_app_commit``, else the checkout's."""
+    if result.get("server_app_commit"):
+        return str(result["server_app_commit"]).split()[0]
+    commit = result["machine"].get("git_commit") or "?"
+    return commit + (" with uncommitted changes" if result["machine"].get("git_dirty_app_files") else "")
+
+
+def source_of(name: str, result: dict[str, Any]) -> str:
+    return f"`{COMMANDS[name]}`; bench/results/{name}, commit {commit_of(result)}, {result['machine']['when'][:10]}"
+
+
+def engines_table(name: str, result: dict[str, Any]) -> Table:
+    rows = []
+    for engine in sorted(result["results"], key=lambda r: r["slug"]):
+        per_game = engine["summary"]["ms_per_game"]
+        target = engine["target_ms_per_game"]
+        rows.append((engine["slug"], f"{per_game['median']:.2f} ms (spread {per_game['spread_pct']:.0f}%)",
+                     f"< {target:g} ms", "met" if per_game["median"] < target else "missed"))
+    return Table(f"**Engines alone** ({source_of(name, result)})",
+                 ("engine", "a random game", "target", ""), rows)
+
+
+def live_table(name: str, result: dict[str, Any], shape: str) -> Table:
+    ours, bare, channels = result["ours"], result["floor"], result["channels_floor"]
+    title = f"**Live play, {shape}** ({source_of(name, result)})"
+    if ours.get("generator_bound"):
+        title += "; flagged DISCARD: " + "; ".join(ours.get("generator_notes", []))
+
+    def memory(run: dict[str, Any]) -> str:
+        text = f"{run['memory']['per_idle_socket_kb']:.1f} KB"
+        in_redis = run["memory"].get("redis_per_idle_socket_bytes")
+        return text + (f" + {in_redis / 1000:.1f} KB in Redis" if in_redis else "")
+
+    def row(what: str, pick, show) -> tuple[str, ...]:
+        value, bare_value, channels_value = pick(ours), pick(bare), pick(channels)
+        return (what, show(value), show(bare_value), ratio(value, bare_value),
+                show(channels_value), ratio(value, channels_value))
+
+    rows = [
+        row(f"actions/s sustained (of {ours['nominal_actions_per_s']:.0f} offered)",
+            lambda r: r["sustained_actions_per_s"], lambda v: f"{v:.0f}"),
+        row("p50", lambda r: r["latency_ms"]["p50"], ms),
+        row("p99", lambda r: r["latency_ms"]["p99"], ms),
+        ("lost / out of order", f"{ours['lost']} / {ours['out_of_order']}", f"{bare['lost']} / {bare['out_of_order']}",
+         "-", f"{channels['lost']} / {channels['out_of_order']}", "-"),
+        row("server CPU per action", lambda r: r["server_cpu_ms_per_action"], lambda v: f"{v:.2f} ms"),
+        ("memory per idle socket", memory(ours), memory(bare),
+         ratio(ours["memory"]["per_idle_socket_kb"], bare["memory"]["per_idle_socket_kb"]), memory(channels),
+         ratio(ours["memory"]["per_idle_socket_kb"], channels["memory"]["per_idle_socket_kb"])),
+    ]
+    return Table(title, (f"{ours['games']} games, {ours['sockets']:,} sockets", "Snowball", "bare floor", "ratio",
+                         "daphne + Channels floor", "ratio"), rows)
+
+
+def step_table(runs: dict[str, dict[str, Any]]) -> Table:
+    floor = runs[STEP_FLOOR]
+
+    def held(run: dict[str, Any]) -> str:
+        best = run["largest_held"]
+        if not best:
+            return "none held"
+        return f"{best['games']} games, {best['rate']:,.0f} actions/s (p99 {ms(best['p99_ms'])})"
+
+    def games(run: dict[str, Any]) -> int | None:
+        return (run["largest_held"] or {}).get("games")
+
+    rows = [(shape, held(runs[name]), ratio(games(runs[name]), games(floor)), source_of(name, runs[name]))
+            for shape, name in (("one process", STEP_MEMORY), ("two workers", STEP_REDIS))]
+    return Table(f"**Step test**: the largest load held with p99 under 100 ms, at 1.2 actions/s per game. "
+                 f"The bare floor's own step test ({source_of(STEP_FLOOR, floor)}) held {held(floor)}.",
+                 ("shape", "largest load held", "ratio to the floor's", "command; reference run"), rows)
+
+
+def headline(results_dir: Path = RESULTS) -> list[Table]:
+    """The headline tables, read from the reference runs in ``results_dir``."""
+    runs = {name: json.loads((results_dir / name).read_text()) for name in REFERENCE_FILES}
+    return [
+        engines_table(ENGINES, runs[ENGINES]),
+        live_table(LIVE_MEMORY, runs[LIVE_MEMORY], "one process"),
+        live_table(LIVE_REDIS, runs[LIVE_REDIS], "two workers"),
+        step_table(runs),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.report", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--results", type=Path, default=RESULTS, help="directory of the reference runs")
+    args = parser.parse_args(argv)
+    print("\n\n".join(table.markdown() for table in headline(args.results)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,41 @@
+"""Snowball Fighting: the hex-garden game of secret orders for 2 to 6 players.
+
+The rules are in ``engine.py`` (state, setup, resolution), ``orders.py`` (the orders' JSON
+shapes, checking them, and the hit chance a written throw would have), ``rules.py`` (the
+ten actions and the hit-probability table), ``garden.py`` (the hex map), ``views.py`` (what
+each viewer sees) and ``bot.py`` (a computer player). README.md beside this file gives the
+rulings on what the rule book leaves open and every JSON shape.
+"""
+from __future__ import annotations
+
+from games.engines.base import Action, Option, State
+from games.engines.snowball_fighting import bot, engine, views
+
+
+class SnowballFighting:
+    """The Snowball Fighting ruleset."""
+
+    slug = engine.SLUG
+    name = "Snowball Fighting"
+    score_unit = "VPs"
+    score_unit_one = "VP"
+    reveal_events = frozenset({"start", "report"})  # the setup, a turn
+    min_players = engine.MIN_PLAYERS
+    max_players = engine.MAX_PLAYERS
+    team_counts: tuple[int, ...] = ()
+    options: tuple[Option, ...] = engine.OPTIONS
+
+    new_game = staticmethod(engine.new_game)
+    to_act = staticmethod(engine.to_act)
+    legal_actions = staticmethod(engine.legal_actions)
+    apply = staticmethod(engine.apply)
+    view = staticmethod(views.view)
+    outcome = staticmethod(engine.outcome)
+
+    def bot_action(self, state: State, seat: int) -> Action:
+        return bot.choose_action(views.view(state, seat))
+
+
+RULESET = SnowballFighting()
+
+__all__ = ["RULESET", "SnowballFighting"]

@@ -1,0 +1,1027 @@
+"""The rules of Snowball Fighting as pure functions over a JSON-safe state.
+
+A game has a setup step (each seat seals a nom de guerre and a preference list of start
+hexes) and then turns: every seat still fighting writes sealed orders for three segments,
+may revise them until it marks them ready, and when every asked seat is ready (or its
+deadline has passed) the engine, as game master, resolves the three segments and writes
+the report. README.md beside this file gives the rulings and the JSON shapes.
+
+State layout::
+
+    seed, rng_counter     randomness, see base.rng_for
+    players, options      fixed at creation ({"map", "rule12", "rule13", "rule14"})
+    phase                 "setup" | "orders" | "over"
+    turn                  1.. during play (0 in setup); clock: segments resolved so far
+    setup                 per seat {"name", "starts"} or None (sealed); ready: per seat
+    combatants            per seat, see _combatant()
+    orders                per seat: three canonical segment orders (None: unwritten) or None
+    used                  {"conifers", "sides", "heads"}: features already used up
+    report                the last turn's report (public), None before the first turn
+    result                the outcome once the game is over
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from games.engines.base import (
+    Action,
+    BadAction,
+    Event,
+    IllegalAction,
+    NotYourTurn,
+    Option,
+    Prompt,
+    State,
+    rng_for,
+)
+from games.engines.snowball_fighting import orders as O
+from games.engines.snowball_fighting import rules as R
+from games.engines.snowball_fighting.garden import KITCHEN, MAPS, MF_PER_SEGMENT, HexMap
+
+SLUG = "snowball-fighting"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+START_HP = 10
+START_SS = 2
+WINDOWSILL_SS = 2
+VICTORY_VPS = 15
+DRYING_SEGMENTS = 3
+MAX_TURNS = 60
+NAME_LENGTH = 24
+SETUP_TIMEOUT = 120.0
+ORDERS_TIMEOUT = 300.0
+DEFAULT_NAMES = ("Snow Warrior", "Jack Frost", "Winter Wolf", "Ice Maiden", "Slush Puppy", "Frostbite")
+
+OPTIONS: tuple[Option, ...] = (
+    Option(name="rule12", label="00 spells disaster (optional rule 12)", kind="bool", default=False,
+           help="A thrower who rolls 00 slips: all their snowballs break, they take 2 HP and spend "
+           "the next segment recovering."),
+    Option(name="rule13", label="Conditional orders (optional rule 13)", kind="bool", default=False,
+           help="The third segment's order may depend on what happened in the first two; "
+           "throws from such an order are at -10%."),
+    Option(name="rule14", label="Slip sliding away (optional rule 14)", kind="bool", default=False,
+           help="A combatant moving at full tilt (all 4 MF) has a 10% chance of falling over, "
+           "as if it had rolled 00."),
+)
+_MAP_NAMES = tuple(MAPS)
+ACTION_TYPES = ("setup", "orders", "ready", "deadline")
+FIGHTING, RUNNING, DRYING, FLED, GONE = "fighting", "running", "drying", "fled", "gone"
+TARGETABLE = (FIGHTING, FLED)
+
+
+# --------------------------------------------------------------------------- creation
+
+
+def normalize_options(options: dict[str, Any] | None) -> dict[str, Any]:
+    """The creation options in canonical form; BadAction names an unknown or mistyped one."""
+    options = dict(options or {})
+    known = {o.name for o in OPTIONS} | {"map"}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise BadAction(f"unknown option {unknown[0]!r}; known options: map, rule12, rule13, rule14")
+    out: dict[str, Any] = {}
+    for name in ("rule12", "rule13", "rule14"):
+        value = options.get(name, False)
+        if not isinstance(value, bool):
+            raise BadAction(f"option {name} must be true or false, got {value!r}")
+        out[name] = value
+    garden = options.get("map", "garden")
+    if garden not in MAPS:
+        raise BadAction(f"option map must be one of {', '.join(_MAP_NAMES)}, got {garden!r}")
+    out["map"] = garden
+    return out
+
+
+def _combatant(name: str, hex_ref: str) -> dict[str, Any]:
+    return {
+        "name": name, "hex": hex_ref, "hp": START_HP, "vp": 0, "ss": START_SS, "dd": 0,
+        "status": FIGHTING, "dry_until": None, "recover": None, "big_hit": None,
+        "nmr": False, "nmr_streak": 0, "dealt": 0, "taken": 0,
+        "tally": {"collected": [START_SS, 0], "thrown": [0, 0], "trampled": [0, 0],
+                  "broken": [0, 0], "melted": [0, 0]},
+    }
+
+
+def new_game(*, players: int, options: dict[str, Any] | None, seed: int) -> State:
+    """A game in its setup step: every seat is asked for a nom de guerre and start hexes."""
+    if not isinstance(players, int) or isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise BadAction(f"Snowball Fighting is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise BadAction(f"seed must be an integer, got {seed!r}")
+    return {
+        "seed": seed, "rng_counter": 0, "players": players, "options": normalize_options(options),
+        "phase": "setup", "turn": 0, "clock": 0,
+        "setup": [None] * players, "ready": [False] * players,
+        "combatants": [], "orders": [None] * players,
+        "used": {"conifers": [], "sides": [], "heads": []},
+        "report": None, "result": None,
+    }
+
+
+garden_of = O.garden_of
+
+
+def _copy(state: State) -> State:
+    """A copy ``apply`` may change freely (combatants, orders and lists are copied)."""
+    s = dict(state)
+    s["setup"] = list(state["setup"])
+    s["ready"] = list(state["ready"])
+    s["orders"] = list(state["orders"])
+    s["combatants"] = [{**c, "tally": {k: list(v) for k, v in c["tally"].items()}} for c in state["combatants"]]
+    s["used"] = {k: list(v) for k, v in state["used"].items()}
+    return s
+
+
+# --------------------------------------------------------------------------- asking
+
+
+def asked_seats(state: State) -> list[int]:
+    """Seats that must still seal their setup or orders now."""
+    if state["phase"] == "setup":
+        return [x for x in range(state["players"]) if not state["ready"][x]]
+    if state["phase"] == "orders":
+        return [x for x in range(state["players"])
+                if not state["ready"][x] and O.first_segment(state, x) is not None]
+    return []
+
+
+def to_act(state: State) -> dict[int, Prompt]:
+    """Every seat still to seal its choice; the default at a deadline is ``{"type": "deadline"}``."""
+    ready = [x for x in range(state["players"]) if state["ready"][x]]
+    prompts = {}
+    for seat in asked_seats(state):
+        if state["phase"] == "setup":
+            text = "Choose your nom de guerre and list the start hexes you prefer, then mark yourself ready."
+            timeout = SETUP_TIMEOUT
+        else:
+            first = O.first_segment(state, seat)
+            text = (f"Write your orders for the three segments of turn {state['turn']}, then mark them ready."
+                    if first == 1 else
+                    f"Write your orders for turn {state['turn']}: you come out of the kitchen in segment {first}.")
+            timeout = ORDERS_TIMEOUT
+        prompts[seat] = Prompt("sealed", text, timeout, {"type": "deadline"},
+                               {"ready": ready, "written": _has_written(state, seat)})
+    return prompts
+
+
+def _has_written(state: State, seat: int) -> bool:
+    if state["phase"] == "setup":
+        return state["setup"][seat] is not None
+    return state["orders"][seat] is not None
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    """What ``seat`` may send now: templates with descriptions (orders are too many to list)."""
+    if seat not in asked_seats(state):
+        return []
+    if state["phase"] == "setup":
+        garden = garden_of(state)
+        out: list[Action] = [{
+            "type": "setup", "name": f"your nom de guerre, 1 to {NAME_LENGTH} characters",
+            "starts": f"a preference list of start hexes from {', '.join(garden.starts)} (may be empty)",
+            "ready": "optional: true to seal it at once",
+            "example": {"type": "setup", "name": DEFAULT_NAMES[seat % len(DEFAULT_NAMES)],
+                        "starts": list(garden.starts), "ready": True},
+        }]
+    else:
+        out = [orders_description(state, seat)]
+    if _has_written(state, seat):
+        out.append({"type": "ready"})
+    out.append({"type": "deadline"})
+    return out
+
+
+def orders_description(state: State, seat: int) -> Action:
+    """The ``orders`` action described for a bot or the page: where the seat starts, what it
+    holds, whom and what it may aim at, and an example."""
+    garden = garden_of(state)
+    start = O.starting_point(state, seat)
+    others = [x for x, c in enumerate(state["combatants"]) if x != seat and c["status"] != GONE]
+    return {
+        "type": "orders",
+        "segments": "three segment orders, see the package README (null: not written yet)",
+        "ready": "optional: true to mark them ready at once",
+        "first_segment": O.first_segment(state, seat),
+        "start": start["hex"], "ss": start["ss"], "dd": start["dd"],
+        "mf_per_segment": MF_PER_SEGMENT / 2,
+        "targets": others,
+        "conifers": [c for c in garden.conifers if c not in state["used"]["conifers"]],
+        "shed_sides": [s for s in ("N", "S") if s not in state["used"]["sides"]],
+        "snowman_heads": [h for h in garden.snowmen if h not in state["used"]["heads"]],
+        "conditional_third_segment": state["options"]["rule13"],
+        "example": O.example_orders(state, seat),
+    }
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+    """Validate and apply one action; the given state is never changed."""
+    if not isinstance(action, dict) or action.get("type") not in ACTION_TYPES:
+        kind = action.get("type") if isinstance(action, dict) else action
+        raise BadAction(f"unknown action {kind!r}; actions are {', '.join(ACTION_TYPES)}")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["players"]:
+        raise NotYourTurn(f"there is no seat {seat!r} in this game")
+    if state["phase"] == "over":
+        raise IllegalAction("the game is over")
+    if seat not in asked_seats(state):
+        if state["ready"][seat]:
+            raise NotYourTurn("you have already marked yourself ready; wait for the others")
+        raise NotYourTurn("you have nothing to decide this turn; you are out of the fight for now")
+    kind = action["type"]
+    s = _copy(state)
+    events: list[Event] = []
+    if state["phase"] == "setup":
+        if kind == "orders":
+            raise IllegalAction("orders come after the setup; send your nom de guerre and start hexes first")
+        _do_setup(s, seat, action, events)
+    else:
+        if kind == "setup":
+            raise IllegalAction("the setup is over; send orders")
+        _do_orders(s, seat, action, events)
+    if not asked_seats(s):
+        if s["phase"] == "setup":
+            _finish_setup(s, events)
+        else:
+            _resolve_turns(s, events)
+    return s, events
+
+
+def _mark_ready(s: State, seat: int, events: list[Event], how: str) -> None:
+    s["ready"][seat] = True
+    events.append({"type": "ready", "seat": seat, "text": f"{{p{seat}}} is ready{how}"})
+
+
+def _do_setup(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    kind = action["type"]
+    if kind == "setup":
+        s["setup"][seat] = _parse_setup(s, action)
+        events.append({"type": "setup_saved", "seat": seat, "text": "setup saved", "visible_to": [seat]})
+        if action.get("ready", False) is True:
+            _mark_ready(s, seat, events, "")
+        elif action.get("ready", False) is not False:
+            raise BadAction(f"ready must be true or false, got {action.get('ready')!r}")
+    elif kind == "ready":
+        if s["setup"][seat] is None:
+            raise IllegalAction("choose a nom de guerre and start hexes before marking yourself ready")
+        _mark_ready(s, seat, events, "")
+    else:  # deadline
+        if s["setup"][seat] is None:
+            s["setup"][seat] = {"name": None, "starts": []}
+        _mark_ready(s, seat, events, " (its time ran out)")
+
+
+def _parse_setup(s: State, action: Action) -> dict[str, Any]:
+    garden = garden_of(s)
+    name = action.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise BadAction("name must be your nom de guerre, e.g. 'Jack Frost'")
+    name = " ".join(name.split())
+    if len(name) > NAME_LENGTH:
+        raise IllegalAction(f"a nom de guerre has at most {NAME_LENGTH} characters; {name!r} has {len(name)}")
+    if any(ch in name for ch in "{}<>") or not name.isprintable():
+        raise IllegalAction(f"a nom de guerre may not contain braces, angle brackets or control characters: {name!r}")
+    starts = action.get("starts", [])
+    if not isinstance(starts, list) or not all(isinstance(h, str) for h in starts):
+        raise BadAction("starts must be a list of start hexes like ['A7', 'W9']")
+    starts = [h.upper() for h in starts]
+    for i, h in enumerate(starts):
+        if h not in garden.starts:
+            raise IllegalAction(f"start choice {i + 1}, {h!r}, is not a start hex; "
+                                f"the start hexes are {', '.join(garden.starts)}")
+    if len(set(starts)) != len(starts):
+        raise IllegalAction("each start hex may appear only once in your preference list")
+    return {"name": name, "starts": starts}
+
+
+def _finish_setup(s: State, events: list[Event]) -> None:
+    """Name every combatant and give each a start hex, then start turn 1."""
+    garden = garden_of(s)
+    rng = rng_for(s)
+    n = s["players"]
+    names: list[str] = []
+    for seat in range(n):
+        wanted = s["setup"][seat]["name"]
+        if wanted is None:
+            wanted = next(d for d in DEFAULT_NAMES + tuple(f"Combatant {i}" for i in range(1, 7))
+                          if d.lower() not in {x.lower() for x in names}
+                          and d.lower() not in {(p["name"] or "").lower() for p in s["setup"]})
+        name, i = wanted, 2
+        while name.lower() in {x.lower() for x in names}:
+            name, i = f"{wanted} {_roman(i)}", i + 1
+        names.append(name)
+    hexes = assign_starts([s["setup"][seat]["starts"] for seat in range(n)], list(garden.starts), rng, events)
+    s["combatants"] = [_combatant(names[x], hexes[x]) for x in range(n)]
+    for seat in range(n):
+        events.append({"type": "start", "seat": seat, "hex": hexes[seat],
+                       "text": f"{{p{seat}}} fights as {names[seat]}, starting at {hexes[seat]}"})
+    s["phase"] = "orders"
+    s["turn"] = 1
+    s["ready"] = [False] * n
+
+
+def _roman(i: int) -> str:
+    return ("", "", "II", "III", "IV", "V", "VI")[i] if i <= 6 else str(i)
+
+
+def assign_starts(preferences: list[list[str]], starts: list[str], rng: Any, events: list[Event]) -> list[str]:
+    """Start hexes per seat: round by round every unplaced seat claims its next preference;
+    a hex claimed by one seat is its, a hex claimed by several goes to one of them at random;
+    seats whose lists run out get the free start hexes at random."""
+    n = len(preferences)
+    placed: list[str | None] = [None] * n
+    taken: set[str] = set()
+    for rank in range(max((len(p) for p in preferences), default=0)):
+        claims: dict[str, list[int]] = defaultdict(list)
+        for seat in range(n):
+            if placed[seat] is None and rank < len(preferences[seat]) and preferences[seat][rank] not in taken:
+                claims[preferences[seat][rank]].append(seat)
+        for hex_ref in sorted(claims):
+            seats = claims[hex_ref]
+            winner = seats[rng.randrange(len(seats))] if len(seats) > 1 else seats[0]
+            if len(seats) > 1:
+                events.append({"type": "start_clash", "hex": hex_ref, "seats": seats, "winner": winner,
+                               "text": f"{len(seats)} players wanted {hex_ref}; the tealeaves gave it to {{p{winner}}}"})
+            placed[winner] = hex_ref
+            taken.add(hex_ref)
+    free = [h for h in starts if h not in taken]
+    rng.shuffle(free)
+    for seat in range(n):
+        if placed[seat] is None:
+            placed[seat] = free.pop()
+    return [p for p in placed if p is not None]
+
+
+def _do_orders(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    kind = action["type"]
+    if kind == "orders":
+        segments = O.parse_segments(s, action.get("segments"))
+        O.plan(s, seat, segments)
+        ready = action.get("ready", False)
+        if not isinstance(ready, bool):
+            raise BadAction(f"ready must be true or false, got {ready!r}")
+        s["orders"][seat] = segments
+        events.append({"type": "orders_saved", "seat": seat, "text": "orders saved", "visible_to": [seat]})
+        if ready:
+            _mark_ready(s, seat, events, "")
+    elif kind == "ready":
+        if s["orders"][seat] is None:
+            raise IllegalAction("write your orders before marking them ready")
+        _mark_ready(s, seat, events, "")
+    else:  # deadline
+        _mark_ready(s, seat, events, " (its time ran out)")
+
+
+# --------------------------------------------------------------------------- resolution
+
+
+def _resolve_turns(s: State, events: list[Event]) -> None:
+    """Resolve the turn; then keep resolving while nobody has anything to decide."""
+    while True:
+        _resolve_turn(s, events)
+        if s["phase"] == "over" or asked_seats(s):
+            return
+
+
+def _resolve_turn(s: State, events: list[Event]) -> None:
+    rng = rng_for(s)
+    n = s["players"]
+    report: dict[str, Any] = {"turn": s["turn"], "segments": [], "notes": []}
+    planned = [_planned_starts(s, seat) for seat in range(n)]
+    for seat in range(n):
+        c = s["combatants"][seat]
+        asked = O.first_segment(s, seat) is not None
+        if asked and s["orders"][seat] is None:
+            c["nmr"] = True
+            c["nmr_streak"] += 1
+            if c["nmr_streak"] >= 2:
+                c["status"] = GONE if c["hex"] == KITCHEN else FLED
+                report["notes"].append({"seat": seat, "type": "nmr", "text": (
+                    f"{c['name']} sent no orders for the second turn running and runs for the kitchen, "
+                    "never to return.")})
+            else:
+                report["notes"].append({"seat": seat, "type": "nmr",
+                                        "text": f"{c['name']} sent no orders and stands admiring the sky."})
+        elif asked:
+            c["nmr_streak"] = 0
+    turn_log = {seat: {"hit": False, "hit_someone": False} for seat in range(n)}
+    for k in range(1, O.SEGMENTS + 1):
+        seg = _resolve_segment(s, k, rng, turn_log, planned)
+        report["segments"].append(seg)
+        events.extend(seg["events"])
+        if s["phase"] == "over":
+            break
+    for c in s["combatants"]:
+        c["nmr"] = False
+    s["report"] = report
+    events.append({"type": "report", "turn": report["turn"],
+                   "text": f"Turn {report['turn']} has been resolved."})
+    if s["phase"] == "over":
+        return
+    s["orders"] = [None] * n
+    s["ready"] = [False] * n
+    s["turn"] += 1
+    staying = [x for x, c in enumerate(s["combatants"]) if c["status"] not in (FLED, GONE)]
+    if len(staying) < 2:
+        _finish(s, "abandoned", "fewer than two combatants are left in the garden", events,
+                among=staying or list(range(n)))
+    elif s["turn"] > MAX_TURNS:
+        _finish(s, "turn_limit", f"{MAX_TURNS} turns have been played", events, among=staying)
+
+
+def _finish(s: State, code: str, reason: str, events: list[Event], *, among: list[int],
+            winners: list[int] | None = None) -> None:
+    cs = s["combatants"]
+    if winners is None:
+        best = max(cs[x]["vp"] for x in among)
+        winners = [x for x in among if cs[x]["vp"] == best]
+    s["phase"] = "over"
+    s["ready"] = [False] * s["players"]
+    s["result"] = {
+        "code": code, "reason": reason, "winners": winners,
+        "scores": [c["vp"] for c in cs],
+        "names": [c["name"] for c in cs],
+        "damage_dealt": [c["dealt"] for c in cs],
+        "damage_taken": [c["taken"] for c in cs],
+    }
+    names = " and ".join(cs[x]["name"] for x in winners)
+    events.append({"type": "game_over", "code": code, "winners": winners,
+                   "text": f"The game is over ({reason}): {names} {'win' if len(winners) > 1 else 'wins'}."})
+
+
+def _planned_starts(s: State, seat: int) -> list[str | None]:
+    """Where ``seat``'s orders expect it to stand at the start of each segment (from the state the
+    orders were checked against, before anything of this turn has happened)."""
+    segments = s["orders"][seat]
+    if segments is None:
+        return [None] * O.SEGMENTS
+    return [ctx["hex"] for ctx in O.plan(s, seat, segments)]
+
+
+def _effective_order(s: State, seat: int, k: int, g: int, turn_log: dict) -> tuple[dict[str, Any], bool, str]:
+    """The order ``seat`` carries out in segment ``k`` (global ``g``), whether it came from a
+    conditional order, and why it differs from what was written (empty if it does not)."""
+    c = s["combatants"][seat]
+    if c["status"] in (RUNNING, FLED):
+        return {"type": "run"}, False, "running for the kitchen"
+    if c["status"] != FIGHTING:
+        return {"type": "away"}, False, ""
+    if c["recover"] == g:
+        return {"type": "stand"}, False, "recovering from the fall"
+    if c["nmr"]:
+        return {"type": "stand"}, False, "no orders: admiring the sky"
+    written = (s["orders"][seat] or [None] * O.SEGMENTS)[k - 1]
+    if written is None:
+        return {"type": "stand"}, False, ""
+    if written["type"] == "conditional":
+        for case in written["cases"]:
+            if _condition_holds(s, seat, case["when"], turn_log):
+                return case["then"], True, ""
+        return written["otherwise"], True, ""
+    return written, False, ""
+
+
+def _condition_holds(s: State, seat: int, cond: dict[str, Any], turn_log: dict) -> bool:
+    garden = garden_of(s)
+    me = s["combatants"][seat]
+    kind = cond["if"]
+    if kind == "hit":
+        return turn_log[seat]["hit"]
+    if kind == "not_hit":
+        return not turn_log[seat]["hit"]
+    if kind == "hit_someone":
+        return turn_log[seat]["hit_someone"]
+    if kind == "hp_at_most":
+        return me["hp"] <= cond["value"]
+    if kind == "snowballs_at_least":
+        return me["ss"] + me["dd"] >= cond["value"]
+    if kind == "at":
+        return me["hex"] == cond["hex"]
+    if kind == "seat_away":
+        return not _targetable(s, cond["seat"])
+    if me["hex"] == KITCHEN:
+        return False
+    others = [cond["seat"]] if kind == "seat_within" else [x for x in range(s["players"]) if x != seat]
+    for x in others:
+        if _targetable(s, x):
+            d = garden.throw_range(me["hex"], s["combatants"][x]["hex"])
+            if d is not None and d <= cond["value"]:
+                return True
+    return False
+
+
+def _targetable(s: State, seat: int) -> bool:
+    c = s["combatants"][seat]
+    return c["status"] in TARGETABLE and c["hex"] != KITCHEN
+
+
+def _line(seg: dict[str, Any], text: str, **data: Any) -> None:
+    """One line of the game master's report, kept as a public event with its data."""
+    seg["events"].append({"type": data.pop("kind", "report_line"), "text": text, "segment": seg["segment"],
+                          "turn": seg["turn"], **data})
+
+
+def _resolve_segment(s: State, k: int, rng: Any, turn_log: dict, planned: list[list[str | None]]) -> dict[str, Any]:
+    garden = garden_of(s)
+    g = s["clock"] + 1
+    cs = s["combatants"]
+    n = s["players"]
+    seg: dict[str, Any] = {"turn": s["turn"], "segment": k, "moves": [], "throws": [], "events": [],
+                           "positions": {}}
+
+    # 0. back from the kitchen, at the door's hex or the free hex nearest to it
+    for seat, c in enumerate(cs):
+        if c["status"] == DRYING and g > c["dry_until"]:
+            occupied = {x["hex"] for x in cs if x["hex"] != KITCHEN and x["status"] != GONE}
+            door = _nearest_free(garden, garden.kitchen_door, occupied)
+            c.update(status=FIGHTING, hp=START_HP, ss=WINDOWSILL_SS, dd=0, dry_until=None, hex=door)
+            c["tally"]["collected"][0] += WINDOWSILL_SS
+            seg["moves"].append({"seat": seat, "from": KITCHEN, "route": [door], "to": door, "planned": [door],
+                                 "bumped": door != garden.kitchen_door})
+            _line(seg, f"{c['name']} has dry socks again, scoops two snowballs from the windowsill and comes "
+                       f"back out at {door} with {START_HP} HP.", kind="back", seat=seat, hex=door)
+
+    # 1. what everyone does
+    plans: list[dict[str, Any]] = []
+    for seat in range(n):
+        order, conditional, why = _effective_order(s, seat, k, g, turn_log)
+        if why and cs[seat]["status"] == FIGHTING:
+            _line(seg, f"{cs[seat]['name']}: {why}.", seat=seat)
+        plans.append({"order": order, "conditional": conditional, "moved": 0, "collected": 0,
+                      "planned_start": planned[seat][k - 1]})
+
+    # 2. moves
+    _move_phase(s, seg, plans, rng, g)
+
+    # 3. collects
+    for seat in range(n):
+        order = plans[seat]["order"]
+        if order["type"] == "collect" or (order["type"] == "collect_move" and order["collect_at"] == "end"):
+            _collect(s, seg, seat, order, plans[seat])
+
+    # 4. throws
+    _throw_phase(s, seg, plans, rng, g, turn_log)
+
+    # 5. bounces
+    _bounce_phase(s, seg, plans, rng)
+
+    seg["positions"] = {str(x): c["hex"] for x, c in enumerate(cs) if c["status"] != GONE}
+    s["clock"] = g
+    winners = [x for x, c in enumerate(cs) if c["vp"] >= VICTORY_VPS]
+    if winners:
+        names = " and ".join(cs[x]["name"] for x in winners)
+        _line(seg, f"{names} {'reach' if len(winners) > 1 else 'reaches'} {VICTORY_VPS} VPs!", kind="victory",
+              seats=winners)
+        _finish(s, "victory", f"{names} reached {VICTORY_VPS} VPs in segment {k} of turn {s['turn']}",
+                seg["events"], among=winners, winners=winners)
+    return seg
+
+
+def _nearest_free(garden: HexMap, start: str, occupied: set[str]) -> str:
+    """``start`` if nobody stands there, else the free hex fewest steps from it (map order breaks ties)."""
+    ring, seen = [start], {start}
+    while ring:
+        free = [h for h in ring if h not in occupied and h != garden.shed]
+        if free:
+            return min(free, key=garden.hexes.index)
+        ring = [nxt for h in ring for nxt in garden.neighbours(h) if nxt != KITCHEN and nxt not in seen
+                and not seen.add(nxt)]
+    raise AssertionError("the garden is full")
+
+
+def _walk(garden: HexMap, start: str, route: list[str], budget: int) -> tuple[list[str], list[int]]:
+    """The hexes entered (and cumulative half-MF) of ``route`` from ``start`` within ``budget``."""
+    taken, costs, spent, here = [], [], 0, start
+    for step in route:
+        if not garden.adjacent(here, step) or step == garden.shed:
+            break
+        cost = spent + garden.step_cost(here, step)
+        if cost > budget:
+            break
+        taken.append(step)
+        costs.append(cost)
+        spent, here = cost, step
+    return taken, costs
+
+
+def _move_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng: Any, g: int) -> None:
+    garden = garden_of(s)
+    cs = s["combatants"]
+    claims: dict[int, dict[str, Any]] = {}
+    for seat, c in enumerate(cs):
+        if c["status"] in (DRYING, GONE):
+            continue
+        order = plans[seat]["order"]
+        start = c["hex"]
+        route: list[str] = []
+        budget = MF_PER_SEGMENT
+        collector = order["type"] in ("collect", "collect_move")
+        if order["type"] == "run":
+            route = garden.cheapest_route(start, KITCHEN) or []
+        elif order["type"] in ("move", "collect_move"):
+            if order["type"] == "collect_move":
+                budget -= R.COLLECT_COST[order["what"]] * order["count"]
+                if order["collect_at"] == "start":
+                    _collect(s, seg, seat, order, plans[seat])
+            if start == plans[seat]["planned_start"]:
+                route = order["route"]
+            else:
+                route = garden.cheapest_route(start, order["route"][-1]) or []
+        taken, costs = _walk(garden, start, route, budget)
+        plans[seat]["full_tilt"] = order["type"] in ("move", "collect_move") and bool(costs) and costs[-1] == MF_PER_SEGMENT
+        claims[seat] = {"hexes": [start] + taken, "costs": [0] + costs, "at": len(taken),
+                        "collector": collector, "planned": route}
+    # contested hexes: fewer MF wins, collectors lose ties, then the tealeaves
+    while True:
+        by_hex: dict[str, list[int]] = defaultdict(list)
+        for seat, cl in claims.items():
+            h = cl["hexes"][cl["at"]]
+            if h != KITCHEN:
+                by_hex[h].append(seat)
+        clashes = [h for h in sorted(by_hex) if len(by_hex[h]) > 1]
+        if not clashes or not any(claims[x]["at"] for h in clashes for x in by_hex[h]):
+            break
+        for h in clashes:
+            seats = sorted(by_hex[h])
+            key = {x: (claims[x]["costs"][claims[x]["at"]], claims[x]["collector"]) for x in seats}
+            best = min(key.values())
+            tied = [x for x in seats if key[x] == best]
+            winner = tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
+            for x in seats:
+                if x != winner and claims[x]["at"] > 0:
+                    claims[x]["at"] -= 1
+                    claims[x]["bumped"] = True
+            why = "the tealeaves favour" if len(tied) > 1 else "the quicker is"
+            who = " and ".join(cs[x]["name"] for x in seats)
+            rest = "the other stops" if len(seats) == 2 else "the rest stop"
+            _line(seg, f"{who} {'both' if len(seats) == 2 else 'all'} make for {h}; {why} {cs[winner]['name']}, "
+                       f"{rest} a hex short.", kind="contest", hex=h,
+                  seats=seats, winner=winner, random=len(tied) > 1)
+    for seat, cl in claims.items():
+        c = cs[seat]
+        entered = cl["hexes"][1:cl["at"] + 1]
+        plans[seat]["moved"] = len(entered)
+        if not entered:
+            continue
+        order = plans[seat]["order"]
+        keep_ss, keep_dd = R.carried_after_leaving(c["ss"], c["dd"], order.get("carry"))
+        if (keep_ss, keep_dd) != (c["ss"], c["dd"]):
+            lost_ss, lost_dd = c["ss"] - keep_ss, c["dd"] - keep_dd
+            c["tally"]["trampled"][0] += lost_ss
+            c["tally"]["trampled"][1] += lost_dd
+            c["ss"], c["dd"] = keep_ss, keep_dd
+            _line(seg, f"{c['name']} leaves {_balls(lost_ss, lost_dd)} behind at {c['hex']}: trampled underfoot.",
+                  kind="trampled", seat=seat, hex=c["hex"], ss=lost_ss, dd=lost_dd)
+        frm = c["hex"]
+        c["hex"] = entered[-1]
+        seg["moves"].append({"seat": seat, "from": frm, "route": entered, "to": c["hex"],
+                             "planned": cl["planned"], "bumped": cl.get("bumped", False)})
+        verb = "runs" if order["type"] == "run" else "moves"
+        _line(seg, f"{c['name']} {verb} {frm} - {' - '.join(entered)}"
+                   + (" (bumped a hex short)" if cl.get("bumped") else "") + ".",
+              kind="move", seat=seat, route=[frm] + entered)
+        if c["hex"] == KITCHEN:
+            if c["ss"] or c["dd"]:
+                c["tally"]["melted"][0] += c["ss"]
+                c["tally"]["melted"][1] += c["dd"]
+                c["ss"] = c["dd"] = 0
+            if c["status"] == RUNNING:
+                c["status"], c["dry_until"] = DRYING, g + DRYING_SEGMENTS
+                _line(seg, f"{c['name']} reaches the kitchen and starts drying their socks.", kind="kitchen",
+                      seat=seat)
+            elif c["status"] == FLED:
+                c["status"] = GONE
+                _line(seg, f"{c['name']} reaches the kitchen and stays there for good.", kind="gone", seat=seat)
+            else:
+                _line(seg, f"{c['name']} hides in the kitchen, a safe, warm place for cowards.", kind="hide",
+                      seat=seat)
+    if s["options"]["rule14"]:
+        for seat in range(len(cs)):
+            if plans[seat].get("full_tilt") and cs[seat]["status"] == FIGHTING:
+                roll = rng.randint(1, 100)
+                fell = roll <= R.SLIP_CHANCE
+                _line(seg, f"{cs[seat]['name']} runs at full tilt: d100 {roll:02d} against {R.SLIP_CHANCE}, "
+                           + ("slips and falls!" if fell else "stays upright."),
+                      kind="slip_roll", seat=seat, roll=roll, needed=R.SLIP_CHANCE, fell=fell)
+                if fell:
+                    plans[seat]["disaster"] = "slipped"
+
+
+def _balls(ss: int, dd: int) -> str:
+    parts = []
+    if ss:
+        parts.append("a simple snowball" if ss == 1 else f"{ss} simple snowballs")
+    if dd:
+        parts.append("a Dirigible" if dd == 1 else f"{dd} Dirigibles")
+    return " and ".join(parts) or "nothing"
+
+
+def _collect(s: State, seg: dict[str, Any], seat: int, order: dict[str, Any], plan: dict[str, Any]) -> None:
+    garden = garden_of(s)
+    c = s["combatants"][seat]
+    if c["status"] != FIGHTING:
+        return
+    here = c["hex"]
+    what = order["what"]
+    if here == KITCHEN:
+        _line(seg, f"{c['name']} looks for snow in the kitchen and finds none.", seat=seat)
+        return
+    if garden.on_path(here):
+        _line(seg, f"{c['name']} is on the path at {here}, where there is no snow to collect.", seat=seat)
+        return
+    if what == "head":
+        if here not in garden.snowmen or here in s["used"]["heads"]:
+            _line(seg, f"{c['name']} reaches for a snowman's head at {here}, but there is none.", seat=seat)
+            return
+        s["used"]["heads"].append(here)
+        c["dd"] += 1
+        c["tally"]["collected"][1] += 1
+        plan["collected"] += R.COLLECT_COUNTS_AS["head"]
+        _line(seg, f"{c['name']} takes the head off the snowman at {here}: a ready-made Dirigible.",
+              kind="collect", seat=seat, what="head", hex=here)
+        return
+    if what == "dd":
+        c["dd"] += 1
+        c["tally"]["collected"][1] += 1
+        plan["collected"] += R.COLLECT_COUNTS_AS["dd"]
+        _line(seg, f"{c['name']} rolls a Doubleday Dirigible at {here}.", kind="collect", seat=seat,
+              what="dd", hex=here)
+        return
+    c["ss"] += order["count"]
+    c["tally"]["collected"][0] += order["count"]
+    plan["collected"] += order["count"]
+    _line(seg, f"{c['name']} collects {_balls(order['count'], 0)} at {here}.", kind="collect", seat=seat,
+          what="ss", count=order["count"], hex=here)
+
+
+def _facts(s: State, seat: int, plan: dict[str, Any], g: int) -> dict[str, Any]:
+    c = s["combatants"][seat]
+    order = plan["order"]
+    return {
+        "hex": c["hex"], "moved": plan["moved"], "collected": plan["collected"],
+        "action": order["type"], "bounce_spot": order["type"] == "baker" and order.get("bounce") == "spot",
+        "big_hit_last": c["big_hit"] == g - 1, "nmr": c["nmr"],
+    }
+
+
+def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng: Any, g: int,
+                 turn_log: dict) -> None:
+    garden = garden_of(s)
+    cs = s["combatants"]
+    n = s["players"]
+    damage: list[tuple[int | None, int, int, bool, str]] = []  # thrower, victim, hp, scores VPs, cause
+    big_hits: set[int] = set()
+
+    def roll_for(seat: int, what: str, chance: dict[str, Any], **data: Any) -> bool:
+        roll = rng.randint(1, 100)
+        hit = R.roll_hits(roll, chance["needed"])
+        mods = ", ".join(f"{m['label']} {m['value']:+d}%" for m in chance["modifiers"]) or "no modifiers"
+        shown = "00" if roll == 100 else f"{roll:02d}"
+        shed = f", halved over the shed to {chance['needed']}" if chance["over_shed"] else ""
+        _line(seg, f"{cs[seat]['name']}: {what}. Base {chance['base']}% ({mods}) = {chance['adjusted']}{shed}; "
+                   f"d100 rolls {shown}: {'HIT' if hit else 'miss'}.",
+              kind="roll", seat=seat, roll=roll, hit=hit, **chance, **data)
+        if roll == R.DISASTER_ROLL and s["options"]["rule12"]:
+            plans[seat]["disaster"] = "00"
+        return hit
+
+    def spend(seat: int, throw: R.Throw, balls: int | None = None) -> bool:
+        """Take the throw's ammunition (``balls`` simple snowballs, if given) from the thrower."""
+        c = cs[seat]
+        ss = throw.ss if balls is None else balls
+        if c["ss"] < ss or c["dd"] < throw.dd:
+            _line(seg, f"{c['name']} reaches for a snowball to throw a {throw.name}, but has none.",
+                  kind="no_ammo", seat=seat)
+            return False
+        c["ss"] -= ss
+        c["dd"] -= throw.dd
+        c["tally"]["thrown"][0] += ss
+        c["tally"]["thrown"][1] += throw.dd
+        return True
+
+    for seat in range(n):
+        plan = plans[seat]
+        order = plan["order"]
+        kind = order["type"]
+        c = cs[seat]
+        if kind not in R.THROWS or c["status"] != FIGHTING:
+            continue
+        if c["hex"] == KITCHEN:
+            _line(seg, f"{c['name']} is still in the kitchen and cannot throw.", seat=seat)
+            continue
+        throw = R.THROWS[kind]
+        thrower = {"big_hit_last": c["big_hit"] == g - 1, "conditional": plan["conditional"]}
+
+        def aimed(target_hex: str, facts: dict[str, Any] | None, nearest: bool = False) -> dict[str, Any] | None:
+            return O.aimed_chance(garden, action=kind, thrower_hex=c["hex"], target_hex=target_hex,
+                                  target_facts=facts, nearest=nearest, **thrower)
+
+        if kind in ("rattlesnake", "baker", "dirigible", "bolero"):
+            if kind == "bolero":
+                targets = [t for t in order["targets"] if _targetable(s, t)]
+            elif order["target"] == "nearest":
+                targets = _nearest(s, seat, rng)
+            else:
+                targets = [order["target"]] if _targetable(s, order["target"]) else []
+            if not targets:
+                who = ("anyone" if kind == "rattlesnake" and order["target"] == "nearest"
+                       else " or ".join(cs[t]["name"] for t in (order.get("targets") or [order["target"]])))
+                _line(seg, f"{c['name']} holds the {throw.name}: {who} cannot be hit now.", kind="no_target",
+                      seat=seat)
+                continue
+            if not spend(seat, throw, len(targets) if kind == "bolero" else None):
+                continue
+            for t in targets:
+                chance = aimed(cs[t]["hex"], _facts(s, t, plans[t], g),
+                               nearest=kind == "rattlesnake" and order["target"] == "nearest")
+                if chance is None:
+                    _line(seg, f"{c['name']} has no throwing route to {cs[t]['name']}.", seat=seat)
+                    continue
+                hit = roll_for(seat, f"{throw.name} at {cs[t]['name']}", chance, action=kind, victim=t)
+                seg["throws"].append({"seat": seat, "action": kind, "from": c["hex"], "to": cs[t]["hex"],
+                                      "target": t, "hit": hit})
+                if hit:
+                    damage.append((seat, t, throw.damage, True, throw.name))
+                    if kind == "dirigible":
+                        big_hits.add(t)
+        elif kind == "maniac":
+            _line(seg, f"{c['name']} goes Mendham Maniac, flinging snow at all and sundry!", kind="maniac", seat=seat)
+            seg["throws"].append({"seat": seat, "action": kind, "from": c["hex"], "to": c["hex"], "target": None,
+                                  "hit": None})
+            for t in range(n):
+                if t == seat or not _targetable(s, t):
+                    continue
+                distance = garden.throw_range(c["hex"], cs[t]["hex"])
+                if distance is None or distance > throw.range:
+                    continue
+                chance = aimed(cs[t]["hex"], _facts(s, t, plans[t], g))
+                if chance is None:
+                    continue
+                if roll_for(seat, f"Mendham Maniac at {cs[t]['name']}", chance, action=kind, victim=t):
+                    damage.append((seat, t, throw.damage, False, throw.name))
+        elif kind == "storm":
+            conifer = order["conifer"]
+            if conifer in s["used"]["conifers"]:
+                _line(seg, f"{c['name']} holds the Conifer Storm: the conifer at {conifer} is already bare.",
+                      kind="no_target", seat=seat)
+                continue
+            chance = aimed(conifer, None)
+            if chance is None or not spend(seat, throw):
+                continue
+            hit = roll_for(seat, f"Conifer Storm at the conifer at {conifer}", chance, action=kind, conifer=conifer)
+            seg["throws"].append({"seat": seat, "action": kind, "from": c["hex"], "to": conifer, "target": conifer,
+                                  "hit": hit})
+            if not hit:
+                continue
+            roll = rng.randint(1, 100)
+            falls = roll <= R.STORM_FALL_CHANCE
+            _line(seg, f"The snowball thumps the conifer at {conifer}: d100 {roll:02d} against "
+                       f"{R.STORM_FALL_CHANCE} for the snow to fall: " + ("it falls!" if falls else "it holds."),
+                  kind="storm_roll", seat=seat, roll=roll, needed=R.STORM_FALL_CHANCE, falls=falls, conifer=conifer)
+            if not falls:
+                continue
+            s["used"]["conifers"].append(conifer)
+            for t in range(n):
+                if _targetable(s, t):
+                    if cs[t]["hex"] == conifer:
+                        damage.append((seat, t, R.STORM_CONIFER_DAMAGE, True, "Conifer Storm"))
+                    elif cs[t]["hex"] in garden.conifer_surroundings(conifer):
+                        damage.append((seat, t, R.STORM_AROUND_DAMAGE, True, "Conifer Storm"))
+        elif kind == "avalanche":
+            side = order["side"]
+            if side in s["used"]["sides"]:
+                _line(seg, f"{c['name']} holds the Shed Avalanche: that side of the roof is already bare.",
+                      kind="no_target", seat=seat)
+                continue
+            chance = aimed(garden.shed, None)
+            if chance is None or not spend(seat, throw):
+                continue
+            hit = roll_for(seat, f"Shed Avalanche on the {_side(side)} side of the shed roof", chance,
+                           action=kind, side=side)
+            seg["throws"].append({"seat": seat, "action": kind, "from": c["hex"], "to": garden.shed, "target": side,
+                                  "hit": hit})
+            if not hit:
+                continue
+            roll = rng.randint(1, 100)
+            slides = roll <= R.AVALANCHE_CHANCE
+            _line(seg, f"The Dirigible lands on the shed roof: d100 {roll:02d} against {R.AVALANCHE_CHANCE} for "
+                       "an avalanche: " + ("it slides!" if slides else "it sticks."),
+                  kind="avalanche_roll", seat=seat, roll=roll, needed=R.AVALANCHE_CHANCE, slides=slides)
+            if not slides:
+                continue
+            roll = rng.randint(1, 100)
+            fell = side if roll <= R.AVALANCHE_SIDE_CHANCE else ("S" if side == "N" else "N")
+            _line(seg, f"d100 {roll:02d} against {R.AVALANCHE_SIDE_CHANCE} for the {_side(side)} side: the snow "
+                       f"comes off the {_side(fell)} side.",
+                  kind="avalanche_side", seat=seat, roll=roll, needed=R.AVALANCHE_SIDE_CHANCE, side=fell)
+            if fell in s["used"]["sides"]:
+                _line(seg, f"The {_side(fell)} side is already bare; nothing more falls.", seat=seat)
+                continue
+            s["used"]["sides"].append(fell)
+            for t in range(n):
+                if _targetable(s, t) and cs[t]["hex"] in garden.avalanche[fell]:
+                    damage.append((seat, t, 2, True, "Shed Avalanche"))
+                    big_hits.add(t)
+
+    # every throw of the segment lands together
+    for thrower, victim, hp, scores, cause in damage:
+        v = cs[victim]
+        v["hp"] = max(0, v["hp"] - hp)
+        v["taken"] += hp
+        turn_log[victim]["hit"] = True
+        own = thrower == victim
+        if thrower is not None and not own:
+            cs[thrower]["dealt"] += hp
+            turn_log[thrower]["hit_someone"] = True
+            if scores:
+                cs[thrower]["vp"] += hp
+        note = " (no VPs for a Maniac)" if not scores else (" (their own doing: no VPs)" if own else "")
+        whose = "their own" if own else f"{cs[thrower]['name']}'s"
+        _line(seg, f"{v['name']} takes {hp} HP from {whose} {cause}{note}: {v['hp']} HP left.",
+              kind="damage", seat=victim, thrower=thrower, hp=hp, vps=hp if scores and not own else 0, cause=cause)
+    for t in big_hits:
+        cs[t]["big_hit"] = g
+    for seat in range(n):
+        why = plans[seat].get("disaster")
+        if why and cs[seat]["status"] == FIGHTING:
+            c = cs[seat]
+            c["tally"]["broken"][0] += c["ss"]
+            c["tally"]["broken"][1] += c["dd"]
+            c["ss"] = c["dd"] = 0
+            c["hp"] = max(0, c["hp"] - R.DISASTER_DAMAGE)
+            c["taken"] += R.DISASTER_DAMAGE
+            c["recover"] = g + 1
+            what = "rolled 00 and slips" if why == "00" else "fell over"
+            _line(seg, f"{c['name']} {what}: every snowball breaks, {R.DISASTER_DAMAGE} HP lost ({c['hp']} left), "
+                       "and the next segment goes on getting up.", kind="disaster", seat=seat, cause=why)
+    for seat, c in enumerate(cs):
+        if c["hp"] == 0 and c["status"] == FIGHTING:
+            c["status"] = RUNNING
+            _line(seg, f"{c['name']} is down to 0 HP and will run for the kitchen, immune on the way.",
+                  kind="knocked_out", seat=seat)
+
+
+def _side(side: str) -> str:
+    return "north" if side == "N" else "south"
+
+
+def _nearest(s: State, seat: int, rng: Any) -> list[int]:
+    garden = garden_of(s)
+    here = s["combatants"][seat]["hex"]
+    best: list[int] = []
+    best_d = None
+    for x in range(s["players"]):
+        if x == seat or not _targetable(s, x):
+            continue
+        d = garden.throw_range(here, s["combatants"][x]["hex"])
+        if d is None:
+            continue
+        if best_d is None or d < best_d:
+            best, best_d = [x], d
+        elif d == best_d:
+            best.append(x)
+    if len(best) > 1:
+        return [best[rng.randrange(len(best))]]
+    return best
+
+
+def _bounce_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng: Any) -> None:
+    garden = garden_of(s)
+    cs = s["combatants"]
+    wanted: dict[str, list[int]] = defaultdict(list)
+    for seat, plan in enumerate(plans):
+        order = plan["order"]
+        if order["type"] != "baker" or order.get("bounce") == "spot" or cs[seat]["status"] != FIGHTING:
+            continue
+        if cs[seat]["hex"] == KITCHEN or not garden.adjacent(cs[seat]["hex"], order["bounce"]):
+            continue
+        wanted[order["bounce"]].append(seat)
+    occupied = {c["hex"] for c in cs if c["status"] != GONE}
+    for h in sorted(wanted):
+        seats = wanted[h]
+        if h in occupied:
+            for seat in seats:
+                _line(seg, f"{cs[seat]['name']} cannot bounce to {h}: someone is standing there.", seat=seat)
+            continue
+        winner = seats[rng.randrange(len(seats))] if len(seats) > 1 else seats[0]
+        c = cs[winner]
+        keep = R.carried_after_leaving(c["ss"], c["dd"], None)
+        if keep != (c["ss"], c["dd"]):
+            c["tally"]["trampled"][0] += c["ss"] - keep[0]
+            c["tally"]["trampled"][1] += c["dd"] - keep[1]
+            c["ss"], c["dd"] = keep
+        seg["moves"].append({"seat": winner, "from": c["hex"], "route": [h], "to": h, "planned": [h],
+                             "bumped": False, "bounce": True})
+        _line(seg, f"{c['name']} bounces from {c['hex']} to {h}.", kind="bounce", seat=winner, route=[c["hex"], h])
+        c["hex"] = h
+        occupied.add(h)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def outcome(state: State) -> dict[str, Any] | None:
+    """None while the game runs; the winners, VPs and damage dealt and taken once it is over."""
+    return state["result"]

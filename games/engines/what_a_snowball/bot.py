@@ -1,0 +1,267 @@
+"""The computer player for What a Snowball!
+
+:func:`choose_action` reads only its seat's view (no other seat's cards, no generator
+state) and plays sensibly: gather before throwing, aim with spare dice, close to a good
+range, throw when the odds are fair, cheat only where nobody can be caught (against a
+Snowman, or as a Snowman), keep a Kid out of sight when it is low on Command Dice, and get
+up when knocked down.
+
+:func:`random_action` picks any legal action with random details, from a
+``random.Random`` it is handed; tests use it to explore the rules.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+
+from .geometry import Walker, distance, line_of_fire, terrain_for
+
+Action = dict[str, Any]
+View = dict[str, Any]
+
+GOOD_GAP = 5.0
+LOW_DICE = 2
+
+
+def hit_chance(needs: int, modifier: int) -> float:
+    """Chance that 2D6 + ``modifier`` reaches ``needs`` (a natural 12 always hits, a natural 2 always misses)."""
+    hits = 0
+    for a, b in itertools.product(range(1, 7), repeat=2):
+        total = a + b
+        if total == 12 or (total != 2 and total + modifier >= needs):
+            hits += 1
+    return hits / 36
+
+
+def _region(legal: Action) -> Any:
+    polygons = [Polygon(r["outer"], r["holes"]) for r in legal["region"]]
+    return shapely.union_all(polygons) if polygons else Polygon()
+
+
+def _bases(view: View) -> list[tuple[str, list[float], float]]:
+    return [(k["id"], k["pos"], k["radius"]) for k in view["kids"].values() if k["pos"] is not None and not k["home"]]
+
+
+def _enemies(view: View, kid: dict[str, Any]) -> list[dict[str, Any]]:
+    return [k for k in view["kids"].values() if k["team"] != kid["team"] and k["pos"] is not None and not k["home"]]
+
+
+def _cheat_is_safe(me: dict[str, Any], them: dict[str, Any]) -> bool:
+    return me["sheet"]["type"] == "snowman" and them["sheet"]["type"] != "penguin" or them["sheet"]["type"] == "snowman"
+
+
+def choose_action(view: View) -> Action:
+    """A sensible legal action for the viewing seat."""
+    legal = view["legal_actions"]
+    prompt = view["prompt"]
+    kinds = {a["type"] for a in legal}
+    if prompt is None:
+        raise ValueError("the computer player is not being asked anything")
+    if "corner" in kinds:
+        return {"type": "corner", "corner": next(a["corner"] for a in legal if a["type"] == "corner")}
+    if "place" in kinds:
+        place = next(a for a in legal if a["type"] == "place")
+        return {"type": "place", "kid": place["kid"], "to": place["example"]}
+    if "roll" in kinds:
+        kid = view["kids"][view["activation"]["kid"]]
+        if kid["command_dice"] <= 3:
+            return {"type": "play_card", "card": "not_done"}
+        return {"type": "roll"}
+    if "move_to" in kinds:
+        return _choose_spot(view, next(a for a in legal if a["type"] == "move_to"))
+    if prompt["kind"] == "reaction":
+        for card in ("dork", "grandma", "miracle"):
+            if {"type": "play_card", "card": card} in legal:
+                return {"type": "play_card", "card": card}
+        return {"type": "decline"}
+    return _spend(view, legal)
+
+
+def _spend(view: View, legal: list[Action]) -> Action:
+    kid = view["kids"][view["activation"]["kid"]]
+    tray = view["activation"]["tray"]
+    by_type: dict[str, list[Action]] = {}
+    for action in legal:
+        by_type.setdefault(action["type"], []).append(action)
+    wild = [a for a in by_type.get("wild", [])]
+    if kid["down"]:
+        get_up = [a for a in wild if a["use"] == "get_up"]
+        return get_up[0] if get_up else {"type": "end_activation"}
+    cards = by_type.get("play_card", [])
+    if any(a["card"] == "miracle" for a in cards):
+        return {"type": "play_card", "card": "miracle"}
+    if not kid["snowballs"] and any(a["card"] == "saving" for a in cards):
+        return {"type": "play_card", "card": "saving", "choice": "two_3"}
+    throws = _good_throws(view, kid, by_type.get("throw", []))
+    throw_dice = sorted({a["die"] for a in by_type.get("throw", [])})
+    natural_throw_dice = [v for v in tray if v != 6 and "THROW" in kid["sheet"]["faces"][str(v)]]
+    if throws:
+        best_chance, best = throws[0]
+        aims = [a for a in by_type.get("aim", []) if a["die"] != 6]
+        spare_throws = len(natural_throw_dice) + tray.count(6)
+        if aims and best_chance < 0.9 and spare_throws >= 1 and len(tray) >= 2:
+            return aims[0]
+        if best_chance >= 0.25 or len(tray) <= 1 or not by_type.get("move"):
+            return best
+    if kid["command_dice"] <= LOW_DICE and by_type.get("move") and _seen_by_enemies(view, kid, kid["pos"]):
+        return _prefer_die(by_type["move"], 1)
+    gathers = by_type.get("gather", [])
+    if gathers and (len(kid["snowballs"]) < 2 or not throw_dice):
+        natural = [a for a in gathers if a["die"] != 6] or gathers
+        grow = [a for a in natural if a.get("make") == "grow" and a["size"] == max(kid["snowballs"])]
+        new = [a for a in natural if a.get("make") == "new"]
+        if kid["snowballs"] and grow and max(kid["snowballs"]) < 3:
+            return grow[0]
+        if new:
+            return new[0]
+    moves = [a for a in by_type.get("move", []) if not a.get("slide")]
+    slides = [a for a in by_type.get("move", []) if a.get("slide")]
+    if kid["snowballs"] and (moves or slides) and not _good_throws(view, kid, by_type.get("throw", []), 0.4):
+        return _prefer_die(slides or moves, 1)
+    aims = [a for a in by_type.get("aim", []) if a["die"] != 6]
+    if aims and kid["snowballs"] and (throw_dice or 6 in tray):
+        return aims[0]
+    if gathers:
+        natural = [a for a in gathers if a["die"] != 6]
+        grow = [a for a in natural if a.get("make") == "grow"]
+        if grow:
+            return max(grow, key=lambda a: a["size"])
+        if natural:
+            return natural[0]
+    recover = [a for a in wild if a["use"] == "recover"]
+    if recover:
+        return recover[0]
+    if throws:
+        return throws[0][1]
+    prepare = [a for a in wild if a["use"] == "prepare"]
+    if prepare:
+        return prepare[0]
+    if moves and len(tray) == 1 and 1 in tray:
+        return _prefer_die(moves, 1)
+    return {"type": "end_activation"}
+
+
+def _prefer_die(actions: list[Action], value: int) -> Action:
+    return next((a for a in actions if a["die"] == value), next((a for a in actions if a["die"] != 6), actions[0]))
+
+
+def _good_throws(view: View, kid: dict[str, Any], throws: list[Action], least: float = 0.0) -> list[tuple[float, Action]]:
+    """Throws worth making, best first: (chance to hit, action)."""
+    lines = {line["to"]: line for line in view["lines_of_fire"]}
+    scored = []
+    for action in throws:
+        target = view["kids"][action["target"]]
+        line = lines.get(action["target"])
+        if line is None:
+            continue
+        if line["too_close"] and not _cheat_is_safe(kid, target):
+            continue
+        size = 4 if action["snowball"] == "self" else action["snowball"]
+        modifier = sum(m["value"] for m in line["modifiers_without_size"]) + (1 if size in (2, 3) else 2 if size >= 4 else 0)
+        chance = 1.0 if line["too_close"] else hit_chance(line["needs"], modifier)
+        if "pitch" in action["cards"]:
+            chance = min(1.0, chance + 0.15)
+        value = chance * (1 + size / 5) + (0.05 if "ice" in action["cards"] else 0) \
+            - (0.3 if action["snowball"] == "self" else 0) - 0.01 * len(action["cards"]) \
+            - (0.02 if action["die"] == 6 else 0)
+        if chance >= least:
+            scored.append((value, chance, action))
+    scored.sort(key=lambda t: -t[0])
+    return [(chance, action) for _, chance, action in scored]
+
+
+def _seen_by_enemies(view: View, kid: dict[str, Any], spot: list[float]) -> bool:
+    terrain = terrain_for(view["village"]["terrain"])
+    bases = [(i, spot if i == kid["id"] else pos, r) for i, pos, r in _bases(view)]
+    return any(line_of_fire(terrain, bases, enemy["id"], kid["id"])["visible"] for enemy in _enemies(view, kid)
+               if enemy["snowballs"] or enemy["sheet"]["type"] == "snowman")
+
+
+def _choose_spot(view: View, legal: Action) -> Action:
+    """Where to move: close to a good range of the nearest enemy, or out of sight when low on dice."""
+    kid = view["kids"][legal["kid"]]
+    region = _region(legal)
+    start = legal["from"]
+    terrain = terrain_for(view["village"]["terrain"])
+    walker = Walker(terrain, _bases(view), kid["id"], start, kid["radius"],
+                    extra=tuple(p["id"] for p in view["village"]["terrain"] if p["snowless"])
+                    if legal["keeps_off_snowless"] else (), extra_radius=0.0)
+    enemies = _enemies(view, kid)
+    hide = kid["command_dice"] <= LOW_DICE
+    candidates = _candidates(region, start, legal["roll"])
+    best, best_score = list(start), _spot_score(view, kid, start, enemies, hide, terrain)
+    for spot in sorted(candidates, key=lambda p: -_spot_score(view, kid, p, enemies, hide, terrain))[:12]:
+        if walker.path_length(spot, legal["roll"]) is not None:
+            score = _spot_score(view, kid, spot, enemies, hide, terrain)
+            if score > best_score:
+                best, best_score = [round(spot[0], 4), round(spot[1], 4)], score
+            break
+    return {"type": "move_to", "to": best}
+
+
+def _candidates(region: Any, start: list[float], roll: float) -> list[list[float]]:
+    """Grid points a little inside the reachable region."""
+    inner = region.buffer(-0.05)
+    steps = np.linspace(-roll, roll, 25)
+    xs, ys = np.meshgrid(start[0] + steps, start[1] + steps)
+    xs, ys = xs.ravel(), ys.ravel()
+    inside = shapely.contains_xy(inner, xs, ys)
+    return [[float(x), float(y)] for x, y in zip(xs[inside], ys[inside])]
+
+
+def _spot_score(view: View, kid: dict[str, Any], spot: list[float], enemies: list[dict[str, Any]], hide: bool,
+                terrain: Any) -> float:
+    if not enemies:
+        return 0.0
+    gaps = [distance(spot, e["pos"]) - kid["radius"] - e["radius"] for e in enemies]
+    nearest = min(gaps)
+    score = -abs(nearest - GOOD_GAP) if not hide else min(nearest, 10.0)
+    if nearest < 1.2:
+        score -= 5
+    if hide:
+        bases = [(i, spot if i == kid["id"] else pos, r) for i, pos, r in _bases(view)]
+        seen = sum(1 for e in enemies if line_of_fire(terrain, bases, e["id"], kid["id"])["visible"])
+        score -= 4 * seen
+    return score
+
+
+def random_action(view: View, rng: random.Random) -> Action:
+    """Any legal action with random details (a random reachable spot for a move)."""
+    legal = [a for a in view["legal_actions"] if a["type"] not in ("set_never_ask", "surrender")]
+    choice = rng.choice(legal)
+    if choice["type"] == "place":
+        return {"type": "place", "kid": choice["kid"], "to": choice["example"]}
+    if choice["type"] == "move_to":
+        region = _region(choice)
+        points = _candidates(region, choice["from"], choice["roll"])
+        kid = view["kids"][choice["kid"]]
+        terrain = terrain_for(view["village"]["terrain"])
+        walker = Walker(terrain, _bases(view), kid["id"], choice["from"], kid["radius"],
+                        extra=tuple(p["id"] for p in view["village"]["terrain"] if p["snowless"])
+                        if choice["keeps_off_snowless"] else (), extra_radius=0.0)
+        rng.shuffle(points)
+        if choice["shove"] and rng.random() < 0.6:
+            for enemy_id in choice["shove"]:
+                enemy = view["kids"][enemy_id]
+                reach = kid["radius"] + enemy["radius"]
+                dx, dy = choice["from"][0] - enemy["pos"][0], choice["from"][1] - enemy["pos"][1]
+                length = math.hypot(dx, dy) or 1.0
+                spot = [round(enemy["pos"][0] + dx / length * reach, 4), round(enemy["pos"][1] + dy / length * reach, 4)]
+                if walker.path_length(spot, choice["roll"]) is not None:
+                    return {"type": "move_to", "to": spot, "shove": enemy_id}
+        for spot in points[:10]:
+            if walker.path_length(spot, choice["roll"]) is not None:
+                action: Action = {"type": "move_to", "to": [round(spot[0], 4), round(spot[1], 4)]}
+                touching = [e for e in choice["shove"] if math.isclose(
+                    distance(spot, view["kids"][e]["pos"]), kid["radius"] + view["kids"][e]["radius"], abs_tol=0.01)]
+                if touching and rng.random() < 0.5:
+                    action["shove"] = touching[0]
+                return action
+        return {"type": "move_to", "to": list(choice["from"])}
+    return {k: v for k, v in choice.items()}

@@ -1,0 +1,286 @@
+"""The shape of every input, declared once and checked in one place for both sockets and HTTP.
+
+A client's text becomes data only through ``parse_json`` (orjson, then a walk that refuses
+deep nesting, NUL and numbers a JavaScript client could not hold; orjson itself refuses lone
+surrogates, infinities and nesting past 1,024 levels). Data becomes arguments only through a
+``Shape``, whose fields say what each value must be. Both raise ``InputError``, whose code is
+in docs/api.md and whose message names the field and what was wrong, never repeating the
+value itself, so nothing a client sent reaches the database or an error reply unchecked.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from games.errors import BadRequest
+
+MAX_DEPTH = 16
+MAX_SAFE_INTEGER = 2**53 - 1
+MAX_ID = 2**63 - 1
+
+
+class InputError(BadRequest):
+    """Input that is not of its declared shape; ``code`` is ``malformed`` or ``bad_request``."""
+
+    def __init__(self, message: str, *, code: str = "bad_request", field: str | None = None):
+        super().__init__(message)
+        self.code = code
+        self.field = field
+        self.action_id: str | None = None
+
+
+# ---------------------------------------------------------------- text to data
+
+def parse_json(text: str | bytes, *, what: str) -> Any:
+    """The JSON value in ``text`` (a frame, a body, a form value), checked by ``check_value``."""
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        raise InputError(f"{what} is not valid JSON ({exc.msg} at position {exc.pos})", code="malformed") from None
+    check_value(value, what=what)
+    return value
+
+
+def check_value(value: Any, *, what: str) -> None:
+    """Refuse nesting deeper than ``MAX_DEPTH``, NUL or lone surrogates in any string or key,
+    and integers beyond +-(2**53 - 1); walks without recursion, so any depth is safe."""
+    stack: list[tuple[Any, str, int]] = [(value, "", 0)]
+    while stack:
+        item, path, depth = stack.pop()
+        if isinstance(item, dict):
+            if depth >= MAX_DEPTH:
+                raise InputError(f"{what} nests deeper than {MAX_DEPTH} levels (at {path or 'the top'})", code="malformed")
+            for key, child in item.items():
+                where = f"{path}.{_safe(key)}" if path else _safe(key)
+                _check_text(key, what=what, path=f"the key {where}")
+                stack.append((child, where, depth + 1))
+        elif isinstance(item, list):
+            if depth >= MAX_DEPTH:
+                raise InputError(f"{what} nests deeper than {MAX_DEPTH} levels (at {path or 'the top'})", code="malformed")
+            stack.extend((child, f"{path}[{index}]", depth + 1) for index, child in enumerate(item))
+        elif isinstance(item, str):
+            _check_text(item, what=what, path=path or "the top")
+        elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > MAX_SAFE_INTEGER:
+            raise InputError(f"{what} holds an integer beyond +-{MAX_SAFE_INTEGER} (at {path or 'the top'})",
+                             code="malformed")
+
+
+def _check_text(text: str, *, what: str, path: str) -> None:
+    if "\x00" in text:
+        raise InputError(f"{what} holds a NUL character (at {path})", code="malformed")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(f"{what} holds a lone surrogate, which is not a character (at {path})", code="malformed") from None
+
+
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
+
+
+def _safe(key: Any) -> str:
+    """A key as it may appear in a message: plain names as they are, others only by length."""
+    if isinstance(key, str) and _PLAIN_NAME.fullmatch(key):
+        return key
+    return f"<a key of {len(key)} characters>" if isinstance(key, str) else "<a key>"
+
+
+def _kind(value: Any) -> str:
+    """What a value is, in the words of an error message (the value itself is never echoed)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number with a fraction"
+    if isinstance(value, str):
+        return f"text of {len(value)} characters"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+# ---------------------------------------------------------------- declared fields
+
+@dataclass(frozen=True)
+class Text:
+    """A string of ``min_length`` to ``max_length`` characters, matching ``pattern`` if given."""
+
+    min_length: int = 0
+    max_length: int = 200
+    pattern: str | None = None
+    describe: str = ""
+
+    def clean(self, value: Any, name: str) -> str:
+        if not isinstance(value, str):
+            raise InputError(f'"{name}" must be text, got {_kind(value)}', field=name)
+        _check_text(value, what=f'"{name}"', path=name)
+        if not self.min_length <= len(value) <= self.max_length:
+            raise InputError(f'"{name}" must be {self.min_length} to {self.max_length} characters, got {len(value)}',
+                             field=name)
+        if self.pattern is not None and not re.fullmatch(self.pattern, value):
+            raise InputError(f'"{name}" must be {self.describe or "of the documented form"}', field=name)
+        return value
+
+
+@dataclass(frozen=True)
+class Integer:
+    """An integer (never a boolean) from ``minimum`` to ``maximum``; with ``from_text``, also
+    ASCII digits in a string, as form values arrive."""
+
+    minimum: int = 0
+    maximum: int = MAX_SAFE_INTEGER
+    from_text: bool = False
+
+    def clean(self, value: Any, name: str) -> int:
+        if self.from_text and isinstance(value, str):
+            if not (value.isascii() and value.isdigit() and len(value) <= 19):
+                raise InputError(f'"{name}" must be written with the digits 0-9 only', field=name)
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InputError(f'"{name}" must be an integer, got {_kind(value)}', field=name)
+        if not self.minimum <= value <= self.maximum:
+            raise InputError(f'"{name}" must be from {self.minimum} to {self.maximum}', field=name)
+        return value
+
+
+@dataclass(frozen=True)
+class Boolean:
+    def clean(self, value: Any, name: str) -> bool:
+        if not isinstance(value, bool):
+            raise InputError(f'"{name}" must be true or false, got {_kind(value)}', field=name)
+        return value
+
+
+@dataclass(frozen=True)
+class Object:
+    """A JSON object (already checked by ``check_value``); with ``from_text``, also JSON text
+    holding one, as the page's form sends an action. ``needs`` names keys it must have."""
+
+    needs: tuple[str, ...] = ()
+    from_text: bool = False
+
+    def clean(self, value: Any, name: str) -> dict:
+        if self.from_text and isinstance(value, str):
+            value = parse_json(value, what=f'"{name}"')
+        if not isinstance(value, dict):
+            raise InputError(f'"{name}" must be an object, got {_kind(value)}', field=name)
+        for key in self.needs:
+            if key not in value:
+                raise InputError(f'"{name}" must have a "{key}"', field=name)
+        return value
+
+
+@dataclass(frozen=True)
+class Choice:
+    values: tuple[str, ...]
+
+    def clean(self, value: Any, name: str) -> str:
+        if not isinstance(value, str) or value not in self.values:
+            wanted = ", ".join(f'"{v}"' for v in self.values)
+            raise InputError(f'"{name}" must be one of {wanted}', field=name)
+        return value
+
+
+_REQUIRED = object()
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A JSON object's declared fields; ``defaults`` makes a field optional. Keys not declared
+    are ignored (clients may send more than a version of the server reads)."""
+
+    name: str
+    fields: dict[str, Any]
+    defaults: dict[str, Any] = field(default_factory=dict)
+
+    def clean(self, data: Any) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise InputError(f"{self.name} must be a JSON object, got {_kind(data)}", code="malformed")
+        cleaned = {}
+        for name, spec in self.fields.items():
+            value = data.get(name, _REQUIRED)
+            if value is _REQUIRED or (value is None and name in self.defaults):
+                if name not in self.defaults:
+                    raise InputError(f'{self.name} needs "{name}"', field=name)
+                cleaned[name] = self.defaults[name]
+            else:
+                cleaned[name] = spec.clean(value, name)
+        return cleaned
+
+
+# ---------------------------------------------------------------- the inputs
+
+ACTION_ID = Text(1, 64)
+VERSION = Integer(0, MAX_SAFE_INTEGER)
+GAME_ACTION = Object(needs=("type",))
+
+FRAME_TYPE = Shape("a frame", {"type": Choice(("action", "refresh", "ping"))})
+ACTION_FRAME = Shape("an action frame", {"action": GAME_ACTION, "action_id": ACTION_ID, "version": VERSION})
+PAGE_ACTION_FRAME = Shape("an action frame", {
+    "action": Object(needs=("type",), from_text=True), "action_id": ACTION_ID,
+    "version": Integer(0, MAX_SAFE_INTEGER, from_text=True)})
+
+NEW_GAME_BODY = Shape("the body", {
+    "game_type": Text(1, 40, pattern=r"[a-z0-9-]+", describe='a game\'s slug, e.g. "snowball-fight"'),
+    "options": Object(), "is_public": Boolean(), "seats": Integer(1, 64), "take_seat": Boolean()},
+    defaults={"options": {}, "is_public": True, "seats": None, "take_seat": True})
+EMPTY_BODY = Shape("the body", {})
+SEAT_BODY = Shape("the body", {"seat": Integer(0, 63)}, defaults={"seat": None})
+ACTION_BODY = Shape("the body", {"action": GAME_ACTION, "action_id": ACTION_ID, "version": VERSION})
+TOKEN_BODY = Shape("the body", {"name": Text(1, 60)}, defaults={"name": "api"})
+
+INVITE_CODE = Text(1, 32, pattern=r"[A-Za-z0-9_-]+", describe="an invite code from an invite link")
+TOKEN_KEY = Text(4, 100, pattern=r"sb_[A-Za-z0-9_-]+", describe="an API token (sb_...)")
+GAME_ID = Integer(1, MAX_ID)
+
+
+def frame(text: str, *, page: bool = False) -> dict[str, Any]:
+    """A socket frame as ``{"type": ...}`` plus, for actions, ``action``, ``action_id`` and
+    ``version``. The page's htmx form sends no type (it is an action), the action as JSON text,
+    the version as digits, and its own ``HEADERS``."""
+    data = parse_json(text, what="the frame")
+    if not isinstance(data, dict):
+        raise InputError(f"the frame must be a JSON object, got {_kind(data)}", code="malformed")
+    if page and "type" not in data:
+        data = {**data, "type": "action"}
+    try:
+        kind = FRAME_TYPE.clean(data)["type"]
+        if kind != "action":
+            return {"type": kind}
+        return {"type": kind, **(PAGE_ACTION_FRAME if page else ACTION_FRAME).clean(data)}
+    except InputError as exc:
+        exc.action_id = action_id_of(data)
+        raise
+
+
+def body(raw: bytes, shape: Shape) -> dict[str, Any]:
+    """An HTTP request's JSON body, cleaned by ``shape``; no body is an empty object."""
+    return shape.clean(parse_json(raw, what="the body") if raw.strip() else {})
+
+
+def optional(spec: Any, value: Any, name: str) -> Any:
+    """``value`` cleaned by ``spec``, or None when it is absent or empty."""
+    if value is None or value == "":
+        return None
+    return spec.clean(value, name)
+
+
+def is_valid(spec: Any, value: Any) -> bool:
+    try:
+        spec.clean(value, "value")
+    except InputError:
+        return False
+    return True
+
+
+def action_id_of(data: Any) -> str | None:
+    """The frame's action_id when it is a valid one, to tag an error reply; otherwise None."""
+    value = data.get("action_id") if isinstance(data, dict) else None
+    return value if is_valid(ACTION_ID, value) else None

@@ -1,0 +1,403 @@
+"""Drawing data for the Snowball Fighting board: the hex garden as SVG, built from one viewer's view.
+
+Everything here is computed from the payload the viewer is allowed to see (``view`` and its
+``you``), never from the game's state: a seat's own orders appear only because its own view
+carries them. Geometry: flat-topped hexes in straight columns, a row letter every half hex.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from django import template
+from django.utils.safestring import mark_safe
+
+register = template.Library()
+
+RADIUS = 20.0
+HALF_HEIGHT = RADIUS * math.sqrt(3) / 2
+MARGIN_X = 22.0
+MARGIN_TOP = 26.0
+KITCHEN_HEIGHT = 50.0
+SEAT_COLOURS = ("#d33a2c", "#1f6fb2", "#e08a00", "#7b4bb7", "#138a8a", "#c2408f")
+
+ACTION_NAMES = {
+    "stand": "Stand still",
+    "move": "Move",
+    "collect": "Collect",
+    "collect_move": "Collect and move",
+    "rattlesnake": "Rogerson Rattlesnake",
+    "baker": "Baker Bounce",
+    "bolero": "Bowen Bolero",
+    "maniac": "Mendham Maniac",
+    "dirigible": "Doubleday Dirigible",
+    "storm": "Conifer Storm",
+    "avalanche": "Shed Avalanche",
+    "conditional": "Conditional order",
+}
+# What each action needs and does, as the rule book gives it (range in hexes, base chance, damage).
+THROW_FACTS = {
+    "rattlesnake": ("range 6", "80%", "1 HP", "1 snowball"),
+    "baker": ("range 4", "60%", "1 HP", "1 snowball"),
+    "bolero": ("range 4", "50% each", "1 HP each", "2 snowballs"),
+    "maniac": ("everyone within 2", "25% each", "1 HP, no VPs", "every snowball you hold"),
+    "dirigible": ("range 3", "55%", "3 HP", "1 Dirigible"),
+    "storm": ("range 4 to the conifer", "90%, then 70% it falls", "2 HP there, 1 HP around", "1 snowball"),
+    "avalanche": ("range 2 to the shed", "80%, then 80% your side", "2 HP", "1 Dirigible"),
+}
+COLLECT_COST = {"ss": 2.0, "dd": 4.0, "head": 2.0}
+
+
+def _parse(ref: str) -> tuple[int, int]:
+    return ord(ref[0]) - ord("A"), int(ref[1:])
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+class Geometry:
+    """Where each hex of a map is drawn."""
+
+    def __init__(self, rows: int, cols: int, kitchen_door: str):
+        self.rows, self.cols = rows, cols
+        self.width = MARGIN_X * 2 + (cols - 1) * 1.5 * RADIUS + 2 * RADIUS
+        self.map_bottom = MARGIN_TOP + (rows + 1) * HALF_HEIGHT
+        self.door = kitchen_door
+        self.height = self.map_bottom + KITCHEN_HEIGHT + 12
+
+    def centre(self, ref: str) -> tuple[float, float]:
+        if ref == "KITCHEN":
+            x, _ = self.centre(self.door)
+            return x, self.map_bottom + 8 + KITCHEN_HEIGHT / 2 + 6
+        row, col = _parse(ref)
+        return MARGIN_X + RADIUS + (col - 1) * 1.5 * RADIUS, MARGIN_TOP + HALF_HEIGHT * (row + 1)
+
+    def points(self, ref: str, shrink: float = 0.0) -> str:
+        x, y = self.centre(ref)
+        r, h = RADIUS - shrink, HALF_HEIGHT - shrink * math.sqrt(3) / 2
+        corners = ((x - r, y), (x - r / 2, y - h), (x + r / 2, y - h), (x + r, y), (x + r / 2, y + h), (x - r / 2, y + h))
+        return " ".join(f"{_fmt(a)},{_fmt(b)}" for a, b in corners)
+
+    def line(self, refs: list[str]) -> str:
+        return " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in (self.centre(r) for r in refs))
+
+
+def _step_costs(route_from: str, route: list[str], path: set[str]) -> list[float]:
+    costs, here = [], route_from
+    for step in route:
+        costs.append(0.5 if here in path and step in path else 1.0)
+        here = step
+    return costs
+
+
+def _seat_name(combatants: list[dict[str, Any]], seat: Any, names: list[str]) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(combatants):
+        return combatants[seat].get("name") or (names[seat] if seat < len(names) else f"Seat {seat}")
+    if isinstance(seat, int) and seat < len(names):
+        return names[seat]
+    return str(seat)
+
+
+def describe_order(order: dict[str, Any] | None, combatants: list[dict[str, Any]], names: list[str]) -> str:
+    """One segment's order in words, as the player wrote it."""
+    if order is None:
+        return "Not written (stands still)"
+    kind = order["type"]
+    who = lambda s: "the nearest opponent" if s == "nearest" else _seat_name(combatants, s, names)  # noqa: E731
+    if kind == "stand":
+        return "Stand still"
+    if kind == "move":
+        carry = {"ss": ", keeping simple snowballs", "dd": ", keeping the Dirigible"}.get(order.get("carry") or "", "")
+        return "Move " + " → ".join(order["route"]) + carry
+    if kind in ("collect", "collect_move"):
+        what = {"ss": f"{order.get('count', 1)} simple snowball{'s' if order.get('count', 1) == 2 else ''}",
+                "dd": "a Doubleday Dirigible", "head": "the snowman's head"}[order["what"]]
+        if kind == "collect":
+            return f"Collect {what}"
+        route = " → ".join(order["route"])
+        return (f"Collect {what}, then move {route}" if order["collect_at"] == "start"
+                else f"Move {route}, then collect {what}")
+    if kind in ("rattlesnake", "dirigible"):
+        return f"{ACTION_NAMES[kind]} at {who(order['target'])}"
+    if kind == "baker":
+        bounce = "bouncing on the spot" if order.get("bounce", "spot") == "spot" else f"bouncing to {order['bounce']}"
+        return f"Baker Bounce at {who(order['target'])}, {bounce}"
+    if kind == "bolero":
+        a, b = order["targets"]
+        return f"Bowen Bolero at {who(a)} and {who(b)}"
+    if kind == "maniac":
+        return "Mendham Maniac (everyone within 2 hexes)"
+    if kind == "storm":
+        return f"Conifer Storm on the conifer at {order['conifer']}"
+    if kind == "avalanche":
+        return f"Shed Avalanche on the {'north' if order['side'] == 'N' else 'south'} side"
+    if kind == "conditional":
+        return "Conditional: " + "; ".join(
+            f"case {i}: {describe_order(c['then'], combatants, names)}" for i, c in enumerate(order["cases"], 1)
+        ) + f"; otherwise: {describe_order(order['otherwise'], combatants, names)}"
+    return ACTION_NAMES.get(kind, kind)
+
+
+CONDITIONS = (
+    ("hit", "I was hit in segment 1 or 2"),
+    ("not_hit", "I was not hit in segment 1 or 2"),
+    ("hit_someone", "I hit someone in segment 1 or 2"),
+    ("hp_at_most", "my HP are at most N"),
+    ("snowballs_at_least", "I carry at least N snowballs"),
+    ("opponent_within", "an opponent is within N hexes"),
+    ("seat_within", "this opponent is within N hexes"),
+    ("seat_away", "this opponent is out of the fight"),
+    ("at", "I stand at this hex"),
+)
+
+
+def describe_condition(cond: dict[str, Any], combatants: list[dict[str, Any]], names: list[str]) -> str:
+    """A rule 13 condition in words."""
+    kind = cond["if"]
+    who = _seat_name(combatants, cond.get("seat"), names) if "seat" in cond else ""
+    words = {
+        "hit": "if I was hit in segments 1-2", "not_hit": "if I was not hit in segments 1-2",
+        "hit_someone": "if I hit someone in segments 1-2",
+        "hp_at_most": f"if I have at most {cond.get('value')} HP",
+        "snowballs_at_least": f"if I carry at least {cond.get('value')} snowballs",
+        "opponent_within": f"if an opponent is within {cond.get('value')} hexes",
+        "seat_within": f"if {who} is within {cond.get('value')} hexes",
+        "seat_away": f"if {who} is out of the fight", "at": f"if I stand at {cond.get('hex')}",
+    }
+    return words.get(kind, kind)
+
+
+def _roll_row(event: dict[str, Any], combatants: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:
+    target = event.get("victim")
+    if target is not None:
+        aimed = _seat_name(combatants, target, names)
+    elif event.get("conifer"):
+        aimed = f"conifer {event['conifer']}"
+    elif event.get("side"):
+        aimed = f"shed, {'north' if event['side'] == 'N' else 'south'} side"
+    else:
+        aimed = ""
+    return {
+        "thrower": _seat_name(combatants, event.get("seat"), names),
+        "seat": event.get("seat"),
+        "action": ACTION_NAMES.get(event.get("action", ""), event.get("action", "")),
+        "aimed": aimed,
+        "distance": event.get("distance"),
+        "base": event.get("base"),
+        "modifiers": event.get("modifiers") or [],
+        "adjusted": event.get("adjusted"),
+        "over_shed": event.get("over_shed"),
+        "needed": event.get("needed"),
+        "roll": "00" if event.get("roll") == 100 else f"{event.get('roll', 0):02d}",
+        "hit": event.get("hit"),
+        "text": event.get("text", ""),
+    }
+
+
+def _report(view: dict[str, Any], geo: Geometry, names: list[str]) -> dict[str, Any] | None:
+    report = view.get("report")
+    if not report:
+        return None
+    combatants = view.get("combatants") or []
+    segments = []
+    for seg in report["segments"]:
+        moves = []
+        for m in seg["moves"]:
+            hexes = [m["from"], *m["route"]]
+            if m.get("bounce"):
+                hexes = [m["from"], m["to"]]
+            moves.append({"seat": m["seat"], "points": geo.line(hexes), "bumped": m.get("bumped"),
+                          "bounce": bool(m.get("bounce")),
+                          "ex": _fmt(geo.centre(m["to"])[0]), "ey": _fmt(geo.centre(m["to"])[1])})
+        throws = []
+        for t in seg["throws"]:
+            (x1, y1), (x2, y2) = geo.centre(t["from"]), geo.centre(t["to"])
+            throws.append({"seat": t["seat"], "x1": _fmt(x1), "y1": _fmt(y1), "x2": _fmt(x2), "y2": _fmt(y2),
+                           "hit": t["hit"], "area": t["action"] == "maniac",
+                           "action": ACTION_NAMES.get(t["action"], t["action"])})
+        positions = []
+        for key, ref in seg["positions"].items():
+            x, y = geo.centre(ref)
+            positions.append({"seat": int(key), "x": _fmt(x), "y": _fmt(y), "hex": ref})
+        entries = []
+        for e in seg["events"]:
+            if e["type"] == "roll":
+                entries.append({"kind": "roll", **_roll_row(e, combatants, names)})
+            else:
+                entries.append({"kind": e["type"], "text": e["text"], "seat": e.get("seat")})
+        segments.append({"segment": seg["segment"], "turn": seg["turn"], "moves": moves, "throws": throws,
+                         "positions": positions, "entries": entries})
+    return {"turn": report["turn"], "notes": report["notes"], "segments": segments}
+
+
+def _my_orders(view: dict[str, Any], geo: Geometry, names: list[str]) -> list[dict[str, Any]]:
+    """The viewer's own written orders, segment by segment, for the orders panel and the map."""
+    you = view.get("you") or {}
+    help_ = you.get("orders_help")
+    if not help_:
+        return []
+    orders = you.get("orders") or [None, None, None]
+    plan = you.get("plan") or []
+    previews = you.get("preview") or [[], [], []]
+    combatants = view.get("combatants") or []
+    path = set(view["map"]["path"])
+    first = help_["first_segment"]
+    out = []
+    ss, dd = help_["ss"], help_["dd"]
+    for k in range(3):
+        order = orders[k] if k < len(orders) else None
+        step = plan[k] if k < len(plan) else None
+        start = step["start"] if step else help_["start"]
+        if step:
+            ss, dd = step["ss"], step["dd"]
+        entry: dict[str, Any] = {
+            "segment": k + 1, "order": order, "start": start, "ss": ss, "dd": dd,
+            "active": k + 1 >= first, "text": describe_order(order, combatants, names),
+            "preview": previews[k] if k < len(previews) else [],
+            "mf_left": step["mf_left"] if step else None, "route_points": None, "mf_lines": [],
+            "type": order["type"] if order else None,
+        }
+        if order and order["type"] in ("move", "collect_move"):
+            entry["route_points"] = geo.line([start, *order["route"]])
+            costs = _step_costs(start, order["route"], path)
+            half = sum(1 for c in costs if c == 0.5)
+            lines = [f"{len(costs)} step{'s' if len(costs) != 1 else ''}"
+                     + (f" ({half} along the path at ½ MF)" if half else "") + f": {_fmt(sum(costs))} MF"]
+            spent = sum(costs)
+            if order["type"] == "collect_move":
+                cost = COLLECT_COST[order["what"]] * order.get("count", 1)
+                lines.append(f"collecting: {_fmt(cost)} MF")
+                spent += cost
+            lines.append(f"{_fmt(spent)} of 4 MF used, {entry['mf_left'] or _fmt(4 - spent)} MF left")
+            entry["mf_lines"] = lines
+            x, y = geo.centre(order["route"][-1])
+            entry["end_x"], entry["end_y"] = _fmt(x), _fmt(y)
+        if order and order["type"] == "conditional":
+            entry["cases"] = [{"when": case["when"], "then_text": describe_order(case["then"], combatants, names),
+                               "when_text": describe_condition(case["when"], combatants, names)}
+                              for case in order["cases"]]
+            entry["otherwise_text"] = describe_order(order["otherwise"], combatants, names)
+        throw_lines = []
+        for row in entry["preview"]:
+            tx = row.get("target")
+            if isinstance(tx, int) and tx < len(combatants) and combatants[tx].get("hex"):
+                to = combatants[tx]["hex"]
+            elif isinstance(tx, str) and tx in ("N", "S"):
+                to = view["map"]["shed"]
+            elif isinstance(tx, str):
+                to = tx
+            else:
+                continue
+            (x1, y1), (x2, y2) = geo.centre(start), geo.centre(to)
+            throw_lines.append({"x1": _fmt(x1), "y1": _fmt(y1), "x2": _fmt(x2), "y2": _fmt(y2),
+                                "percent": row.get("percent"), "mx": _fmt((x1 + x2) / 2), "my": _fmt((y1 + y2) / 2)})
+        entry["throw_lines"] = throw_lines
+        x, y = geo.centre(start)
+        entry["start_x"], entry["start_y"] = _fmt(x), _fmt(y)
+        out.append(entry)
+    return out
+
+
+_HEX_LAYERS: dict[tuple[str, tuple[str, ...]], Any] = {}
+
+
+def _hex_layer(m: dict[str, Any], used_sides: tuple[str, ...]) -> Any:
+    """The garden's hexes as SVG: the same for every page of a map while the same roof sides are bare."""
+    key = (m["name"], used_sides)
+    cached = _HEX_LAYERS.get(key)
+    if cached is not None:
+        return cached
+    geo = Geometry(len(m["rows"]), m["cols"], m["kitchen_door"])
+    path, conifers, adjacent = set(m["path"]), set(m["conifers"]), set(m["conifer_adjacent"])
+    snowmen, starts, safe = set(m["snowmen"]), set(m["starts"]), set(m["avalanche_safe"])
+    side_of = {h: side for side, cells in m["avalanche"].items() for h in cells}
+    parts = []
+    for ref in m["hexes"]:
+        x, y = geo.centre(ref)
+        classes = ["sf-hex"]
+        classes += ["is-path"] if ref in path else []
+        classes += ["is-conifer"] if ref in conifers else ["is-near-conifer"] if ref in adjacent else []
+        classes += ["is-snowman"] if ref in snowmen else []
+        classes += ["is-shed"] if ref == m["shed"] else []
+        side = side_of.get(ref, "")
+        if side:
+            classes += [f"is-avalanche is-avalanche-{side}"] + (["is-used"] if side in used_sides else [])
+        classes += ["is-safe"] if ref in safe else []
+        classes += ["is-start"] if ref in starts else []
+        classes += ["is-door"] if ref == m["kitchen_door"] else []
+        side_attr = f' data-side="{side}"' if side else ""
+        parts.append(f'<g class="{" ".join(classes)}" data-hex="{ref}"{side_attr}><polygon points="{geo.points(ref)}"/>'
+                     f'<text class="sf-ref" x="{_fmt(x)}" y="{_fmt(y - HALF_HEIGHT + 7.5)}">{ref}</text></g>')
+    layer = mark_safe("".join(parts))
+    if len(_HEX_LAYERS) < 64:
+        _HEX_LAYERS[key] = layer
+    return layer
+
+
+@register.simple_tag
+def sf_board(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[str, Any]:
+    """Everything the board template draws, for one viewer's view."""
+    m = view["map"]
+    geo = Geometry(len(m["rows"]), m["cols"], m["kitchen_door"])
+    used = view.get("used") or {"conifers": [], "sides": [], "heads": []}
+    starts = m["starts"]
+    you = view.get("you") or {}
+    my_starts = ((you.get("setup") or {}).get("starts") or []) if view["phase"] == "setup" else []
+    hex_layer = _hex_layer(m, tuple(sorted(used["sides"])))
+    combatants = []
+    for c in view.get("combatants") or []:
+        if not c.get("seen") or not c.get("hex") or c.get("status") == "gone":
+            continue
+        x, y = geo.centre(c["hex"])
+        if c["hex"] == "KITCHEN":
+            x += (c["seat"] - (view["players"] - 1) / 2) * 22
+        combatants.append({**c, "x": _fmt(x), "y": _fmt(y), "colour": SEAT_COLOURS[c["seat"] % 6],
+                           "initial": "".join(w[0] for w in c["name"].split()[:2]).upper() or "?",
+                           "ball_xs": [_fmt(12 + 4.4 * i) for i in range(min(c["ss"], 4))], "me": c["seat"] == seat})
+    sx, sy = geo.centre(m["shed"])
+    door_x, door_y = geo.centre(m["kitchen_door"])
+    kx, ky = geo.centre("KITCHEN")
+    players = view.get("players") or len(names)
+    kitchen_w = max(70.0, 24.0 * players + 20)
+    features = {
+        "conifers": [{"ref": c, "x": _fmt(geo.centre(c)[0]), "y": _fmt(geo.centre(c)[1]), "used": c in used["conifers"]}
+                     for c in m["conifers"]],
+        "snowmen": [{"ref": s, "x": _fmt(geo.centre(s)[0]), "y": _fmt(geo.centre(s)[1]), "used": s in used["heads"]}
+                    for s in m["snowmen"]],
+        "shed": {"ref": m["shed"], "x": _fmt(sx), "y": _fmt(sy), "n_used": "N" in used["sides"], "s_used": "S" in used["sides"],
+                 "n_y": _fmt(sy - HALF_HEIGHT + 2), "s_y": _fmt(sy + 1), "half": _fmt(HALF_HEIGHT - 3),
+                 "left": _fmt(sx - RADIUS + 3), "w": _fmt(2 * RADIUS - 6)},
+        "door": {"x": _fmt(door_x), "y": _fmt(door_y + HALF_HEIGHT)},
+        "kitchen": {"x": _fmt(kx - kitchen_w / 2), "y": _fmt(geo.map_bottom + 8), "w": _fmt(kitchen_w),
+                    "h": _fmt(KITCHEN_HEIGHT), "cx": _fmt(kx), "cy": _fmt(ky)},
+        "starts": [{"ref": s, "x": _fmt(geo.centre(s)[0]), "y": _fmt(geo.centre(s)[1]),
+                    "rank": (my_starts.index(s) + 1) if s in my_starts else None} for s in starts],
+    }
+    col_labels = [{"n": c, "x": _fmt(MARGIN_X + RADIUS + (c - 1) * 1.5 * RADIUS)} for c in range(1, m["cols"] + 1)]
+    row_labels = [{"l": letter, "y": _fmt(MARGIN_TOP + HALF_HEIGHT * (i + 1))} for i, letter in enumerate(m["rows"])]
+    return {
+        "width": _fmt(geo.width), "height": _fmt(geo.height), "hex_layer": hex_layer, "combatants": combatants,
+        "features": features, "cols": col_labels, "rows": row_labels,
+        "report": _report(view, geo, names), "orders": _my_orders(view, geo, names),
+        "colours": SEAT_COLOURS, "throw_facts": THROW_FACTS, "conditions": CONDITIONS, "label_left": _fmt(MARGIN_X / 2 + 1),
+        "label_right": _fmt(geo.width - MARGIN_X / 2 - 1),
+    }
+
+
+@register.filter
+def seat_colour(seat: Any) -> str:
+    try:
+        return SEAT_COLOURS[int(seat) % len(SEAT_COLOURS)]
+    except (TypeError, ValueError):
+        return "#555"
+
+
+@register.filter
+def signed(value: Any) -> str:
+    """A modifier as the table writes it: +10, -5."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return f"+{number}" if number > 0 else str(number)

@@ -1,0 +1,414 @@
+"""What a Snowball!'s board, prepared for its templates: SVG coordinates and the choices of one viewer.
+
+The village is measured in inches with y growing north; the SVG draws north up, so every y is
+flipped (``24 - y``). ``was_board`` turns one viewer's payload into plain rows the templates
+only print: terrain with its properties, the Kids with their badges, the allowed area for
+placing a Kid or ending a MOVE (as SVG paths), the lines of fire of the active Kid, the dice
+tray with what each die can be spent on, and the activation order.
+"""
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter, defaultdict
+from typing import Any
+
+from django import template
+from shapely.geometry import MultiPolygon, Point, Polygon, box
+from shapely.ops import unary_union
+
+register = template.Library()
+
+PROPERTY_WORDS = (
+    ("blocks_movement", "blocks movement"),
+    ("blocks_sight", "blocks sight"),
+    ("vaultable", "vaultable"),
+    ("snowless", "snowless (no gathering)"),
+    ("indoors", "indoors: no going in"),
+)
+SHORT_LABELS = {"tree": "tree", "hedge": "hedge", "stall": "stall", "car": "car", "wall": "wall", "fence": "fence",
+                "bench": "bench", "fountain": "fountain", "house": "house", "shop": "shop", "church": "church"}
+LABEL_CHAR_WIDTH = 0.27  # inches per character of a terrain label at its font size
+NAME_CHAR_WIDTH = 0.34   # inches per character of a Kid's name at its font size
+CORNER_CHAR_WIDTH = 0.3  # the same for a corner's name
+CARD_TITLES_SHORT = {"pitch": "I've been practicing my pitch!", "ice": "Ice to see you!"}
+ACTION_CLASS = {"move": "move", "vault": "move", "gather": "gather", "aim": "aim", "throw": "throw", "wild": "wild"}
+
+
+def _n(value: float) -> str:
+    return f"{value:.3f}".rstrip("0").rstrip(".") or "0"
+
+
+def _flip(size: float, point: list[float]) -> tuple[float, float]:
+    return point[0], size - point[1]
+
+
+def _points(size: float, points: list[list[float]]) -> str:
+    return " ".join(f"{_n(x)},{_n(y)}" for x, y in (_flip(size, p) for p in points))
+
+
+def _ring_path(size: float, ring: list[list[float]] | Any) -> str:
+    pts = [_flip(size, p) for p in ring]
+    if not pts:
+        return ""
+    return "M" + " L".join(f"{_n(x)} {_n(y)}" for x, y in pts) + " Z"
+
+
+def region_path(size: float, region: list[dict[str, Any]]) -> str:
+    """The engine's region description (outer rings with holes) as one even-odd SVG path."""
+    parts = []
+    for piece in region or []:
+        parts.append(_ring_path(size, piece["outer"]))
+        parts += [_ring_path(size, hole) for hole in piece.get("holes", [])]
+    return " ".join(p for p in parts if p)
+
+
+def _shape_path(size: float, shape: Any) -> str:
+    polygons = list(shape.geoms) if isinstance(shape, MultiPolygon) else [shape] if isinstance(shape, Polygon) else []
+    parts = []
+    for polygon in polygons:
+        if polygon.is_empty:
+            continue
+        parts.append(_ring_path(size, [list(c) for c in polygon.exterior.coords[:-1]]))
+        parts += [_ring_path(size, [list(c) for c in ring.coords[:-1]]) for ring in polygon.interiors]
+    return " ".join(parts)
+
+
+def placement_area(size: float, place: dict[str, Any], tolerance: float) -> str:
+    """Where a Kid's centre may go at set-up: within ``within`` of a team corner, in the village,
+    off every other base and every piece that blocks movement, with the engine's tolerance
+    (an SVG path)."""
+    radius = place["piece_radius"]
+    near = unary_union([Point(c).buffer(place["within"] + tolerance, 64) for c in place["corners"]])
+    area = near.intersection(box(radius - tolerance, radius - tolerance, size - radius + tolerance, size - radius + tolerance))
+    blocked = []
+    for shape in place.get("must_avoid", []):
+        if shape["kind"] == "circle":
+            blocked.append(Point(shape["center"]).buffer(shape["radius"] - tolerance, 32))
+        else:
+            blocked.append(Polygon(shape["points"]).buffer(shape["clearance"] - tolerance, 16))
+    if blocked:
+        area = area.difference(unary_union(blocked))
+    return _shape_path(size, area)
+
+
+def _kid_label(kids: dict[str, Any], kid_id: str) -> str:
+    kid = kids.get(kid_id)
+    return kid["name"] if kid else kid_id
+
+
+def _object_label(view: dict[str, Any], object_id: str) -> str:
+    if object_id in view["kids"]:
+        return view["kids"][object_id]["name"]
+    for piece in view["village"]["terrain"]:
+        if piece["id"] == object_id:
+            return piece["label"]
+    return object_id
+
+
+def _terrain_rows(view: dict[str, Any], size: float) -> list[dict[str, Any]]:
+    rows = []
+    for piece in view["village"]["terrain"]:
+        xs = [p[0] for p in piece["points"]]
+        ys = [p[1] for p in piece["points"]]
+        cx, cy = (min(xs) + max(xs)) / 2, size - (min(ys) + max(ys)) / 2
+        width, height = max(xs) - min(xs), max(ys) - min(ys)
+        props = [words for key, words in PROPERTY_WORDS if piece.get(key)]
+        vertical = height > width * 1.6
+        room = (height if vertical else width) - 0.3
+        label = next((words for words in (piece["label"], SHORT_LABELS.get(piece["kind"], ""))
+                      if words and len(words) * LABEL_CHAR_WIDTH <= room), "")
+        classes = ["was-t", f"was-t-{piece['kind']}"]
+        classes += [f"is-{key.replace('_', '-')}" for key, _ in PROPERTY_WORDS if piece.get(key)]
+        rows.append({
+            "id": piece["id"], "kind": piece["kind"], "label": piece["label"], "points": _points(size, piece["points"]),
+            "classes": " ".join(classes), "properties": ", ".join(props) or "open ground",
+            "cx": _n(cx), "cy": _n(cy), "short_label": label if not piece.get("snowless") else "",
+            "vertical": vertical, "snowless": piece.get("snowless", False),
+        })
+    # snowless ground first (underneath), then everything else
+    rows.sort(key=lambda r: not r["snowless"])
+    return rows
+
+
+def _name_spots(view: dict[str, Any], size: float) -> dict[str, tuple[float, float, str]]:
+    """Where each Kid's name goes, relative to its base: above, below, right or left, whichever
+    first overlaps no base and no name already placed (greedily, west to east)."""
+    kids = [k for k in view["kids"].values() if k["pos"] is not None and k["home"] is None]
+    bases = [(k["pos"][0], size - k["pos"][1], k["radius"]) for k in kids]
+    taken: list[tuple[float, float, float, float]] = []
+    for index, (cx, cy) in enumerate(view["village"]["corners"]):  # the corner names in the margin
+        width = (len(view["village"]["corner_names"][index]) + 8) * CORNER_CHAR_WIDTH
+        top = -1.0 if cy == size else size + 0.3
+        taken.append((0.0, top, width, top + 0.7) if cx == 0 else (size - width, top, size, top + 0.7))
+    spots: dict[str, tuple[float, float, str]] = {}
+    for kid in sorted(kids, key=lambda k: (k["pos"][0], -k["pos"][1])):
+        x, y = kid["pos"][0], size - kid["pos"][1]
+        width = len(kid["name"]) * NAME_CHAR_WIDTH + (0.9 if kid["down"] else 0)
+        choices = (  # (dx, dy of the text's anchor, anchor, box left, top, right, bottom relative to the centre)
+            (0.0, -0.68, "middle", -width / 2, -1.15, width / 2, -0.55),
+            (0.0, 1.02, "middle", -width / 2, 0.55, width / 2, 1.15),
+            (0.62, 0.2, "start", 0.6, -0.3, 0.6 + width, 0.3),
+            (-0.62, 0.2, "end", -0.6 - width, -0.3, -0.6, 0.3),
+        )
+        best = choices[0]
+        for choice in choices:
+            if choice[2] == "start" and (kid["snowballs"] or kid["aims"]):
+                continue
+            box_ = (x + choice[3], y + choice[4], x + choice[5], y + choice[6])
+            if box_[0] < -1.2 or box_[2] > size + 1.2 or box_[1] < -1.2 or box_[3] > size + 1.2:
+                continue
+            hits_name = any(not (box_[2] < t[0] or box_[0] > t[2] or box_[3] < t[1] or box_[1] > t[3]) for t in taken)
+            hits_base = any(bx + r > box_[0] and bx - r < box_[2] and by + r > box_[1] and by - r < box_[3]
+                            for bx, by, r in bases)
+            if not hits_name and not hits_base:
+                best = choice
+                break
+        taken.append((x + best[3], y + best[4], x + best[5], y + best[6]))
+        spots[kid["id"]] = (best[0], best[1], best[2])
+    return spots
+
+
+def _kid_rows(view: dict[str, Any], size: float, seat: int | None, active: str | None,
+              names: list[str]) -> list[dict[str, Any]]:
+    rows = []
+    names_at = _name_spots(view, size)
+    for kid_id, kid in view["kids"].items():
+        x, y = (None, None) if kid["pos"] is None else _flip(size, kid["pos"])
+        balls = sorted(kid["snowballs"])
+        ball_rows, x_at = [], 0.82
+        for size_, count in sorted(Counter(balls).items()):
+            ball_rows.append({"x": _n(x_at), "size": size_, "count": count, "count_x": _n(x_at + 0.3)})
+            x_at += 0.62 + (0.55 if count > 1 else 0)
+        rows.append({
+            **kid, "x": None if x is None else _n(x), "y": None if y is None else _n(y),
+            "name_x": _n(names_at.get(kid_id, (0.0, -0.68))[0]), "name_y": _n(names_at.get(kid_id, (0.0, -0.68))[1]),
+            "name_anchor": names_at.get(kid_id, (0, 0, "middle"))[2] if kid_id in names_at else "middle",
+            "mine": seat is not None and kid["seat"] == seat, "active": kid_id == active,
+            "balls": balls, "ball_rows": ball_rows, "aim_x": _n(x_at),
+            "balls_words": ", ".join(f"Size {b}" for b in balls) or "no snowballs",
+            "player": names[kid["seat"]] if kid["seat"] < len(names) else f"Seat {kid['seat'] + 1}",
+            "pips": range(kid["command_dice"]), "lost_pips": range(6 - kid["command_dice"]) if kid["command_dice"] < 6 else (),
+            "in_village": kid["pos"] is not None and kid["home"] is None,
+        })
+    return rows
+
+
+def _order_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
+    order = view["order"]
+    totals: dict[str, int] = {}
+    for roll in view["order_rolls"][:1]:
+        totals = {k: v for k, v in roll["totals"].items()}
+    tie_breaks: dict[str, list[int]] = defaultdict(list)
+    for roll in view["order_rolls"][1:]:
+        for k, v in roll["rolls"].items():
+            tie_breaks[k].append(v)
+    activation = view["activation"]
+    current = activation["kid"] if activation else None
+    position = order.index(current) if current in order else view["next_index"]
+    rows = []
+    for index, kid_id in enumerate(order):
+        kid = view["kids"][kid_id]
+        bonus = (view["order_rolls"][0]["bonus"].get(kid_id, 0) if view["order_rolls"] else 0)
+        state = "now" if kid_id == current else "done" if index < position else "next"
+        rows.append({"id": kid_id, "name": kid["name"], "colour": kid["colour"], "total": totals.get(kid_id),
+                     "bonus": bonus, "tie": tie_breaks.get(kid_id, []), "state": state, "home": kid["home"]})
+    return rows
+
+
+def _die_word(kid: dict[str, Any], value: int) -> str:
+    return kid["sheet"]["faces"].get(str(value), "")
+
+
+def _action_text(view: dict[str, Any], kid: dict[str, Any], action: dict[str, Any]) -> str:
+    kind = action["type"]
+    native = kid["sheet"]["faces"].get(str(action.get("die")), "")
+    as_words = ""
+    if action.get("die") == 6 and kind in ("move", "vault", "gather", "aim", "throw"):
+        as_words = " (Wild)"
+    if kind == "move":
+        return ("SLIDE 2D6 (Penguin)" if action.get("slide") else "MOVE: roll 1D6") + as_words
+    if kind == "vault":
+        return f"Vault the {_object_label(view, action['terrain'])}{as_words}"
+    if kind == "gather":
+        make = action["make"]
+        if make == "new":
+            return f"GATHER: a new snowball{as_words}"
+        if make == "grow":
+            return f"GATHER: grow Size {action['size']}{as_words}"
+        if make == "give":
+            return f"GATHER: give Size {action['size']} to {_kid_label(view['kids'], action['to'])}{as_words}"
+        return f"GATHER: mend (Snowman){as_words}"
+    if kind == "aim":
+        return f"AIM: +1 to the next throw{as_words}"
+    if kind == "wild":
+        return {"recover": "Recover a Command Die", "prepare": "Prepare: +1 activation next turn",
+                "get_up": "Get up"}[action["use"]]
+    del native
+    return kind
+
+
+def _why_not(view: dict[str, Any], kid: dict[str, Any], means: str) -> str:
+    """Why a die cannot be spent now, in the player's words."""
+    if kid["down"]:
+        return f"{kid['name']} is knocked down: only a Wild die helps"
+    if "THROW" in means:
+        if not kid["snowballs"] and kid["sheet"]["type"] != "snowman":
+            return "no snowball to throw: GATHER SNOW first"
+        return "no enemy Kid in sight"
+    if "GATHER" in means:
+        return "not standing on snow"
+    return "nothing to spend it on now"
+
+
+def _throw_groups(view: dict[str, Any], throws: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    lines = {line["to"]: line for line in view["lines_of_fire"]}
+    groups: dict[str, dict[str, Any]] = {}
+    for action in throws:
+        target = action["target"]
+        group = groups.get(target)
+        if group is None:
+            line = lines.get(target, {})
+            group = groups[target] = {
+                "target": target, "name": _kid_label(view["kids"], target), "line": line,
+                "modifiers": line.get("modifiers_without_size", []),
+                "objects": [_object_label(view, o) for o in line.get("objects", [])],
+                "options": [],
+            }
+        ball = action["snowball"]
+        words = "a piece of itself (Size 4)" if ball == "self" else f"Size {ball}"
+        if action.get("cards"):
+            words += " + " + " + ".join(f"\u201c{CARD_TITLES_SHORT.get(c, c)}\u201d" for c in action["cards"])
+        group["options"].append({"action": action, "text": words, "die": action["die"]})
+    return list(groups.values())
+
+
+def _tray(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    activation = view["activation"]
+    if activation is None or activation["stage"] != "turn" or not any(a["type"] == "end_activation" for a in legal):
+        return None
+    kid = view["kids"][activation["kid"]]
+    by_die: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for action in legal:
+        if "die" in action:
+            by_die[action["die"]].append(action)
+    dice = []
+    for value in sorted(set(activation["tray"])):
+        actions = by_die.get(value, [])
+        plain = [{"action": a, "text": _action_text(view, kid, a), "kind": ACTION_CLASS.get(a["type"], a["type"])}
+                 for a in actions if a["type"] != "throw"]
+        throws = _throw_groups(view, [a for a in actions if a["type"] == "throw"])
+        dice.append({"value": value, "count": activation["tray"].count(value), "means": _die_word(kid, value),
+                     "plain": plain, "throws": throws, "usable": bool(actions),
+                     "why_not": "" if actions else _why_not(view, kid, _die_word(kid, value))})
+    return {"kid": kid, "dice": dice, "all": list(activation["tray"]),
+            "cards": [a for a in legal if a["type"] == "play_card"],
+            "end": next((a for a in legal if a["type"] == "end_activation"), None)}
+
+
+def _fire_rows(view: dict[str, Any], size: float) -> list[dict[str, Any]]:
+    rows = []
+    for index, line in enumerate(view["lines_of_fire"]):
+        a = view["kids"][line["from"]]["pos"]
+        b = view["kids"][line["to"]]["pos"]
+        ax, ay = _flip(size, a)
+        bx, by = _flip(size, b)
+        modifier = sum(m["value"] for m in line.get("modifiers_without_size", []))
+        rows.append({**line, "x1": _n(ax), "y1": _n(ay), "x2": _n(bx), "y2": _n(by),
+                     "mx": _n(ax + (bx - ax) * (0.4 + 0.2 * (index % 2))),
+                     "my": _n(ay + (by - ay) * (0.4 + 0.2 * (index % 2)) - 0.3), "modifier": modifier,
+                     "object_count": len(line.get("objects", [])),
+                     "target_name": _kid_label(view["kids"], line["to"]),
+                     "blocker_name": _object_label(view, line["blocker"]) if line.get("blocker") else ""})
+    rows.sort(key=lambda r: r["visible"])
+    return rows
+
+
+def _within_reach(view: dict[str, Any], move_to: dict[str, Any], kid_id: str) -> bool:
+    """Whether a MOVE of this roll could end in base contact with ``kid_id`` (as the crow flies)."""
+    other = view["kids"][kid_id]
+    gap = math.dist(move_to["from"], other["pos"]) - move_to["piece_radius"] - other["radius"]
+    return gap <= move_to["roll"] + move_to.get("tolerance", 0.0)
+
+
+@register.simple_tag
+def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | None, names: list[str]) -> dict[str, Any]:
+    """Everything the board templates print for one viewer's view and legal actions."""
+    size = float(view["village"]["size"][1])
+    activation = view["activation"]
+    active = activation["kid"] if activation else None
+    legal = legal or []
+    place = [a for a in legal if a["type"] == "place"]
+    move_to = next((a for a in legal if a["type"] == "move_to"), None)
+    corner_actions = {a["corner"]: a for a in legal if a["type"] == "corner"}
+    taken = {c: t for t in view["teams"] for c in t["corners"]}
+    corners = []
+    for index, (cx, cy) in enumerate(view["village"]["corners"]):
+        x, y = _flip(size, [cx, cy])
+        team = taken.get(index)
+        zone = Point(cx, cy).buffer(6.0, 64).intersection(box(0, 0, size, size))
+        corners.append({"index": index, "name": view["village"]["corner_names"][index], "x": _n(x), "y": _n(y),
+                        "zone": _shape_path(size, zone),
+                        "team": team, "action": corner_actions.get(index),
+                        "label_x": _n(x), "label_y": _n(-0.4 if y == 0 else size + 0.85),
+                        "label_anchor": "start" if x == 0 else "end"})
+    team_of_seat = view["seat_team"]
+    my_team = team_of_seat[seat] if seat is not None and seat < len(team_of_seat) else None
+    kids = _kid_rows(view, size, seat, active, names)
+    teams = []
+    for t in view["teams"]:
+        rolls = [r["totals"].get(str(t["team"])) for r in view["team_rolls"] if str(t["team"]) in r["totals"]]
+        teams.append({**t, "kids": [k for k in kids if k["team"] == t["team"]], "mine": t["team"] == my_team,
+                      "players": [names[s] if s < len(names) else f"Seat {s + 1}" for s in t["seats"]],
+                      "rolls": rolls, "pick": view["team_order"].index(t["team"]) + 1 if t["team"] in view["team_order"] else None})
+    tray = _tray(view, legal)
+    rolloff = [[{"name": view["teams"][int(t)]["name"], "colour": view["teams"][int(t)]["colour"], "total": total}
+                for t, total in roll["totals"].items()] for roll in view["team_rolls"]]
+    move_from = None
+    if move_to is not None:
+        fx, fy = _flip(size, move_to["from"])
+        move_from = {"x": _n(fx), "y": _n(fy), "roll": move_to["roll"],
+                     "shove": [{"id": k, "name": _kid_label(view["kids"], k)} for k in move_to.get("shove", [])
+                               if _within_reach(view, move_to, k)]}
+    moving = None
+    pending = view.get("pending") or {}
+    if pending.get("kind") == "move_to" and view["kids"][pending["kid"]]["pos"] is not None:
+        mx, my = _flip(size, view["kids"][pending["kid"]]["pos"])
+        moving = {"x": _n(mx), "y": _n(my), "roll": pending["roll"], "name": view["kids"][pending["kid"]]["name"]}
+    click = None
+    if place:
+        click = {"mode": "place", "actions": place}
+    elif move_to is not None:
+        click = {"mode": "move_to", "actions": [move_to]}
+    outcome = view.get("outcome")
+    return {
+        "size": size, "size_str": _n(size), "viewbox": f"-1.3 -1.3 {_n(size + 2.6)} {_n(size + 2.6)}",
+        "compass_x": _n(size + 0.6), "terrain": _terrain_rows(view, size), "kids": kids,
+        "kids_by_id": {k["id"]: k for k in kids}, "teams": teams, "my_team": my_team, "corners": corners,
+        "order": _order_rows(view), "active": view["kids"].get(active) if active else None,
+        "tray": tray, "rolloff": rolloff,
+        "team_order": [view["teams"][t]["name"] for t in view["team_order"]], "fire": _fire_rows(view, size) if view["phase"] == "play" else [],
+        "place": place, "place_path": placement_area(size, place[0], view["village"]["tolerance"]) if place else "",
+        "move_to": move_to, "move_path": region_path(size, move_to["region"]) if move_to else "", "move_from": move_from, "moving": moving,
+        "click_json": json.dumps(click) if click else "",
+        "grid": [_n(i) for i in range(1, int(size))], "grid_major": [_n(i) for i in range(6, int(size), 6)],
+        "start": [a for a in legal if a["type"] in ("roll", "play_card") and (activation or {}).get("stage") == "start"],
+        "reaction": [a for a in legal if a["type"] in ("play_card", "decline")] if view.get("pending") and
+        view["pending"].get("kind") == "reaction" and seat is not None and view["pending"]["seat"] == seat else [],
+        "never_ask": [a for a in legal if a["type"] == "set_never_ask"],
+        "surrender": next((a for a in legal if a["type"] == "surrender"), None),
+        "outcome_teams": (outcome or {}).get("teams", []),
+        "winning_teams": (outcome or {}).get("winning_teams", []),
+    }
+
+
+@register.filter
+def card_title(view: dict[str, Any], card: str) -> str:
+    """The title of an ability card by its short name."""
+    return view["cards"].get(card, {}).get("title", card)
+
+
+@register.filter
+def json_attr(value: Any) -> str:
+    """``value`` as JSON, for a data attribute (the template escapes the quotes)."""
+    return json.dumps(value, sort_keys=True)

@@ -1,0 +1,539 @@
+// Snowball Fighting's board: turns clicks on the garden into setup and orders actions.
+// The board is re-rendered by the server on every version; what is being written (the
+// segment and the order chosen, a half-picked Bowen Bolero, the setup typed so far) lives
+// here and is put back after each render. Orders are saved (not sealed) after each click, so
+// the MF left and the hit chances shown are the engine's; a refusal shows the engine's reason.
+(function () {
+  "use strict";
+
+  var SHED = "K7";
+  var TARGET_TOOLS = {rattlesnake: 1, baker: 1, dirigible: 1, bolero: 1};
+  var HINTS = {
+    move: "Click the hexes of your route one by one, starting next to where you stand.",
+    collect_move: "Choose what and when, then click the hexes of your route.",
+    collect: "Choose what to collect (you cannot collect on the path).",
+    rattlesnake: "Click the opponent to aim at (range 6, 80%), or aim at the nearest opponent.",
+    baker: "Click the opponent to aim at (range 4, 60%).",
+    bolero: "Click two opponents (range 4, 50% each).",
+    dirigible: "Click the opponent to aim at (range 3, 55%, 3 HP).",
+    storm: "Click a conifer (range 4 to it; 90% to hit, then 70% the snow falls).",
+    avalanche: "Click the north or south half of the shed roof (range 2; 80%, then 80% your side).",
+    bounce: "Click a hex next to you to bounce there, or bounce on the spot."
+  };
+
+  var S = {key: null, version: null, seg: null, tool: null, bolero: [], local: null, pending: false, queued: false,
+           setupName: null, setupStarts: null, nameFocused: false, showSeg: "all", message: "",
+           scrollLeft: null, fit: false, branch: null};
+
+  function board() { return document.getElementById("sf-board"); }
+  function data(id) {
+    var el = document.getElementById(id);
+    return el ? JSON.parse(el.textContent) : null;
+  }
+  function q(sel) { return document.querySelector(sel); }
+  function qa(sel) { return Array.prototype.slice.call(document.querySelectorAll(sel)); }
+
+  function parse(ref) { return [ref.charCodeAt(0) - 65, parseInt(ref.slice(1), 10)]; }
+  function refOf(r, c) { return String.fromCharCode(65 + r) + c; }
+  function neighbours(ref) {
+    if (ref === "KITCHEN") return ["W11"];
+    var p = parse(ref), out = [];
+    [[-2, 0], [-1, 1], [1, 1], [2, 0], [1, -1], [-1, -1]].forEach(function (d) {
+      var r = p[0] + d[0], c = p[1] + d[1];
+      if (r < 0 || c < 1) return;
+      var n = refOf(r, c);
+      if (n !== SHED && q('#sf-map [data-hex="' + n + '"].sf-hex')) out.push(n);
+    });
+    if (ref === "W11") out.push("KITCHEN");
+    return out;
+  }
+  function stepCost(a, b, path) { return path.indexOf(a) !== -1 && path.indexOf(b) !== -1 ? 0.5 : 1; }
+  function routeCost(start, route) {
+    var path = data("sf-path") || [], here = start, cost = 0;
+    route.forEach(function (h) { cost += stepCost(here, h, path); here = h; });
+    return cost;
+  }
+
+  function you() { return data("sf-you"); }
+  function orders() {
+    var mine = you();
+    var base = S.local || (mine && mine.orders) || [null, null, null];
+    return JSON.parse(JSON.stringify(base));
+  }
+  function startOf(k) {
+    var mine = you();
+    if (mine && mine.plan && mine.plan[k - 1]) return mine.plan[k - 1].start;
+    return mine && mine.orders_help ? mine.orders_help.start : null;
+  }
+  function combatantOn(hex) {
+    var list = data("sf-combatants") || [];
+    for (var i = 0; i < list.length; i++) if (list[i].hex === hex && list[i].status !== "gone") return list[i].seat;
+    return null;
+  }
+
+  function hint(text) {
+    S.message = text || "";
+    var el = q("[data-sf-hint]") || q("#sf-setup-hint");
+    if (el && text) el.textContent = text;
+  }
+
+  // ------------------------------------------------------------------ sending
+
+  function sendOrders() {
+    S.pending = true;
+    S.queued = false;
+    window.Snowball.send({type: "orders", segments: S.local});
+  }
+  function change(list) {
+    var first = parseInt((q("[data-sf-orders]") || {dataset: {first: "1"}}).dataset.first, 10);
+    for (var k = 0; k < first - 1; k++) list[k] = null;
+    S.local = list;
+    if (S.pending) S.queued = true; else sendOrders();
+    paintOrderText();
+  }
+  // The order being written: the segment's own, or one case of a conditional third segment.
+  function isConditional(list) {
+    var o = list[S.seg - 1];
+    return !!(o && o.type === "conditional");
+  }
+  function curOrder() {
+    var list = orders(), o = list[S.seg - 1];
+    if (!isConditional(list)) return o;
+    if (S.branch === "otherwise") return o.otherwise;
+    return o.cases[S.branch || 0] ? o.cases[S.branch || 0].then : null;
+  }
+  function setOrder(order) {
+    var list = orders();
+    if (isConditional(list)) {
+      var c = list[S.seg - 1];
+      if (S.branch === "otherwise") c.otherwise = order;
+      else c.cases[Math.min(S.branch || 0, c.cases.length - 1)].then = order;
+    } else {
+      list[S.seg - 1] = order;
+    }
+    change(list);
+  }
+  function conditionOf(row) {
+    var kind = row.querySelector("[data-sf-when]").value, when = {"if": kind};
+    if (["hp_at_most", "snowballs_at_least", "opponent_within", "seat_within"].indexOf(kind) !== -1)
+      when.value = parseInt(row.querySelector("[data-sf-when-value]").value, 10) || 0;
+    if (kind === "seat_within" || kind === "seat_away")
+      when.seat = parseInt(row.querySelector("[data-sf-when-seat]").value, 10);
+    if (kind === "at") when.hex = row.querySelector("[data-sf-when-hex]").value.trim().toUpperCase();
+    return when;
+  }
+  function paintConditions() {
+    qa("[data-sf-case]").forEach(function (row) {
+      var kind = row.querySelector("[data-sf-when]").value;
+      var parts = {value: ["hp_at_most", "snowballs_at_least", "opponent_within", "seat_within"].indexOf(kind) !== -1,
+                   seat: kind === "seat_within" || kind === "seat_away", hex: kind === "at"};
+      row.querySelectorAll("[data-sf-when-part]").forEach(function (el) { el.hidden = !parts[el.dataset.sfWhenPart]; });
+    });
+    qa("[data-sf-branch]").forEach(function (btn) {
+      var key = btn.dataset.sfBranch === "otherwise" ? "otherwise" : parseInt(btn.dataset.sfBranch, 10);
+      var on = S.seg === 3 && (S.branch === key || (S.branch === null && key === 0));
+      btn.setAttribute("aria-pressed", on ? "true" : "false");
+      btn.textContent = on ? "Writing this case…" : "Write this case";
+    });
+  }
+
+  // ------------------------------------------------------------------ clicks
+
+  function clickMap(evt) {
+    var b = board();
+    if (!b || !b.contains(evt.target) || !evt.target.closest("#sf-map")) return false;
+    var token = evt.target.closest("[data-token-seat]");
+    var sideEl = evt.target.closest("[data-side]");
+    var hexEl = evt.target.closest("[data-hex]");
+    var hex = hexEl ? hexEl.dataset.hex : null;
+    if (b.dataset.phase === "setup" && b.dataset.asked) {
+      if (!hex || !q('#sf-map .sf-hex.is-start[data-hex="' + hex + '"]')) {
+        hint("Only the six ★ start hexes can be chosen.");
+        return true;
+      }
+      var starts = currentStarts();
+      var at = starts.indexOf(hex);
+      if (at === -1) starts.push(hex); else starts.splice(at, 1);
+      S.setupStarts = starts;
+      paintSetup();
+      return true;
+    }
+    if (b.dataset.phase !== "orders" || !b.dataset.asked || !S.seg || !S.tool) return false;
+    var tool = S.tool;
+    if (tool === "move" || tool === "collect_move") {
+      if (!hex) return true;
+      var cur = curOrder();
+      var route = cur && cur.type === tool ? cur.route.slice() : [];
+      route.push(hex);
+      if (tool === "move") setOrder({type: "move", route: route});
+      else {
+        var what = (q("[data-sf-cm-what]") || {value: "ss"}).value, when = (q("[data-sf-cm-at]") || {value: "start"}).value;
+        setOrder({type: "collect_move", what: what, count: 1, collect_at: when, route: route});
+      }
+      return true;
+    }
+    if (tool === "bounce") {
+      if (!hex) return true;
+      var bake = curOrder();
+      if (!bake || bake.type !== "baker") return true;
+      bake.bounce = hex;
+      setOrder(bake);
+      return true;
+    }
+    if (TARGET_TOOLS[tool]) {
+      var seat = token ? parseInt(token.dataset.tokenSeat, 10) : (hex ? combatantOn(hex) : null);
+      if (seat === null || isNaN(seat)) { hint("Click an opponent's token."); return true; }
+      aimAt(seat);
+      return true;
+    }
+    if (tool === "storm") {
+      if (hex && q('.sf-conifer[data-conifer="' + hex + '"]')) setOrder({type: "storm", conifer: hex});
+      else hint("Click one of the conifers.");
+      return true;
+    }
+    if (tool === "avalanche") {
+      if (sideEl) setOrder({type: "avalanche", side: sideEl.dataset.side});
+      else hint("Click the north or the south half of the shed roof.");
+      return true;
+    }
+    return false;
+  }
+
+  function aimAt(seat) {
+    var tool = S.tool;
+    if (tool === "bolero") {
+      if (seat === "nearest") return;
+      S.bolero = S.bolero.filter(function (s) { return s !== seat; });
+      S.bolero.push(seat);
+      if (S.bolero.length < 2) { paintTools(); hint("Now click the second target."); return; }
+      setOrder({type: "bolero", targets: S.bolero.slice(-2)});
+      S.bolero = [];
+      return;
+    }
+    if (tool === "baker") {
+      setOrder({type: "baker", target: seat, bounce: "spot"});
+      S.tool = "bounce";
+      paintTools();
+      return;
+    }
+    setOrder({type: tool, target: seat});
+  }
+
+  function chooseTool(tool) {
+    S.tool = tool;
+    S.bolero = [];
+    if (tool === "stand") { setOrder({type: "stand"}); }
+    else if (tool === "maniac") { setOrder({type: "maniac"}); }
+    else if (tool === "move" || tool === "collect_move") {
+      var cur = curOrder();
+      if (!cur || cur.type !== tool) { hint(HINTS[tool]); }
+    }
+    paintTools();
+  }
+
+  document.addEventListener("click", function (evt) {
+    var b = board();
+    if (!b || !b.contains(evt.target)) return;
+    var el;
+    if (evt.target.closest("[data-sf-fit]")) { S.fit = !S.fit; S.scrollLeft = null; paintScroll(); return; }
+    if ((el = evt.target.closest("[data-sf-seg]"))) { S.showSeg = el.dataset.sfSeg; paintSegments(); return; }
+    if ((el = evt.target.closest("[data-sf-edit]"))) {
+      var seg = parseInt(el.dataset.sfEdit, 10);
+      S.seg = S.seg === seg ? null : seg;
+      S.tool = null; S.bolero = []; S.branch = null;
+      paintTools();
+      return;
+    }
+    if ((el = evt.target.closest("[data-sf-tool]"))) { chooseTool(el.dataset.sfTool); return; }
+    if ((el = evt.target.closest("[data-sf-collect]"))) {
+      var c = JSON.parse(el.dataset.sfCollect);
+      setOrder(Object.assign({type: "collect"}, c));
+      return;
+    }
+    if ((el = evt.target.closest("[data-sf-target]"))) {
+      var t = el.dataset.sfTarget;
+      aimAt(t === "nearest" ? "nearest" : parseInt(t, 10));
+      return;
+    }
+    if ((el = evt.target.closest("[data-sf-conifer]")) && el.tagName === "BUTTON") { setOrder({type: "storm", conifer: el.dataset.sfConifer}); return; }
+    if ((el = evt.target.closest("[data-sf-side]")) && el.tagName === "BUTTON") { setOrder({type: "avalanche", side: el.dataset.sfSide}); return; }
+    if ((el = evt.target.closest("[data-sf-bounce]"))) {
+      var bake = curOrder();
+      if (bake && bake.type === "baker") { bake.bounce = "spot"; setOrder(bake); }
+      return;
+    }
+    if (evt.target.closest("[data-sf-undo]")) {
+      var cur = curOrder();
+      if (cur && cur.route) {
+        cur.route.pop();
+        setOrder(cur.route.length ? cur : (isConditional(orders()) ? {type: "stand"} : null));
+      }
+      return;
+    }
+    if ((el = evt.target.closest("[data-sf-branch]"))) {
+      S.seg = 3;
+      S.branch = el.dataset.sfBranch === "otherwise" ? "otherwise" : parseInt(el.dataset.sfBranch, 10);
+      S.tool = null;
+      paintTools();
+      return;
+    }
+    if (evt.target.closest("[data-sf-make-cond]")) {
+      var plain = orders();
+      plain[2] = {type: "conditional", cases: [{when: {"if": "hit"}, then: plain[2] || {type: "stand"}}], otherwise: {type: "stand"}};
+      S.seg = 3; S.branch = 0;
+      change(plain);
+      paintTools();
+      return;
+    }
+    if (evt.target.closest("[data-sf-case-add]")) {
+      var more = orders();
+      more[2].cases.push({when: {"if": "not_hit"}, then: {type: "stand"}});
+      S.seg = 3; S.branch = more[2].cases.length - 1;
+      change(more);
+      return;
+    }
+    if ((el = evt.target.closest("[data-sf-case-remove]"))) {
+      var fewer = orders(), i = parseInt(el.dataset.sfCaseRemove, 10);
+      fewer[2].cases.splice(i, 1);
+      if (!fewer[2].cases.length) fewer[2] = fewer[2].otherwise;
+      S.branch = 0;
+      change(fewer);
+      return;
+    }
+    if (evt.target.closest("[data-sf-uncond]")) {
+      var back = orders();
+      back[2] = back[2].cases[0].then;
+      S.branch = null;
+      change(back);
+      return;
+    }
+    if (evt.target.closest("[data-sf-done]")) { S.seg = null; S.tool = null; paintTools(); return; }
+    if (evt.target.closest("[data-sf-starts-clear]")) { S.setupStarts = []; paintSetup(); return; }
+    if (evt.target.closest("[data-sf-setup-save]")) { sendSetup(false); return; }
+    if (evt.target.closest("[data-sf-setup-ready]")) { sendSetup(true); return; }
+    clickMap(evt);
+  });
+
+  document.addEventListener("change", function (evt) {
+    var row = evt.target.closest && evt.target.closest("[data-sf-case]");
+    if (!row || !board() || !board().contains(row)) return;
+    var list = orders(), i = parseInt(row.dataset.sfCase, 10);
+    if (!isConditionalAt(list, 2)) return;
+    list[2].cases[i].when = conditionOf(row);
+    paintConditions();
+    change(list);
+  });
+  function isConditionalAt(list, k) { return !!(list[k] && list[k].type === "conditional"); }
+
+  document.addEventListener("input", function (evt) {
+    if (evt.target.id === "sf-name") S.setupName = evt.target.value;
+  });
+  document.addEventListener("focusin", function (evt) { if (evt.target.id === "sf-name") S.nameFocused = true; });
+  document.addEventListener("focusout", function (evt) { if (evt.target.id === "sf-name") S.nameFocused = false; });
+  document.addEventListener("keydown", function (evt) {
+    if (evt.target.id === "sf-name" && evt.key === "Enter") { evt.preventDefault(); sendSetup(false); }
+  });
+
+  function currentStarts() {
+    if (S.setupStarts) return S.setupStarts.slice();
+    var el = q("#sf-starts");
+    return el && el.dataset.saved ? el.dataset.saved.split(",") : [];
+  }
+  function sendSetup(ready) {
+    var input = q("#sf-name");
+    var action = {type: "setup", name: input ? input.value : "", starts: currentStarts()};
+    if (ready) action.ready = true;
+    window.Snowball.send(action);
+  }
+
+  // ------------------------------------------------------------------ painting
+
+  function paintSegments() {
+    var b = board();
+    if (!b || !q("[data-sf-seg]")) return;
+    b.dataset.showSeg = S.showSeg;
+    qa("[data-sf-seg]").forEach(function (btn) { btn.setAttribute("aria-pressed", btn.dataset.sfSeg === S.showSeg ? "true" : "false"); });
+  }
+
+  function paintSetup() {
+    var b = board();
+    if (!b || b.dataset.phase !== "setup") return;
+    var input = q("#sf-name");
+    if (input && S.setupName !== null) input.value = S.setupName;
+    if (input && S.nameFocused && document.activeElement !== input) {
+      input.focus();
+      input.setSelectionRange(input.value.length, input.value.length);
+    }
+    var starts = currentStarts();
+    var shown = q("#sf-starts");
+    if (shown) shown.textContent = starts.length ? starts.join(", ") : "none yet";
+    qa("#sf-map .sf-start").forEach(function (g) {
+      var old = g.querySelector(".sf-rank");
+      if (old) old.remove();
+      g.classList.remove("is-picked");
+    });
+    starts.forEach(function (ref, i) {
+      var hexEl = q('#sf-map [data-hex="' + ref + '"].sf-hex');
+      var star = hexEl && qa("#sf-map .sf-start").filter(function (g) { return g.dataset.start === ref; })[0];
+      if (!star) return;
+      star.classList.add("is-picked");
+      var t = document.createElementNS("http://www.w3.org/2000/svg", "text");
+      t.setAttribute("class", "sf-rank");
+      t.setAttribute("y", "3");
+      t.textContent = String(i + 1);
+      star.appendChild(t);
+    });
+    if (S.message) hint(S.message);
+  }
+
+  function paintOrderText() {
+    var list = orders();
+    qa("[data-sf-card]").forEach(function (card) {
+      var k = parseInt(card.dataset.sfCard, 10);
+      card.classList.toggle("is-unsaved", !!S.local && JSON.stringify(list[k - 1]) !== JSON.stringify(((you() || {}).orders || [])[k - 1] || null));
+    });
+  }
+
+  function paintTools() {
+    var b = board();
+    qa("#sf-map .is-next, #sf-map .is-aimable, #sf-map .is-picked-target").forEach(function (el) {
+      el.classList.remove("is-next", "is-aimable", "is-picked-target");
+    });
+    var tools = q("[data-sf-tools]");
+    if (!b || !tools || b.dataset.phase !== "orders") return;
+    b.dataset.editing = S.seg || "";
+    qa("[data-sf-edit]").forEach(function (btn) {
+      var on = parseInt(btn.dataset.sfEdit, 10) === S.seg;
+      btn.setAttribute("aria-pressed", on ? "true" : "false");
+      btn.textContent = on ? "Writing…" : btn.dataset.label;
+      btn.closest("[data-sf-card]").classList.toggle("is-editing", on);
+    });
+    qa("[data-sf-card]").forEach(function (card) {
+      if (parseInt(card.dataset.sfCard, 10) !== S.seg) card.classList.remove("is-editing");
+    });
+    tools.hidden = !S.seg;
+    if (!S.seg) return;
+    // the tools sit under the segment being written
+    var card = q('[data-sf-card="' + S.seg + '"]');
+    if (card && tools.previousElementSibling !== card && card.parentNode) card.appendChild(tools);
+    q("[data-sf-tool-seg]").textContent = S.seg;
+    var cur = curOrder();
+    var tool = S.tool;
+    qa("[data-sf-tool]").forEach(function (btn) {
+      var name = btn.dataset.sfTool;
+      btn.setAttribute("aria-pressed", (tool === name || (tool === "bounce" && name === "baker")) ? "true" : "false");
+    });
+    var opts = {collect: tool === "collect", collect_move: tool === "collect_move",
+                target: !!TARGET_TOOLS[tool], conifer: tool === "storm", side: tool === "avalanche", bounce: tool === "bounce"};
+    qa("[data-sf-opts]").forEach(function (el) { el.hidden = !opts[el.dataset.sfOpts]; });
+    qa("[data-sf-only]").forEach(function (el) { el.hidden = el.dataset.sfOnly !== tool; });
+    var undo = q("[data-sf-undo]");
+    if (undo) undo.hidden = !(cur && cur.route && (tool === "move" || tool === "collect_move"));
+    if (cur && cur.type === "collect_move") {
+      var w = q("[data-sf-cm-what]"), a = q("[data-sf-cm-at]");
+      if (w) w.value = cur.what;
+      if (a) a.value = cur.collect_at;
+    }
+    var start = startOf(S.seg);
+    var text = tool ? (HINTS[tool] || "") : "Choose an order for this segment.";
+    if ((tool === "move" || tool === "collect_move") && start) {
+      var route = cur && cur.type === tool ? cur.route : [];
+      var end = route.length ? route[route.length - 1] : start;
+      var budget = 4 - (tool === "collect_move" ? 2 : 0);
+      var spent = routeCost(start, route);
+      var path = data("sf-path") || [];
+      neighbours(end).forEach(function (n) {
+        if (spent + stepCost(end, n, path) > budget) return;
+        var el = q('#sf-map .sf-hex[data-hex="' + n + '"]') || (n === "KITCHEN" && q("#sf-map [data-hex=KITCHEN]"));
+        if (el) el.classList.add("is-next");
+      });
+      text = (route.length ? "Route " + start + " → " + route.join(" → ") + ": " : "From " + start + ": ")
+        + spent + " of " + budget + " MF for moving" + (tool === "collect_move" ? " (2 MF go to collecting)" : "")
+        + ", " + (budget - spent) + " left. Click the next hex (outlined).";
+    }
+    if (TARGET_TOOLS[tool]) {
+      var help = (you() || {}).orders_help || {targets: []};
+      help.targets.forEach(function (s) {
+        var tok = q('#sf-map [data-token-seat="' + s + '"]');
+        if (tok) tok.classList.add(S.bolero.indexOf(s) !== -1 ? "is-picked-target" : "is-aimable");
+      });
+      if (tool === "bolero" && S.bolero.length === 1) text = "Now click the second target.";
+    }
+    if (tool === "storm") qa("#sf-map .sf-conifer:not(.is-used)").forEach(function (g) {
+      var h = q('#sf-map .sf-hex[data-hex="' + g.dataset.conifer + '"]');
+      if (h) h.classList.add("is-aimable");
+    });
+    if (tool === "avalanche") qa("#sf-map .sf-roof:not(.is-used)").forEach(function (r) { r.classList.add("is-aimable"); });
+    if (tool === "bounce" && start) neighbours(start).forEach(function (n) {
+      var el = q('#sf-map .sf-hex[data-hex="' + n + '"]');
+      if (el) el.classList.add("is-next");
+    });
+    var h = q("[data-sf-hint]");
+    if (h) h.textContent = text;
+  }
+
+  // The phone's sideways scroll of the garden survives re-renders; at first it centres on your combatant.
+  document.addEventListener("scroll", function (evt) {
+    if (evt.target && evt.target.id === "sf-mapscroll") S.scrollLeft = evt.target.scrollLeft;
+  }, true);
+  function paintScroll() {
+    var b = board(), box = document.getElementById("sf-mapscroll");
+    if (!b || !box) return;
+    b.classList.toggle("is-fit", !!S.fit);
+    var toggle = q("[data-sf-fit]");
+    if (toggle) {
+      toggle.setAttribute("aria-pressed", S.fit ? "true" : "false");
+      toggle.textContent = S.fit ? "Zoom in on the garden" : "Show the whole garden";
+    }
+    if (box.scrollWidth <= box.clientWidth) return;
+    if (S.scrollLeft === null || S.scrollLeft === undefined) {
+      var me = q("#sf-map .sf-token.is-me .sf-body") || q("#sf-map .sf-token .sf-body");
+      if (!me) return;
+      var r = me.getBoundingClientRect(), outer = box.getBoundingClientRect();
+      S.scrollLeft = Math.max(0, box.scrollLeft + r.left - outer.left - box.clientWidth / 2);
+    }
+    box.scrollLeft = S.scrollLeft;
+  }
+
+  function refresh() {
+    var b = board();
+    if (!b) return;
+    var key = b.dataset.game + ":" + b.dataset.phase + ":" + b.dataset.turn + ":" + b.dataset.seat;
+    if (S.key !== key) {
+      S.key = key; S.seg = null; S.tool = null; S.bolero = []; S.branch = null; S.local = null; S.pending = false; S.queued = false;
+      S.setupStarts = null; S.showSeg = "all"; S.message = "";
+      if (b.dataset.phase !== "setup") S.setupName = null;
+      var first = q("[data-sf-orders]");
+      if (first && b.dataset.asked) S.seg = parseInt(first.dataset.first, 10);
+    }
+    var live = document.getElementById("live");
+    var version = live ? live.dataset.version : b.dataset.version;
+    if (version !== S.version) {
+      S.version = version;
+      if (S.pending) {
+        S.pending = false;
+        if (S.queued) sendOrders(); else S.local = null;
+      }
+    }
+    paintScroll();
+    paintSegments();
+    paintSetup();
+    paintOrderText();
+    paintTools();
+    paintConditions();
+  }
+
+  // A refusal (the engine's reason in #flash) leaves the version as it was: forget the unsaved change.
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var flash = document.getElementById("flash");
+    var live = document.getElementById("live");
+    if (flash && flash.classList.contains("flash-error") && flash.textContent.trim() && live && live.dataset.version === S.version && S.pending) {
+      S.pending = false; S.queued = false; S.local = null;
+    }
+    refresh();
+  });
+  document.addEventListener("htmx:oobAfterSwap", refresh);
+
+  window.SnowballFighting = {refresh: refresh, state: function () { return S; }, neighbours: neighbours, startOf: startOf};
+  refresh();
+})();

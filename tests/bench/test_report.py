@@ -1,0 +1,23 @@
+"""The headline table of docs/performance.md regenerates from the reference runs kept in bench/results/."""
+import json
+
+from bench import report
+
+
+def test_report_prints_every_headline_row_from_the_kept_runs(capsys):
+    assert report.main([]) == 0
+    printed = capsys.readouterr().out
+
+    engines = json.loads((report.RESULTS / report.ENGINES).read_text())["results"]
+    for engine in engines:
+        assert f"| {engine['slug']} | {engine['summary']['ms_per_game']['median']:.2f} ms" in printed
+    for shape, name in (("one process", report.LIVE_MEMORY), ("two workers", report.LIVE_REDIS)):
+        run = json.loads((report.RESULTS / name).read_text())
+        assert f"**Live play, {shape}** (`{report.COMMANDS[name]}`; bench/results/{name}" in printed
+        assert f"| p99 | {report.ms(run['ours']['latency_ms']['p99'])} | {report.ms(run['floor']['latency_ms']['p99'])} |" in printed
+        assert f"| server CPU per action | {run['ours']['server_cpu_ms_per_action']:.2f} ms |" in printed
+    for row in ("actions/s sustained", "| p50 |", "| lost / out of order |", "| memory per idle socket |"):
+        assert printed.count(row) == 2, row
+    for shape, name in (("one process", report.STEP_MEMORY), ("two workers", report.STEP_REDIS)):
+        best = json.loads((report.RESULTS / name).read_text())["largest_held"]
+        assert f"| {shape} | {best['games']} games, {best['rate']:,.0f} actions/s" in printed

@@ -1,0 +1,364 @@
+"""Snowball Fighting in three browser contexts: two players and a spectator, setup and turns by clicking the map.
+
+Both players are driven only through what the page offers: the nom de guerre field, the six
+start hexes clicked on the map in order, the segment cards, the order buttons, hexes clicked
+along a route, opponents clicked on the map as targets, and the Ready button. The spectator
+only watches; nobody may ever see another seat's orders before the turn resolves.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+from tests.browser.conftest import SHOTS
+from tests.live.conftest import LiveServer
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+@pytest.fixture
+def sf_server(tmp_path):
+    server = LiveServer(tmp_path / "live.sqlite3")
+    server.start()
+    yield server
+    server.stop()
+
+
+def _as_guest(page, url: str, name: str) -> None:
+    page.goto(url)
+    page.fill("input[name=display_name]", name)
+    page.click(".guest-form button[type=submit]")
+
+
+def _version(page) -> str:
+    return page.locator("#live").get_attribute("data-version")
+
+
+def _wait_new_version(page, old: str, timeout: float = 5000) -> None:
+    page.wait_for_function(f"document.getElementById('live').dataset.version !== '{old}'", timeout=timeout)
+
+
+def _click_hex(page, ref: str) -> None:
+    """Click a hex of the garden where a player would: its centre on the screen."""
+    old = _version(page)
+    page.locator(f'#sf-map .sf-hex[data-hex="{ref}"] polygon').click(force=True)
+    try:
+        _wait_new_version(page, old)
+    except PlaywrightError:
+        raise AssertionError(f"clicking {ref} changed nothing; flash: {page.locator('#flash').inner_text()!r}, "
+                             f"tool: {page.evaluate('JSON.stringify(SnowballFighting.state())')}") from None
+
+
+def _my_hex(page) -> str:
+    return page.locator("#sf-map .sf-token.is-me").get_attribute("data-hex")
+
+
+def _write_turn(page, seat: int, turn: int) -> dict:
+    """Segment 1: move two hexes by clicking; segment 2: collect; segment 3: a Rattlesnake at
+    the other player, clicked on the map. Returns what the page showed while writing."""
+    seen = {}
+    expect(page.locator("[data-sf-orders]")).to_be_visible()
+    here = _my_hex(page)
+    # segment 1 is open for writing at once
+    expect(page.locator('[data-sf-card="1"]')).to_have_class(re.compile("is-editing"))
+    page.click('[data-sf-tool="move"]')
+    # off the path, where snow can be collected next segment
+    off_path = "h => h !== 'KITCHEN' && !document.querySelector(`#sf-map .sf-hex.is-path[data-hex=\"${h}\"]`)"
+    first = page.evaluate(f"SnowballFighting.neighbours('{here}').filter({off_path})")[0]
+    _click_hex(page, first)
+    expect(page.locator('[data-sf-card="1"] [data-sf-order-text]')).to_contain_text(f"Move {first}")
+    second = [h for h in page.evaluate(f"SnowballFighting.neighbours('{first}').filter({off_path})") if h != here][0]
+    _click_hex(page, second)
+    card = page.locator('[data-sf-card="1"]')
+    expect(card.locator("[data-sf-order-text]")).to_contain_text(f"Move {first} → {second}")
+    expect(card.locator("[data-sf-mf]")).to_contain_text("MF left")
+    seen["mf"] = card.locator("[data-sf-mf]").inner_text()
+    seen["move"] = f"Move {first} → {second}"
+    seen["route_json"] = f'"route": ["{first}", "{second}"]'
+    if turn == 1 and seat == 0:
+        # a hex far away is refused with the engine's reason, and nothing changes
+        old = _version(page)
+        page.locator('#sf-map .sf-hex[data-hex="K13"] polygon').click(force=True)
+        expect(page.locator("#flash")).to_contain_text("segment 1")
+        seen["refusal"] = page.locator("#flash").inner_text()
+        assert _version(page) == old
+        expect(card.locator("[data-sf-order-text]")).to_contain_text(f"Move {first} → {second}")
+    page.click('[data-sf-edit="2"]')
+    page.click('[data-sf-tool="collect"]')
+    old = _version(page)
+    page.click('[data-sf-collect*=\'"count":2\']')
+    _wait_new_version(page, old)
+    expect(page.locator('[data-sf-card="2"] [data-sf-order-text]')).to_contain_text("Collect 2 simple snowballs")
+    page.click('[data-sf-edit="3"]')
+    other = 1 - seat
+    if seat == 1 and turn == 1:
+        _storm_and_avalanche(page)
+    if seat == 1 and turn == 2:
+        return {**seen, **_baker_bounce(page, other)}
+    page.click('[data-sf-tool="rattlesnake"]')
+    expect(page.locator(f'#sf-map [data-token-seat="{other}"]')).to_have_class(re.compile("is-aimable"))
+    old = _version(page)
+    page.locator(f'#sf-map [data-token-seat="{other}"] .sf-body').click(force=True)
+    _wait_new_version(page, old)
+    chance = page.locator('[data-sf-card="3"] [data-sf-chance]')
+    expect(chance).to_contain_text("% to hit")
+    expect(chance).to_contain_text("base 80%")
+    seen["chance"] = chance.inner_text()
+    if turn == 2 and seat == 0:
+        _make_third_segment_conditional(page, seen)
+    return seen
+
+
+def _storm_and_avalanche(page) -> None:
+    """A conifer clicked for the Storm; the shed roof clicked for an Avalanche, refused without a Dirigible."""
+    card = page.locator('[data-sf-card="3"]')
+    page.click('[data-sf-tool="storm"]')
+    _click_hex(page, "E13")
+    expect(card.locator("[data-sf-order-text]")).to_have_text("Conifer Storm on the conifer at E13")
+    expect(card.locator("[data-sf-chance]")).to_contain_text("the conifer at E13")
+    page.click('[data-sf-tool="avalanche"]')
+    expect(page.locator("#sf-map .sf-roof-N")).to_have_class(re.compile("is-aimable"))
+    old = _version(page)
+    page.locator("#sf-map .sf-roof-N").click(force=True)
+    expect(page.locator("#flash")).to_contain_text("segment 3: a Shed Avalanche needs a Doubleday Dirigible")
+    assert _version(page) == old
+    expect(card.locator("[data-sf-order-text]")).to_have_text("Conifer Storm on the conifer at E13")
+
+
+def _baker_bounce(page, other: int) -> dict:
+    """A Baker Bounce: the target clicked on the map, then the hex to bounce to."""
+    card = page.locator('[data-sf-card="3"]')
+    page.click('[data-sf-tool="baker"]')
+    old = _version(page)
+    page.locator(f'#sf-map [data-token-seat="{other}"] .sf-body').click(force=True)
+    _wait_new_version(page, old)
+    expect(card.locator("[data-sf-order-text]")).to_contain_text("bouncing on the spot")
+    expect(page.locator('[data-sf-opts="bounce"]')).to_be_visible()
+    start = page.evaluate("SnowballFighting.startOf(3)")
+    bounce = page.evaluate(f"SnowballFighting.neighbours('{start}').filter(h => h !== 'KITCHEN')")[0]
+    _click_hex(page, bounce)
+    expect(card.locator("[data-sf-order-text]")).to_contain_text(f"bouncing to {bounce}")
+    chance = card.locator("[data-sf-chance]")
+    expect(chance).to_contain_text("base 60%")
+    return {"chance": chance.inner_text()}
+
+
+def _make_third_segment_conditional(page, seen: dict) -> None:
+    """Rule 13: the Rattlesnake only if Ana has at most 9 HP; otherwise a one-hex move, clicked on the map."""
+    card = page.locator('[data-sf-card="3"]')
+    old = _version(page)
+    page.click("[data-sf-make-cond]")
+    _wait_new_version(page, old)
+    expect(card.locator("[data-sf-order-text]")).to_contain_text("Conditional: case 1: Rogerson Rattlesnake at")
+    old = _version(page)
+    card.locator('[data-sf-case="0"] [data-sf-when]').select_option("hp_at_most")
+    _wait_new_version(page, old)
+    old = _version(page)
+    card.locator('[data-sf-case="0"] [data-sf-when-value]').fill("9")
+    card.locator('[data-sf-case="0"] [data-sf-when-value]').press("Tab")
+    _wait_new_version(page, old)
+    expect(card.locator('[data-sf-case="0"]')).to_contain_text("then: Rogerson Rattlesnake at")
+    page.click('[data-sf-branch="otherwise"]')
+    page.click('[data-sf-tool="move"]')
+    start = page.evaluate("SnowballFighting.startOf(3)")
+    step = page.evaluate(f"SnowballFighting.neighbours('{start}').filter(h => h !== 'KITCHEN')")[0]
+    _click_hex(page, step)
+    expect(card.locator("[data-sf-order-text]")).to_contain_text(f"otherwise: Move {step}")
+    expect(card.locator("[data-sf-chance]").first).to_contain_text("Conditional order (optional rule 13) -10")
+    seen["conditional"] = card.locator("[data-sf-order-text]").inner_text()
+
+
+def test_two_players_and_a_spectator_play_snowball_fighting(browser, sf_server, shot):
+    base = sf_server.url
+    ana = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    ben = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    eve = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors: list[str] = []
+    for page in (ana, ben, eve):
+        page.set_default_timeout(6000)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    _as_guest(ana, base + "/", "Ana")
+    expect(ana.locator(".who")).to_contain_text("Ana")
+    ana.goto(base + "/games/new/snowball-fighting/")
+    ana.select_option("select[name=num_seats]", "2")
+    ana.check("input[name=opt_rule13]")
+    ana.click("button:has-text('Create game')")
+    expect(ana.locator(".waiting-room")).to_be_visible()
+    game_url = ana.url
+    _as_guest(ben, game_url, "Ben")
+    ben.click("button:has-text('Sit here')")
+    expect(ana.locator(".waiting-room")).to_contain_text("Ben")
+    ben.click("#start-game")
+    eve.goto(game_url)
+    for page in (ana, ben, eve):
+        expect(page.locator("#connection")).to_contain_text("Live")
+        expect(page.locator("#sf-board")).to_have_attribute("data-phase", "setup")
+    expect(eve.locator(".spectating")).to_be_visible()
+    expect(eve.locator("[data-sf-setup]")).to_have_count(0)
+    assert ana.locator("#sf-map .sf-hex").count() == 150
+    for ref in ("A1", "K7", "W13", "W11"):
+        expect(ana.locator(f'#sf-map .sf-hex[data-hex="{ref}"] .sf-ref')).to_have_text(ref)
+
+    # what Ana types survives the page being redrawn when Ben saves his setup
+    ana.fill("#sf-name", "Avalanche")
+    old = _version(ana)
+    ben.fill("#sf-name", "Blizzard")
+    ben.click("[data-sf-setup-save]")
+    _wait_new_version(ana, old)
+    expect(ana.locator("#sf-name")).to_have_value("Avalanche")
+    expect(ben.locator("#sf-name")).to_have_value("Blizzard")
+    assert "Blizzard" not in ana.content() and "Blizzard" not in eve.content()
+
+    # setup: a name, and start hexes clicked on the map in order
+    seats = {}
+    for page, name, prefs in ((ana, "Avalanche Annie", ["W9", "A7"]), (ben, "Blizzard Ben", ["W9", "C1", "S1"])):
+        seats[name] = int(page.locator("#sf-board").get_attribute("data-seat"))
+        page.fill("#sf-name", name)
+        for ref in prefs:
+            page.locator(f'#sf-map .sf-start[data-start="{ref}"]').click(force=True)
+        expect(page.locator("#sf-starts")).to_have_text(", ".join(prefs))
+        expect(page.locator(f'#sf-map .sf-start[data-start="{prefs[0]}"] .sf-rank')).to_have_text("1")
+        if page is ana:
+            shot(ana, "sf-01-setup-player")
+            shot(eve, "sf-01-setup-spectator")
+        old = _version(page)
+        page.click("[data-sf-setup-ready]")
+        _wait_new_version(page, old)
+    for page in (ana, ben, eve):
+        expect(page.locator("#sf-board")).to_have_attribute("data-phase", "orders")
+        expect(page.locator(".sf-roster")).to_contain_text("Avalanche Annie")
+        expect(page.locator(".sf-roster")).to_contain_text("Blizzard Ben")
+    starts = {n: (ana if n == "Avalanche Annie" else ana).locator(f'#sf-map [data-token-seat="{s}"]').get_attribute("data-hex")
+              for n, s in seats.items()}
+    assert starts["Blizzard Ben"] in ("W9", "C1") and starts["Avalanche Annie"] in ("W9", "A7")
+    assert starts["Blizzard Ben"] != starts["Avalanche Annie"]
+
+    reports = 0
+    for turn in (1, 2):
+        for page in (ana, ben):
+            expect(page.locator("#sf-board")).to_have_attribute("data-turn", str(turn))
+        seen_a = _write_turn(ana, seats["Avalanche Annie"], turn)
+        if turn == 1:
+            assert "is not next to" in seen_a["refusal"] or "MF" in seen_a["refusal"], seen_a
+            shot(ana, "sf-02-orders-player")
+            shot(eve, "sf-02-orders-spectator")
+        # Ana's orders are written but not sealed: Ben and the spectator see none of them
+        for page in (ben, eve):
+            expect(page.locator('#sf-map .sf-myroute, #sf-map .sf-myaim')).to_have_count(0)
+            html = page.content()
+            assert seen_a["move"] not in html and seen_a["route_json"].replace('"', "&quot;") not in html
+            assert seen_a["route_json"] not in html
+            assert "Collect 2 simple snowballs" not in html
+        if turn == 2:
+            assert "hp_at_most" not in eve.content() and seen_a["conditional"] not in eve.content()
+            shot(ana, "sf-05-conditional-player")
+        old = _version(ana)
+        ana.click("#sf-ready")
+        _wait_new_version(ana, old)
+        expect(ana.locator("[data-sf-sealed]")).to_contain_text("Rogerson Rattlesnake at Blizzard Ben")
+        expect(ana.locator("[data-sf-sealed]")).to_contain_text(seen_a["move"])
+        expect(eve.locator(".sf-roster")).to_contain_text("ready")
+        for page in (ben, eve):
+            assert seen_a["move"] not in page.content() and "Collect 2 simple snowballs" not in page.content()
+        seen_b = _write_turn(ben, seats["Blizzard Ben"], turn)
+        if turn == 1:
+            shot(ben, "sf-02-orders-phone")
+            ben.locator("#sf-mapscroll").screenshot(path=str(SHOTS / "sf-02-orders-phone-map.png"))
+        for page in (ana, eve):
+            assert seen_b["move"] not in page.content() and seen_a["move"] not in eve.content()
+        old = _version(ben)
+        ben.click("#sf-ready")
+        _wait_new_version(ben, old)
+        for page in (ana, ben, eve):
+            expect(page.locator("[data-sf-report]")).to_contain_text(f"Report on turn {turn}")
+            expect(page.locator("[data-sf-report] .sf-roll").first).to_contain_text("d100")
+            expect(page.locator("[data-sf-report]")).to_contain_text("Segment 3")
+        reports += 1
+        assert seen_b["chance"]
+        # the segment picker shows one segment of the report on the map
+        eve.click('[data-sf-seg="1"]')
+        expect(eve.locator("#sf-board")).to_have_attribute("data-show-seg", "1")
+        expect(eve.locator('.sf-segreport[data-seg="2"]')).to_be_hidden()
+        if turn == 1:
+            shot(eve, "sf-03-report-spectator-seg1")
+        eve.click('[data-sf-seg="all"]')
+        if page.locator("[data-sf-result]").count():
+            break
+    shot(ana, "sf-04-after-turn-player")
+    shot(ben, "sf-04-after-turn-phone")
+    shot(eve, "sf-04-after-turn-spectator")
+    assert reports == 2
+    roster = eve.locator(".sf-roster").inner_text()
+    assert "Avalanche Annie" in roster and "Blizzard Ben" in roster
+    assert not errors, errors
+    for page in (ana, ben, eve):
+        page.context.close()
+
+
+def test_three_seats_a_bolero_at_two_clicked_targets_and_the_nearest_opponent(browser, sf_server, shot):
+    """With two computer players: a Rattlesnake at the nearest opponent, a collect, then a Bowen Bolero
+    aimed by clicking two tokens; the computer players seal theirs and the turn resolves."""
+    base = sf_server.url
+    ana = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    ana.set_default_timeout(6000)
+    errors: list[str] = []
+    ana.on("pageerror", lambda exc: errors.append(str(exc)))
+    _as_guest(ana, base + "/", "Ana")
+    expect(ana.locator(".who")).to_contain_text("Ana")
+    ana.goto(base + "/games/new/snowball-fighting/")
+    ana.select_option("select[name=num_seats]", "3")
+    ana.click("button:has-text('Create game')")
+    for _ in range(2):
+        before = ana.locator(".waiting-room .tag:has-text('computer')").count()
+        ana.locator("button:has-text('Add computer player')").first.click()
+        expect(ana.locator(".waiting-room .tag:has-text('computer')")).to_have_count(before + 1)
+    ana.click("#start-game")
+    expect(ana.locator("#sf-board")).to_have_attribute("data-phase", "setup")
+    ana.fill("#sf-name", "Avalanche Annie")
+    old = _version(ana)
+    ana.click("[data-sf-setup-ready]")
+    _wait_new_version(ana, old)
+    expect(ana.locator("#sf-board")).to_have_attribute("data-phase", "orders")
+    me = int(ana.locator("#sf-board").get_attribute("data-seat"))
+    others = sorted(int(t) for t in ana.evaluate("[...document.querySelectorAll('#sf-map [data-token-seat]')].map(t => t.dataset.tokenSeat)") if int(t) != me)
+    names = {s: ana.locator(f'[data-roster-seat="{s}"] .sf-cname').inner_text() for s in others}
+
+    ana.click('[data-sf-tool="rattlesnake"]')
+    old = _version(ana)
+    ana.click('[data-sf-target="nearest"]')
+    _wait_new_version(ana, old)
+    card = ana.locator('[data-sf-card="1"]')
+    expect(card.locator("[data-sf-order-text]")).to_have_text("Rogerson Rattlesnake at the nearest opponent")
+    expect(card.locator("[data-sf-chance]").first).to_contain_text("nearest opponent now:")
+    expect(card.locator("[data-sf-chance]").first).to_contain_text('Aimed at "nearest opponent" -10')
+
+    ana.click('[data-sf-edit="2"]')
+    ana.click('[data-sf-tool="collect"]')
+    old = _version(ana)
+    ana.click('[data-sf-collect*=\'"count":2\']')
+    _wait_new_version(ana, old)
+
+    ana.click('[data-sf-edit="3"]')
+    ana.click('[data-sf-tool="bolero"]')
+    ana.locator(f'#sf-map [data-token-seat="{others[0]}"] .sf-body').click(force=True)
+    expect(ana.locator(f'#sf-map [data-token-seat="{others[0]}"]')).to_have_class(re.compile("is-picked-target"))
+    expect(ana.locator("[data-sf-hint]")).to_have_text("Now click the second target.")
+    old = _version(ana)
+    ana.locator(f'#sf-map [data-token-seat="{others[1]}"] .sf-body').click(force=True)
+    _wait_new_version(ana, old)
+    card = ana.locator('[data-sf-card="3"]')
+    expect(card.locator("[data-sf-order-text]")).to_have_text(f"Bowen Bolero at {names[others[0]]} and {names[others[1]]}")
+    expect(card.locator("[data-sf-chance]")).to_have_count(2)
+    expect(card.locator("[data-sf-chance]").first).to_contain_text("base 50%")
+    shot(ana, "sf-06-three-seats-orders")
+    old = _version(ana)
+    ana.click("#sf-ready")
+    _wait_new_version(ana, old)
+    expect(ana.locator("[data-sf-report]")).to_contain_text("Report on turn 1", timeout=10000)
+    expect(ana.locator("[data-sf-report]")).to_contain_text("Bowen Bolero")
+    shot(ana, "sf-06-three-seats-report")
+    assert not errors, errors
+    ana.context.close()

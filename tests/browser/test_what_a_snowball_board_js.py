@@ -1,0 +1,99 @@
+"""The What a Snowball! board's script in Chromium, on a board rendered from a real state.
+
+No server: the page is the rendered board with its CSS and script, and window.Snowball.send
+records what a click would send. The engine then judges each recorded action.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from django.template.loader import render_to_string
+from shapely.geometry import Point, Polygon
+
+from games.engines.what_a_snowball import RULESET as R
+from tests.platform.was_states import new, play_until
+
+pytestmark = [pytest.mark.browser]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def page_for(browser, state, seat):
+    to_act = R.to_act(state)
+    board = render_to_string("games/what-a-snowball/board.html", {
+        "view": R.view(state, seat), "seat": seat, "legal": R.legal_actions(state, seat) if seat in to_act else [],
+        "prompt": to_act[seat].as_dict() if seat in to_act else None, "names": ["Ana", "Ben"], "version": 4,
+        "payload": {"outcome": None}})
+    board = board.replace("<script>window.WhatASnowball", "<script>void window.WhatASnowball")
+    css = (ROOT / "static/css/site.css").read_text() + (ROOT / "static/css/what-a-snowball.css").read_text()
+    script = (ROOT / "static/js/what-a-snowball.js").read_text()
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.set_content(f"<html><head><style>{css}</style></head><body><main><div id='live' data-version='4'>{board}"
+                     f"</div></main><script>window.sent=[];window.Snowball={{send:a=>{{sent.push(a);return true;}}}};"
+                     f"</script><script>{script}</script></body></html>")
+    return page
+
+
+def click_village(page, x, y):
+    point = page.evaluate("([x, y]) => WhatASnowball.toScreen(x, y)", [x, y])
+    page.mouse.click(point["x"], point["y"])
+
+
+@pytest.fixture(scope="module")
+def shove_state():
+    """A MOVE bought with a die, with an enemy Kid standing 2 inches from the mover in the open
+    (east, west, north or south, the first side where base contact is reachable ground)."""
+    def ready(s):
+        pending = s["pending"] or {}
+        if pending.get("kind") != "move_to" or pending.get("source") != "move" or pending["roll"] < 3:
+            return False
+        x, y = s["kids"][pending["kid"]]["pos"]
+        return 3 < x < 20 and 3 < y < 21
+    base = play_until(new(seed=21), ready)
+    for dx, dy in ((2.0, 0.0), (-2.0, 0.0), (0.0, 2.0), (0.0, -2.0)):
+        s = json.loads(json.dumps(base))
+        mover = s["kids"][s["pending"]["kid"]]
+        enemy = next(k for k in s["kids"].values() if k["team"] != mover["team"] and k["home"] is None)
+        enemy.update(pos=[mover["pos"][0] + dx, mover["pos"][1] + dy], down=False)
+        legal = next(a for a in R.legal_actions(s, s["pending"]["seat"]) if a["type"] == "move_to")
+        region = [Polygon(p["outer"], p["holes"]) for p in legal["region"]]
+        contact = Point(enemy["pos"][0] - dx / 2 * 1.0015, enemy["pos"][1] - dy / 2 * 1.0015)
+        if enemy["id"] in legal["shove"] and any(r.contains(contact) for r in region):
+            return s, enemy["id"], (-dx / 2, -dy / 2)
+    pytest.skip("no side of the mover leaves room for a shove in this game")
+
+
+def test_a_click_beside_a_shoveable_enemy_asks_then_sends_a_shove_the_engine_accepts(browser, shove_state):
+    state, enemy, (ux, uy) = shove_state
+    seat = state["pending"]["seat"]
+    page = page_for(browser, state, seat)
+    ex, ey = state["kids"][enemy]["pos"]
+    click_village(page, ex + ux * 1.1, ey + uy * 1.1)  # a tenth of an inch short of base contact
+    confirm = page.locator("[data-was-confirm]")
+    assert confirm.is_visible() and "Shove" in confirm.inner_text()
+    assert page.evaluate("sent") == []
+    page.click("[data-was-shove]")
+    sent = page.evaluate("sent")
+    assert len(sent) == 1 and sent[0]["shove"] == enemy
+    after, events = R.apply(state, seat, sent[0])
+    assert after["kids"][enemy]["down"] is True
+    assert any("parents" in e["text"].lower() or "knock" in e["text"].lower() for e in events)
+    page.close()
+
+
+def test_a_click_outside_the_drawn_area_explains_and_sends_nothing(browser, shove_state):
+    state, _, _ = shove_state
+    seat = state["pending"]["seat"]
+    page = page_for(browser, state, seat)
+    x, y = state["kids"][state["pending"]["kid"]]["pos"]
+    far = [min(23.5, x + state["pending"]["roll"] + 3), y] if x < 12 else [max(0.5, x - state["pending"]["roll"] - 3), y]
+    click_village(page, *far)
+    assert page.evaluate("sent") == []
+    assert "Out of reach" in page.locator("[data-was-feedback]").inner_text()
+    near = [x + 0.4 if x < 12 else x - 0.4, y + 0.6]
+    click_village(page, *near)
+    sent = page.evaluate("sent")
+    assert len(sent) == 1 and sent[0]["type"] == "move_to" and "shove" not in sent[0]
+    R.apply(state, seat, sent[0])
+    page.close()

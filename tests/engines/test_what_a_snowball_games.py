@@ -1,0 +1,200 @@
+"""Whole What a Snowball! games: computer players to the end, random games checked after every action.
+
+Every game replays exactly from its seed and action log. ``WAS_GAMES`` scales the number of
+random games (default 1: 15 games); set it higher for a longer soak.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import os
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engines.base import GameError, NotYourTurn
+from games.engines.what_a_snowball import RULESET as R
+from games.engines.what_a_snowball import kids as K
+from games.engines.what_a_snowball.bot import random_action
+from games.engines.what_a_snowball.geometry import TOLERANCE, placement_problem, terrain_for
+
+SCALE = float(os.environ.get("WAS_GAMES", "1"))
+SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow], "database": None}
+MAX_ACTIONS = 4000
+
+
+def random_table(rng: random.Random) -> tuple[int, list[int], dict[str, Any]]:
+    """Seats, teams and options for a random legal game: 2-4 teams, 6-12 Kids, 1-3 per seat, any types and cards."""
+    while True:
+        teams = rng.choice([2, 3, 4])
+        size = rng.choice([n for n in range(2, 7) if 6 <= n * teams <= 12])
+        seat_team, kids = [], []
+        for team in range(teams):
+            left = size
+            while left:
+                mine = rng.randint(1, min(3, left))
+                seat = len(seat_team)
+                seat_team.append(team)
+                for _ in range(mine):
+                    kind = rng.choice(list(K.TYPES))
+                    spec = K.TYPES[kind]
+                    kid = {"name": f"Kid{len(kids)}", "seat": seat, "type": kind}
+                    if spec["fixed_traits"] is None:
+                        kid["traits"] = rng.sample(K.TRAITS, spec["traits"])
+                    kids.append(kid)
+                left -= mine
+        if len(seat_team) <= 12:
+            break
+    options = {"village": rng.choice(["green", "high_street", "random"]), "special_players": True,
+               "ability_cards": rng.choice(["none", "method1", "method2"]), "kids": kids}
+    return len(seat_team), seat_team, options
+
+
+def play(seed: int, *, bots: bool, check: bool = False, table: tuple | None = None):
+    players, teams, options = table or random_table(random.Random(seed))
+    s = R.new_game(players=players, options=options, seed=seed, teams=teams)
+    rng = random.Random(seed)
+    log, events_log = [], []
+    while R.outcome(s) is None:
+        assert len(log) < MAX_ACTIONS, f"game {seed} did not end"
+        asked = R.to_act(s)
+        seat = rng.choice(sorted(asked))
+        action = R.bot_action(s, seat) if bots else random_action(R.view(s, seat), rng)
+        before = s
+        s, events = R.apply(s, seat, action)
+        log.append((seat, action))
+        events_log.append(events)
+        if check:
+            check_step(before, s, events, seat, action, rng)
+    return (players, teams, options), s, log, events_log
+
+
+def check_step(before: dict, s: dict, events: list[dict], seat: int, action: dict, rng: random.Random) -> None:
+    terrain = terrain_for(s["terrain"])
+    bases = [(k, kid["pos"], kid["radius"]) for k, kid in s["kids"].items() if kid["pos"] is not None]
+    for kid_id, kid in s["kids"].items():
+        assert 0 <= kid["command_dice"] <= K.MAX_COMMAND_DICE
+        if kid["home"] is None and s["phase"] == "play":
+            assert kid["command_dice"] >= 1 and kid["pos"] is not None
+        if kid["pos"] is not None:
+            moved = before["kids"][kid_id]["pos"] != kid["pos"]
+            if moved:
+                assert placement_problem(terrain, bases, kid["pos"], kid["radius"], ignore=(kid_id,)) is None, kid
+        assert all(1 <= size <= K.MAX_SIZE for size in kid["snowballs"])
+        assert kid["points"] >= 0
+    for event in events:
+        if event["type"] == "move":
+            assert event["path"] <= event["roll"] + TOLERANCE
+        if event["type"] == "effect" and event["size"] > 6:
+            assert any(e["type"] == "card" and e["card"] == "ice" for e in events) or before["throw"]["ice"]
+    assert json.loads(json.dumps(events)) == events
+    for other in set(range(s["players"])) - set(R.to_act(before)):
+        try:
+            R.apply(before, other, action)
+        except GameError:
+            pass
+    hidden_from_others(s)
+
+
+def hidden_from_others(s: dict) -> None:
+    """Changing one seat's hand (and the draw pile) changes nothing another seat or a spectator sees."""
+    holders = [seat for seat, hand in enumerate(s["hands"]) if hand]
+    if not holders:
+        return
+    owner = holders[0]
+    other = dict(s, hands=[list(h) for h in s["hands"]], deck=list(reversed(s["deck"])))
+    other["hands"][owner] = ["saving"] * len(s["hands"][owner])
+    asked = set(R.to_act(s))
+    for viewer in [None] + [v for v in range(s["players"]) if v != owner and v not in asked][:2]:
+        assert R.view(s, viewer) == R.view(other, viewer)
+
+
+@settings(max_examples=int(15 * SCALE), **SETTINGS)
+@given(seed=st.integers(0, 2**40))
+def test_random_games_stay_sound_and_replay_exactly(seed):
+    table, final, log, events_log = play(seed, bots=False, check=True)
+    outcome = R.outcome(final)
+    assert outcome["winners"] and set(outcome["winners"]) | set(outcome["losers"]) == set(range(table[0]))
+    points = {k: 0 for k in final["kids"]}
+    for events in events_log:
+        for e in events:
+            if e["type"] == "point":
+                points[e["kid"]] += 1
+            if e["type"] == "cruel":
+                points[e["kid"]] = max(0, points[e["kid"]] - 1)
+    assert {k: kid["points"] for k, kid in final["kids"].items()} == points
+    s = R.new_game(players=table[0], options=table[2], seed=seed, teams=table[1])
+    for (seat, action), events in zip(log, events_log):
+        s, replayed = R.apply(s, seat, action)
+        assert replayed == events
+    assert s == final
+    assert json.loads(json.dumps(final)) == final
+
+
+@pytest.mark.parametrize("teams", [2, 3, 4])
+def test_computer_players_play_to_the_end_and_the_game_replays(teams):
+    seat_team = {2: [0, 1, 0, 1], 3: [0, 1, 2, 0, 1, 2], 4: [0, 1, 2, 3]}[teams]
+    kids = []
+    per_team = {2: 6, 3: 4, 4: 3}[teams]
+    for team in range(teams):
+        seats = [s for s, t in enumerate(seat_team) if t == team]
+        for i in range(per_team):
+            kid_type = list(K.TYPES)[(team + i) % len(K.TYPES)]
+            kid = {"name": f"{team}-{i}", "seat": seats[i % len(seats)], "type": kid_type}
+            if K.TYPES[kid_type]["fixed_traits"] is None:
+                kid["traits"] = [K.TRAITS[(i + j) % 4] for j in range(K.TYPES[kid_type]["traits"])]
+            kids.append(kid)
+    options = {"village": ["green", "high_street", "random"][teams - 2], "special_players": True,
+               "ability_cards": ["method1", "method2", "method2"][teams - 2], "kids": kids}
+    table = (len(seat_team), seat_team, options)
+    _, final, log, events_log = play(100 + teams, bots=True, table=table)
+    assert final["phase"] == "over"
+    thrown = sum(1 for events in events_log for e in events if e["type"] == "throw")
+    assert thrown >= 5
+    s = R.new_game(players=table[0], options=options, seed=100 + teams, teams=seat_team)
+    for seat, action in log:
+        s, _ = R.apply(s, seat, action)
+    assert s == final
+
+
+def test_the_computer_gathers_before_throwing_and_never_cheats_where_it_can_be_caught():
+    _, final, log, events_log = play(11, bots=True, table=(2, [0, 1], {"village": "green"}))
+    first_throw = next(i for i, events in enumerate(events_log) if any(e["type"] == "throw" for e in events))
+    assert any(e["type"] == "gather" for events in events_log[:first_throw] for e in events)
+    assert not any(e["type"] == "parents" and e["rolled"] for events in events_log for e in events)
+
+
+def test_the_computer_reads_only_its_own_view():
+    _, s, _, _ = play(5, bots=False, table=(2, [0, 1], {"village": "green", "ability_cards": "method2"}))
+    s = R.new_game(players=2, options={"village": "green", "ability_cards": "method2"}, seed=5, teams=[0, 1])
+    while R.outcome(s) is None:
+        seat = min(R.to_act(s))
+        other = copy.deepcopy(s)
+        other["hands"][1 - seat] = list(reversed(other["hands"][1 - seat])) + ["saving"]
+        other["deck"] = other["deck"][::-1]
+        other["seed"] += 1
+        assert R.bot_action(s, seat) == R.bot_action(other, seat)
+        s, _ = R.apply(s, seat, R.bot_action(s, seat))
+        if s["turn"] >= 2:
+            break
+
+
+def test_the_computer_refuses_to_act_out_of_turn():
+    s = R.new_game(players=2, options={}, seed=5, teams=[0, 1])
+    idle = 1 - next(iter(R.to_act(s)))
+    with pytest.raises(NotYourTurn):
+        R.bot_action(s, idle)
+
+
+def test_every_prompt_default_is_accepted():
+    s = R.new_game(players=3, options={"village": "random", "ability_cards": "method2"}, seed=9, teams=[0, 1, 2])
+    steps = 0
+    while R.outcome(s) is None and steps < 2000:
+        asked = R.to_act(s)
+        seat = min(asked)
+        s, _ = R.apply(s, seat, asked[seat].default)
+        steps += 1
+    assert R.outcome(s) is not None

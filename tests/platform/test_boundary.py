@@ -1,0 +1,365 @@
+"""The edge of the site as a bot author meets it: tokens, close codes, origins, floods, and
+docs/api.md naming every error and close code the server can produce."""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from pathlib import Path
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from games import consumers
+from games.models import ActionRecord, ApiToken
+from snowball_site.asgi import application
+from tests.platform.helpers import started_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+LOCAL = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+
+
+def socket(path: str, *, headers=LOCAL, key: str | None = None, client: str | None = None) -> WebsocketCommunicator:
+    headers = list(headers) + ([(b"authorization", f"Token {key}".encode())] if key else [])
+    comm = WebsocketCommunicator(application, path, headers=headers)
+    if client is not None:
+        comm.scope["client"] = [client, 40000]  # read when the application first runs
+    return comm
+
+
+async def frames_until_close(comm: WebsocketCommunicator, timeout: float = 5) -> tuple[list[dict], int]:
+    """The frames a socket gets up to its close, and the close code."""
+    frames = []
+    while True:
+        out = await comm.receive_output(timeout=timeout)
+        if out["type"] == "websocket.close":
+            return frames, out.get("code")
+        frames.append(json.loads(out["text"]))
+
+
+@database_sync_to_async
+def _game(make_user, *, is_public: bool = True):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, ben, is_public=is_public)
+    token, key = ApiToken.issue(user=ana, name="bot")
+    return game, ana, token, key
+
+
+async def _opened(comm: WebsocketCommunicator) -> dict:
+    connected, code = await comm.connect(timeout=5)
+    assert connected, code
+    while True:
+        frame = json.loads(await comm.receive_from(timeout=5))
+        if frame["type"] == "view":
+            return frame
+
+
+# ---------------------------------------------------------------- tokens
+
+async def test_revoking_a_token_on_the_tokens_page_closes_its_sockets_with_4001(make_user):
+    game, ana, token, key = await _game(make_user)
+    bot = socket(f"/ws/api/games/{game.pk}/", key=key)
+    view = await _opened(bot)
+    assert view["seat"] == 0
+
+    @database_sync_to_async
+    def revoke_on_the_page():
+        page = Client()
+        page.force_login(ana)
+        return page.post("/me/tokens/", {"revoke": str(token.pk)})
+
+    assert (await revoke_on_the_page()).status_code == 302
+    frames, code = await frames_until_close(bot, timeout=2)
+    assert code == 4001
+    assert [f["code"] for f in frames if f["type"] == "error"] == ["token_revoked"]
+
+
+async def test_an_action_after_the_token_is_gone_is_refused_and_closes_the_socket(make_user):
+    """Checked on the action itself, even when no revocation message reached the socket."""
+    game, ana, token, key = await _game(make_user)
+    bot = socket(f"/ws/api/games/{game.pk}/", key=key)
+    view = await _opened(bot)
+    await database_sync_to_async(ApiToken.objects.filter(pk=token.pk).delete)()
+    await bot.send_json_to({"type": "action", "action": view["legal_actions"][0], "action_id": "after", "version": view["version"]})
+    frames, code = await frames_until_close(bot)
+    assert code == 4001 and "token_revoked" in [f.get("code") for f in frames]
+    assert not await database_sync_to_async(ActionRecord.objects.filter(action_id="after").exists)()
+
+
+@pytest.mark.parametrize("key", ["sb_unknownunknownunknown", "sb_\x00", "not-a-token"])
+async def test_a_socket_with_an_unknown_token_is_refused_with_4001_not_made_a_spectator(make_user, key):
+    game, *_ = await _game(make_user)
+    comm = socket(f"/ws/api/games/{game.pk}/?token={key}")
+    connected, _ = await comm.connect(timeout=5)
+    assert connected
+    frames, code = await frames_until_close(comm)
+    assert code == 4001 and [f["code"] for f in frames] == ["bad_token"]
+
+
+async def test_a_revoked_token_opens_no_socket(make_user):
+    game, ana, token, key = await _game(make_user)
+    await database_sync_to_async(token.delete)()
+    comm = socket(f"/ws/api/games/{game.pk}/", key=key)
+    await comm.connect(timeout=5)
+    assert (await frames_until_close(comm))[1] == 4001
+
+
+def _post_json(client: Client, url: str, body: dict, **headers):
+    return client.post(url, data=json.dumps(body), content_type="application/json", **headers)
+
+
+@pytest.mark.django_db
+def test_a_token_cannot_mint_tokens_but_a_session_can(make_user):
+    ana = make_user("Ana")
+    _, key = ApiToken.issue(user=ana, name="leaked")
+    refused = _post_json(Client(), "/api/tokens/", {"name": "more"}, HTTP_AUTHORIZATION=f"Token {key}")
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "session_required"
+    assert ApiToken.objects.filter(user=ana).count() == 1
+    session = Client()
+    session.force_login(ana)
+    made = _post_json(session, "/api/tokens/", {"name": "more"})
+    assert made.status_code == 201 and made.json()["token"].startswith("sb_")
+
+
+@pytest.mark.django_db
+def test_an_anonymous_http_action_is_told_to_authenticate_not_csrf(make_user):
+    client = Client(enforce_csrf_checks=True)
+    for url in ("/api/games/", "/api/games/1/actions/", "/api/games/1/join/", "/api/tokens/"):
+        answer = _post_json(client, url, {})
+        assert answer.status_code == 401 and answer.json()["error"]["code"] == "unauthenticated", url
+
+
+# ---------------------------------------------------------------- close codes
+
+@pytest.mark.parametrize("path", ["/ws/api/games/999999/", "/ws/games/999999/", "/ws/api/games/99999999999999999999999/",
+                                  "/ws/api/games/abc/", "/ws/nowhere/"])
+async def test_a_socket_to_no_game_is_accepted_then_closed_with_4004(path):
+    comm = socket(path)
+    connected, _ = await comm.connect(timeout=5)
+    assert connected
+    out = await comm.receive_output(timeout=5)
+    while out["type"] != "websocket.close":
+        out = await comm.receive_output(timeout=5)
+    assert out["code"] == 4004
+
+
+@pytest.mark.parametrize(("origin", "host", "scheme", "allowed"), [
+    (b"http://localhost", b"localhost", "ws", True),
+    (b"http://localhost:8000", b"localhost:8000", "ws", True),
+    (b"http://localhost:9999", b"localhost:8000", "ws", False),
+    (b"http://localhost", b"localhost:8000", "ws", False),
+    (b"https://localhost", b"localhost", "ws", False),
+    (b"https://localhost", b"localhost", "wss", True),
+    (b"http://evil.example", b"evil.example", "ws", False),
+    (b"null", b"localhost", "ws", False),
+    (b"http://trusted.example:8443", b"localhost", "ws", True),
+])
+async def test_the_page_socket_accepts_only_its_own_origin_by_scheme_host_and_port(make_user, settings, origin, host, scheme, allowed):
+    settings.CSRF_TRUSTED_ORIGINS = ["http://trusted.example:8443"]
+    game, *_ = await _game(make_user)
+    comm = socket(f"/ws/games/{game.pk}/", headers=[(b"origin", origin), (b"host", host)])
+    comm.scope["scheme"] = scheme
+    connected, _ = await comm.connect(timeout=5)
+    assert connected is allowed
+    if connected:
+        await comm.disconnect()
+
+
+# ---------------------------------------------------------------- floods
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def _settle() -> None:
+    for _ in range(10):
+        await asyncio.sleep(0)
+
+
+async def _until(condition, timeout: float = 5.0) -> None:
+    """Wait, in real time, until ``condition()`` holds; fail after ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, "the condition did not hold in time"
+        await asyncio.sleep(0.01)
+
+
+def _closed(comm: WebsocketCommunicator) -> bool:
+    while not comm.output_queue.empty():
+        if comm.output_queue.get_nowait()["type"] == "websocket.close":
+            return True
+    return False
+
+
+@pytest.fixture
+def stuck_handler(monkeypatch):
+    """Actions that never finish being handled, and a fake clock for the arrival check."""
+    clock, release, handled = FakeClock(), asyncio.Event(), []
+
+    async def never_done(self, frame):
+        handled.append(frame["action_id"])
+        await release.wait()
+
+    monkeypatch.setattr(consumers.ArrivalControlMixin, "clock", staticmethod(clock))
+    monkeypatch.setattr(consumers.BaseGameConsumer, "handle_action", never_done)
+    return clock, release, handled
+
+
+async def test_a_flooder_is_closed_within_a_second_of_arrivals_however_slowly_it_is_handled(make_user, stuck_handler):
+    clock, release, handled = stuck_handler
+    game, ana, token, key = await _game(make_user)
+    bot = socket(f"/ws/api/games/{game.pk}/", key=key)
+    view = await _opened(bot)
+    frame = json.dumps({"type": "action", "action": {"type": "lock"}, "action_id": "f", "version": view["version"]})
+    closed_at = None
+    for n in range(1000):  # 1,000 frames a second by the fake clock
+        clock.now = n / 1000
+        await bot.send_to(text_data=frame)
+        await _settle()
+        if n == 0:
+            await _until(lambda: handled == ["f"])  # the token check before it runs on a database thread
+        if _closed(bot):
+            closed_at = clock.now
+            break
+    assert closed_at is not None and closed_at < 1.0
+    assert handled == ["f"]  # the first frame is still being handled: the others were counted on arrival
+    release.set()
+    await bot.disconnect()
+
+
+async def test_a_flooder_whose_frames_are_handled_at_once_is_closed_by_the_rate(make_user, monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr(consumers.ArrivalControlMixin, "clock", staticmethod(clock))
+    game, ana, token, key = await _game(make_user)
+    bot = socket(f"/ws/api/games/{game.pk}/", key=key)
+    await _opened(bot)
+    answers, closed_at = [], None
+    for n in range(1000):
+        clock.now = n / 1000
+        await bot.send_json_to({"type": "ping"})
+        await _settle()
+        while not bot.output_queue.empty():
+            out = bot.output_queue.get_nowait()
+            if out["type"] == "websocket.close":
+                closed_at = clock.now
+                assert out["code"] == 4008
+            else:
+                answers.append(json.loads(out["text"]).get("code") or json.loads(out["text"])["type"])
+        if closed_at is not None:
+            break
+    assert closed_at is not None and closed_at < 1.0
+    answers = [a for a in answers if a != "presence"]
+    assert answers[:40] == ["pong"] * 40 and answers[-1] == "too_fast"  # the burst, refusals, the close
+    assert answers.count("too_fast") == 20
+    await bot.disconnect()
+
+
+async def test_a_socket_whose_frames_pile_up_unhandled_is_closed_even_within_its_rate(make_user, stuck_handler, settings):
+    settings.SNOWBALL_SOCKET_RATE, settings.SNOWBALL_SOCKET_BURST = 1000, 5
+    clock, release, handled = stuck_handler
+    game, ana, token, key = await _game(make_user)
+    bot = socket(f"/ws/api/games/{game.pk}/", key=key)
+    view = await _opened(bot)
+    sent = 0
+    while not _closed(bot):
+        clock.now += 1.0  # far within the rate
+        await bot.send_json_to({"type": "action", "action": {"type": "lock"}, "action_id": f"q{sent}", "version": view["version"]})
+        sent += 1
+        await _settle()
+        assert sent <= 10
+    assert sent == 1 + 5 + 1  # one being handled, a burst waiting, and the one that found the queue full
+    release.set()
+    await bot.disconnect()
+
+
+async def test_one_client_address_may_hold_only_so_many_sockets(make_user, settings):
+    settings.SNOWBALL_MAX_SOCKETS_PER_CLIENT = 2
+    game, *_ = await _game(make_user)
+    path = f"/ws/api/games/{game.pk}/"
+    first, second = socket(path, client="10.0.0.7"), socket(path, client="10.0.0.7")
+    await _opened(first)
+    await _opened(second)
+    third = socket(path, client="10.0.0.7")
+    connected, _ = await third.connect(timeout=5)
+    assert connected and await third.receive_output(timeout=5) == {"type": "websocket.close", "code": 4029}
+    elsewhere = socket(path, client="10.0.0.8")
+    await _opened(elsewhere)
+    await first.disconnect()
+    again = socket(path, client="10.0.0.7")  # a closed socket gives its place back
+    await _opened(again)
+    for comm in (second, elsewhere, again):
+        await comm.disconnect()
+    assert consumers.OPEN_SOCKETS == {}
+
+
+async def test_behind_a_trusted_proxy_the_client_is_the_last_forwarded_address(make_user, settings):
+    settings.SNOWBALL_MAX_SOCKETS_PER_CLIENT = 1
+    game, *_ = await _game(make_user)
+    path = f"/ws/api/games/{game.pk}/"
+
+    def via_proxy(forwarded: bytes) -> WebsocketCommunicator:
+        return socket(path, headers=LOCAL + [(b"x-forwarded-for", forwarded)], client="172.16.0.2")
+
+    settings.SNOWBALL_TRUST_X_FORWARDED_FOR = True
+    one = via_proxy(b"1.1.1.1, 203.0.113.5")
+    await _opened(one)
+    spoofed = via_proxy(b"9.9.9.9, 203.0.113.5")  # a client may write the first entries, not the proxy's
+    await spoofed.connect(timeout=5)
+    assert (await spoofed.receive_output(timeout=5))["code"] == 4029
+    other = via_proxy(b"203.0.113.6")
+    await _opened(other)
+    for comm in (one, other):
+        await comm.disconnect()
+
+    settings.SNOWBALL_TRUST_X_FORWARDED_FOR = False
+    untrusted = [via_proxy(b"203.0.113.%d" % n) for n in (1, 2)]
+    await _opened(untrusted[0])
+    await untrusted[1].connect(timeout=5)
+    assert (await untrusted[1].receive_output(timeout=5))["code"] == 4029  # the header is ignored: one peer
+    await untrusted[0].disconnect()
+
+
+# ---------------------------------------------------------------- the document
+
+def documented() -> tuple[set[str], set[int]]:
+    """The error codes and close codes in docs/api.md's tables."""
+    codes, closes = set(), set()
+    for line in (ROOT / "docs" / "api.md").read_text().splitlines():
+        if line.startswith("|"):
+            first, second = (line.split("|") + ["", ""])[1:3]
+            codes.update(re.findall(r"`(\w+)`", first + second))
+            if re.fullmatch(r"\s*4\d\d\d\s*", first):
+                closes.add(int(first))
+    return codes, closes
+
+
+def produced() -> tuple[set[str], set[int]]:
+    """The error codes and close codes the code base can produce, found by reading it."""
+    codes, closes = set(), set()
+    for path in (ROOT / "games").rglob("*.py"):
+        text = path.read_text()
+        codes.update(re.findall(r"(?<!\w)(?:send_error|_error|error_html)\(\s*\"(\w+)\"", text))
+        codes.update(re.findall(r"^\s+code = \"(\w+)\"$", text, re.M))
+        if "engines" not in path.parts:
+            codes.update(re.findall(r"\bcode=\"(\w+)\"", text))
+            closes.update(int(n) for n in re.findall(r"^CLOSE_\w+ = (\d+)$", text, re.M))
+    return codes, closes
+
+
+@pytest.mark.django_db
+def test_every_error_and_close_code_the_server_can_produce_is_in_the_api_document():
+    codes, closes = produced()
+    documented_codes, documented_closes = documented()
+    assert {"malformed", "bad_request", "too_fast", "frame_too_large", "token_revoked", "session_required"} <= codes
+    assert {4001, 4003, 4004, 4008, 4029} <= closes
+    assert codes - documented_codes == set()
+    assert closes - documented_closes == set()

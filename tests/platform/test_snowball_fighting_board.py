@@ -1,0 +1,260 @@
+"""The Snowball Fighting board, rendered for real engine states from a player's and a spectator's view.
+
+What a player notices: the garden's 150 hexes with their references and features, every
+combatant with its name, HP, VPs and snowballs, its own orders with their MF and hit chances,
+the turn's report with every d100 roll, the final standings. And what no one may notice: a
+page that is not a seat's own never changes when that seat writes orders.
+"""
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+from types import SimpleNamespace
+
+from django.template.loader import render_to_string
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games import rendering
+from games.engines.snowball_fighting import RULESET as R
+from games.engines.snowball_fighting import bot
+from games.templatetags.snowball_fighting import describe_order
+
+NAMES = ["Ana", "Ben", "Cy"]
+WS_BUTTON = re.compile(r'<button[^>]*ws-send[^>]*hx-vals="([^"]*)"')
+
+
+def render(state, seat, *, version: int = 7) -> str:
+    to_act = R.to_act(state)
+    return render_to_string("games/snowball-fighting/board.html", {
+        "view": R.view(state, seat),
+        "seat": seat,
+        "legal": R.legal_actions(state, seat) if seat in to_act else [],
+        "prompt": None,
+        "names": NAMES[:state["players"]],
+        "version": version,
+        "game": SimpleNamespace(pk=1, game_type=R.slug),
+        "payload": {"outcome": R.outcome(state), "status": "active",
+                    "players": [{"seat": i, "name": n} for i, n in enumerate(NAMES[:state["players"]])]},
+    })
+
+
+def text_of(page: str) -> str:
+    """The page's words as a reader sees them (tags dropped, entities decoded, spaces folded)."""
+    inline = re.sub(r"</?(?:b|i|em|strong|small|span)\b[^>]*>", "", page)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", inline)).split())
+
+
+def setup_done(players: int = 2, seed: int = 3, names=("Avalanche Annie", "Blizzard Ben", "Cold Cy"),
+               starts=(["W9"], ["C1"], ["A7"]), options=None):
+    s = R.new_game(players=players, options=options or {}, seed=seed)
+    for x in range(players):
+        s, _ = R.apply(s, x, {"type": "setup", "name": names[x], "starts": list(starts[x]), "ready": True})
+    return s
+
+
+def play_turn(state, rng):
+    for x in sorted(R.to_act(state)):
+        action = bot.random_orders(state, x, rng)
+        action["ready"] = True
+        state, _ = R.apply(state, x, action)
+    return state
+
+
+def test_setup_page_shows_the_garden_and_asks_for_a_name_and_start_hexes():
+    s = R.new_game(players=2, options={}, seed=1)
+    page = render(s, 0)
+    hexes = re.findall(r'<g class="sf-hex[^"]*" data-hex="([A-W]\d+)"', page)
+    assert len(hexes) == 150 and {"A1", "K7", "W13", "W11", "B12"} <= set(hexes)
+    for ref in ("A1", "K7", "W13"):
+        assert '<text class="sf-ref" x="' in page and f">{ref}</text>" in page
+    assert 'data-hex="K7"><polygon' in page and "is-shed" in page
+    assert len(re.findall(r'class="sf-start[^"]*" data-start="', page)) == 6
+    assert len(re.findall(r'class="sf-conifer[" ]', page)) == 3
+    assert "data-sf-setup" in page and 'id="sf-name"' in page
+    spectator = render(s, None)
+    assert "data-sf-setup" not in spectator and 'id="sf-you"' not in spectator
+    assert "choosing their noms de guerre" in text_of(spectator)
+
+
+def test_a_saved_setup_shows_its_preferences_in_order_to_its_owner_only():
+    s = R.new_game(players=2, options={}, seed=1)
+    s, _ = R.apply(s, 0, {"type": "setup", "name": "Frosty", "starts": ["W5", "A7"]})
+    mine = render(s, 0)
+    assert 'value="Frosty"' in mine and 'data-saved="W5,A7"' in mine
+    ranks = dict(re.findall(r'data-start="([A-W]\d+)"[^>]*><path [^>]*/><text class="sf-rank" y="3">(\d)</text>', mine))
+    assert ranks == {"W5": "1", "A7": "2"}
+    for other in (render(s, 1), render(s, None)):
+        assert "Frosty" not in other and "W5,A7" not in other
+
+
+def test_combatants_are_drawn_with_name_hp_vps_and_snowballs():
+    rng = random.Random(4)
+    s = play_turn(setup_done(3), rng)
+    view = R.view(s, None)
+    page = render(s, None)
+    words = text_of(page)
+    for c in view["combatants"]:
+        token = re.search(rf'<g class="sf-token[^"]*" data-token-seat="{c["seat"]}" data-hex="([^"]+)"(.*?)</g>\s*</g>', page, re.S)
+        assert token and token.group(1) == c["hex"]
+        assert f'{c["hp"]}♥ {c["vp"]}★' in token.group(2)
+        assert c["name"] in words
+        row = re.search(rf'data-roster-seat="{c["seat"]}">(.*?)</tr>', page, re.S).group(1)
+        assert f'<td class="sf-vp">{c["vp"]}</td>' in row and f"{c['ss']} ●" in row
+
+
+def test_own_orders_show_mf_and_hit_chances_to_their_owner():
+    s = setup_done(2, starts=(["W9"], ["S1"]))
+    # W9 to the path and up it: the last step, path to path, costs half
+    orders = [{"type": "move", "route": ["V10", "W11", "U11"]},
+              {"type": "collect_move", "what": "ss", "count": 1, "collect_at": "end", "route": ["T12"]},
+              {"type": "rattlesnake", "target": 1}]
+    s, _ = R.apply(s, 0, {"type": "orders", "segments": orders})
+    words = text_of(render(s, 0))
+    assert "Move V10 → W11 → U11" in words
+    assert "3 steps (1 along the path at ½ MF): 2.5 MF" in words and "2.5 of 4 MF used, 1.5 MF left" in words
+    assert "Move T12, then collect 1 simple snowball" in words and "collecting: 2 MF" in words
+    chance = R.view(s, 0)["you"]["preview"][2][0]
+    assert f"Blizzard Ben: {chance['percent']}% to hit" in words
+    for m in chance["modifiers"]:
+        assert m["label"] in words
+    assert f"= {chance['adjusted']}%" in words
+
+
+def test_the_mf_shown_at_the_limit_of_a_segment():
+    s = setup_done(2, starts=(["W9"], ["S1"]))
+    s, _ = R.apply(s, 0, {"type": "orders", "segments": [{"type": "move", "route": ["U9", "S9", "Q9", "O9"]}, None, None]})
+    assert "4 steps: 4 MF" in text_of(render(s, 0)) and "4 of 4 MF used, 0 MF left" in text_of(render(s, 0))
+    s2, _ = R.apply(s, 0, {"type": "orders", "segments": [
+        {"type": "collect_move", "what": "ss", "count": 1, "collect_at": "end", "route": ["U9", "S9"]}, None, None]})
+    words = text_of(render(s2, 0))
+    assert "2 steps: 2 MF" in words and "collecting: 2 MF" in words and "4 of 4 MF used, 0 MF left" in words
+
+
+def test_the_ready_button_sends_a_legal_action_once_orders_are_written():
+    s = setup_done(2)
+    assert not WS_BUTTON.findall(render(s, 0))
+    s, _ = R.apply(s, 0, {"type": "orders", "segments": [{"type": "stand"}, None, None]})
+    sent = [json.loads(json.loads(html.unescape(v))["action"]) for v in WS_BUTTON.findall(render(s, 0))]
+    assert sent == [{"type": "ready"}]
+    assert {"type": "ready"} in R.legal_actions(s, 0)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 3), turns=st.integers(0, 2), ready=st.booleans())
+def test_writing_orders_changes_no_one_elses_page(seed, players, turns, ready):
+    rng = random.Random(seed)
+    s = setup_done(players, seed=seed)
+    for _ in range(turns):
+        if R.outcome(s) is not None:
+            return
+        s = play_turn(s, rng)
+    if R.outcome(s) is not None or 0 not in R.to_act(s):
+        return
+    before = {seat: render(s, seat) for seat in [None, *range(1, players)]}
+    action = bot.random_orders(s, 0, rng)
+    action["ready"] = False
+    after, _ = R.apply(s, 0, action)
+    for seat, page in before.items():
+        assert render(after, seat) == page, f"seat {seat}'s page changed when seat 0 wrote its orders"
+    if ready:  # sealing shows only that seat 0 is ready, never what it wrote
+        sealed, _ = R.apply(after, 0, {"type": "ready"})
+        combatants = R.view(s, None)["combatants"]
+        for seat in before:
+            page = render(sealed, seat)
+            assert "sf-myroute" not in page and "data-sf-sealed" not in page
+            for order in action["segments"]:
+                if order and "route" in order:
+                    assert describe_order(order, combatants, NAMES) not in text_of(page)
+        assert "data-sf-sealed" in render(sealed, 0)
+
+
+def test_the_report_lists_every_roll_with_its_target_number_and_modifiers():
+    rng = random.Random(11)
+    s = setup_done(3, seed=11)
+    for _ in range(3):
+        s = play_turn(s, rng)
+    view = R.view(s, 1)
+    rolls = [e for seg in view["report"]["segments"] for e in seg["events"] if e["type"] == "roll"]
+    assert rolls, "this seed's turn throws snowballs"
+    for seat in (1, None):
+        page = render(s, seat)
+        words = text_of(page)
+        assert f"Report on turn {view['report']['turn']}" in words
+        assert [f"Segment {k}" in words for k in (1, 2, 3)] == [True] * 3
+        assert page.count('class="sf-roll ') == len(rolls)
+        for e in rolls:
+            roll = "00" if e["roll"] == 100 else f"{e['roll']:02d}"
+            assert f"d100: {roll} against {e['needed']}" in words
+            mods = "".join(f", {m['label']} {'+' if m['value'] > 0 else ''}{m['value']}" for m in e["modifiers"])
+            assert f"base {e['base']}%{mods} = {e['adjusted']}%" in words
+        for seg in view["report"]["segments"]:
+            layer = re.search(rf'<g class="sf-seg" data-seg="{seg["segment"]}">(.*?)</g>\s*(?=<g class="sf-seg"|</g>)', page, re.S).group(1)
+            assert layer.count("<polyline") == len(seg["moves"])
+            aimed = [t for t in seg["throws"] if t["action"] != "maniac"]
+            assert layer.count('class="sf-thrown') == len(aimed)
+
+
+def test_game_over_shows_vps_and_damage_dealt_and_taken():
+    rng = random.Random(5)
+    s = setup_done(2, seed=5, starts=(["W5"], ["W9"]))
+    for _ in range(80):
+        if R.outcome(s) is not None:
+            break
+        for x in sorted(R.to_act(s)):
+            s, _ = R.apply(s, x, R.bot_action(s, x))
+    outcome = R.outcome(s)
+    assert outcome is not None
+    for seat in (0, None):
+        page = render(s, seat)
+        rows = re.findall(r'data-final-seat="(\d)">(.*?)</tr>', page, re.S)
+        assert len(rows) == 2
+        for x, row in rows:
+            x = int(x)
+            cells = re.findall(r"<td>(\d+)</td>", row)
+            assert cells == [str(outcome["scores"][x]), str(outcome["damage_dealt"][x]), str(outcome["damage_taken"][x])]
+        winner = outcome["names"][outcome["winners"][0]]
+        assert winner in text_of(page).split("Damage taken")[0]
+
+
+def test_the_live_region_renders_through_the_site_for_a_registered_game():
+    s = setup_done(2)
+    s, _ = R.apply(s, 0, {"type": "orders", "segments": [{"type": "stand"}, None, None]})
+    game = SimpleNamespace(pk=41, game_type=R.slug)
+    for seat in (0, None):
+        payload = {"status": "active", "version": 9, "seat": seat, "players": [{"seat": 0, "name": "Ana", "is_bot": False},
+                   {"seat": 1, "name": "Ben", "is_bot": False}], "view": R.view(s, seat), "legal_actions":
+                   R.legal_actions(s, seat) if seat is not None else [], "prompt": None, "waiting_for": [0, 1],
+                   "outcome": None, "log": []}
+        page = rendering.live_html(game, payload, None)
+        assert 'id="sf-board"' in page and 'hx-swap-oob="true"' in page
+        assert ("Stand still" in text_of(page.split('id="sf-board"')[1].split("data-sf-tools")[0])) == (seat == 0)
+
+
+def test_a_conditional_third_segment_shows_its_cases_and_their_chances_to_its_owner():
+    s = setup_done(2, starts=(["W9"], ["S1"]), options={"rule13": True})
+    third = {"type": "conditional", "cases": [{"when": {"if": "hp_at_most", "value": 6}, "then": {"type": "rattlesnake", "target": 1}}],
+             "otherwise": {"type": "move", "route": ["U9"]}}
+    s, _ = R.apply(s, 0, {"type": "orders", "segments": [None, None, third]})
+    page = render(s, 0)
+    words = text_of(page)
+    assert "Conditional: case 1: Rogerson Rattlesnake at Blizzard Ben; otherwise: Move U9" in words
+    assert '<option value="hp_at_most" selected>' in page and 'data-sf-when-value value="6"' in page
+    assert "Conditional order (optional rule 13) -10" in words
+    for seat in (1, None):
+        other = render(s, seat)
+        assert "hp_at_most\" selected" not in other and "Conditional: case 1" not in text_of(other)
+    plain = setup_done(2, starts=(["W9"], ["S1"]))
+    assert "data-sf-make-cond" not in render(plain, 0) and "data-sf-make-cond" in render(setup_done(2, options={"rule13": True}), 0)
+
+
+def test_a_seat_that_sent_no_orders_is_marked_in_the_list_of_combatants():
+    s = setup_done(2)
+    s, _ = R.apply(s, 0, {"type": "deadline"})
+    s, _ = R.apply(s, 1, {"type": "orders", "segments": [{"type": "stand"}] * 3, "ready": True})
+    assert R.view(s, None)["combatants"][0]["nmr_streak"] == 1
+    page = render(s, None)
+    rows = dict(re.findall(r'data-roster-seat="(\d)">(.*?)</tr>', page, re.S))
+    assert "no orders last turn" in rows["0"] and "no orders last turn" not in rows["1"]

@@ -1,0 +1,313 @@
+"""The What a Snowball! board, rendered from real engine states for a player and a spectator.
+
+Each test plays the engine from a seed to a moment (set-up, a MOVE being placed, a dice tray,
+after a throw, the end) and reads the page as a player would: what is drawn where, which
+buttons there are and what they send, and what a spectator or the other seat never gets.
+"""
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+
+import pytest
+from django.template.loader import render_to_string
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from shapely.geometry import Point, Polygon
+
+from games import selectors
+from games.engines.what_a_snowball import RULESET as R
+from games.engines.what_a_snowball.bot import random_action
+from tests.platform.was_states import new, play_until
+
+NAMES = ["Alice", "Bob"]
+WS_BUTTON = re.compile(r'<button[^>]*ws-send[^>]*hx-vals="([^"]*)"')
+DATA_ACTION = re.compile(r'data-action="([^"]*)"')
+SIZE = 24.0
+
+
+def render(state, seat, names=NAMES):
+    to_act = R.to_act(state)
+    prompt = to_act[seat].as_dict() if seat in to_act else None
+    return render_to_string("games/what-a-snowball/board.html", {
+        "view": R.view(state, seat), "seat": seat, "legal": R.legal_actions(state, seat) if seat in to_act else [],
+        "prompt": prompt, "names": names, "version": 5, "payload": {"outcome": R.outcome(state)},
+    })
+
+
+def sent(page: str) -> list[dict]:
+    return [json.loads(json.loads(html.unescape(vals))["action"]) for vals in WS_BUTTON.findall(page)]
+
+
+def path_polygons(d: str) -> list[Polygon]:
+    """An SVG path of straight rings back in village inches (y north)."""
+    rings = []
+    for ring in re.findall(r"M([^Z]*)Z", d):
+        points = [tuple(map(float, p.split())) for p in re.split(r"\s*L", ring.strip())]
+        rings.append(Polygon([(x, SIZE - y) for x, y in points]))
+    return rings
+
+
+def drawn_area(page: str) -> str:
+    match = re.search(r'<path id="was-allowed"[^>]* d="([^"]*)"', page)
+    assert match, "no allowed area is drawn"
+    return match.group(1)
+
+
+def inside_drawn(d: str, point) -> bool:
+    """Even-odd: a point is inside when an odd number of rings hold it."""
+    return sum(ring.contains(Point(point)) for ring in path_polygons(d)) % 2 == 1
+
+
+@pytest.fixture(scope="module")
+def corners_state():
+    return new(seed=7)
+
+
+@pytest.fixture(scope="module")
+def deploy_state():
+    return play_until(new(seed=7), lambda s: s["phase"] == "deploy")
+
+
+@pytest.fixture(scope="module")
+def move_state():
+    return play_until(new(seed=7), lambda s: (s["pending"] or {}).get("kind") == "move_to" and s["pending"]["roll"] >= 3)
+
+
+@pytest.fixture(scope="module")
+def tray_state():
+    return play_until(new(seed=11), lambda s: s["phase"] == "play" and s["pending"] is None and s["activation"]
+                      and s["activation"]["stage"] == "turn"
+                      and any(a["type"] == "throw" for a in R.legal_actions(s, s["kids"][s["activation"]["kid"]]["seat"])))
+
+
+@pytest.fixture(scope="module")
+def over_state():
+    return play_until(new(seed=7), lambda s: s["phase"] == "over")
+
+
+def test_the_roll_off_is_shown_and_only_the_picking_seat_can_click_a_corner(corners_state):
+    s = corners_state
+    picker = next(iter(R.to_act(s)))
+    page = render(s, picker)
+    rolls = s["team_rolls"][0]["totals"]
+    for team, total in rolls.items():
+        name = ("Red", "Blue")[int(team)]
+        assert f"{name} {total}</span>" in page
+    offered = [json.loads(html.unescape(a)) for a in DATA_ACTION.findall(page)]
+    assert sorted(a["corner"] for a in offered) == [0, 1, 2, 3]
+    assert all(a in R.legal_actions(s, picker) for a in offered)
+    assert sorted(a["corner"] for a in sent(page) if a["type"] == "corner") == [0, 1, 2, 3]
+    for viewer in (1 - picker, None):
+        other = render(s, viewer)
+        assert "was-corner-pick" not in other and not DATA_ACTION.findall(other)
+        assert not [a for a in sent(other) if a["type"] == "corner"]
+        assert "is picking a corner" in other
+
+
+def test_placing_draws_the_allowed_area_within_six_inches_of_the_teams_corners(deploy_state):
+    s = deploy_state
+    seat = next(iter(R.to_act(s)))
+    page = render(s, seat)
+    place = [a for a in R.legal_actions(s, seat) if a["type"] == "place"]
+    d = drawn_area(page)
+    for ring in path_polygons(d):
+        for x, y in ring.exterior.coords:
+            assert min(Point(x, y).distance(Point(c)) for c in place[0]["corners"]) <= place[0]["within"] + 0.011
+            assert 0.5 - 0.011 <= x <= SIZE - 0.5 + 0.011 and 0.5 - 0.011 <= y <= SIZE - 0.5 + 0.011
+    assert inside_drawn(d, place[0]["example"])
+    # every unplaced Kid of this seat can be chosen, and the click data carries the legal actions
+    for action in place:
+        assert f'value="{action["kid"]}"' in page
+    click = json.loads(html.unescape(re.search(r'data-click="([^"]*)"', page).group(1)))
+    assert click["mode"] == "place" and click["actions"] == place
+    spectator = render(s, None)
+    assert 'id="was-allowed"' not in spectator and 'data-click=""' in spectator
+    assert "placing Kids" in spectator
+
+
+@settings(max_examples=150, deadline=None)
+@given(corner=st.integers(0, 1), dx=st.floats(0, 6.2), dy=st.floats(0, 6.2), placed=st.integers(0, 2))
+def test_a_point_inside_the_drawn_set_up_area_is_one_the_engine_accepts(deploy_state, corner, dx, dy, placed):
+    s = deploy_state
+    for _ in range(placed):  # with none, one or two team-mates already down
+        seat = next(iter(R.to_act(s)))
+        s, _ = R.apply(s, seat, R.bot_action(s, seat))
+    seat = next(iter(R.to_act(s)))
+    place = next(a for a in R.legal_actions(s, seat) if a["type"] == "place")
+    cx, cy = place["corners"][corner]
+    point = [abs(cx - dx), abs(cy - dy)]
+    if not inside_drawn(drawn_area(render(s, seat)), point):
+        return
+    R.apply(s, seat, {"type": "place", "kid": place["kid"], "to": point})
+
+
+def test_a_move_draws_the_engines_reachable_area_for_the_mover_and_only_the_roll_for_others(move_state):
+    s = move_state
+    seat = s["pending"]["seat"]
+    kid = s["kids"][s["pending"]["kid"]]
+    page = render(s, seat)
+    region = next(a for a in R.legal_actions(s, seat) if a["type"] == "move_to")["region"]
+    d = drawn_area(page)
+    rings = path_polygons(d)
+    assert len(rings) == sum(1 + len(piece["holes"]) for piece in region)
+    drawn = sum(r.area for r in rings[:1])
+    assert drawn == pytest.approx(Polygon(region[0]["outer"]).area, rel=1e-3)
+    assert f'{kid["name"]} moves up to {s["pending"]["roll"]}"' in page
+    assert {"type": "move_to", "to": kid["pos"]} in sent(page)  # staying put is offered
+    x, y = kid["pos"]
+    ring = re.search(r'<circle class="was-roll-ring" cx="([\d.]+)" cy="([\d.]+)" r="([\d.]+)"', page)
+    assert (float(ring.group(1)), SIZE - float(ring.group(2)), float(ring.group(3))) == pytest.approx((x, y, s["pending"]["roll"]), abs=1e-3)
+    for viewer in (1 - seat, None):
+        other = render(s, viewer)
+        assert 'id="was-allowed"' not in other
+        assert not [a for a in sent(other) if a["type"] == "move_to"]
+        assert "was-roll-ring" in other and f'{kid["name"]} is moving up to' in other
+
+
+def test_the_dice_tray_says_what_each_die_is_for_and_offers_every_legal_spend(tray_state):
+    s = tray_state
+    activation = s["activation"]
+    kid = s["kids"][activation["kid"]]
+    seat = kid["seat"]
+    page = render(s, seat)
+    faces = R.view(s, seat)["kids"][activation["kid"]]["sheet"]["faces"]
+    tray = re.search(r'<div class="was-dice" aria-label="Dice rolled">(.*?)</div>', page, re.DOTALL).group(1)
+    shown = re.findall(r'<b>(\d)</b><small>([^<]*)</small>', tray)
+    assert sorted(int(v) for v, _ in shown) == sorted(activation["tray"])
+    assert all(means == faces[v] for v, means in shown)
+    legal = R.legal_actions(s, seat)
+    buttons = sent(page)
+    for action in buttons:
+        assert action in legal, f"a button sends {action}, which is not legal"
+    for action in legal:
+        if action["type"] not in ("surrender", "set_never_ask"):
+            assert action in buttons, f"no button for {action}"
+    # a throw shows the line of fire: the target's distance, the number needed and each modifier
+    line = next(l for l in R.view(s, seat)["lines_of_fire"] if l["visible"])
+    target = s["kids"][line["to"]]["name"]
+    assert re.search(rf"THROW at <b>{target}</b>: {line['gap']:.1f}\" away", page)
+    if not line["too_close"]:
+        assert f"needs {line['needs']} on 2D6" in page
+        for modifier in line["modifiers_without_size"]:
+            assert html.escape(modifier["label"]) in page
+    assert f'data-to="{line["to"]}"' in page and "was-lof is-visible" in page
+    for viewer in (1 - seat, None):
+        other = render(s, viewer)
+        assert not [a for a in sent(other) if a["type"] not in ("surrender", "set_never_ask")]
+        assert f"{kid['name']} is activating" in other and "data-was-tray" not in other
+
+
+def test_kids_show_their_dice_snowballs_aims_and_knocked_down_state(tray_state):
+    s = json.loads(json.dumps(tray_state))
+    kid_id = s["activation"]["kid"]
+    s["kids"][kid_id].update(snowballs=[1, 1, 3], aims=2, command_dice=4, down=True)
+    page = render(s, None)
+    base = re.search(rf'<g class="was-kid[^"]*" data-kid="{kid_id}".*?</g>\s*</g>|<g class="was-kid[^"]*" data-kid="{kid_id}".*?\n</g>', page, re.DOTALL).group(0)
+    assert "is-down" in base and "(down)" in base and "was-down-mark" in base
+    assert "Size 1, Size 1, Size 3" in base and "AIM +2" in base and "4 Command Dice" in base
+    assert "×2" in base  # two Size 1 snowballs drawn as one badge
+    assert "knocked down" in page
+
+
+def test_the_end_shows_each_teams_score_with_the_books_bonuses(over_state):
+    s = over_state
+    outcome = R.outcome(s)
+    for seat in (0, None):
+        page = render(s, seat)
+        assert "Game over" in page
+        for row in outcome["teams"]:
+            assert f'<td class="was-score-total">{row["score"]}</td>' in page
+            for part in row["breakdown"]:
+                assert f'{part["label"]}: {part["points"]}' in page
+        winners = " ".join(("Red", "Blue")[t] for t in outcome["winning_teams"])
+        assert f"{winners} win" in page
+        assert not [a for a in sent(page) if a["type"] not in ("surrender", "set_never_ask")]
+
+
+def test_the_log_and_the_hand_show_a_seats_cards_to_that_seat_only():
+    state = new(seed=5, options={"ability_cards": "method2"})
+    records, seq = [], 0
+    for _ in range(400):
+        if state["phase"] == "play":
+            break
+        seat = min(R.to_act(state))
+        state, events = R.apply(state, seat, R.bot_action(state, seat))
+        seq += 1
+        records.append({"seq": seq, "events": events})
+    log = selectors.log_records(list(reversed(records)), NAMES)
+    hand0 = R.view(state, 0)["hand"]
+    assert hand0
+    titles = [R.view(state, 0)["cards"][c]["title"] for c in hand0]
+    for viewer in (0, 1, None):
+        lines = [line["text"] for line in selectors.game_log(log, viewer)]
+        page = render_to_string("games/live.html", {
+            "payload": {"status": "active", "players": [{"seat": 0, "name": "Alice"}, {"seat": 1, "name": "Bob"}],
+                        "waiting_for": [], "log": selectors.game_log(log, viewer), "outcome": None},
+            "view": R.view(state, viewer), "seat": viewer, "legal": [], "prompt": None, "names": NAMES, "version": 9,
+            "board_template": "games/what-a-snowball/board.html",
+        })
+        own_draw = f"You draw {', '.join(titles)}."
+        if viewer == 0:
+            assert own_draw in lines and html.escape(own_draw) in page
+            assert 'aria-label="Your ability cards"' in page
+        else:
+            assert not any(line.startswith("You draw") and "{p0}" not in line and line == own_draw for line in lines)
+            assert html.escape(own_draw) not in page
+            # seat 1 sees its own hand, a spectator none
+            assert ('aria-label="Your ability cards"' in page) == (viewer == 1)
+
+
+@pytest.mark.parametrize("seed, players, options", [
+    (3, 4, {"special_players": True, "ability_cards": "method2", "village": "random"}),
+    (8, 3, {"ability_cards": "method1", "village": "high_street"}),
+])
+def test_every_button_on_every_page_of_a_random_game_sends_a_legal_action(seed, players, options):
+    """Random legal play with 3-4 teams, special players and cards: at every sampled moment each
+    seat's and a spectator's page render, every button sends one of that seat's legal actions,
+    the asked seat has a control for every legal action, and no seat placeholder is left."""
+    rng = random.Random(seed)
+    state = new(seed=seed, players=players, options=options)
+    names = [f"P{i}" for i in range(players)]
+    for step in range(700):
+        to_act = R.to_act(state)
+        if step % 9 == 0 or any(p.kind == "reaction" for p in to_act.values()):
+            for viewer in [*range(players), None]:
+                page = render(state, viewer, names)
+                assert "{p" not in page
+                legal = R.legal_actions(state, viewer) if viewer in to_act else []
+                for action in sent(page):
+                    assert viewer is not None, f"a spectator's page sends {action}"
+                    if action["type"] == "move_to":  # a point of the region: the engine must take it
+                        R.apply(state, viewer, action)
+                    else:
+                        assert action in R.legal_actions(state, viewer), action
+                for action in legal:
+                    if action["type"] in ("place", "move_to"):
+                        assert 'id="was-allowed"' in page
+                    else:
+                        assert action in sent(page), f"no button for {action}"
+        if not to_act:
+            break
+        seat = min(to_act)
+        state, _ = R.apply(state, seat, random_action(R.view(state, seat), rng))
+
+
+def test_a_throw_waiting_for_a_reaction_shows_everyone_what_the_roll_will_count():
+    state = play_until(new(seed=3, players=4, options={"special_players": True, "ability_cards": "method2",
+                                                        "village": "random"}),
+                       lambda s: s["throw"] is not None and (s["pending"] or {}).get("kind") == "reaction")
+    throw = state["throw"]
+    asked = state["pending"]["seat"]
+    for viewer in (0, 1, 2, 3, None):
+        page = render(state, viewer)
+        assert "data-was-throw" in page
+        assert f'{state["kids"][throw["thrower"]]["name"]}</span> throws a Size {throw["size"]}' in page
+        if not throw["too_close"]:
+            assert f"needing {throw['needs']}" in page
+            for modifier in throw["modifiers"]:
+                assert f'{modifier["value"]:+d} {html.escape(modifier["label"])}' in page
+        # only the asked seat gets the reaction's buttons
+        assert ("was-reaction" in page) == (viewer == asked)
