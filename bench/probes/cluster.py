@@ -180,6 +180,9 @@ class Cluster:
             "DJANGO_ALLOWED_HOSTS": "localhost,127.0.0.1",
             "PYTHON": PY,
             "PYTHONUNBUFFERED": "1",
+            # every client of a probe connects from 127.0.0.1, players and attackers alike:
+            # the per-address socket limit would count them as one
+            "SNOWBALL_MAX_SOCKETS_PER_CLIENT": "100000",
             "SNOWBALL_CLUSTER_PORT": str(self.nginx_port),
             "SNOWBALL_WORKER_PORTS": " ".join(map(str, self.worker_ports)),
         })
