@@ -162,6 +162,8 @@ def new_game_over_http(base_url: str, tokens: list[str], game_type: str = "snowb
 
 # ---------------------------------------------------------------------- bots
 
+RESEND_AFTER = {"busy", "server_error", "too_fast"}  # nothing was saved: the same frame again
+
 
 @dataclass
 class BotStats:
@@ -182,8 +184,10 @@ class BotPlayer:
     A share ``http_moves`` of its actions goes over HTTP (``POST /api/games/<id>/actions/``,
     which nginx may hand to another worker than the socket's) instead of the socket. As
     docs/api.md tells a bot: when the socket drops it connects again and resends the action
-    it had in flight with the same ``action_id`` (so does an HTTP action that got no answer);
-    when nothing has arrived for ``silence_refresh`` seconds while it waits, it sends ``refresh``.
+    it had in flight with the same ``action_id`` (so does an HTTP action that got no answer
+    or a 5xx, and an action refused as ``busy``, ``server_error`` or ``too_fast``, half a
+    second later); when nothing has arrived for ``silence_refresh`` seconds while it waits, it
+    sends ``refresh`` and acts on the fresh view.
     """
 
     def __init__(self, *, ws_url: str, game_id: int, token: str, slot: int, stats: BotStats, rng: random.Random,
@@ -237,6 +241,7 @@ class BotPlayer:
                     if time.monotonic() - self.last_frame_at > self.silence_refresh:
                         self.stats.count["silence_refreshes"] += 1
                         self.last_frame_at = time.monotonic()
+                        self.acted_version = -1  # the fresh view may ask again what was asked
                         await ws.send('{"type": "refresh"}')
                     continue
                 self.last_frame_at = time.monotonic()
@@ -257,14 +262,29 @@ class BotPlayer:
                     if frame.get("action_id") == self.inflight:
                         self._acked(frame)
                 elif kind == "error":
-                    self.stats.errors[frame.get("code", "?")] += 1
+                    code = frame.get("code", "?")
+                    self.stats.errors[code] += 1
                     if frame.get("action_id") == self.inflight:
-                        self.inflight = self.inflight_frame = None
-                        if frame.get("code") == "busy":
-                            self.acted_version = -1
+                        if code in RESEND_AFTER and self.inflight_frame is not None:
+                            self.stats.count["resent"] += 1
+                            asyncio.get_running_loop().call_later(0.5, self._resend, ws, self.inflight)
+                        else:
+                            self.inflight = self.inflight_frame = None
         finally:
             if acting is not None:
                 acting.cancel()
+
+    def _resend(self, ws, action_id: str) -> None:
+        """The same frame again (docs/api.md: an action that was not saved may be sent again)."""
+        if self.inflight == action_id and self.inflight_frame is not None and not self.stopping:
+            asyncio.ensure_future(self._send_quietly(ws, self.inflight_frame))
+
+    @staticmethod
+    async def _send_quietly(ws, text: str) -> None:
+        try:
+            await ws.send(text)
+        except Exception:  # the socket closed: the reconnect resends it
+            pass
 
     async def _act(self, ws, legal: list[dict[str, Any]], version: int) -> None:
         await asyncio.sleep(self.rng.uniform(*self.think))
@@ -293,9 +313,12 @@ class BotPlayer:
                 pass
             self.stats.errors[f"http {exc.code} {code}"] += 1
             if self.inflight == action_id:
-                self.inflight = self.inflight_frame = None
-                if exc.code == 503:
-                    self.acted_version = -1
+                if exc.code >= 500 and not self.stopping:  # not saved, or not known: send it again
+                    self.stats.count["resent"] += 1
+                    await asyncio.sleep(0.5)
+                    await self._send_quietly(ws, self.inflight_frame)
+                else:
+                    self.inflight = self.inflight_frame = None
             return
         except (OSError, ValueError) as exc:  # no answer: applied or not, resend it on the socket
             self.stats.errors[f"http: {type(exc).__name__}"] += 1
