@@ -8,8 +8,8 @@ Then one flooder (seated, on the JSON socket through nginx, on a game of its own
 Then ``--flooders`` such sockets flood at once for ``--window`` seconds while the same
 well-behaved load is measured again; a flooder the server closes connects again and floods
 on, as an attacker would. Reported: the time from a flooder's first frame until the server
-closes it (goal under 1 s; a socket still open at the end counts with its whole time as
-"never closed"), and the other games' p99 against the same run's baseline (goal at most 2x).
+closes it (goal under 1 s; a socket still open at the end after flooding longer than that
+counts as "never closed"), and the other games' p99 against the same run's baseline (goal at most 2x).
 """
 from __future__ import annotations
 
@@ -89,8 +89,10 @@ def _close_summary(flooders: list[Flooder], seconds: float) -> dict:
         for code in f.close_codes:
             codes[str(code)] = codes.get(str(code), 0) + 1
     sent = sum(f.sent for f in flooders)
-    return {"sockets_closed": len(closes), "never_closed": len(never),
-            "never_closed_flooded_s": round(max(never), 1) if never else None,
+    overdue = [t for t in never if t >= CLOSE_GOAL_S]
+    return {"sockets_closed": len(closes), "open_at_the_end": len(never),
+            "never_closed": len(overdue),  # still open at the end after flooding longer than the goal
+            "never_closed_flooded_s": round(max(overdue), 1) if overdue else None,
             "close_s_p50": round(closes[len(closes) // 2], 2) if closes else None,
             "close_s_max": round(closes[-1], 2) if closes else None,
             "close_codes": codes, "frames_sent": sent, "frames_per_s": round(sent / seconds) if seconds else None,
