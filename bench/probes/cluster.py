@@ -319,12 +319,16 @@ class Cluster:
                 if CRASH_MARK not in line and HTTP_500_MARK not in line:
                     continue
                 last = None
+                previous_indented = False
                 for j in range(i + 1, min(i + 400, len(lines))):
                     text = lines[j]
-                    if CRASH_MARK in text or HTTP_500_MARK in text or text.startswith(("127.0.0.1", "[")):
-                        break
-                    if text and not text.startswith((" ", "\t", "Traceback", "During handling", "The above")) and ":" in text:
-                        last = text[:200]
+                    indented = text.startswith((" ", "\t"))
+                    if not indented and text and previous_indented:
+                        last = text[:200]  # an exception line: the traceback's frames came before it
+                    elif not indented and text and last is not None and not text.startswith(
+                            ("Traceback", "During handling", "The above")):
+                        break  # the next log record
+                    previous_indented = indented
                 if last and last not in samples:
                     samples.append(last)
                 if len(samples) >= limit:
