@@ -34,7 +34,7 @@ def test_two_players_and_a_spectator_play_to_the_result(browser, live_server_pro
 
     _as_guest(ana, base + "/", "Ana")
     expect(ana.locator(".who")).to_contain_text("Ana")
-    ana.click("a.game-type >> text=Snowball Fight")
+    ana.click("a.game-type[href$='/snowball-fight/']")
     ana.click("button:has-text('Create game')")
     expect(ana.locator(".waiting-room")).to_be_visible()
     game_url = ana.url
