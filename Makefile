@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install migrate redis bench-engines bench-live bench-live-redis bench-step bench-submit clean
+.PHONY: run test install migrate redis bench-engines bench-live bench-live-redis bench-step bench-submit probe-kill probe-redis probe-hostile probe-flood probe-db probe-soak clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,26 @@ bench-step: install
 
 bench-submit: install
 	$(PY) -m bench.submit
+
+# Reliability probes against two workers behind nginx (docker/run_local_cluster.sh) on a
+# Redis and a PostgreSQL of their own: docs/reliability.md. PROBE_ARGS=--save keeps the result.
+probe-kill: install
+	$(PY) -m bench.probes.kill_worker $(PROBE_ARGS)
+
+probe-redis: install
+	$(PY) -m bench.probes.redis_restart $(PROBE_ARGS)
+
+probe-hostile: install
+	$(PY) -m bench.probes.hostile $(PROBE_ARGS)
+
+probe-flood: install
+	$(PY) -m bench.probes.flood $(PROBE_ARGS)
+
+probe-db: install
+	$(PY) -m bench.probes.db_connections $(PROBE_ARGS)
+
+probe-soak: install
+	$(PY) -m bench.probes.soak $(PROBE_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis

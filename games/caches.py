@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Generic, Hashable, TypeVar
+from typing import Callable, Generic, Hashable, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -34,6 +34,16 @@ class LRU(Generic[K, V]):
             self._data.move_to_end(key)
             while len(self._data) > self.size:
                 self._data.popitem(last=False)
+
+    def pop(self, key: K) -> None:
+        with self._lock:
+            self._data.pop(key, None)
+
+    def discard_where(self, matches: Callable[[K], bool]) -> None:
+        """Drop every entry whose key ``matches``."""
+        with self._lock:
+            for key in [key for key in self._data if matches(key)]:
+                del self._data[key]
 
     def clear(self) -> None:
         with self._lock:

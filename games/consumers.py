@@ -13,6 +13,7 @@ from collections import Counter
 from typing import Any
 from urllib.parse import parse_qs
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -83,6 +84,25 @@ class ArrivalControlMixin:
     """
 
     clock = staticmethod(time.monotonic)
+    socket_gone = False
+
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+        """Send, unless the client is gone: a reply that races the socket's end is dropped."""
+        if self.socket_gone:
+            return
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            self.socket_gone = True
+
+    async def close(self, code: int | None = None, reason: str | None = None) -> None:
+        if self.socket_gone:
+            return
+        try:
+            await super().close(code=code, reason=reason)
+        except Disconnected:
+            pass
+        self.socket_gone = True
 
     async def __call__(self, scope, receive, send) -> None:
         address = client_address(scope)

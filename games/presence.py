@@ -6,16 +6,23 @@ A socket is present while its connection was seen less than the coordinator's
 ``SNOWBALL_PRESENCE_HEARTBEAT`` seconds, in one pipeline run on a coordinator thread
 (games/calls.py), and has the sockets whose connection had expired (a stalled loop, a
 restarted Redis) join again.
+
+When the last socket of this process that watches a game leaves, the process forgets what it
+cached for that game (``selectors.forget_game``): finished games' snapshots and views used to
+stay until the caches' size limits, thousands of games later.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import weakref
+from collections import Counter
 from collections.abc import Awaitable, Callable
 
 from django.conf import settings
 
+from games import selectors
 from games.calls import coordinator_call
 from games.coordinator import get_coordinator
 
@@ -36,11 +43,13 @@ class _LoopHeartbeats:
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self._beat_forever())
 
-    def discard(self, game_id: int, conn_id: str) -> None:
-        self.connections.pop((game_id, conn_id), None)
+    def discard(self, game_id: int, conn_id: str) -> bool:
+        """Stop beating for this connection; False if it was not kept alive here."""
+        known = self.connections.pop((game_id, conn_id), None) is not None
         if not self.connections and self.task is not None:
             self.task.cancel()
             self.task = None
+        return known
 
     async def _beat_forever(self) -> None:
         while self.connections:
@@ -63,6 +72,9 @@ class _LoopHeartbeats:
 
 _loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopHeartbeats] = weakref.WeakKeyDictionary()
 
+_watching: Counter[int] = Counter()  # game id -> sockets of this process (every loop) kept alive
+_watching_lock = threading.Lock()
+
 
 def _of_this_loop() -> _LoopHeartbeats:
     loop = asyncio.get_running_loop()
@@ -74,9 +86,28 @@ def _of_this_loop() -> _LoopHeartbeats:
 
 def keep_alive(game_id: int, conn_id: str, *, rejoin: Rejoin) -> None:
     """Beat for this connection from now on; ``rejoin`` is awaited should it have expired."""
-    _of_this_loop().add(game_id, conn_id, rejoin)
+    beats = _of_this_loop()
+    if (game_id, conn_id) not in beats.connections:
+        with _watching_lock:
+            _watching[game_id] += 1
+    beats.add(game_id, conn_id, rejoin)
 
 
 def stop_keeping_alive(game_id: int, conn_id: str) -> None:
-    """No more beats for this connection (it is closing)."""
-    _of_this_loop().discard(game_id, conn_id)
+    """No more beats for this connection (it is closing); the last of its game here also
+    drops the game from this process's caches."""
+    if not _of_this_loop().discard(game_id, conn_id):
+        return
+    with _watching_lock:
+        _watching[game_id] -= 1
+        last = _watching[game_id] <= 0
+        if last:
+            del _watching[game_id]
+    if last:
+        selectors.forget_game(game_id)
+
+
+def sockets_watching(game_id: int) -> int:
+    """How many sockets of this process are kept alive for this game."""
+    with _watching_lock:
+        return _watching.get(game_id, 0)

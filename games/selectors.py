@@ -169,6 +169,18 @@ SNAPSHOTS: LRU[int, GameSnapshot] = LRU(4000)
 PAYLOADS: LRU[tuple[int, int | None], ViewerView] = LRU(12000)
 
 
+def forget_game(game_id: int) -> None:
+    """Drop what this process caches for one game: its snapshot, its viewers' views, its state
+    and its spectators' HTML. For when no socket of this process watches the game any more;
+    the next reader of the game reads it from the database again."""
+    from games.rendering import SPECTATOR_HTML
+
+    SNAPSHOTS.pop(game_id)
+    PAYLOADS.discard_where(lambda key: key[0] == game_id)
+    STATE_CACHE.forget(game_id)
+    SPECTATOR_HTML.discard_where(lambda key: key[0] == game_id)
+
+
 def snapshot(game_id: int, *, version: int | None = None) -> GameSnapshot:
     """The game's newest snapshot. With ``version`` (a broadcast said it exists), a cached
     snapshot that recent is used without asking the database at all."""

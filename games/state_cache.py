@@ -21,6 +21,12 @@ class StateCache:
         if current is None or current[0] <= version:
             self._lru.put(game_id, (version, state))
 
+    def forget(self, game_id: int) -> None:
+        self._lru.pop(game_id)
+
+    def __len__(self) -> int:
+        return len(self._lru)
+
     def clear(self) -> None:
         self._lru.clear()
 

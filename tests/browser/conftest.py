@@ -39,3 +39,15 @@ def shot():
         page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, animations="disabled")
 
     return take
+
+
+def as_guest(page, url: str, name: str) -> None:
+    """Open ``url`` and come in as a guest called ``name`` (the page asks for a name first)."""
+    page.goto(url)
+    page.fill("input[name=display_name]", name)
+    page.click(".guest-form button[type=submit]")
+
+
+def live_version(page) -> str:
+    """The game version the page shows now."""
+    return page.locator("#live").get_attribute("data-version")

@@ -15,6 +15,8 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from tests.browser.conftest import as_guest, live_version
+
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 # A destination inside the Move ring that the page itself accepts (the same check the board
@@ -82,14 +84,6 @@ STATE_JS = """
 """
 
 
-def _as_guest(page, url: str, name: str) -> None:
-    page.goto(url)
-    page.fill("input[name=display_name]", name)
-    page.click(".guest-form button[type=submit]")
-
-
-def _version(page) -> str:
-    return page.locator("#live").get_attribute("data-version")
 
 
 def _wait_new_version(page, old: str, timeout: float = 4000) -> bool:
@@ -118,7 +112,7 @@ class Driver:
 
     def send(self, target) -> None:
         """The click that sends the action: the version is noted just before it, to wait for the next."""
-        self.before = _version(self.page)
+        self.before = live_version(self.page)
         if isinstance(target, str):
             self.page.click(target)
         else:
@@ -218,7 +212,7 @@ class Driver:
             aim = page.evaluate(AIM_JS)
             if aim:
                 expect(page.locator("#jb-under .jb-ring-move.is-active")).to_have_count(1)
-                self.before = _version(page)
+                self.before = live_version(page)
                 if not self.keyboard:  # the pointer: aim, see the marker, click
                     page.mouse.move(aim["screen"]["x"], aim["screen"]["y"])
                     expect(page.locator("#jb-over .jb-ghost")).to_have_count(1)
@@ -250,7 +244,7 @@ class Driver:
         spot = page.evaluate("""() => { const r = JSON.parse(document.getElementById('jb-legal').textContent)
                                  .find(a => a.type === 'return'); return [r.x, r.example_y]; }""")
         if spot[1] is not None:
-            self.before = _version(page)
+            self.before = live_version(page)
             _click_table(page, spot[0], spot[1])
             if _wait_new_version(page, self.before, timeout=1500):
                 return "return"
@@ -268,9 +262,9 @@ def test_two_players_and_a_spectator_play_jingle_bells_to_the_result(browser, li
         page.set_default_timeout(5000)
         page.on("pageerror", lambda exc: errors.append(str(exc)))
 
-    _as_guest(ana, base + "/", "Ana")
+    as_guest(ana, base + "/", "Ana")
     expect(ana.locator(".who")).to_contain_text("Ana")
-    ana.click("a.game-type >> text=Jingle Bells")
+    ana.click("a.game-type[href$='/jingle-bells/']")
     ana.select_option("select[name=opt_layout]", "random")
     ana.click("button:has-text('Create game')")
     expect(ana.locator(".waiting-room")).to_be_visible()
@@ -279,7 +273,7 @@ def test_two_players_and_a_spectator_play_jingle_bells_to_the_result(browser, li
 
     ben.goto(base + "/")
     expect(ben.locator("#lobby-lists")).to_contain_text(f"#{game_id}")
-    _as_guest(ben, game_url, "Ben")
+    as_guest(ben, game_url, "Ben")
     ben.click("button:has-text('Sit here')")
     expect(ana.locator(".waiting-room")).to_contain_text("Ben")
     ben.click("#start-game")

@@ -6,6 +6,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import as_guest
+
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 DECISIVE_JS = """
@@ -20,11 +22,6 @@ DECISIVE_JS = """
 """
 
 
-def _as_guest(page, url: str, name: str) -> None:
-    page.goto(url)
-    page.fill("input[name=display_name]", name)
-    page.click(".guest-form button[type=submit]")
-
 
 def test_two_players_and_a_spectator_play_to_the_result(browser, live_server_proc, shot):
     base = live_server_proc.url
@@ -32,9 +29,9 @@ def test_two_players_and_a_spectator_play_to_the_result(browser, live_server_pro
     ben = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     eve = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
 
-    _as_guest(ana, base + "/", "Ana")
+    as_guest(ana, base + "/", "Ana")
     expect(ana.locator(".who")).to_contain_text("Ana")
-    ana.click("a.game-type >> text=Snowball Fight")
+    ana.click("a.game-type[href$='/snowball-fight/']")
     ana.click("button:has-text('Create game')")
     expect(ana.locator(".waiting-room")).to_be_visible()
     game_url = ana.url
@@ -42,7 +39,7 @@ def test_two_players_and_a_spectator_play_to_the_result(browser, live_server_pro
 
     ben.goto(base + "/")
     expect(ben.locator("#lobby-lists")).to_contain_text(f"#{game_id}")
-    _as_guest(ben, game_url, "Ben")
+    as_guest(ben, game_url, "Ben")
     ben.click("button:has-text('Sit here')")
     expect(ana.locator(".waiting-room")).to_contain_text("Ben")
     shot(ana, "01-waiting-room")

@@ -13,27 +13,10 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.browser.conftest import SHOTS
-from tests.live.conftest import LiveServer
+from tests.browser.conftest import SHOTS, as_guest, live_version
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
-@pytest.fixture
-def sf_server(tmp_path):
-    server = LiveServer(tmp_path / "live.sqlite3")
-    server.start()
-    yield server
-    server.stop()
-
-
-def _as_guest(page, url: str, name: str) -> None:
-    page.goto(url)
-    page.fill("input[name=display_name]", name)
-    page.click(".guest-form button[type=submit]")
-
-
-def _version(page) -> str:
-    return page.locator("#live").get_attribute("data-version")
 
 
 def _wait_new_version(page, old: str, timeout: float = 5000) -> None:
@@ -42,7 +25,7 @@ def _wait_new_version(page, old: str, timeout: float = 5000) -> None:
 
 def _click_hex(page, ref: str) -> None:
     """Click a hex of the garden where a player would: its centre on the screen."""
-    old = _version(page)
+    old = live_version(page)
     page.locator(f'#sf-map .sf-hex[data-hex="{ref}"] polygon').click(force=True)
     try:
         _wait_new_version(page, old)
@@ -79,15 +62,15 @@ def _write_turn(page, seat: int, turn: int) -> dict:
     seen["route_json"] = f'"route": ["{first}", "{second}"]'
     if turn == 1 and seat == 0:
         # a hex far away is refused with the engine's reason, and nothing changes
-        old = _version(page)
+        old = live_version(page)
         page.locator('#sf-map .sf-hex[data-hex="K13"] polygon').click(force=True)
         expect(page.locator("#flash")).to_contain_text("segment 1")
         seen["refusal"] = page.locator("#flash").inner_text()
-        assert _version(page) == old
+        assert live_version(page) == old
         expect(card.locator("[data-sf-order-text]")).to_contain_text(f"Move {first} → {second}")
     page.click('[data-sf-edit="2"]')
     page.click('[data-sf-tool="collect"]')
-    old = _version(page)
+    old = live_version(page)
     page.click('[data-sf-collect*=\'"count":2\']')
     _wait_new_version(page, old)
     expect(page.locator('[data-sf-card="2"] [data-sf-order-text]')).to_contain_text("Collect 2 simple snowballs")
@@ -99,7 +82,7 @@ def _write_turn(page, seat: int, turn: int) -> dict:
         return {**seen, **_baker_bounce(page, other)}
     page.click('[data-sf-tool="rattlesnake"]')
     expect(page.locator(f'#sf-map [data-token-seat="{other}"]')).to_have_class(re.compile("is-aimable"))
-    old = _version(page)
+    old = live_version(page)
     page.locator(f'#sf-map [data-token-seat="{other}"] .sf-body').click(force=True)
     _wait_new_version(page, old)
     chance = page.locator('[data-sf-card="3"] [data-sf-chance]')
@@ -120,10 +103,10 @@ def _storm_and_avalanche(page) -> None:
     expect(card.locator("[data-sf-chance]")).to_contain_text("the conifer at E13")
     page.click('[data-sf-tool="avalanche"]')
     expect(page.locator("#sf-map .sf-roof-N")).to_have_class(re.compile("is-aimable"))
-    old = _version(page)
+    old = live_version(page)
     page.locator("#sf-map .sf-roof-N").click(force=True)
     expect(page.locator("#flash")).to_contain_text("segment 3: a Shed Avalanche needs a Doubleday Dirigible")
-    assert _version(page) == old
+    assert live_version(page) == old
     expect(card.locator("[data-sf-order-text]")).to_have_text("Conifer Storm on the conifer at E13")
 
 
@@ -131,7 +114,7 @@ def _baker_bounce(page, other: int) -> dict:
     """A Baker Bounce: the target clicked on the map, then the hex to bounce to."""
     card = page.locator('[data-sf-card="3"]')
     page.click('[data-sf-tool="baker"]')
-    old = _version(page)
+    old = live_version(page)
     page.locator(f'#sf-map [data-token-seat="{other}"] .sf-body').click(force=True)
     _wait_new_version(page, old)
     expect(card.locator("[data-sf-order-text]")).to_contain_text("bouncing on the spot")
@@ -148,14 +131,14 @@ def _baker_bounce(page, other: int) -> dict:
 def _make_third_segment_conditional(page, seen: dict) -> None:
     """Rule 13: the Rattlesnake only if Ana has at most 9 HP; otherwise a one-hex move, clicked on the map."""
     card = page.locator('[data-sf-card="3"]')
-    old = _version(page)
+    old = live_version(page)
     page.click("[data-sf-make-cond]")
     _wait_new_version(page, old)
     expect(card.locator("[data-sf-order-text]")).to_contain_text("Conditional: case 1: Rogerson Rattlesnake at")
-    old = _version(page)
+    old = live_version(page)
     card.locator('[data-sf-case="0"] [data-sf-when]').select_option("hp_at_most")
     _wait_new_version(page, old)
-    old = _version(page)
+    old = live_version(page)
     card.locator('[data-sf-case="0"] [data-sf-when-value]').fill("9")
     card.locator('[data-sf-case="0"] [data-sf-when-value]').press("Tab")
     _wait_new_version(page, old)
@@ -170,8 +153,8 @@ def _make_third_segment_conditional(page, seen: dict) -> None:
     seen["conditional"] = card.locator("[data-sf-order-text]").inner_text()
 
 
-def test_two_players_and_a_spectator_play_snowball_fighting(browser, sf_server, shot):
-    base = sf_server.url
+def test_two_players_and_a_spectator_play_snowball_fighting(browser, live_server_proc, shot):
+    base = live_server_proc.url
     ana = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     ben = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
     eve = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
@@ -180,7 +163,7 @@ def test_two_players_and_a_spectator_play_snowball_fighting(browser, sf_server, 
         page.set_default_timeout(6000)
         page.on("pageerror", lambda exc: errors.append(str(exc)))
 
-    _as_guest(ana, base + "/", "Ana")
+    as_guest(ana, base + "/", "Ana")
     expect(ana.locator(".who")).to_contain_text("Ana")
     ana.goto(base + "/games/new/snowball-fighting/")
     ana.select_option("select[name=num_seats]", "2")
@@ -188,7 +171,7 @@ def test_two_players_and_a_spectator_play_snowball_fighting(browser, sf_server, 
     ana.click("button:has-text('Create game')")
     expect(ana.locator(".waiting-room")).to_be_visible()
     game_url = ana.url
-    _as_guest(ben, game_url, "Ben")
+    as_guest(ben, game_url, "Ben")
     ben.click("button:has-text('Sit here')")
     expect(ana.locator(".waiting-room")).to_contain_text("Ben")
     ben.click("#start-game")
@@ -204,7 +187,7 @@ def test_two_players_and_a_spectator_play_snowball_fighting(browser, sf_server, 
 
     # what Ana types survives the page being redrawn when Ben saves his setup
     ana.fill("#sf-name", "Avalanche")
-    old = _version(ana)
+    old = live_version(ana)
     ben.fill("#sf-name", "Blizzard")
     ben.click("[data-sf-setup-save]")
     _wait_new_version(ana, old)
@@ -224,7 +207,7 @@ def test_two_players_and_a_spectator_play_snowball_fighting(browser, sf_server, 
         if page is ana:
             shot(ana, "sf-01-setup-player")
             shot(eve, "sf-01-setup-spectator")
-        old = _version(page)
+        old = live_version(page)
         page.click("[data-sf-setup-ready]")
         _wait_new_version(page, old)
     for page in (ana, ben, eve):
@@ -255,7 +238,7 @@ def test_two_players_and_a_spectator_play_snowball_fighting(browser, sf_server, 
         if turn == 2:
             assert "hp_at_most" not in eve.content() and seen_a["conditional"] not in eve.content()
             shot(ana, "sf-05-conditional-player")
-        old = _version(ana)
+        old = live_version(ana)
         ana.click("#sf-ready")
         _wait_new_version(ana, old)
         expect(ana.locator("[data-sf-sealed]")).to_contain_text("Rogerson Rattlesnake at Blizzard Ben")
@@ -269,7 +252,7 @@ def test_two_players_and_a_spectator_play_snowball_fighting(browser, sf_server, 
             ben.locator("#sf-mapscroll").screenshot(path=str(SHOTS / "sf-02-orders-phone-map.png"))
         for page in (ana, eve):
             assert seen_b["move"] not in page.content() and seen_a["move"] not in eve.content()
-        old = _version(ben)
+        old = live_version(ben)
         ben.click("#sf-ready")
         _wait_new_version(ben, old)
         for page in (ana, ben, eve):
@@ -298,15 +281,15 @@ def test_two_players_and_a_spectator_play_snowball_fighting(browser, sf_server, 
         page.context.close()
 
 
-def test_three_seats_a_bolero_at_two_clicked_targets_and_the_nearest_opponent(browser, sf_server, shot):
+def test_three_seats_a_bolero_at_two_clicked_targets_and_the_nearest_opponent(browser, live_server_proc, shot):
     """With two computer players: a Rattlesnake at the nearest opponent, a collect, then a Bowen Bolero
     aimed by clicking two tokens; the computer players seal theirs and the turn resolves."""
-    base = sf_server.url
+    base = live_server_proc.url
     ana = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     ana.set_default_timeout(6000)
     errors: list[str] = []
     ana.on("pageerror", lambda exc: errors.append(str(exc)))
-    _as_guest(ana, base + "/", "Ana")
+    as_guest(ana, base + "/", "Ana")
     expect(ana.locator(".who")).to_contain_text("Ana")
     ana.goto(base + "/games/new/snowball-fighting/")
     ana.select_option("select[name=num_seats]", "3")
@@ -318,7 +301,7 @@ def test_three_seats_a_bolero_at_two_clicked_targets_and_the_nearest_opponent(br
     ana.click("#start-game")
     expect(ana.locator("#sf-board")).to_have_attribute("data-phase", "setup")
     ana.fill("#sf-name", "Avalanche Annie")
-    old = _version(ana)
+    old = live_version(ana)
     ana.click("[data-sf-setup-ready]")
     _wait_new_version(ana, old)
     expect(ana.locator("#sf-board")).to_have_attribute("data-phase", "orders")
@@ -327,7 +310,7 @@ def test_three_seats_a_bolero_at_two_clicked_targets_and_the_nearest_opponent(br
     names = {s: ana.locator(f'[data-roster-seat="{s}"] .sf-cname').inner_text() for s in others}
 
     ana.click('[data-sf-tool="rattlesnake"]')
-    old = _version(ana)
+    old = live_version(ana)
     ana.click('[data-sf-target="nearest"]')
     _wait_new_version(ana, old)
     card = ana.locator('[data-sf-card="1"]')
@@ -337,7 +320,7 @@ def test_three_seats_a_bolero_at_two_clicked_targets_and_the_nearest_opponent(br
 
     ana.click('[data-sf-edit="2"]')
     ana.click('[data-sf-tool="collect"]')
-    old = _version(ana)
+    old = live_version(ana)
     ana.click('[data-sf-collect*=\'"count":2\']')
     _wait_new_version(ana, old)
 
@@ -346,7 +329,7 @@ def test_three_seats_a_bolero_at_two_clicked_targets_and_the_nearest_opponent(br
     ana.locator(f'#sf-map [data-token-seat="{others[0]}"] .sf-body').click(force=True)
     expect(ana.locator(f'#sf-map [data-token-seat="{others[0]}"]')).to_have_class(re.compile("is-picked-target"))
     expect(ana.locator("[data-sf-hint]")).to_have_text("Now click the second target.")
-    old = _version(ana)
+    old = live_version(ana)
     ana.locator(f'#sf-map [data-token-seat="{others[1]}"] .sf-body').click(force=True)
     _wait_new_version(ana, old)
     card = ana.locator('[data-sf-card="3"]')
@@ -354,7 +337,7 @@ def test_three_seats_a_bolero_at_two_clicked_targets_and_the_nearest_opponent(br
     expect(card.locator("[data-sf-chance]")).to_have_count(2)
     expect(card.locator("[data-sf-chance]").first).to_contain_text("base 50%")
     shot(ana, "sf-06-three-seats-orders")
-    old = _version(ana)
+    old = live_version(ana)
     ana.click("#sf-ready")
     _wait_new_version(ana, old)
     expect(ana.locator("[data-sf-report]")).to_contain_text("Report on turn 1", timeout=10000)

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.live.conftest import LiveServer
+from tests.browser.conftest import as_guest, live_version
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -34,22 +34,6 @@ INSIDE_JS = """
 """
 
 
-@pytest.fixture
-def was_server(tmp_path):
-    server = LiveServer(tmp_path / "live.sqlite3")
-    server.start()
-    yield server
-    server.stop()
-
-
-def _as_guest(page, url: str, name: str) -> None:
-    page.goto(url)
-    page.fill("input[name=display_name]", name)
-    page.click(".guest-form button[type=submit]")
-
-
-def _version(page) -> str:
-    return page.locator("#live").get_attribute("data-version")
 
 
 class Driver:
@@ -73,13 +57,13 @@ class Driver:
         spot = self.page.evaluate(INSIDE_JS, start)
         if not spot:
             return False
-        before = _version(self.page)
+        before = live_version(self.page)
         self.page.mouse.click(spot["screen"]["x"], spot["screen"]["y"])
         self.wait_next(before)
         return True
 
     def press(self, locator) -> None:
-        before = _version(self.page)
+        before = live_version(self.page)
         locator.click()
         self.wait_next(before)
 
@@ -137,8 +121,8 @@ class Driver:
         return None
 
 
-def test_two_players_and_a_spectator_set_up_and_play_a_turn(browser, was_server, shot):
-    base = was_server.url
+def test_two_players_and_a_spectator_set_up_and_play_a_turn(browser, live_server_proc, shot):
+    base = live_server_proc.url
     contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(3)]
     ana, ben, eve = (c.new_page() for c in contexts)
     errors: list[str] = []
@@ -146,7 +130,7 @@ def test_two_players_and_a_spectator_set_up_and_play_a_turn(browser, was_server,
         page.set_default_timeout(6000)
         page.on("pageerror", lambda exc: errors.append(str(exc)))
 
-    _as_guest(ana, base + "/", "Ana")
+    as_guest(ana, base + "/", "Ana")
     expect(ana.locator(".who")).to_contain_text("Ana")
     ana.goto(base + "/games/new/what-a-snowball/")
     ana.select_option("select[name=opt_village]", "high_street")
@@ -160,7 +144,7 @@ def test_two_players_and_a_spectator_set_up_and_play_a_turn(browser, was_server,
     game_url = ana.url
     game_id = re.search(r"/games/(\d+)/", game_url).group(1)
 
-    _as_guest(ben, game_url, "Ben")
+    as_guest(ben, game_url, "Ben")
     ben.click("button:has-text('Sit here')")
     expect(ana.locator(".waiting-room")).to_contain_text("Ben")
     ben.click("#start-game")

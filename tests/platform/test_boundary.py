@@ -363,3 +363,24 @@ def test_every_error_and_close_code_the_server_can_produce_is_in_the_api_documen
     assert {4001, 4003, 4004, 4008, 4029} <= closes
     assert codes - documented_codes == set()
     assert closes - documented_closes == set()
+
+
+# ---------------------------------------------------------------- replies racing the close
+
+async def test_a_reply_to_a_socket_the_client_already_closed_is_dropped_without_an_error():
+    """daphne refuses a send on a closed connection (autobahn's Disconnected): an error frame or
+    a close that races the client's going must end quietly, not as a crashed handler."""
+    from autobahn.exception import Disconnected
+
+    sent = []
+
+    async def gone(message):
+        sent.append(message["type"])
+        raise Disconnected("Attempt to send on a closed protocol")
+
+    consumer = consumers.GameApiConsumer()
+    consumer.base_send = gone
+    await consumer.send_error("too_fast", "too many messages; the connection is closed")
+    await consumer.close(code=consumers.CLOSE_TOO_FAST)
+    await consumer.send_json({"type": "pong", "version": 0})
+    assert sent == ["websocket.send"]  # one attempt; after it the socket is known to be gone

@@ -1,0 +1,1 @@
+"""Reliability probes: the site attacked and broken on purpose (docs/reliability.md)."""
