@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import as_guest
 from tests.engines.table_engine import TABLE, TEAM_TABLE
 from tests.live.conftest import LiveServer
 
@@ -31,9 +32,7 @@ def table_server(tmp_path):
 
 
 def _as_guest(page, url: str, name: str) -> None:
-    page.goto(url)
-    page.fill("input[name=display_name]", name)
-    page.click(".guest-form button[type=submit]")
+    as_guest(page, url, name)
     expect(page.locator(".who")).to_contain_text(name)
 
 
