@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Iterator
+from typing import Iterator
 
 CARDS = [f"c{i:02d}" for i in range(1, 22)]
 NASTY_STRINGS = ["\\ud800", "\\udfff", "a\\ud83d", "\\u0000", "c0\\u0000", "\\u202e", "", " ", "x" * 64,

@@ -198,7 +198,6 @@ def test_the_report_lists_every_roll_with_its_target_number_and_modifiers():
 
 
 def test_game_over_shows_vps_and_damage_dealt_and_taken():
-    rng = random.Random(5)
     s = setup_done(2, seed=5, starts=(["W5"], ["W9"]))
     for _ in range(80):
         if R.outcome(s) is not None:
