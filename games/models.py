@@ -13,6 +13,31 @@ from django.conf import settings
 from django.db import models
 
 
+class OrderedJSONField(models.JSONField):
+    """JSON kept as written, objects' keys in their order, on PostgreSQL too.
+
+    PostgreSQL's ``jsonb`` (Django's JSONField) sorts an object's keys, so a state read back
+    from the database would iterate in another order than the same state held by a process
+    and draw, say, a board's pieces in another order after a reconnect. ``json`` keeps the
+    text; nothing queries inside this column.
+    """
+
+    def db_type(self, connection):
+        return "json" if connection.vendor == "postgresql" else super().db_type(connection)
+
+    def get_db_prep_value(self, value, connection, prepared=False):
+        if connection.vendor != "postgresql":
+            return super().get_db_prep_value(value, connection, prepared)
+        from psycopg.types.json import Json
+
+        return Json(self.get_prep_value(value) if not prepared else value)
+
+    def from_db_value(self, value, expression, connection):
+        if value is None or not isinstance(value, str):  # psycopg parses ``json`` itself
+            return value
+        return super().from_db_value(value, expression, connection)
+
+
 class Profile(models.Model):
     """A player's public name and preferences; guests are users with ``is_guest``."""
 
@@ -46,7 +71,7 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
     log_length = models.PositiveIntegerField(default=0, help_text="actions in the log; the next one's seq is this plus one")
-    state = models.JSONField(null=True, blank=True)
+    state = OrderedJSONField(null=True, blank=True)
     outcome = models.JSONField(null=True, blank=True)
     # {"seats": {seat: {"since": version its prompt began, "digest", "deadline": epoch s}},
     #  "sealed_round": version of the first lock of the current sealed round, or None,

@@ -57,6 +57,19 @@ def test_an_update_writes_only_the_columns_it_names(make_user):
     assert after.is_public == before.is_public
 
 
+def test_a_stored_state_reads_back_with_its_keys_in_their_order(make_user):
+    """The board draws a state's objects in their order: reloaded from the database (a
+    reconnect, another worker) it must draw as the process that held it drew it."""
+    game = started_game(make_user("Ana"), make_user("Ben"))
+    game.state = {"zeta": 1, "pieces": {"snowman1": {"b": 2, "a": 1}, "Paul": {}, "snowman0": {}}, "alpha": [{"y": 0, "x": 1}]}
+    statements.write_move(game, [], ["state"])
+    stored = Game.objects.get(pk=game.pk).state
+    assert stored == game.state
+    assert list(stored) == ["zeta", "pieces", "alpha"]
+    assert list(stored["pieces"]) == ["snowman1", "Paul", "snowman0"]
+    assert list(stored["pieces"]["snowman1"]) == ["b", "a"] and list(stored["alpha"][0]) == ["y", "x"]
+
+
 def _entry(game: Game, action_id: str) -> ActionRecord:
     game.version += 1
     game.log_length += 1
