@@ -90,7 +90,8 @@ def _seats_with_names() -> Prefetch:
 def my_games(user) -> QuerySet[Game]:
     if not user.is_authenticated:
         return Game.objects.none()
-    return Game.objects.filter(Q(seats__user=user) | Q(created_by=user)).distinct().order_by("-created_at")
+    seated = Seat.objects.filter(user=user).values("game_id")
+    return Game.objects.filter(Q(pk__in=seated) | Q(created_by=user)).order_by("-created_at")
 
 
 def game_state(game: Game) -> dict[str, Any] | None:
