@@ -32,7 +32,7 @@ from bench.servers import PY, stop_process, wait_for_port
 from bench.common import REPO
 
 PG_BIN = Path("/usr/lib/postgresql")
-PG_DATA = Path("/tmp/snowball-probe-pg")
+PG_DATA = Path(tempfile.gettempdir()) / "snowball-probe-pg"
 DATABASE = "snowball_probe"
 SECRET_KEY = "probe-only-" + "k" * 40
 CRASH_MARK = "Exception inside application"

@@ -12,6 +12,7 @@ allocations that grew most since it (grouped by traceback) are written to
 ``SNOWBALL_TRACEMALLOC_OUT``-<pid>.txt.
 """
 import os
+import tempfile
 import sys
 
 _daphne = any("daphne" in part for part in sys.orig_argv[:2])
@@ -23,7 +24,7 @@ if _daphne and os.environ.get("SNOWBALL_PROBE_COLLECT_EVERY"):
 
     def _collect() -> None:
         every = float(os.environ["SNOWBALL_PROBE_COLLECT_EVERY"])
-        out = os.environ.get("SNOWBALL_TRACEMALLOC_OUT", "/tmp/snowball-tracemalloc") + f"-{os.getpid()}-gc.txt"
+        out = os.environ.get("SNOWBALL_TRACEMALLOC_OUT", os.path.join(tempfile.gettempdir(), "snowball-tracemalloc")) + f"-{os.getpid()}-gc.txt"
         while True:
             time.sleep(every)
             found = gc.collect()
@@ -41,7 +42,7 @@ if _daphne and os.environ.get("SNOWBALL_TRACEMALLOC") == "1":
     def _watch() -> None:
         first_after = float(os.environ.get("SNOWBALL_TRACEMALLOC_FIRST", "60"))
         every = float(os.environ.get("SNOWBALL_TRACEMALLOC_EVERY", "60"))
-        out = os.environ.get("SNOWBALL_TRACEMALLOC_OUT", "/tmp/snowball-tracemalloc") + f"-{os.getpid()}.txt"
+        out = os.environ.get("SNOWBALL_TRACEMALLOC_OUT", os.path.join(tempfile.gettempdir(), "snowball-tracemalloc")) + f"-{os.getpid()}.txt"
         ignore = [tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, linecache.__file__),
                   tracemalloc.Filter(False, "<frozen importlib._bootstrap>")]
         time.sleep(10)
