@@ -51,3 +51,13 @@ def as_guest(page, url: str, name: str) -> None:
 def live_version(page) -> str:
     """The game version the page shows now."""
     return page.locator("#live").get_attribute("data-version")
+
+
+def script_errors_of(*pages, timeout_ms: int) -> list[str]:
+    """The list every script error of ``pages`` is added to (a flow asserts it stays empty),
+    after giving each page ``timeout_ms`` as the default wait of its actions."""
+    errors: list[str] = []
+    for page in pages:
+        page.set_default_timeout(timeout_ms)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return errors

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest, live_version
+from tests.browser.conftest import as_guest, live_version, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -257,10 +257,7 @@ def test_two_players_and_a_spectator_play_jingle_bells_to_the_result(browser, li
     ana = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     ben = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     eve = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    errors: list[str] = []
-    for page in (ana, ben, eve):
-        page.set_default_timeout(5000)
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = script_errors_of(ana, ben, eve, timeout_ms=5000)
 
     as_guest(ana, base + "/", "Ana")
     expect(ana.locator(".who")).to_contain_text("Ana")

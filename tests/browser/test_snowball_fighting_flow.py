@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.browser.conftest import SHOTS, as_guest, live_version
+from tests.browser.conftest import SHOTS, as_guest, live_version, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -158,10 +158,7 @@ def test_two_players_and_a_spectator_play_snowball_fighting(browser, live_server
     ana = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     ben = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
     eve = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    errors: list[str] = []
-    for page in (ana, ben, eve):
-        page.set_default_timeout(6000)
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = script_errors_of(ana, ben, eve, timeout_ms=6000)
 
     as_guest(ana, base + "/", "Ana")
     expect(ana.locator(".who")).to_contain_text("Ana")

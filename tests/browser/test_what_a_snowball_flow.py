@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest, live_version
+from tests.browser.conftest import as_guest, live_version, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -125,10 +125,7 @@ def test_two_players_and_a_spectator_set_up_and_play_a_turn(browser, live_server
     base = live_server_proc.url
     contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(3)]
     ana, ben, eve = (c.new_page() for c in contexts)
-    errors: list[str] = []
-    for page in (ana, ben, eve):
-        page.set_default_timeout(6000)
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = script_errors_of(ana, ben, eve, timeout_ms=6000)
 
     as_guest(ana, base + "/", "Ana")
     expect(ana.locator(".who")).to_contain_text("Ana")
