@@ -6,11 +6,11 @@ import os
 
 from snowball_site.asgi import application  # noqa: F401  (what daphne serves; sets Django up)
 
-from games import services  # noqa: E402
+from games.services import broadcast  # noqa: E402
 
 
 def _die_before_broadcasting(**kwargs) -> None:
     os._exit(9)
 
 
-services.broadcast_version = _die_before_broadcasting
+broadcast.broadcast_version = _die_before_broadcasting

@@ -21,6 +21,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from games import consumers, engines, selectors, services, statements
 from games.coordinator import LockLost, get_coordinator
 from games.models import ActionRecord, ApiToken, Game
+from games.services import broadcast
 from snowball_site.asgi import application
 from tests.platform.helpers import started_game
 
@@ -131,7 +132,7 @@ async def test_a_move_whose_broadcast_failed_is_acked_and_reaches_the_other_play
     def lost(**kwargs):
         raise RedisConnectionError("the broadcast was lost")
 
-    monkeypatch.setattr(services, "broadcast_version", lost)
+    monkeypatch.setattr(broadcast, "broadcast_version", lost)
     await _move(ana, game, moves[0], "a1")
     ack = await next_of(ana, "ack", "error")
     assert ack["type"] == "ack"

@@ -1,0 +1,23 @@
+"""Every write to a game goes through here: lock, load, engine, commit, then broadcast.
+
+Views and consumers only parse and authenticate; they call these functions, which take
+keyword-only arguments and raise :mod:`games.errors` (or an engine's GameError) with a
+message for the player. Nothing is broadcast before the move is committed.
+
+One module each: ``accounts`` (guests and players), ``waiting_room`` (tables before the
+start), ``play`` (moves, computer players, timeouts), ``reveal`` (sealed rounds and the
+reveal barrier), ``locking`` (the game lock and transaction), ``broadcast`` (announcing a
+committed version).
+"""
+from games.services.accounts import create_guest, ensure_profile, register_user
+from games.services.broadcast import LOBBY_GROUP, broadcast_version, game_group
+from games.services.play import ActionResult, apply_timeouts, next_deadline, replay, submit_action
+from games.services.waiting_room import (
+    add_bot, choose_team, create_game, join_seat, leave_seat, move_seat, remove_bot, start_game,
+)
+
+__all__ = [
+    "LOBBY_GROUP", "ActionResult", "add_bot", "apply_timeouts", "broadcast_version", "choose_team", "create_game",
+    "create_guest", "ensure_profile", "game_group", "join_seat", "leave_seat", "move_seat", "next_deadline",
+    "register_user", "remove_bot", "replay", "start_game", "submit_action",
+]

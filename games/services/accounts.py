@@ -1,0 +1,60 @@
+"""Guests, registered players and their profiles."""
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.contrib.auth import get_user_model
+
+from games.errors import BadRequest, Conflict
+from games.models import Profile
+
+User = get_user_model()
+
+
+def create_guest(*, display_name: str) -> Any:
+    """A user that plays under a display name only; it can register later and keep its games."""
+    display_name = _clean_display_name(display_name)
+    username = f"guest-{secrets.token_hex(6)}"
+    user = User.objects.create_user(username=username)
+    user.set_unusable_password()
+    user.save(update_fields=["password"])
+    Profile.objects.create(user=user, display_name=display_name, is_guest=True)
+    return user
+
+
+def register_user(*, username: str, password: str, display_name: str | None = None, guest=None) -> Any:
+    """Create an account, or turn ``guest`` into one so it keeps its games."""
+    if User.objects.filter(username__iexact=username).exclude(pk=getattr(guest, "pk", None)).exists():
+        raise Conflict(f"the username {username!r} is taken")
+    if guest is not None and getattr(guest, "profile", None) and guest.profile.is_guest:
+        user = guest
+        user.username = username
+        user.set_password(password)
+        user.save(update_fields=["username", "password"])
+        profile = user.profile
+        profile.is_guest = False
+        if display_name:
+            profile.display_name = _clean_display_name(display_name)
+        profile.save()
+        return user
+    user = User.objects.create_user(username=username, password=password)
+    Profile.objects.create(user=user, display_name=_clean_display_name(display_name or username))
+    return user
+
+
+def ensure_profile(user) -> Profile:
+    """The user's profile, created from its username if missing (e.g. a superuser)."""
+    profile = Profile.objects.filter(user=user).first()
+    if profile is None:
+        profile = Profile.objects.create(user=user, display_name=user.get_username()[:40])
+    return profile
+
+
+def _clean_display_name(name: str) -> str:
+    name = " ".join((name or "").split())
+    if not name:
+        raise BadRequest("a display name is required")
+    if len(name) > 40:
+        raise BadRequest(f"a display name has at most 40 characters, got {len(name)}")
+    return name

@@ -1,0 +1,92 @@
+"""Telling sockets and the lobby that a committed version exists.
+
+Every announcement is sent after the commit it announces; a lost one is harmless, since
+sockets that miss it catch up through :mod:`games.version_watch`.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import os
+from typing import Any
+
+from asgiref.sync import SyncToAsync, async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+LOBBY_GROUP = "lobby"
+
+
+def game_group(game_id: int) -> str:
+    """The channel-layer group every socket watching this game belongs to."""
+    return f"game.{game_id}"
+
+
+
+def broadcast_after_commit(game_id: int, version: int, *, lobby: bool) -> None:
+    transaction.on_commit(lambda: broadcast_version(game_id=game_id, version=version, lobby=lobby), robust=True)
+
+
+def broadcast_version(*, game_id: int, version: int, lobby: bool = False) -> None:
+    """Tell every socket of the game that ``version`` exists (and the lobby that it changed).
+
+    Runs after the commit. On a thread called from an event loop (a socket's database thread,
+    an HTTP view) it is handed to that loop, without waiting for it to be sent, so the thread
+    goes on; on an event loop it is started as a task of that loop; elsewhere (tests,
+    management commands) it is sent before this returns.
+    """
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    messages = [(game_group(game_id), {"type": "game.changed", "version": version})]
+    if lobby:
+        messages.append((LOBBY_GROUP, {"type": "lobby.changed"}))
+    if _on_an_event_loop():
+        _start_background(_group_send_all(layer, messages))
+        return
+    loop = _serving_event_loop()
+    if loop is None:
+        async_to_sync(_group_send_all)(layer, messages)
+    else:
+        loop.call_soon_threadsafe(_start_background, _group_send_all(layer, messages))
+
+
+async def _group_send_all(layer, messages: list[tuple[str, dict[str, Any]]]) -> None:
+    try:
+        for group, message in messages:
+            await layer.group_send(group, message)
+    except Exception:  # the version rule makes a lost ping harmless; the data is committed
+        log.exception("broadcast %s failed", messages)
+
+
+_BACKGROUND: set[asyncio.Task] = set()
+
+
+def _start_background(coroutine) -> None:
+    """Run ``coroutine`` as a task of its own, in an empty context: a broadcast started from a
+    database thread must not inherit that call's context, in which asgiref marks the one
+    database thread as busy (consumers it hands messages to may need that thread)."""
+    task = asyncio.get_running_loop().create_task(coroutine, context=contextvars.Context())
+    _BACKGROUND.add(task)  # the loop keeps only weak references to its tasks
+    task.add_done_callback(_BACKGROUND.discard)
+
+
+def _on_an_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def _serving_event_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop that called this thread through ``sync_to_async``, if it still runs."""
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is None or loop.is_closed() or not loop.is_running():
+        return None
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    return loop

@@ -1,0 +1,306 @@
+"""Play: a player's move, computer players and timeouts, applied once and committed before
+anyone hears of them."""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import selectors, statements, tables
+from games.engines.base import GameError, Ruleset
+from games.errors import BadRequest, Conflict, NotSeated, StaleVersion
+from games.models import ActionRecord, Game, Seat
+from games.selectors import fill_names, seat_names
+from games.services import broadcast as broadcasting
+from games.services.locking import locked_game, ruleset_of
+from games.services.reveal import Arrival, note_sealed_lock, tell_the_barrier
+from games.state_cache import STATE_CACHE
+
+MAX_AUTOMATIC_STEPS = 500
+
+
+@dataclass(frozen=True)
+class ActionResult:
+    """What became of a submitted action."""
+
+    version: int
+    duplicate: bool = False
+    revealed: bool = False
+
+
+def submit_action(*, game_id: int, user, action: Any, action_id: str, version: Any) -> ActionResult:
+    """Apply one player's action exactly once, if it was based on a current view.
+
+    A resent ``action_id`` is a no-op that reports the current version. An action
+    whose ``version`` predates the seat's current prompt is refused as stale.
+    """
+    _check_submission(action=action, action_id=action_id, version=version)
+    with locked_game(game_id, action_id=action_id, user=user) as game:
+        result, write = _play(game, user=user, action=action, action_id=action_id, version=version)
+        if write is not None:
+            _commit(write)
+        return result
+
+
+def _check_submission(*, action: Any, action_id: Any, version: Any) -> None:
+    if not isinstance(action_id, str) or not 1 <= len(action_id) <= 64:
+        raise BadRequest("action_id must be a string of 1 to 64 characters")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise BadRequest(f"version must be an integer, got {version!r}")
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise BadRequest('action must be an object with a "type"')
+
+
+def _play(game: Game, *, user, action: dict, action_id: str, version: int) -> tuple[ActionResult, _Write | None]:
+    """The move itself, on a game whose lock is held: what to answer, and what to write."""
+    seat = _seat_of(game, user)
+    if game.logged_already:
+        return ActionResult(version=game.version, duplicate=True), None
+    if game.status != Game.Status.ACTIVE:
+        raise Conflict("the game is not in play" if game.status == Game.Status.OPEN else "the game is over")
+    if version > game.version:
+        raise BadRequest(f"version {version} is ahead of the game (at {game.version})")
+    prompt_since = _seat_prompts(game).get(str(seat), {}).get("since", game.version)
+    if version < prompt_since:
+        raise StaleVersion(
+            f"the game moved on before your move arrived (you saw version {version}, it is at "
+            f"{game.version}); here is the current view, please choose again", current_version=game.version)
+    ruleset = ruleset_of(game.game_type)
+    state = _load_state(game, ruleset)
+    asked_before = ruleset.to_act(state)
+    logged: list[ActionRecord] = []
+    try:
+        state = _apply(game, ruleset, state, seat, action, action_id=action_id, source=ActionRecord.Source.PLAYER,
+                       logged=logged)
+    except GameError as exc:  # engines name players {p0}, {p1}...: say their names instead
+        raise type(exc)(fill_names(str(exc), seat_names(game))) from exc
+    arrivals: list[Arrival] = []
+    revealed = note_sealed_lock(game, ruleset, state, seat, asked_before, logged[-1].events, arrivals)
+    state = run_automatic(game, ruleset, state, logged, arrivals)
+    write = _prepare_write(game, ruleset, state, logged, arrivals=arrivals)
+    return ActionResult(version=game.version, revealed=revealed), write
+
+
+def apply_timeouts(*, game_id: int, now: float | None = None) -> int | None:
+    """Answer every overdue prompt with the engine's default; the new version, or None."""
+    now = time.time() if now is None else now
+    game = Game.objects.filter(pk=game_id).only("status", "prompts").first()
+    if game is None or game.status != Game.Status.ACTIVE or not _overdue(game, now):
+        return None
+    with locked_game(game_id) as game:
+        if game.status != Game.Status.ACTIVE:
+            return None
+        overdue = _overdue(game, now)
+        if not overdue:
+            return None
+        ruleset = ruleset_of(game.game_type)
+        state = _load_state(game, ruleset)
+        logged: list[ActionRecord] = []
+        arrivals: list[Arrival] = []
+        for seat in overdue:
+            prompt = ruleset.to_act(state).get(seat)
+            if prompt is None or prompt.default is None or ruleset.outcome(state) is not None:
+                continue
+            overdue_prompt = _seat_prompts(game)[str(seat)]
+            if _prompt_digest(prompt, ruleset.legal_actions(state, seat)) != overdue_prompt["digest"]:
+                continue  # an earlier default gave this seat a new question, with its own time
+            since = overdue_prompt["since"]
+            asked_before = ruleset.to_act(state)
+            state = _apply(game, ruleset, state, seat, prompt.default,
+                           action_id=f"timeout-{since}-{seat}", source=ActionRecord.Source.TIMEOUT, logged=logged)
+            note_sealed_lock(game, ruleset, state, seat, asked_before, logged[-1].events, arrivals)
+        state = run_automatic(game, ruleset, state, logged, arrivals)
+        save_state(game, ruleset, state, logged, arrivals=arrivals)
+        return game.version
+
+
+def next_deadline(game: Game) -> float | None:
+    """The epoch second of the earliest prompt deadline, for a socket to wake up at."""
+    deadlines = [p["deadline"] for p in _seat_prompts(game).values() if p.get("deadline")]
+    return min(deadlines) if deadlines else None
+
+
+def replay(*, game: Game) -> dict[str, Any]:
+    """Rebuild the state from the seed and the action log alone."""
+    ruleset = ruleset_of(game.game_type)
+    state = ruleset.new_game(**game_arguments(game))
+    for record in game.actions.order_by("seq"):
+        state, _ = ruleset.apply(state, record.seat, record.action)
+    return state
+
+
+def game_arguments(game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
+    """``new_game``'s arguments for this table, with its seats' teams at a team table."""
+    teams = None
+    if game.num_teams:
+        teams = [s.team for s in (seats if seats is not None else game.seats.all())]
+    return tables.new_game_arguments(players=game.num_seats, options=game.options, seed=game.seed, teams=teams)
+
+
+
+def started_players(game: Game) -> list[dict[str, Any]] | None:
+    """A started game's seats from this process's snapshot (they cannot change after the start)."""
+    snap = selectors.SNAPSHOTS.get(game.pk)
+    if (snap is None or game.status == Game.Status.OPEN or snap.game.status == Game.Status.OPEN
+            or snap.game.started_at != game.started_at):
+        return None
+    return snap.players
+
+
+def _seat_of(game: Game, user) -> int:
+    if user is None or not user.is_authenticated:
+        raise NotSeated("spectators cannot act; sign in and take a seat to play")
+    players = started_players(game)
+    if players is not None:
+        seat = next((p["seat"] for p in players if p["user_id"] == user.pk), None)
+    else:
+        seat = game.seats.filter(user=user).values_list("number", flat=True).first()
+    if seat is None:
+        raise NotSeated("you are not seated at this game; spectators cannot act")
+    return seat
+
+
+def _load_state(game: Game, ruleset: Ruleset) -> dict[str, Any]:
+    cached = STATE_CACHE.get(game.pk, game.version)
+    if cached is not None:
+        return cached
+    if game.state is None:
+        raise Conflict("the game has no state yet")
+    return game.state
+
+
+def _apply(game: Game, ruleset: Ruleset, state: dict, seat: int, action: dict, *, action_id: str, source: str,
+           logged: list[ActionRecord]) -> dict:
+    """Apply one action and add its log entry to ``logged``, this write's list, which
+    ``save_state`` writes."""
+    new_state, events = ruleset.apply(state, seat, action)
+    game.version += 1
+    game.log_length += 1
+    logged.append(ActionRecord(game=game, seq=game.log_length, seat=seat, action=action, action_id=action_id,
+                               source=source, events=events, version=game.version))
+    return new_state
+
+
+def run_automatic(game: Game, ruleset: Ruleset, state: dict, logged: list[ActionRecord],
+                   arrivals: list[Arrival]) -> dict:
+    """Let computer players answer whatever they are asked, until a human must act."""
+    players = started_players(game)
+    if players is not None:
+        bots = {p["seat"] for p in players if p["is_bot"]}
+    else:
+        bots = set(game.seats.filter(is_bot=True).values_list("number", flat=True))
+    for _ in range(MAX_AUTOMATIC_STEPS):
+        if not bots or ruleset.outcome(state) is not None:
+            break
+        asked_before = ruleset.to_act(state)
+        asked = [s for s in sorted(asked_before) if s in bots]
+        if not asked:
+            break
+        seat = asked[0]
+        action = ruleset.bot_action(state, seat)
+        state = _apply(game, ruleset, state, seat, action,
+                       action_id=f"bot-{game.version}-{seat}", source=ActionRecord.Source.BOT, logged=logged)
+        note_sealed_lock(game, ruleset, state, seat, asked_before, logged[-1].events, arrivals)
+    return state
+
+
+
+@dataclass
+class _Write:
+    """A move's write, made but not sent: the log entries and the row's changed columns, and
+    what this process does once they are committed."""
+
+    game: Game
+    logged: list[ActionRecord]
+    columns: list[str]
+    state: dict[str, Any]
+    version: int
+    lobby: bool
+    arrivals: list[Arrival] = field(default_factory=list)
+
+    def remember(self) -> None:
+        """This process's sockets get the new snapshot from the move, without reading it back."""
+        STATE_CACHE.put(self.game.pk, self.version, self.state)
+        selectors.note_commit(self.game, self.state, self.logged)
+
+    def broadcast(self) -> None:
+        broadcasting.broadcast_version(game_id=self.game.pk, version=self.version, lobby=self.lobby)
+
+    def tell_the_barrier(self) -> None:
+        tell_the_barrier(self.game.pk, self.arrivals)
+
+
+def save_state(game: Game, ruleset: Ruleset, state: dict, logged: list[ActionRecord], *,
+                started: bool = False, arrivals: list[Arrival] | None = None) -> None:
+    """Write the snapshot, the prompts' deadlines and the result; remember and broadcast after commit."""
+    _commit(_prepare_write(game, ruleset, state, logged, started=started, arrivals=arrivals))
+
+
+def _commit(write: _Write) -> None:
+    """Write the move; once committed, remember it, broadcast it and tell the barrier. Those
+    run after the commit and are robust: a failure is logged, the move stands (sockets that
+    miss the broadcast catch up through games.version_watch)."""
+    statements.write_move(write.game, write.logged, write.columns)
+    transaction.on_commit(write.remember, robust=True)
+    transaction.on_commit(write.broadcast, robust=True)
+    if write.arrivals:
+        transaction.on_commit(write.tell_the_barrier, robust=True)
+
+
+def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[ActionRecord], *,
+                   started: bool = False, arrivals: list[Arrival] | None = None) -> _Write:
+    """Set the game's snapshot, its prompts' deadlines and its result, and say what to write.
+
+    The lobby hears of the game only when it starts or ends, not on every move.
+    """
+    now = time.time()
+    seats: dict[str, Any] = {}
+    outcome = ruleset.outcome(state)
+    to_act = ruleset.to_act(state) if outcome is None else {}
+    sealed_round, sealed_seats = game.prompts.get("sealed_round"), game.prompts.get("sealed_seats")
+    if outcome is not None:
+        sealed_round = sealed_seats = None
+    old_seats = _seat_prompts(game)
+    for seat, prompt in to_act.items():
+        digest = _prompt_digest(prompt, ruleset.legal_actions(state, seat))
+        old = old_seats.get(str(seat))
+        if old and old["digest"] == digest:
+            seats[str(seat)] = old
+        else:
+            seats[str(seat)] = {
+                "since": game.version,
+                "digest": digest,
+                "deadline": now + prompt.timeout if prompt.timeout else None,
+            }
+    game.prompts = {"seats": seats, "sealed_round": sealed_round, "sealed_seats": sealed_seats}
+    game.state = state
+    changed = ["version", "log_length", "prompts", "state"]
+    if started:
+        changed += ["status", "started_at"]
+    lobby_changed = started or (outcome is not None and game.status != Game.Status.FINISHED)
+    if outcome is not None and game.status != Game.Status.FINISHED:
+        game.status = Game.Status.FINISHED
+        game.finished_at = timezone.now()
+        game.outcome = outcome
+        changed += ["status", "finished_at", "outcome"]
+    return _Write(game=game, logged=logged, columns=sorted(set(changed)), state=state, version=game.version,
+                  lobby=lobby_changed and game.is_public, arrivals=list(arrivals or ()))
+
+
+def _prompt_digest(prompt, legal: list[dict]) -> str:
+    blob = json.dumps([prompt.kind, prompt.text, legal], sort_keys=True, default=str)
+    return hashlib.sha1(blob.encode()).hexdigest()
+
+
+def _seat_prompts(game: Game) -> dict[str, Any]:
+    """Per seat: the version its current prompt began at, the prompt's digest, its deadline."""
+    return game.prompts.get("seats", {})
+
+
+def _overdue(game: Game, now: float) -> list[int]:
+    return sorted(int(seat) for seat, p in _seat_prompts(game).items() if p.get("deadline") and p["deadline"] <= now)

@@ -1,0 +1,65 @@
+"""The sealed rounds of simultaneous choices, and the shared reveal barrier they are told to."""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from games.coordinator import get_coordinator
+from games.engines.base import Ruleset
+from games.models import Game
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """A seat's lock of its sealed choice, to be told to the reveal barrier once committed."""
+
+    key: str
+    seat: int
+    expected: frozenset[int]
+    revealed: bool
+
+
+def note_sealed_lock(game: Game, ruleset: Ruleset, state: dict, seat: int, asked_before: dict[int, Any],
+                     events: list[dict[str, Any]], arrivals: list[Arrival]) -> bool:
+    """Keep the open sealed round in ``game.prompts`` (written with the move), add a seat's
+    lock to ``arrivals``; True when the engine revealed.
+
+    A round opens with its first lock and waits for every seat that was being asked anything
+    then (a seat still re-rolling is part of it); a seat has locked when it is no longer asked
+    or the engine revealed. The round's key (the version of its first lock) and its seats are
+    kept with the game's prompts, so every worker agrees on them; the round closes whenever
+    the engine reveals (and when the game ends, ``play._prepare_write``).
+    """
+    engine_revealed = any(event["type"] in ruleset.reveal_events for event in events)
+    open_round = game.prompts.get("sealed_round")
+    sealed_step = open_round or engine_revealed or any(p.kind == "sealed" for p in asked_before.values())
+    locked = seat in asked_before and (engine_revealed or seat not in ruleset.to_act(state))
+    if sealed_step and locked:
+        if not open_round:
+            game.prompts = {**game.prompts, "sealed_round": game.version, "sealed_seats": sorted(asked_before)}
+        expected = frozenset(game.prompts.get("sealed_seats") or asked_before) | {seat}
+        arrivals.append(Arrival(key=f"sealed-{game.prompts['sealed_round']}", seat=seat, expected=expected,
+                                 revealed=engine_revealed))
+    if engine_revealed:
+        game.prompts = {**game.prompts, "sealed_round": None, "sealed_seats": None}
+    return engine_revealed
+
+
+def tell_the_barrier(game_id: int, arrivals: list[Arrival]) -> None:
+    """After the commit: record each committed lock at the reveal barrier.
+
+    The engine decides when a round reveals; the barrier is the coordinator's shared record
+    of which seats locked in which round, which every worker can read. Its answer is checked
+    against the engine's, and a disagreement is logged (it would mean two workers wrote one
+    round).
+    """
+    coordinator = get_coordinator()
+    for arrival in arrivals:
+        completed = coordinator.barrier_arrive(game_id, arrival.key, arrival.seat, arrival.expected)
+        if completed != arrival.revealed:
+            log.warning("game %s: barrier %s says %s but the engine says %s", game_id, arrival.key, completed,
+                        arrival.revealed)
+
