@@ -16,7 +16,7 @@ from games.auth import token_group
 from games.engines.base import GameError
 from games.errors import ServiceError
 from games.forms import ApiTokenForm, GuestForm, NewGameForm, RevokeTokenForm, SeatForm, SignupForm
-from games.models import ApiToken
+from games.models import ApiToken, Game
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -107,7 +107,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def invite(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
     valid = inputs.is_valid(inputs.GAME_ID, game_id) and inputs.is_valid(inputs.INVITE_CODE, code)
-    game = selectors.Game.objects.filter(pk=game_id, invite_code=code).first() if valid else None
+    game = Game.objects.filter(pk=game_id, invite_code=code).first() if valid else None
     if game is None:
         raise Http404("this invite link is not valid")
     request.session[f"invite:{game.pk}"] = code
@@ -194,7 +194,7 @@ def _revoke(user, token_id: int) -> None:
 def _visible_game(request: HttpRequest, game_id: int):
     if not inputs.is_valid(inputs.GAME_ID, game_id):
         raise Http404("no such game, or it is private")
-    game = selectors.Game.objects.filter(pk=game_id).first()
+    game = Game.objects.filter(pk=game_id).first()
     code = request.GET.get("invite") or request.session.get(f"invite:{game_id}")
     code = code if inputs.is_valid(inputs.INVITE_CODE, code) else None
     if game is None or not selectors.can_watch(game, request.user, code):

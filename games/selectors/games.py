@@ -1,0 +1,80 @@
+"""Reads of one game's row and seats: names, who sits where, who may watch."""
+from __future__ import annotations
+
+from typing import Any
+
+from games.errors import NotFound
+from games.models import Game, Seat
+from games.state_cache import STATE_CACHE
+
+
+def display_name(user) -> str:
+    profile = getattr(user, "profile", None)
+    return profile.display_name if profile else user.get_username()
+
+
+def seat_names(game: Game, seats: list[Seat] | None = None) -> list[str]:
+    """The name shown for each seat, by seat number."""
+    names = []
+    for seat in seats if seats is not None else game.seats.select_related("user__profile"):
+        if seat.is_bot:
+            names.append(f"Computer {seat.number + 1}")
+        elif seat.user is not None:
+            names.append(display_name(seat.user))
+        else:
+            names.append(f"(empty seat {seat.number + 1})")
+    return names
+
+
+def seats_summary(game: Game, seats: list[Seat] | None = None) -> list[dict[str, Any]]:
+    if seats is None:
+        seats = list(game.seats.select_related("user__profile"))
+    return [
+        {"seat": s.number, "name": name, "is_bot": s.is_bot, "empty": s.is_empty,
+         "user_id": s.user_id, "team": s.team}
+        for s, name in zip(seats, seat_names(game, seats))
+    ]
+
+
+def get_game(game_id: int, *, with_state: bool = True) -> Game:
+    """The game's row; without ``with_state`` its state column is read only when first used."""
+    games = Game.objects.filter(pk=game_id)
+    game = (games if with_state else games.defer("state")).first()
+    if game is None:
+        raise NotFound(f"there is no game {game_id}")
+    return game
+
+
+def seat_of(game: Game, user) -> int | None:
+    """The seat ``user`` holds at ``game``, or None for a spectator."""
+    if user is None or not user.is_authenticated:
+        return None
+    return game.seats.filter(user=user).values_list("number", flat=True).first()
+
+
+def can_watch(game: Game, user, invite_code: str | None = None) -> bool:
+    """Public games are open to all; private ones to their players and invitees."""
+    if game.is_public or (invite_code and invite_code == game.invite_code):
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return game.created_by_id == user.pk or game.seats.filter(user=user).exists()
+
+
+def game_state(game: Game) -> dict[str, Any] | None:
+    cached = STATE_CACHE.get(game.pk, game.version)
+    if cached is not None:
+        return cached
+    if game.state is not None:
+        STATE_CACHE.put(game.pk, game.version, game.state)
+    return game.state
+
+
+def fill_names(text: str, names: list[str]) -> str:
+    for index, name in enumerate(names):
+        text = text.replace(f"{{p{index}}}", name)
+    return text
+
+
+def bot_seats(game: Game) -> list[int]:
+    return list(Seat.objects.filter(game=game, is_bot=True).values_list("number", flat=True))
