@@ -16,8 +16,9 @@ from django.views.decorators.csrf import csrf_exempt
 from games import engines, inputs, selectors, services, tables
 from games.auth import token_from_header, user_for_token
 from games.engines.base import GameError, team_counts_of
-from games.errors import BadRequest, NotFound, ServiceError
+from games.errors import BadRequest, Forbidden, NotFound, ServiceError
 from games.models import ApiToken, Game
+from games.selectors import chat
 
 MAX_BODY_BYTES = 16 * 1024
 
@@ -92,6 +93,7 @@ def _game_summary(game: Game) -> dict[str, Any]:
         "game_type": game.game_type,
         "status": game.status,
         "is_public": game.is_public,
+        "spectators_read_only": game.spectators_read_only,
         "version": game.version,
         "options": game.options,
         **_table_summary(game),
@@ -137,7 +139,7 @@ def games(request: HttpRequest, body: dict) -> JsonResponse:
         return JsonResponse({"games": [_game_summary(g) for g in rows]})
     game = services.create_game(creator=request.user, game_type=body["game_type"], options=body["options"],
                                 is_public=body["is_public"], num_seats=body["seats"], num_teams=body["teams"],
-                                take_seat=body["take_seat"])
+                                take_seat=body["take_seat"], spectators_read_only=body["spectators_read_only"])
     data = _game_summary(game)
     data["invite_code"] = game.invite_code
     return JsonResponse(data, status=201)
@@ -189,6 +191,32 @@ def submit_action(request: HttpRequest, body: dict, game_id: int) -> JsonRespons
     return JsonResponse({"ack": {"action_id": body["action_id"], "version": result.version,
                                  "duplicate": result.duplicate},
                          "view": selectors.viewer_payload(game, selectors.seat_of(game, request.user))})
+
+
+@api_view({"GET", "POST"}, login=False, body=inputs.CHAT_BODY)
+def chat_messages(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
+    """GET: your channels and a page of the messages you may read (``?channel``, ``after``,
+    ``before``, ``limit``); POST: say something in one of them (docs/api.md, "Table talk")."""
+    game = _visible(request, game_id)
+    if request.method == "POST":
+        message = services.post_message(game_id=game.pk, user=request.user, channel=body["channel"], to=body["to"],
+                                        text=body["text"])
+        return JsonResponse({"message": message}, status=201)
+    query = inputs.CHAT_QUERY.clean({name: request.GET[name] for name in inputs.CHAT_QUERY.fields if name in request.GET})
+    talk = chat.talk_of(game, request.user)
+    if query["channel"] is not None and query["channel"] not in talk.readable:
+        raise Forbidden(f"you may not read the channel {query['channel']}")
+    messages, more = chat.page(game.pk, talk, channel=query["channel"], after=query["after"], before=query["before"],
+                               limit=query["limit"])
+    return JsonResponse({"channels": [c.as_dict() for c in talk.channels], "messages": messages, "has_more": more})
+
+
+@api_view({"POST"}, body=inputs.PUBLISH_BODY)
+def chat_publish(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
+    """Agree to publish your pair channel with seat ``with`` after the game (both must)."""
+    game = _visible(request, game_id)
+    return JsonResponse({"channel": services.consent_to_publish(game_id=game.pk, user=request.user,
+                                                                with_seat=body["with"])})
 
 
 @api_view({"POST"}, body=inputs.TOKEN_BODY, session_only=True)

@@ -24,6 +24,8 @@ from games.calls import coordinator_call, db_call
 from games.coordinator import get_coordinator
 from games.engines.base import GameError
 from games.errors import NotFound, ServiceError, StaleVersion
+from games.models import Game
+from games.selectors import chat
 from games.presence import keep_alive, stop_keeping_alive
 
 log = logging.getLogger(__name__)
@@ -195,6 +197,8 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
     timer_deadline: float | None = None
     token_id: int | None = None
     page_frames = False
+    chat_talk: chat.Talk | None = None
+    chat_cursor: int = 0
 
     async def connect(self) -> None:
         self.timer: asyncio.Task | None = None
@@ -289,11 +293,14 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             await self.send_error(exc.code, exc.message, action_id=exc.action_id)
             return
         kind = frame["type"]
-        if kind == "action":
+        if kind in {"action", "chat", "chat_publish"}:
             if self.token_id is not None and not await db_call(token_is_live)(self.token_id):
                 await self.token_revoked({})
                 return
-            await self.handle_action(frame)
+            if kind == "action":
+                await self.handle_action(frame)
+            else:
+                await self.handle_talk(frame)
         elif kind == "refresh":
             await self.send_current(force=True)
         else:
@@ -335,6 +342,83 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
     async def on_ack(self, action_id: str, result: services.ActionResult) -> None:
         pass
 
+    async def handle_talk(self, frame: dict[str, Any]) -> None:
+        """Answer a chat or chat_publish frame exactly once: its ack, or an error that says why
+        nothing was stored. A posted message then reaches this socket like any other."""
+        kind = frame["type"]
+        try:
+            if kind == "chat":
+                answer = await db_call(services.post_message)(
+                    game_id=self.game_id, user=self.user, channel=frame["channel"], to=frame["to"], text=frame["text"])
+            else:
+                answer = await db_call(services.consent_to_publish)(
+                    game_id=self.game_id, user=self.user, with_seat=frame["with"])
+        except ServiceError as exc:
+            await self.send_error(exc.code, exc.message, about=kind)
+            return
+        except Exception:
+            log.exception("game %s: a %s frame of seat %s failed", self.game_id, kind, self.seat)
+            await self.send_error("server_error", "the server failed before your message was saved; send it again",
+                                  about=kind)
+            return
+        await self.on_talk_ack(kind, answer)
+        if kind == "chat":
+            await self.send_new_talk()
+        else:
+            await self.chat_changed({})
+
+    async def on_talk_ack(self, kind: str, answer: dict[str, Any]) -> None:
+        pass
+
+    # ------------------------------------------------------------ table talk
+
+    async def sync_talk(self, snap: selectors.GameSnapshot) -> None:
+        """Bring this viewer's channels up to date with ``snap``; when they changed (the first
+        view, the start, a seat taken or left, the end, a pair published), send each one's
+        recent history. Channels and history are this viewer's only."""
+        game = snap.game
+        consents = await db_call(chat.pair_consents)(self.game_id) if game.status == Game.Status.FINISHED else {}
+        signed_in = self.user is not None and self.user.is_authenticated
+        talk = chat.talk_for(status=game.status, num_teams=game.num_teams,
+                             spectators_read_only=game.spectators_read_only, players=snap.players, seat=self.seat,
+                             signed_in=signed_in, consents=consents)
+        if talk == self.chat_talk:
+            return
+        history = await db_call(chat.history)(self.game_id, talk)
+        self.chat_talk = talk
+        self.chat_cursor = max((m["id"] for messages in history.values() for m in messages), default=0)
+        await self.send_talk_history(talk, history)
+
+    async def send_new_talk(self) -> None:
+        """Send the messages of this viewer's channels committed since the last one sent."""
+        if self.chat_talk is None:
+            return
+        while True:
+            messages = await db_call(chat.messages_after)(self.game_id, self.chat_talk.readable, self.chat_cursor)
+            if not messages:
+                return
+            self.chat_cursor = messages[-1]["id"]
+            await self.send_talk(messages)
+            if len(messages) < chat.NEW_MESSAGES_AT_MOST:
+                return
+
+    async def chat_posted(self, message: dict[str, Any]) -> None:
+        """A message was committed: read it only if this viewer reads its channel."""
+        talk = self.chat_talk
+        if talk is not None and message["key"] in talk.readable and message["id"] > self.chat_cursor:
+            await self.send_new_talk()
+
+    async def chat_changed(self, message: dict[str, Any]) -> None:
+        """A pair's consents changed: the channels may have (a conversation published)."""
+        snap = selectors.SNAPSHOTS.get(self.game_id) or await db_call(selectors.snapshot)(self.game_id)
+        await self.sync_talk(snap)
+
+    async def send_talk_history(self, talk: chat.Talk, history: dict[str, list[dict[str, Any]]]) -> None:
+        raise NotImplementedError
+
+    async def send_talk(self, messages: list[dict[str, Any]]) -> None:
+        raise NotImplementedError
+
     # ------------------------------------------------------------ from the group
 
     async def game_changed(self, message: dict[str, Any]) -> None:
@@ -347,6 +431,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
     async def group_resync(self, message: dict[str, Any]) -> None:
         """The layer may have missed this group's messages (games.channel_layers.RESYNC)."""
         await self.send_current()
+        await self.send_new_talk()
 
     # ------------------------------------------------------------ to the client
 
@@ -371,6 +456,10 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             log.exception("game %s: could not send version %s to seat %s", self.game_id, snap.version, self.seat)
             await self.send_error("server_error", "this view could not be drawn; please reload the page")
         self._arm_timer(snap.game)
+        try:
+            await self.sync_talk(snap)
+        except Exception:
+            log.exception("game %s: the table talk of seat %s could not be sent", self.game_id, self.seat)
 
     async def send_view(self, snap: selectors.GameSnapshot) -> None:
         """Send this viewer's view of ``snap`` in the socket's own format."""
@@ -443,6 +532,12 @@ class GameHtmlConsumer(BaseGameConsumer):
     async def send_error(self, code: str, message: str, **extra: Any) -> None:
         await self.send(text_data=rendering.error_html(code, message))
 
+    async def send_talk_history(self, talk: chat.Talk, history: dict[str, list[dict[str, Any]]]) -> None:
+        await self.send(text_data=rendering.talk_html(talk, history, viewer_seat=self.seat, oob=True))
+
+    async def send_talk(self, messages: list[dict[str, Any]]) -> None:
+        await self.send(text_data=rendering.talk_lines_html(messages, viewer_seat=self.seat))
+
 
 class GameApiConsumer(BaseGameConsumer):
     """The JSON socket for bots and scripts; authenticated by an API token or the session."""
@@ -479,6 +574,20 @@ class GameApiConsumer(BaseGameConsumer):
     async def on_ack(self, action_id: str, result: services.ActionResult) -> None:
         await self.send_json({"type": "ack", "action_id": action_id, "version": result.version,
                               "duplicate": result.duplicate})
+
+    async def on_talk_ack(self, kind: str, answer: dict[str, Any]) -> None:
+        if kind == "chat":
+            await self.send_json({"type": "chat_ack", "id": answer["id"], "key": answer["key"],
+                                  "version": self.sent_version})
+        else:
+            await self.send_json({"type": "chat_publish_ack", "channel": answer, "version": self.sent_version})
+
+    async def send_talk_history(self, talk: chat.Talk, history: dict[str, list[dict[str, Any]]]) -> None:
+        await self.send_json({"type": "chat_history", "version": self.sent_version, "channels": [
+            {**channel.as_dict(), "messages": history.get(channel.key, [])} for channel in talk.channels]})
+
+    async def send_talk(self, messages: list[dict[str, Any]]) -> None:
+        await self.send_json({"type": "chat", "version": self.sent_version, "messages": messages})
 
 
 class LobbyConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWebsocketConsumer):

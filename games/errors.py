@@ -42,3 +42,19 @@ class StaleVersion(Conflict):
 class Busy(ServiceError):
     code = "busy"
     http_status = 503
+
+
+class Unauthenticated(ServiceError):
+    code = "unauthenticated"
+    http_status = 401
+
+
+class ChannelClosed(Conflict):
+    """A table-talk channel that takes no message now (before the start, after the end)."""
+
+    code = "channel_closed"
+
+
+class TooManyMessages(ServiceError):
+    code = "too_many_messages"
+    http_status = 429

@@ -50,9 +50,13 @@ def _option_field(option: Option) -> forms.Field:
 
 
 class NewGameForm(forms.Form):
-    """Public or private, number of seats and of teams, and one field per engine option."""
+    """Public or private, whether spectators may talk, number of seats and of teams, and one
+    field per engine option."""
 
     is_public = forms.BooleanField(label="Public (listed in the lobby, anyone can watch)", required=False, initial=True)
+    spectators_read_only = forms.BooleanField(
+        label="Spectators may only read the table talk", required=False, initial=False,
+        help_text="Players always talk at the table, in their team and in private.")
 
     def __init__(self, *args: Any, ruleset: Ruleset, **kwargs: Any):
         super().__init__(*args, **kwargs)

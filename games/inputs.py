@@ -188,6 +188,31 @@ class Choice:
         return value
 
 
+@dataclass(frozen=True)
+class MessageText:
+    """A table-talk message: stripped of surrounding whitespace, then 1 to ``max_length``
+    characters, with no control character but newline and tab and no bidirectional override
+    (which could make a message look as if another player wrote it); a CRLF counts as a newline."""
+
+    max_length: int = 500
+
+    def clean(self, value: Any, name: str) -> str:
+        if not isinstance(value, str):
+            raise InputError(f'"{name}" must be text, got {_kind(value)}', field=name)
+        _check_text(value, what=f'"{name}"', path=name)
+        text = value.replace("\r\n", "\n").strip()
+        if not text:
+            raise InputError(f'"{name}" is empty: write something', field=name)
+        if len(text) > self.max_length:
+            raise InputError(f'"{name}" may be at most {self.max_length} characters (leading and trailing spaces '
+                             f'aside), got {len(text)}', field=name)
+        if _FORBIDDEN_IN_MESSAGES.search(text):
+            raise InputError(f'"{name}" holds a control character; only newlines and tabs are allowed', field=name)
+        return text
+
+
+_FORBIDDEN_IN_MESSAGES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
 _REQUIRED = object()
 
 
@@ -221,17 +246,37 @@ ACTION_ID = Text(1, 64)
 VERSION = Integer(0, MAX_SAFE_INTEGER)
 GAME_ACTION = Object(needs=("type",))
 
-FRAME_TYPE = Shape("a frame", {"type": Choice(("action", "refresh", "ping"))})
+FRAME_TYPE = Shape("a frame", {"type": Choice(("action", "refresh", "ping", "chat", "chat_publish"))})
 ACTION_FRAME = Shape("an action frame", {"action": GAME_ACTION, "action_id": ACTION_ID, "version": VERSION})
 PAGE_ACTION_FRAME = Shape("an action frame", {
     "action": Object(needs=("type",), from_text=True), "action_id": ACTION_ID,
     "version": Integer(0, MAX_SAFE_INTEGER, from_text=True)})
 
+CHAT_MAX_CHARACTERS = 500
+CHAT_CHANNEL = Choice(("table", "team", "pair"))
+CHAT_TEXT = MessageText(CHAT_MAX_CHARACTERS)
+SEAT_NUMBER = Integer(0, 63)
+CHAT_FRAME = Shape("a chat frame", {"channel": CHAT_CHANNEL, "to": SEAT_NUMBER, "text": CHAT_TEXT},
+                   defaults={"to": None})
+PUBLISH_FRAME = Shape("a chat_publish frame", {"with": SEAT_NUMBER})
+PAGE_CHAT_FRAME = Shape("a chat frame", {"channel": CHAT_CHANNEL, "to": Integer(0, 63, from_text=True),
+                                         "text": CHAT_TEXT}, defaults={"to": None})
+PAGE_PUBLISH_FRAME = Shape("a chat_publish frame", {"with": Integer(0, 63, from_text=True)})
+CHAT_BODY = Shape("the body", CHAT_FRAME.fields, defaults=CHAT_FRAME.defaults)
+PUBLISH_BODY = Shape("the body", PUBLISH_FRAME.fields)
+CHAT_KEY = Text(1, 16, pattern=r"table|team:\d{1,2}|pair:\d{1,2}-\d{1,2}",
+                describe='a channel key: "table", "team:<team>" or "pair:<seat>-<seat>"')
+CHAT_QUERY = Shape("the query", {
+    "channel": CHAT_KEY, "after": Integer(0, MAX_ID, from_text=True), "before": Integer(1, MAX_ID, from_text=True),
+    "limit": Integer(1, 100, from_text=True)},
+    defaults={"channel": None, "after": None, "before": None, "limit": 50})
+
 NEW_GAME_BODY = Shape("the body", {
     "game_type": Text(1, 40, pattern=r"[a-z0-9-]+", describe='a game\'s slug, e.g. "snowball-fight"'),
     "options": Object(), "is_public": Boolean(), "seats": Integer(1, 64), "teams": Integer(0, 64),
-    "take_seat": Boolean()},
-    defaults={"options": {}, "is_public": True, "seats": None, "teams": None, "take_seat": True})
+    "take_seat": Boolean(), "spectators_read_only": Boolean()},
+    defaults={"options": {}, "is_public": True, "seats": None, "teams": None, "take_seat": True,
+              "spectators_read_only": False})
 EMPTY_BODY = Shape("the body", {})
 SEAT_BODY = Shape("the body", {"seat": Integer(0, 63), "team": Integer(0, 63)}, defaults={"seat": None, "team": None})
 ACTION_BODY = Shape("the body", {"action": GAME_ACTION, "action_id": ACTION_ID, "version": VERSION})
@@ -244,7 +289,7 @@ GAME_ID = Integer(1, MAX_ID)
 
 def frame(text: str, *, page: bool = False) -> dict[str, Any]:
     """A socket frame as ``{"type": ...}`` plus, for actions, ``action``, ``action_id`` and
-    ``version``. The page's htmx form sends no type (it is an action), the action as JSON text,
+    ``version``; for chat, ``channel``, ``to`` and ``text``; for chat_publish, ``with``. The page's htmx form sends no type (it is an action), the action as JSON text,
     the version as digits, and its own ``HEADERS``."""
     data = parse_json(text, what="the frame")
     if not isinstance(data, dict):
@@ -253,6 +298,10 @@ def frame(text: str, *, page: bool = False) -> dict[str, Any]:
         data = {**data, "type": "action"}
     try:
         kind = FRAME_TYPE.clean(data)["type"]
+        if kind == "chat":
+            return {"type": kind, **(PAGE_CHAT_FRAME if page else CHAT_FRAME).clean(data)}
+        if kind == "chat_publish":
+            return {"type": kind, **(PAGE_PUBLISH_FRAME if page else PUBLISH_FRAME).clean(data)}
         if kind != "action":
             return {"type": kind}
         return {"type": kind, **(PAGE_ACTION_FRAME if page else ACTION_FRAME).clean(data)}

@@ -1,4 +1,4 @@
-"""What the database keeps: players' profiles, games, seats, the action log, API tokens.
+"""What the database keeps: players' profiles, games, seats, the action log, table talk, API tokens.
 
 A game's truth is its seed, its options and its action log; ``Game.state`` is a
 snapshot of the state after the last logged action, kept so that a game loads
@@ -11,6 +11,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class OrderedJSONField(models.JSONField):
@@ -63,6 +64,7 @@ class Game(models.Model):
     num_seats = models.PositiveSmallIntegerField()
     num_teams = models.PositiveSmallIntegerField(default=0, help_text="teams at this table; 0: a game without teams")
     is_public = models.BooleanField(default=True)
+    spectators_read_only = models.BooleanField(default=False, help_text="spectators may read the table talk, not write in it")
     invite_code = models.CharField(max_length=32, unique=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games")
@@ -138,6 +140,40 @@ class ActionRecord(models.Model):
             models.UniqueConstraint(fields=["game", "seat", "source", "action_id"],
                                     name="action_id_once_per_seat_and_source"),
         ]
+
+
+class ChatMessage(models.Model):
+    """One message of a game's table talk, in one channel: ``table``, ``team:<team>`` or
+    ``pair:<seat>-<seat>`` (the lower seat first). Ids increase in the order messages commit
+    within a game (they are written under the game's lock)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    key = models.CharField(max_length=16)
+    sender = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_messages")
+    sender_seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="None: a spectator")
+    sender_name = models.CharField(max_length=40)
+    text = models.TextField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [
+            models.Index(fields=["game", "key", "id"], name="chat_channel_by_id"),
+            models.Index(fields=["game", "sender", "created_at"], name="chat_sender_recent"),
+        ]
+
+
+class PairPublication(models.Model):
+    """A seated player's consent to publish its pair channel with ``with_seat`` once the game is
+    over; the channel is published when both of its seats consented."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="pair_publications")
+    seat = models.PositiveSmallIntegerField()
+    with_seat = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seat", "with_seat"], name="one_consent_per_pair_and_seat")]
 
 
 class ApiToken(models.Model):

@@ -1,7 +1,7 @@
 """Server-rendered HTML for the game page and its socket updates.
 
 The socket sends out-of-band swaps: ``#live`` holds everything that changes with the
-version, ``#presence`` who is connected. A spectator's HTML is the same for every
+version, ``#presence`` who is connected, ``#talk-channels`` the viewer's table talk. A spectator's HTML is the same for every
 spectator, so it is rendered once per version and shared.
 """
 from __future__ import annotations
@@ -13,6 +13,7 @@ from django.utils.html import escape
 
 from games import engines, tables
 from games.caches import LRU
+from games.selectors.chat import dom_id_of
 
 
 SPECTATOR_HTML: LRU[tuple[int, int], str] = LRU(1024)
@@ -75,6 +76,25 @@ def live_html(game, payload: dict[str, Any], user) -> str:
 
 def presence_html(presence: dict[str, Any], *, viewer_seat: int | None) -> str:
     return render_to_string("games/presence.html", {"presence": presence, "oob": True, "viewer_seat": viewer_seat})
+
+
+def talk_context(talk, history: dict[str, list[dict[str, Any]]], *, viewer_seat: int | None) -> dict[str, Any]:
+    """The context of the chat panel's channels (``games/talk.html``)."""
+    return {"channels": [(channel, history.get(channel.key, [])) for channel in talk.channels],
+            "viewer_seat": viewer_seat}
+
+
+def talk_html(talk, history: dict[str, list[dict[str, Any]]], *, viewer_seat: int | None, oob: bool) -> str:
+    """The viewer's channels with their recent history, replacing the panel's."""
+    return render_to_string("games/talk.html", {**talk_context(talk, history, viewer_seat=viewer_seat), "oob": oob})
+
+
+def talk_lines_html(messages: list[dict[str, Any]], *, viewer_seat: int | None) -> str:
+    """New messages, each added to the end of its channel's list (user text autoescaped)."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for message in messages:
+        groups.setdefault(dom_id_of(message["key"]), []).append(message)
+    return render_to_string("games/talk_lines.html", {"groups": list(groups.items()), "viewer_seat": viewer_seat})
 
 
 def error_html(code: str, message: str, *, oob: bool = True) -> str:

@@ -17,6 +17,7 @@ from games.engines.base import GameError
 from games.errors import ServiceError
 from games.forms import ApiTokenForm, GuestForm, NewGameForm, RevokeTokenForm, SeatForm, SignupForm
 from games.models import ApiToken, Game
+from games.selectors import chat
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -82,7 +83,8 @@ def new_game(request: HttpRequest, game_type: str) -> HttpResponse:
                 game = services.create_game(
                     creator=request.user, game_type=game_type, options=form.engine_options(),
                     is_public=form.cleaned_data["is_public"], num_seats=form.cleaned_data.get("num_seats"),
-                    num_teams=form.cleaned_data.get("num_teams"))
+                    num_teams=form.cleaned_data.get("num_teams"),
+                    spectators_read_only=form.cleaned_data["spectators_read_only"])
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
@@ -96,6 +98,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     payload = selectors.viewer_payload(game, seat)
     invite = request.GET.get("invite") or request.session.get(f"invite:{game.pk}") or ""
     context = rendering.live_context(game, payload, request.user)
+    talk = chat.talk_of(game, request.user)
+    context.update(rendering.talk_context(talk, chat.history(game.pk, talk), viewer_seat=seat))
     context.update({
         "invite": invite if invite == game.invite_code else "",
         "invite_url": request.build_absolute_uri(reverse("invite", args=[game.pk, game.invite_code])),

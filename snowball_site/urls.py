@@ -20,6 +20,8 @@ urlpatterns = [
     path("api/games/", api.games),
     path("api/games/<int:game_id>/", api.game_detail),
     path("api/games/<int:game_id>/actions/", api.submit_action),
+    path("api/games/<int:game_id>/chat/", api.chat_messages),
+    path("api/games/<int:game_id>/chat/publish/", api.chat_publish),
     path("api/games/<int:game_id>/<str:what>/", api.seat_action),
     path("api/tokens/", api.tokens),
     re_path(r"^api/(?P<rest>.*)$", api.nowhere),

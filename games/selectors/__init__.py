@@ -1,5 +1,6 @@
 """Every read: one module each for a game's row and seats (``games``), the lobby's lists
-(``lobby``) and what one viewer of one game may see (``snapshots``)."""
+(``lobby``), what one viewer of one game may see (``snapshots``) and the table talk one
+viewer may read (``chat``, imported as ``games.selectors.chat``)."""
 from games.selectors.games import (
     bot_seats, can_watch, display_name, fill_names, game_state, get_game, seat_names, seat_of, seats_summary,
 )

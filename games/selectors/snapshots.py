@@ -193,6 +193,7 @@ def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
         "version": game.version,
         "seat": seat,
         "is_public": game.is_public,
+        "spectators_read_only": game.spectators_read_only,
         "options": game.options,
         "players": snap.players,
         "teams": tables.teams_of_table(game.num_teams),

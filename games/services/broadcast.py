@@ -38,12 +38,23 @@ def broadcast_version(*, game_id: int, version: int, lobby: bool = False) -> Non
     goes on; on an event loop it is started as a task of that loop; elsewhere (tests,
     management commands) it is sent before this returns.
     """
-    layer = get_channel_layer()
-    if layer is None:
-        return
     messages = [(game_group(game_id), {"type": "game.changed", "version": version})]
     if lobby:
         messages.append((LOBBY_GROUP, {"type": "lobby.changed"}))
+    send_to_groups(messages)
+
+
+def announce_chat(game_id: int, notice: dict[str, Any]) -> None:
+    """Tell the game's sockets of a chat change: ``chat.posted`` names the message's id and
+    channel key, never its text; each socket reads what its own viewer may read."""
+    send_to_groups([(game_group(game_id), notice)])
+
+
+def send_to_groups(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send each (group, message), from a thread or a loop, as ``broadcast_version`` says."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
     if _on_an_event_loop():
         _start_background(_group_send_all(layer, messages))
         return

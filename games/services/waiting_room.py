@@ -17,9 +17,11 @@ from games.services.play import game_arguments, run_automatic, save_state
 
 
 def create_game(*, creator, game_type: str, options: dict[str, Any] | None = None, is_public: bool = True,
-                num_seats: int | None = None, num_teams: int | None = None, take_seat: bool = True) -> Game:
+                num_seats: int | None = None, num_teams: int | None = None, take_seat: bool = True,
+                spectators_read_only: bool = False) -> Game:
     """Open a new table of ``num_seats`` (the game's smallest by default) and, for a team
-    game, ``num_teams``; the options are checked by the engine before anything is saved."""
+    game, ``num_teams``; the options are checked by the engine before anything is saved.
+    With ``spectators_read_only`` spectators read the table talk but cannot write in it."""
     ruleset = ruleset_of(game_type)
     options = dict(options or {})
     seats = tables.seat_count(ruleset, num_seats)
@@ -33,7 +35,7 @@ def create_game(*, creator, game_type: str, options: dict[str, Any] | None = Non
     with transaction.atomic():
         game = Game.objects.create(
             game_type=game_type, options=options, seed=seed, num_seats=seats, num_teams=teams, is_public=is_public,
-            invite_code=Game.new_invite_code(), created_by=creator,
+            spectators_read_only=spectators_read_only, invite_code=Game.new_invite_code(), created_by=creator,
         )
         Seat.objects.bulk_create([Seat(game=game, number=n) for n in range(seats)])
         if take_seat:

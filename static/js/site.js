@@ -28,6 +28,16 @@
   // Turn htmx's form values into the frame the game socket expects (docs/api.md).
   document.addEventListener("htmx:wsConfigSend", function (evt) {
     var params = evt.detail.parameters;
+    if (params.type === "chat") {
+      evt.detail.messageBody = JSON.stringify({
+        type: "chat", channel: params.channel, to: params.to === "" ? null : parseInt(params.to, 10), text: params.text
+      });
+      return;
+    }
+    if (params.type === "chat_publish") {
+      evt.detail.messageBody = JSON.stringify({type: "chat_publish", "with": parseInt(params["with"], 10)});
+      return;
+    }
     var action = params.action;
     if (typeof action === "string") {
       try { action = JSON.parse(action); } catch (e) { action = null; }
@@ -105,7 +115,73 @@
     firstPaint = false;
   }
 
+  // Table talk: one tab per channel; the form posts to the chosen one. A channel's unread
+  // count is its messages newer than the newest one shown while its tab was open.
+  var talkKey = "table";
+  var readUpTo = {};
+  function newestId(list) {
+    var last = list.lastElementChild;
+    return last ? parseInt(last.dataset.id, 10) : 0;
+  }
+  function refreshTalk() {
+    var region = document.getElementById("talk-channels");
+    if (!region) return;
+    if (!region.querySelector('.talk-tab[data-key="' + talkKey + '"]')) talkKey = "table";
+    region.querySelectorAll(".talk-tab").forEach(function (tab) {
+      var key = tab.dataset.key;
+      var active = key === talkKey;
+      var panel = document.getElementById(tab.getAttribute("aria-controls"));
+      var list = panel && panel.querySelector(".talk-lines");
+      tab.setAttribute("aria-selected", active ? "true" : "false");
+      if (panel) panel.hidden = !active;
+      if (!list) return;
+      var newest = newestId(list);
+      if (readUpTo[key] === undefined || active) {
+        if (active && newest > (readUpTo[key] || 0)) list.scrollTop = list.scrollHeight;
+        readUpTo[key] = newest;
+      }
+      var unread = 0;
+      list.querySelectorAll(".talk-line").forEach(function (line) {
+        if (parseInt(line.dataset.id, 10) > readUpTo[key]) unread += 1;
+      });
+      var badge = tab.querySelector(".unread");
+      badge.hidden = unread === 0;
+      badge.textContent = unread ? String(unread) : "";
+      badge.setAttribute("aria-label", unread + " unread");
+      if (active) chooseTalkTarget(tab);
+    });
+  }
+  function chooseTalkTarget(tab) {
+    var form = document.getElementById("talk-form");
+    if (!form) return;
+    form.elements.channel.value = tab.dataset.channel;
+    form.elements.to.value = tab.dataset.to;
+    var writable = tab.dataset.writable === "1";
+    form.elements.text.disabled = !writable;
+    form.querySelector("button[type=submit]").disabled = !writable;
+    form.elements.text.placeholder = tab.dataset.channel === "table" ? "Say something to the table"
+      : tab.dataset.channel === "team" ? "Say something to your team" : "Say something to " + tab.textContent.trim();
+    var closed = document.getElementById("talk-closed");
+    if (closed) {
+      closed.hidden = writable;
+      closed.textContent = writable ? "" : tab.dataset.closed;
+    }
+  }
+  document.addEventListener("click", function (evt) {
+    var tab = evt.target.closest && evt.target.closest(".talk-tab");
+    if (!tab) return;
+    talkKey = tab.dataset.key;
+    refreshTalk();
+    var form = document.getElementById("talk-form");
+    if (form && !form.elements.text.disabled) form.elements.text.focus();
+  });
+  document.addEventListener("htmx:wsAfterSend", function (evt) {
+    var form = evt.target;
+    if (form && form.id === "talk-form") form.elements.text.value = "";
+  });
+
   function afterUpdate() {
+    refreshTalk();
     showConnected();
     animateNew();
     applyPresence();

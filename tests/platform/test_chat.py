@@ -1,0 +1,487 @@
+"""Table talk at a five-seat table in two teams (four players and a computer player) with
+spectators: every channel reaches exactly its readers, over HTTP, on the page, and on both
+sockets at connect, live and on reconnect; pairs are published only when both agree; every
+refusal is documented and changes nothing."""
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.test import Client
+from hypothesis import HealthCheck, example, given, settings, strategies as st
+
+from games import inputs, services
+from games.errors import BadRequest, ChannelClosed, Forbidden, NotSeated, TooManyMessages, Unauthenticated
+from games.models import ApiToken, ChatMessage, Game
+from tests.engines.table_engine import PAIRS_TABLE, TABLE, TEMPLATES_DIR, registered_table_engines
+from tests.platform.helpers import play_to_end
+from tests.platform.test_boundary import documented
+from tests.platform.test_consumers import api_socket, next_of
+from tests.platform.test_html_socket import _html_socket, _session_cookie
+
+DOCUMENTED_CODES, _ = documented()
+NAMES = ("Ana", "Ben", "Cy", "Dee")  # seats 0-3; seat 4 is a computer player
+RED, BLUE = 0, 1
+TEAMS = {"Ana": RED, "Ben": RED, "Cy": BLUE, "Dee": BLUE}
+VIEWERS = (*NAMES, "Eve", "anonymous")  # Eve watches signed in; anonymous watches signed out
+
+# Each message: who writes it, where, and who may read it.
+MESSAGES = {
+    "table": ("Ana", {"channel": "table"}, set(VIEWERS)),
+    "red": ("Ana", {"channel": "team"}, {"Ana", "Ben"}),
+    "blue": ("Cy", {"channel": "team"}, {"Cy", "Dee"}),
+    "ana-ben": ("Ana", {"channel": "pair", "to": 1}, {"Ana", "Ben"}),
+    "ana-cy": ("Cy", {"channel": "pair", "to": 0}, {"Ana", "Cy"}),
+    "cy-dee": ("Dee", {"channel": "pair", "to": 2}, {"Cy", "Dee"}),
+    "eve": ("Eve", {"channel": "table"}, set(VIEWERS)),
+}
+
+
+def marker(name: str) -> str:
+    return f"secret-{name}-word"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def table_engines():
+    with registered_table_engines():
+        yield
+
+
+@pytest.fixture(autouse=True)
+def test_engine_boards(settings):
+    settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [*settings.TEMPLATES[0]["DIRS"], TEMPLATES_DIR]}]
+
+
+@dataclass
+class Table:
+    game: Game
+    users: dict[str, object]
+    keys: dict[str, str]
+    cookies: dict[str, bytes]
+
+    def client(self, name: str) -> Client:
+        if name == "anonymous":
+            return Client()
+        return Client(HTTP_AUTHORIZATION=f"Token {self.keys[name]}")
+
+    def user(self, name: str):
+        return self.users.get(name)
+
+
+def _table(make_user, *, spectators_read_only: bool = False, start: bool = True) -> Table:
+    users = {name: make_user(name) for name in (*NAMES, "Eve")}
+    game = services.create_game(creator=users["Ana"], game_type=PAIRS_TABLE.slug, num_seats=5, num_teams=2,
+                                spectators_read_only=spectators_read_only)
+    for seat, name in enumerate(NAMES[1:], start=1):
+        services.join_seat(game_id=game.pk, user=users[name], number=seat, team=TEAMS[name])
+    services.add_bot(game_id=game.pk, user=users["Ana"], number=4, team=RED)
+    if start:
+        services.start_game(game_id=game.pk, user=users["Ana"])
+    game.refresh_from_db()
+    keys = {name: ApiToken.issue(user=user, name="t")[1] for name, user in users.items()}
+    return Table(game=game, users=users, keys=keys, cookies={})
+
+
+def _post_all(table: Table) -> None:
+    for name, (writer, where, _) in MESSAGES.items():
+        services.post_message(game_id=table.game.pk, user=table.users[writer], text=marker(name), **where)
+
+
+def _readable(viewer: str) -> set[str]:
+    return {name for name, (_, _, readers) in MESSAGES.items() if viewer in readers}
+
+
+def _assert_exactly(viewer: str, seen_text: str, expected: set[str], where: str) -> None:
+    for name in MESSAGES:
+        if name in expected:
+            assert marker(name) in seen_text, f"{viewer} should read {name} ({where})"
+        else:
+            assert marker(name) not in seen_text, f"{viewer} must not see {name} ({where})"
+
+
+# ---------------------------------------------------------------- HTTP and the page
+
+
+@pytest.mark.django_db
+def test_each_channel_reaches_its_readers_and_nobody_else_over_http_and_on_the_page(make_user):
+    table = _table(make_user)
+    _post_all(table)
+    url = f"/api/games/{table.game.pk}/chat/"
+    for viewer in VIEWERS:
+        answer = table.client(viewer).get(url)
+        assert answer.status_code == 200, answer.content
+        _assert_exactly(viewer, answer.content.decode(), _readable(viewer), "HTTP history")
+        texts = {m["text"] for m in answer.json()["messages"]}
+        assert texts == {marker(n) for n in _readable(viewer)}
+        page = Client()
+        if viewer != "anonymous":
+            page.force_login(table.users[viewer])
+        _assert_exactly(viewer, page.get(f"/games/{table.game.pk}/").content.decode(), _readable(viewer), "page")
+    for key, readers in {"team:0": {"Ana", "Ben"}, "team:1": {"Cy", "Dee"}, "pair:0-1": {"Ana", "Ben"},
+                         "pair:0-2": {"Ana", "Cy"}, "pair:2-3": {"Cy", "Dee"}, "pair:0-4": set()}.items():
+        for viewer in VIEWERS:
+            answer = table.client(viewer).get(url, {"channel": key})
+            assert answer.status_code == (200 if viewer in readers else 403), (viewer, key)
+
+
+@pytest.mark.django_db
+def test_the_channels_a_player_has_name_every_other_player_but_no_computer_player(make_user):
+    table = _table(make_user)
+    channels = table.client("Cy").get(f"/api/games/{table.game.pk}/chat/").json()["channels"]
+    assert [(c["key"], c["label"], c["writable"]) for c in channels] == [
+        ("table", "Table", True), ("team:1", "Blue team", True), ("pair:0-2", "Ana", True),
+        ("pair:1-2", "Ben", True), ("pair:2-3", "Dee", True)]
+    assert [c["key"] for c in table.client("Eve").get(f"/api/games/{table.game.pk}/chat/").json()["channels"]] == ["table"]
+    anonymous = Client().get(f"/api/games/{table.game.pk}/chat/").json()["channels"]
+    assert anonymous == [{"key": "table", "channel": "table", "label": "Table", "writable": False,
+                          "closed_because": "pick a guest name or sign in to talk"}]
+
+
+@pytest.mark.django_db
+def test_history_pages_by_id(make_user):
+    table = _table(make_user)
+    ids = []
+    for n in range(12):
+        name = NAMES[n % 4]
+        ids.append(services.post_message(game_id=table.game.pk, user=table.users[name], channel="table",
+                                         text=f"line {n}")["id"])
+    assert ids == sorted(ids)
+    url = f"/api/games/{table.game.pk}/chat/"
+    newest = table.client("Eve").get(url, {"limit": 5}).json()
+    assert [m["id"] for m in newest["messages"]] == ids[-5:] and newest["has_more"]
+    older = table.client("Eve").get(url, {"limit": 5, "before": ids[-5]}).json()
+    assert [m["id"] for m in older["messages"]] == ids[-10:-5] and older["has_more"]
+    resumed = table.client("Eve").get(url, {"after": ids[3], "limit": 100}).json()
+    assert [m["id"] for m in resumed["messages"]] == ids[4:] and not resumed["has_more"]
+    for query in ({"limit": 0}, {"limit": 101}, {"after": "-1"}, {"before": "x"}, {"channel": "pair:0"}):
+        answer = table.client("Eve").get(url, query)
+        assert answer.status_code == 400 and answer.json()["error"]["code"] == "bad_request", query
+
+
+# ---------------------------------------------------------------- the sockets
+
+
+async def _json_frames_until(comm, text: str, timeout: float = 5.0) -> str:
+    """Every frame up to the first holding ``text``, as one string (fails if it never comes)."""
+    loop = asyncio.get_running_loop()
+    deadline, seen = loop.time() + timeout, []
+    while (left := deadline - loop.time()) > 0:
+        try:
+            frame = await comm.receive_from(timeout=left)
+        except asyncio.TimeoutError:
+            break
+        seen.append(frame)
+        if text in frame:
+            return "\n".join(seen)
+    raise AssertionError(f"{text!r} never came; got {seen}")
+
+
+async def _drain(comm, quiet: float = 0.3) -> str:
+    """Every frame the socket has until it falls quiet, as one string."""
+    seen = []
+    while not await comm.receive_nothing(timeout=quiet):
+        seen.append(await comm.receive_from())
+    return "\n".join(seen)
+
+
+async def _connect_everyone(table: Table) -> dict[tuple[str, str], object]:
+    sockets = {}
+    for viewer in VIEWERS:
+        key = None if viewer == "anonymous" else table.keys[viewer]
+        cookie = None if viewer == "anonymous" else table.cookies[viewer]
+        sockets[("json", viewer)] = await api_socket(table.game.pk, key)
+        sockets[("html", viewer)] = await _html_socket(table.game.pk, cookie)
+    return sockets
+
+
+async def _history_of(sockets) -> dict[tuple[str, str], str]:
+    """What each socket got on connect, up to its chat history."""
+    return {(kind, viewer): await _json_frames_until(comm, '"chat_history"' if kind == "json" else 'id="talk-channels"')
+            for (kind, viewer), comm in sockets.items()}
+
+
+async def _close(sockets) -> None:
+    for comm in sockets.values():
+        await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_each_channel_reaches_its_readers_and_nobody_else_on_both_sockets(site_backend, make_user):
+    @database_sync_to_async
+    def setup():
+        table = _table(make_user)
+        table.cookies = {name: _session_cookie(user) for name, user in table.users.items()}
+        services.post_message(game_id=table.game.pk, user=table.users["Ben"], channel="table", text="before anyone came")
+        return table
+
+    table = await setup()
+    sockets = await _connect_everyone(table)
+    for (kind, viewer), seen in (await _history_of(sockets)).items():
+        assert "before anyone came" in seen
+        _assert_exactly(viewer, seen, set(), f"{kind} socket on connect")
+
+    writers = {writer: await api_socket(table.game.pk, table.keys[writer]) for writer, _, _ in MESSAGES.values()}
+    for name, (writer, where, _) in MESSAGES.items():  # each written on a socket of the writer's own
+        await writers[writer].send_json_to({"type": "chat", "text": marker(name), **where})
+        ack = await next_of(writers[writer], "chat_ack")
+        assert ack["key"] in {"table", "team:0", "team:1", "pair:0-1", "pair:0-2", "pair:2-3"}
+    await _close(writers)
+    await database_sync_to_async(services.post_message)(game_id=table.game.pk, user=table.users["Dee"],
+                                                        channel="table", text="last word")
+    for (kind, viewer), comm in sockets.items():  # ids commit in order: after the last, nothing else can come
+        seen = await _json_frames_until(comm, "last word")
+        _assert_exactly(viewer, seen, _readable(viewer), f"{kind} socket, live")
+    await _close(sockets)
+
+    sockets = await _connect_everyone(table)
+    for (kind, viewer), seen in (await _history_of(sockets)).items():
+        _assert_exactly(viewer, seen, _readable(viewer), f"{kind} socket on reconnect")
+    await _close(sockets)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_message_is_escaped_on_the_page_and_sent_as_plain_text_in_json(site_backend, make_user):
+    @database_sync_to_async
+    def setup():
+        table = _table(make_user)
+        table.cookies = {"Ben": _session_cookie(table.users["Ben"])}
+        return table
+
+    table = await setup()
+    page = await _html_socket(table.game.pk, table.cookies["Ben"])
+    bot = await api_socket(table.game.pk, table.keys["Ben"])
+    await _json_frames_until(page, 'id="talk-channels"')
+    await next_of(bot, "chat_history")
+    hostile = '<script>alert("x")</script><img src=x onerror=alert(1)> & \'quotes\''
+    await database_sync_to_async(services.post_message)(game_id=table.game.pk, user=table.users["Ana"],
+                                                        channel="team", text=hostile)
+    html = await _json_frames_until(page, "&lt;script&gt;")
+    assert "<script>" not in html and "<img" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt; &amp; &#x27;quotes&#x27;" in html
+    assert (await next_of(bot, "chat"))["messages"][0]["text"] == hostile
+    await page.disconnect()
+    await bot.disconnect()
+
+
+# ---------------------------------------------------------------- publishing a pair
+
+
+@pytest.mark.django_db
+def test_a_pair_is_published_after_the_game_only_when_both_players_agree(make_user):
+    table = _table(make_user)
+    _post_all(table)
+    game_id, users = table.game.pk, table.users
+    with pytest.raises(ChannelClosed, match="only after the game ends"):
+        services.consent_to_publish(game_id=game_id, user=users["Ana"], with_seat=1)
+
+    play_to_end(game_id, {seat: users[name] for seat, name in enumerate(NAMES)})
+    assert Game.objects.get(pk=game_id).status == Game.Status.FINISHED
+    url = f"/api/games/{game_id}/chat/"
+
+    def who_reads(name: str) -> set[str]:
+        return {v for v in VIEWERS if marker(name) in table.client(v).get(url).content.decode()}
+
+    with pytest.raises(ChannelClosed, match="the game is over"):
+        services.post_message(game_id=game_id, user=users["Ana"], channel="pair", to=1, text="too late")
+    with pytest.raises(NotSeated):
+        services.consent_to_publish(game_id=game_id, user=users["Eve"], with_seat=1)
+    with pytest.raises(Forbidden, match="computer player"):
+        services.consent_to_publish(game_id=game_id, user=users["Ana"], with_seat=4)
+
+    first = services.consent_to_publish(game_id=game_id, user=users["Ana"], with_seat=1)
+    assert (first["published"], first["consents"]) == (False, [0])
+    again = table.client("Ana").post(f"{url}publish/", data=json.dumps({"with": 1}), content_type="application/json")
+    assert again.json()["channel"]["consents"] == [0]
+    assert who_reads("ana-ben") == {"Ana", "Ben"}
+    services.consent_to_publish(game_id=game_id, user=users["Cy"], with_seat=0)  # the other pair: one consent only
+    assert who_reads("ana-cy") == {"Ana", "Cy"}
+
+    second = table.client("Ben").post(f"{url}publish/", data=json.dumps({"with": 0}), content_type="application/json")
+    assert second.status_code == 200 and second.json()["channel"]["published"] is True
+    assert who_reads("ana-ben") == set(VIEWERS)
+    assert who_reads("ana-cy") == {"Ana", "Cy"}
+    assert who_reads("cy-dee") == {"Cy", "Dee"}
+    assert who_reads("red") == {"Ana", "Ben"}
+    published = next(c for c in table.client("Eve").get(url).json()["channels"] if c["key"] == "pair:0-1")
+    assert (published["label"], published["published"], published["writable"]) == ("Ana & Ben", True, False)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_published_pair_reaches_open_sockets_and_an_unpublished_one_never_does(site_backend, make_user):
+    @database_sync_to_async
+    def setup():
+        table = _table(make_user)
+        table.cookies = {"Eve": _session_cookie(table.users["Eve"]), "Ana": _session_cookie(table.users["Ana"])}
+        _post_all(table)
+        play_to_end(table.game.pk, {seat: table.users[name] for seat, name in enumerate(NAMES)})
+        return table
+
+    table = await setup()
+    spy, spy_page = await api_socket(table.game.pk, table.keys["Eve"]), await _html_socket(table.game.pk, table.cookies["Eve"])
+    ana_page = await _html_socket(table.game.pk, table.cookies["Ana"])
+    ben = await api_socket(table.game.pk, table.keys["Ben"])
+    _assert_exactly("Eve", await _json_frames_until(spy, "chat_history"), {"table", "eve"}, "after the end")
+    await _json_frames_until(spy_page, 'id="talk-channels"')
+    ana_html = await _json_frames_until(ana_page, 'id="talk-channels"')
+    assert "Agree to publish" in ana_html
+    await next_of(ben, "chat_history")
+
+    await ana_page.send_json_to({"type": "chat_publish", "with": "1", "HEADERS": {"HX-Request": "true"}})
+    assert "You agreed to publish it" in await _json_frames_until(ana_page, "You agreed")
+    ben_sees = await next_of(ben, "chat_history")
+    assert next(c for c in ben_sees["channels"] if c["key"] == "pair:0-1")["consents"] == [0]
+    assert marker("ana-ben") not in await _drain(spy)
+
+    await ben.send_json_to({"type": "chat_publish", "with": 0})
+    assert (await next_of(ben, "chat_publish_ack"))["channel"]["published"] is True
+    published = await _json_frames_until(spy, "chat_history")
+    _assert_exactly("Eve", published, {"table", "eve", "ana-ben"}, "once published")
+    _assert_exactly("Eve", await _json_frames_until(spy_page, 'id="talk-channels"'), {"table", "eve", "ana-ben"},
+                    "page once published")
+    for comm in (spy, spy_page, ana_page, ben):
+        await comm.disconnect()
+
+
+# ---------------------------------------------------------------- who may write, limits
+
+
+@pytest.mark.django_db
+def test_who_may_write_where(make_user):
+    table = _table(make_user, spectators_read_only=True)
+    game_id, users = table.game.pk, table.users
+    before = ChatMessage.objects.count()
+    refusals = [
+        (Forbidden, "spectators of this game may only read", dict(user=users["Eve"], channel="table")),
+        (NotSeated, "spectators have no team channel", dict(user=users["Eve"], channel="team")),
+        (NotSeated, "spectators have no pair channel", dict(user=users["Eve"], channel="pair", to=0)),
+        (Forbidden, "seat 5 is a computer player", dict(user=users["Ana"], channel="pair", to=4)),
+        (BadRequest, "that is your own seat", dict(user=users["Ana"], channel="pair", to=0)),
+        (BadRequest, 'needs "to"', dict(user=users["Ana"], channel="pair")),
+        (BadRequest, "seat must be 0 to 4", dict(user=users["Ana"], channel="pair", to=7)),
+        (Unauthenticated, "sign in", dict(user=None, channel="table")),
+    ]
+    for error, message, call in refusals:
+        with pytest.raises(error, match=message):
+            services.post_message(game_id=game_id, text="hello", **call)
+    assert ChatMessage.objects.count() == before
+    assert table.client("Eve").get(f"/api/games/{game_id}/").json()["spectators_read_only"] is True
+    answer = table.client("Eve").post(f"/api/games/{game_id}/chat/", data=json.dumps({"channel": "table", "text": "hi"}),
+                                      content_type="application/json")
+    assert answer.status_code == 403 and answer.json()["error"]["code"] == "forbidden"
+    anonymous = Client().post(f"/api/games/{game_id}/chat/", data=json.dumps({"channel": "table", "text": "hi"}),
+                              content_type="application/json")
+    assert anonymous.status_code == 401
+    assert ChatMessage.objects.count() == before
+
+    waiting = _table(make_user, start=False)
+    assert services.post_message(game_id=waiting.game.pk, user=waiting.users["Eve"], channel="table", text="hi")["id"]
+    for call in (dict(channel="team"), dict(channel="pair", to=1)):
+        with pytest.raises(ChannelClosed, match="opens? when the game starts"):
+            services.post_message(game_id=waiting.game.pk, user=waiting.users["Ana"], text="x", **call)
+    solo = services.create_game(creator=users["Ana"], game_type=TABLE.slug, num_seats=2)
+    services.join_seat(game_id=solo.pk, user=users["Ben"])
+    services.start_game(game_id=solo.pk, user=users["Ana"])
+    with pytest.raises(BadRequest, match="played without teams"):
+        services.post_message(game_id=solo.pk, user=users["Ana"], channel="team", text="x")
+
+
+@pytest.mark.django_db
+def test_text_limits_and_the_rate_limit(make_user):
+    table = _table(make_user)
+    game_id, ana = table.game.pk, table.users["Ana"]
+    post = table.client("Ana").post
+    url = f"/api/games/{game_id}/chat/"
+
+    def send(text):
+        return post(url, data=json.dumps({"channel": "table", "text": text}), content_type="application/json")
+
+    stored = send("  " + "x" * 500 + "\n ")
+    assert stored.status_code == 201 and stored.json()["message"]["text"] == "x" * 500
+    for text, code in (("x" * 501, "bad_request"), ("   \n\t ", "bad_request"), ("", "bad_request"),
+                       ("a\u202eb", "bad_request"), ("bell\x07", "bad_request"), (5, "bad_request")):
+        answer = send(text)
+        assert (answer.status_code, answer.json()["error"]["code"]) == (400, code), text
+    for raw in ('{"channel": "table", "text": "a\\u0000b"}', '{"channel": "table", "text": "a\\ud800b"}'):
+        answer = post(url, data=raw, content_type="application/json")
+        assert (answer.status_code, answer.json()["error"]["code"]) == (400, "malformed"), raw
+    assert ChatMessage.objects.filter(game_id=game_id).count() == 1
+
+    for n in range(4):
+        assert send(f"message {n}").status_code == 201
+    refused = send("one too many")
+    assert (refused.status_code, refused.json()["error"]["code"]) == (429, "too_many_messages")
+    with pytest.raises(TooManyMessages):
+        services.post_message(game_id=game_id, user=ana, channel="pair", to=1, text="in another channel")
+    assert services.post_message(game_id=game_id, user=table.users["Ben"], channel="table", text="Ben is not limited")
+    assert ChatMessage.objects.filter(game_id=game_id, sender=ana).count() == 5
+    oldest = ChatMessage.objects.filter(game_id=game_id, sender=ana).order_by("id").first()
+    ChatMessage.objects.filter(pk=oldest.pk).update(created_at=oldest.created_at - timedelta(seconds=11))
+    assert send("room again").status_code == 201
+    assert send("and full again").status_code == 429
+
+
+# ---------------------------------------------------------------- the frame boundary, fuzzed
+
+ANY_CHARACTER = st.characters(exclude_categories=())
+FIELD = st.none() | st.booleans() | st.integers(-5, 70) | st.text(ANY_CHARACTER, max_size=8) | st.lists(st.integers(), max_size=2)
+CHAT_TEXTS = (st.text(ANY_CHARACTER, max_size=600) | st.sampled_from(["", " ", "\x00", "\ud800", "x" * 501, " " + "y" * 500 + " "])
+              | FIELD)
+
+
+@settings(max_examples=400, deadline=None, database=None)
+@given(frame=st.fixed_dictionaries({"type": st.just("chat")}, optional={
+    "channel": st.sampled_from(["table", "team", "pair"]) | FIELD, "to": FIELD, "text": CHAT_TEXTS}),
+    page=st.booleans(), ascii_only=st.booleans())
+@example(frame={"type": "chat", "channel": "table", "text": "a\u0000"}, page=False, ascii_only=True)
+@example(frame={"type": "chat", "channel": "pair", "to": "1", "text": "hi"}, page=True, ascii_only=False)
+def test_a_chat_frame_is_either_clean_or_refused_with_a_documented_code(frame, page, ascii_only):
+    text = json.dumps(frame, ensure_ascii=ascii_only)
+    try:
+        cleaned = inputs.frame(text, page=page)
+    except inputs.InputError as exc:
+        assert exc.code in DOCUMENTED_CODES and exc.code in {"malformed", "bad_request"}
+        return
+    assert cleaned["channel"] in {"table", "team", "pair"}
+    assert cleaned["to"] is None or (isinstance(cleaned["to"], int) and 0 <= cleaned["to"] <= 63)
+    message = cleaned["text"]
+    assert 1 <= len(message) <= 500 and message == message.strip()
+    assert "\x00" not in message
+    message.encode("utf-8")  # no lone surrogate
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@settings(max_examples=25, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(sent=st.lists(st.fixed_dictionaries({"type": st.sampled_from(["chat", "chat_publish"])}, optional={
+    "channel": st.sampled_from(["table", "team", "pair"]) | FIELD, "to": FIELD, "with": FIELD, "text": CHAT_TEXTS}),
+    min_size=1, max_size=6))
+async def test_the_socket_answers_every_chat_frame_once_and_stores_only_what_it_acked(make_user, sent):
+    @database_sync_to_async
+    def setup():
+        table = _table(make_user)
+        return table, ChatMessage.objects.count()
+
+    table, before = await setup()
+    comm = await api_socket(table.game.pk, table.keys["Cy"])
+    await next_of(comm, "chat_history")
+    acked = 0
+    for frame in sent:
+        await comm.send_to(text_data=json.dumps(frame))
+        while True:
+            answer = json.loads(await comm.receive_from(timeout=5))
+            if answer["type"] in {"chat_ack", "chat_publish_ack"}:
+                acked += answer["type"] == "chat_ack"
+                break
+            if answer["type"] == "error":
+                assert answer["code"] in DOCUMENTED_CODES, answer
+                break
+    await comm.disconnect()
+    assert await database_sync_to_async(ChatMessage.objects.count)() == before + acked
