@@ -451,15 +451,15 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             return
         self.sent_version = max(self.sent_version, snap.version)
         try:
+            await self.sync_talk(snap)
+        except Exception:
+            log.exception("game %s: the table talk of seat %s could not be sent", self.game_id, self.seat)
+        try:
             await self.send_view(snap)
         except Exception:
             log.exception("game %s: could not send version %s to seat %s", self.game_id, snap.version, self.seat)
             await self.send_error("server_error", "this view could not be drawn; please reload the page")
         self._arm_timer(snap.game)
-        try:
-            await self.sync_talk(snap)
-        except Exception:
-            log.exception("game %s: the table talk of seat %s could not be sent", self.game_id, self.seat)
 
     async def send_view(self, snap: selectors.GameSnapshot) -> None:
         """Send this viewer's view of ``snap`` in the socket's own format."""
