@@ -159,8 +159,8 @@
     var writable = tab.dataset.writable === "1";
     form.elements.text.disabled = !writable;
     form.querySelector("button[type=submit]").disabled = !writable;
-    form.elements.text.placeholder = tab.dataset.channel === "table" ? "Say something to the table"
-      : tab.dataset.channel === "team" ? "Say something to your team" : "Say something to " + tab.textContent.trim();
+    form.elements.text.placeholder = !writable ? "" : tab.dataset.channel === "table" ? "Say something to the table"
+      : tab.dataset.channel === "team" ? "Say something to your team" : "Say something to " + tab.dataset.label;
     var closed = document.getElementById("talk-closed");
     if (closed) {
       closed.hidden = writable;
