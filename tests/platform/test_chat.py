@@ -431,14 +431,18 @@ def test_text_limits_and_the_rate_limit(make_user):
 
 ANY_CHARACTER = st.characters(exclude_categories=())
 FIELD = st.none() | st.booleans() | st.integers(-5, 70) | st.text(ANY_CHARACTER, max_size=8) | st.lists(st.integers(), max_size=2)
-CHAT_TEXTS = (st.text(ANY_CHARACTER, max_size=600) | st.sampled_from(["", " ", "\x00", "\ud800", "x" * 501, " " + "y" * 500 + " "])
-              | FIELD)
+AROUND_THE_LIMIT = st.builds(lambda pad, n, ch: pad + ch * n + pad, st.sampled_from(["", " ", "\n\t "]),
+                             st.integers(495, 505), st.sampled_from(["x", "é", "😀"]))
+CHAT_TEXTS = (st.text(ANY_CHARACTER, max_size=600) | AROUND_THE_LIMIT
+              | st.sampled_from(["", " ", "\x00", "\ud800", "a\r\nb", "a\rb", "\u202e"]) | FIELD)
+CHANNELS = st.sampled_from(["table", "team", "pair"])
 
 
 @settings(max_examples=400, deadline=None, database=None)
-@given(frame=st.fixed_dictionaries({"type": st.just("chat")}, optional={
-    "channel": st.sampled_from(["table", "team", "pair"]) | FIELD, "to": FIELD, "text": CHAT_TEXTS}),
-    page=st.booleans(), ascii_only=st.booleans())
+@given(frame=st.fixed_dictionaries({"type": st.just("chat"), "channel": CHANNELS | FIELD, "text": CHAT_TEXTS},
+                                   optional={"to": st.integers(0, 63) | FIELD}),
+       page=st.booleans(), ascii_only=st.booleans())
+@example(frame={"type": "chat", "channel": "table", "text": "x" * 501}, page=False, ascii_only=False)
 @example(frame={"type": "chat", "channel": "table", "text": "a\u0000"}, page=False, ascii_only=True)
 @example(frame={"type": "chat", "channel": "pair", "to": "1", "text": "hi"}, page=True, ascii_only=False)
 def test_a_chat_frame_is_either_clean_or_refused_with_a_documented_code(frame, page, ascii_only):
@@ -451,8 +455,9 @@ def test_a_chat_frame_is_either_clean_or_refused_with_a_documented_code(frame, p
     assert cleaned["channel"] in {"table", "team", "pair"}
     assert cleaned["to"] is None or (isinstance(cleaned["to"], int) and 0 <= cleaned["to"] <= 63)
     message = cleaned["text"]
-    assert 1 <= len(message) <= 500 and message == message.strip()
-    assert "\x00" not in message
+    assert message == frame["text"].replace("\r\n", "\n").strip()
+    assert 1 <= len(message) <= 500
+    assert not any(ord(ch) < 32 and ch not in "\n\t" for ch in message) and "\u202e" not in message
     message.encode("utf-8")  # no lone surrogate
 
 
@@ -461,7 +466,7 @@ def test_a_chat_frame_is_either_clean_or_refused_with_a_documented_code(frame, p
 @settings(max_examples=25, deadline=None, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(sent=st.lists(st.fixed_dictionaries({"type": st.sampled_from(["chat", "chat_publish"])}, optional={
-    "channel": st.sampled_from(["table", "team", "pair"]) | FIELD, "to": FIELD, "with": FIELD, "text": CHAT_TEXTS}),
+    "channel": CHANNELS | FIELD, "to": FIELD, "with": FIELD, "text": CHAT_TEXTS}),
     min_size=1, max_size=6))
 async def test_the_socket_answers_every_chat_frame_once_and_stores_only_what_it_acked(make_user, sent):
     @database_sync_to_async
