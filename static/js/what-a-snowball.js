@@ -218,8 +218,12 @@
       if (b) lightThrow(b.dataset.target, false);
     });
   });
-  // A new version replaces the board: whatever was half-chosen is gone with it.
-  document.addEventListener("htmx:oobAfterSwap", function () { pending = null; });
+  // A new version replaces the board: whatever was half-chosen is gone with it (a table-talk
+  // message changes no board).
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    if (evt.target.closest && evt.target.closest("#talk-channels")) return;
+    pending = null;
+  });
 
   window.WhatASnowball = {toScreen: toScreen, inAllowed: inAllowed, clickSpec: clickSpec};
 })();
