@@ -490,3 +490,22 @@ async def test_the_socket_answers_every_chat_frame_once_and_stores_only_what_it_
                 break
     await comm.disconnect()
     assert await database_sync_to_async(ChatMessage.objects.count)() == before + acked
+
+
+@pytest.mark.django_db
+def test_the_creator_makes_spectators_read_only_in_the_create_form_or_the_api(make_user):
+    ana = make_user("Ana")
+    page = Client()
+    page.force_login(ana)
+    form = page.get(f"/games/new/{PAIRS_TABLE.slug}/").content.decode()
+    assert 'name="spectators_read_only"' in form and "Spectators may only read the table talk" in form
+    page.post(f"/games/new/{PAIRS_TABLE.slug}/", {"num_seats": "4", "spectators_read_only": "on", "is_public": "on"})
+    page.post(f"/games/new/{PAIRS_TABLE.slug}/", {"num_seats": "4", "is_public": "on"})
+    assert list(Game.objects.order_by("pk").values_list("spectators_read_only", flat=True)) == [True, False]
+    bot = Client(HTTP_AUTHORIZATION=f"Token {ApiToken.issue(user=ana, name='t')[1]}")
+    made = bot.post("/api/games/", data=json.dumps({"game_type": PAIRS_TABLE.slug, "seats": 4, "spectators_read_only": True}),
+                    content_type="application/json")
+    assert made.status_code == 201 and made.json()["spectators_read_only"] is True
+    wrong = bot.post("/api/games/", data=json.dumps({"game_type": PAIRS_TABLE.slug, "spectators_read_only": "yes"}),
+                     content_type="application/json")
+    assert (wrong.status_code, wrong.json()["error"]["code"]) == (400, "bad_request")
