@@ -38,7 +38,8 @@ def test_a_four_seat_table_with_two_teams_from_creation_to_the_start(make_user):
     kinds = {t["slug"]: t for t in ana.get("/api/game-types/").json()["game_types"]}
     assert kinds[TEAM_TABLE.slug]["team_counts"] == [2, 3, 4]
     assert (kinds[TEAM_TABLE.slug]["min_players"], kinds[TEAM_TABLE.slug]["max_players"]) == (2, 12)
-    assert kinds["snowball-fight"]["team_counts"] == []
+    assert kinds["jingle-bells"]["team_counts"] == [] and not kinds["jingle-bells"]["team_leaders"]
+    assert kinds["snowball-fight"]["team_counts"] == [0, 2] and kinds["snowball-fight"]["team_leaders"]
 
     created = _post(ana, "/api/games/", {"game_type": TEAM_TABLE.slug, "seats": 4, "teams": 2})
     assert created.status_code == 201, created.content
@@ -81,7 +82,7 @@ def test_bad_seat_and_team_requests_are_refused_with_what_was_wrong_and_change_n
     ana, ben = _bot(make_user("Ana")), _bot(make_user("Ben"))
     assert "must be an integer" in _error(_post(ana, "/api/games/", {"game_type": TEAM_TABLE.slug, "seats": "4"}),
                                           400, "bad_request")
-    assert "played without teams" in _error(_post(ana, "/api/games/", {"game_type": "snowball-fight", "teams": 2}),
+    assert "played without teams" in _error(_post(ana, "/api/games/", {"game_type": "jingle-bells", "teams": 2}),
                                             400, "bad_request")
     assert "takes 2-12 players, got 13" in _error(_post(ana, "/api/games/", {"game_type": TEAM_TABLE.slug,
                                                                           "seats": 13}), 400, "bad_request")

@@ -54,7 +54,7 @@ def central_size(players: int, teams: bool) -> int:
 # --------------------------------------------------------------------------- setup
 
 
-def _team_layout(players: int, teams: Any) -> tuple[list[int], list[int]]:
+def team_layout(players: int, teams: Any) -> tuple[list[int], list[int]]:
     """Checked teams and each seat's opponent (the k-th member of one team faces the k-th of the other)."""
     if not isinstance(teams, (list, tuple)) or len(teams) != players:
         raise BadAction(f"teams must list the team (0 or 1) of each of the {players} seats, got {teams!r}")
@@ -114,7 +114,7 @@ def new_table_game(*, players: int, options: dict[str, Any] | None, seed: int,
     s["no_effect"] = no_effects[:n]
     s["set_aside"] = [c for spare in basic_sets[n:] for c in spare] + no_effects[n:]
     if teams is not None:
-        team_of, opponents = _team_layout(n, teams)
+        team_of, opponents = team_layout(n, teams)
         leaders = _leaders({"team_leaders": leaders_option}, team_of)
         opts["team_leaders"] = leaders
         s.update(mode="teams", teams=team_of, leaders=leaders, opponents=opponents, dpile=team_of,
