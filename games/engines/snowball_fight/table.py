@@ -34,6 +34,7 @@ from games.engines.snowball_fight import engine as E
 from games.engines.snowball_fight.cards import card_name
 
 TEAM_LISTS = ("team_draw", "pool", "set_down", "common")
+TEAM_NAMES = ("Red", "Blue")
 SIDES = E.SIDE_NAMES
 DEAL_TEXT = ("Team leader: hand one of the drawn cards to each team-mate listed; the two "
              "left over go face-down to the team discard pile.")
@@ -325,7 +326,7 @@ def team_members(s: State, team: int) -> list[int]:
 
 
 def team_name(s: State, team: int) -> str:
-    return f"Team {'AB'[team]} (" + ", ".join(E.P(x) for x in team_members(s, team)) + ")"
+    return f"{TEAM_NAMES[team]} team (" + ", ".join(E.P(x) for x in team_members(s, team)) + ")"
 
 
 def _start_team_turn(s: State, events: list[Event]) -> None:
