@@ -144,3 +144,15 @@ def test_the_leader_hands_out_with_one_choice_per_team_mate_and_the_others_wait(
     mate = next(x for x in range(6) if state["teams"][x] == team and x != leader)
     assert "is handing them out" in render(state, mate)
     assert set(pool["cards"]) <= set(CARD.findall(render(state, mate)))
+
+
+def test_moving_a_chosen_card_to_the_other_side_swaps_the_two_plays():
+    state = _state_at(3, None, 12, lambda s: s["phase"] == "play" and s["step"] == "choose"
+                      and len(s["hands"][1]) == 2)
+    a, b = state["hands"][1]
+    state, _ = RULESET.apply(state, 1, {"type": "choose", "left": {"card": a, "side": "top"},
+                                        "right": {"card": b, "side": "bottom"}})
+    actions = sent_actions(check_page(state, 1))
+    assert {"type": "choose", "right": {"card": a, "side": "bottom"}, "left": {"card": b, "side": "bottom"}} in actions
+    assert {"type": "choose", "left": {"card": a, "side": "bottom"}, "right": {"card": b, "side": "bottom"}} in actions
+    assert {"type": "lock"} in actions
