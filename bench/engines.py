@@ -4,6 +4,8 @@
     python -m bench.engines --discover            also unregistered packages under games/engines/
     python -m bench.engines --module games.engines.jingle_bells   a ruleset by module path (its RULESET)
     python -m bench.engines --slug snowball-fight --games 500 --runs 7
+    python -m bench.engines --slug snowball-fight --players 6              six seats, each for themselves
+    python -m bench.engines --slug snowball-fight --players 6 --teams 2    three against three
 
 For each ruleset, ``--runs`` runs of ``--games`` games each (seeds fixed, so every run
 plays the same games). A game starts with ``new_game`` and loops: ``to_act``; one of the
@@ -16,7 +18,11 @@ and spread (min, max) over the runs:
 - microseconds per ``apply`` (mean), and per-apply p50/p99 over every run;
 - actions per game.
 
-Targets: a Snowball Fight game in under 2 ms, any other game in under 20 ms.
+``--players`` seats every game at that many seats (default: each game's smallest table);
+``--teams k`` splits them into k teams, seat i on team i mod k.
+
+Targets: a two-player Snowball Fight game in under 2 ms, a six-player one in under 20 ms,
+any other game in under 20 ms.
 
 Choosing an action: ``rng.choice(legal_actions)``. Where an engine lists a region
 instead of concrete actions (continuous moves), a chooser for that slug turns the
@@ -36,7 +42,7 @@ from typing import Any, Callable
 
 from bench.common import fmt, machine, median_spread, write_result
 
-TARGET_MS = {"snowball-fight": 2.0}
+TARGET_MS = {("snowball-fight", 2): 2.0}
 DEFAULT_TARGET_MS = 20.0
 MAX_STEPS = 20_000
 
@@ -83,11 +89,14 @@ def load_rulesets(slugs: list[str], modules: list[str], discover: bool) -> list[
     return chosen
 
 
-def play_one(ruleset, seed: int, rng: random.Random, chooser: Chooser, apply_ns: list[int]) -> dict[str, int]:
+def play_one(ruleset, seed: int, rng: random.Random, chooser: Chooser, apply_ns: list[int],
+             players: int | None = None, teams: int = 0) -> dict[str, int]:
     """Play one random game; return the time spent in engine calls and in the chooser (ns)."""
     perf = time.perf_counter_ns
+    seats = players or ruleset.min_players
+    table = {"teams": [seat % teams for seat in range(seats)]} if teams else {}
     t0 = perf()
-    state = ruleset.new_game(players=ruleset.min_players, options={}, seed=seed)
+    state = ruleset.new_game(players=seats, options={}, seed=seed, **table)
     engine_ns = perf() - t0
     choose_ns = 0
     steps = refused = defaults = 0
@@ -131,12 +140,14 @@ def play_one(ruleset, seed: int, rng: random.Random, chooser: Chooser, apply_ns:
             "defaults": defaults, "finished": int(outcome(state) is not None)}
 
 
-def bench_ruleset(ruleset, *, games: int, runs: int, seed: int, warmup: int) -> dict[str, Any]:
+def bench_ruleset(ruleset, *, games: int, runs: int, seed: int, warmup: int, players: int | None = None,
+                  teams: int = 0) -> dict[str, Any]:
     from hdrh.histogram import HdrHistogram
 
     chooser = CHOOSERS.get(ruleset.slug, _uniform)
+    seats = players or ruleset.min_players
     for i in range(warmup):
-        play_one(ruleset, seed - 1 - i, random.Random(-1 - i), chooser, [])
+        play_one(ruleset, seed - 1 - i, random.Random(-1 - i), chooser, [], seats, teams)
     per_run = []
     apply_hist = HdrHistogram(1, 10_000_000_000, 3)  # ns
     game_hist = HdrHistogram(1, 100_000_000_000, 3)  # ns per game, engine calls only
@@ -146,7 +157,7 @@ def bench_ruleset(ruleset, *, games: int, runs: int, seed: int, warmup: int) -> 
         engine_ns = choose_ns = steps = 0
         wall0 = time.perf_counter()
         for g in range(games):
-            r = play_one(ruleset, seed + g, random.Random(seed * 7919 + g), chooser, apply_ns)
+            r = play_one(ruleset, seed + g, random.Random(seed * 7919 + g), chooser, apply_ns, seats, teams)
             engine_ns += r["engine_ns"]
             choose_ns += r["choose_ns"]
             steps += r["steps"]
@@ -166,10 +177,12 @@ def bench_ruleset(ruleset, *, games: int, runs: int, seed: int, warmup: int) -> 
             "wall_games_per_s": games / wall,
             "applies_per_game": steps / games,
         })
-    target = TARGET_MS.get(ruleset.slug, DEFAULT_TARGET_MS)
+    target = TARGET_MS.get((ruleset.slug, seats), DEFAULT_TARGET_MS)
     summary = {key: median_spread([r[key] for r in per_run]) for key in per_run[0]}
     return {
         "slug": ruleset.slug,
+        "players": seats,
+        "teams": teams,
         "name": ruleset.name,
         "registered": getattr(ruleset, "_bench_registered", True),
         "chooser": "rng.choice(legal_actions)" if chooser is _uniform else f"{chooser.__name__} (region -> concrete action)",
@@ -199,7 +212,8 @@ def print_report(results: list[dict[str, Any]]) -> None:
     for r in results:
         s = r["summary"]
         gps, ms, us = s["games_per_s"], s["ms_per_game"], s["us_per_apply"]
-        print(f"{r['slug']:<16} {fmt(gps['median'], 0):>7} ±{gps['spread_pct']:4.1f}% "
+        label = r["slug"] + (f"@{r['players']}" if r.get("players", 2) != 2 else "") + (f"/{r['teams']}t" if r.get("teams") else "")
+        print(f"{label:<16} {fmt(gps['median'], 0):>7} ±{gps['spread_pct']:4.1f}% "
               f"{ms['median']:>8.3f} ±{ms['spread_pct']:4.1f}% {('<' + fmt(r['target_ms_per_game'], 0)):>7} "
               f"{us['median']:>8.1f} ±{us['spread_pct']:4.1f}% "
               f"{r['apply_us']['p50']:>6.1f}/{r['apply_us']['p99']:<7.1f} {s['applies_per_game']['median']:>12.1f} "
@@ -216,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also bench the RULESET of this module, e.g. games.engines.jingle_bells")
     parser.add_argument("--discover", action="store_true",
                         help="also bench every package under games/engines/ that has a RULESET")
+    parser.add_argument("--players", type=int, help="seats at every table (default: each game's smallest)")
+    parser.add_argument("--teams", type=int, default=0, help="teams at every table (default 0: none)")
     parser.add_argument("--games", type=int, default=200, help="games per run (default 200)")
     parser.add_argument("--runs", type=int, default=5, help="runs (default 5)")
     parser.add_argument("--warmup", type=int, default=20, help="games played before timing (default 20)")
@@ -228,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for ruleset in rulesets:
         print(f"{ruleset.slug}: {args.runs} runs x {args.games} games ...", file=sys.stderr, flush=True)
-        results.append(bench_ruleset(ruleset, games=args.games, runs=args.runs, seed=args.seed, warmup=args.warmup))
+        results.append(bench_ruleset(ruleset, games=args.games, runs=args.runs, seed=args.seed, warmup=args.warmup,
+                                     players=args.players, teams=args.teams))
     info["loadavg_at_end"] = [round(x, 2) for x in __import__("os").getloadavg()]
     print_report(results)
     path = write_result("engines", {"machine": info, "args": vars(args), "results": results}, args.out)

@@ -120,7 +120,7 @@ def _visible(request: HttpRequest, game_id: int) -> Game:
 def game_types(request: HttpRequest, body: dict) -> JsonResponse:
     return JsonResponse({"game_types": [
         {"slug": r.slug, "name": r.name, "min_players": r.min_players, "max_players": r.max_players,
-         "team_counts": list(team_counts_of(r)),
+         "team_counts": list(team_counts_of(r)), "team_leaders": tables.has_team_leaders(r),
          "options": [{"name": o.name, "label": o.label, "kind": o.kind, "default": o.default,
                       "choices": [c[0] for c in o.choices], "help": o.help} for o in r.options]}
         for r in engines.all_rulesets()]})
@@ -154,10 +154,10 @@ def game_detail(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
 
 @api_view({"POST"}, body=inputs.SEAT_BODY)
 def seat_action(request: HttpRequest, body: dict, game_id: int, what: str) -> JsonResponse:
-    """The waiting room: join, move, leave, team, bots, remove-bot, start (docs/api.md)."""
+    """The waiting room: join, move, leave, team, leader, bots, remove-bot, start (docs/api.md)."""
     game = _visible(request, game_id)
     seat, team = body["seat"], body["team"]
-    if what in {"move", "remove-bot"} and seat is None:
+    if what in {"move", "remove-bot", "leader"} and seat is None:
         raise BadRequest(f'"seat" is required to {what.replace("-", " ")}')
     if what == "team" and team is None:
         raise BadRequest('"team" is required')
@@ -169,6 +169,8 @@ def seat_action(request: HttpRequest, body: dict, game_id: int, what: str) -> Js
         services.leave_seat(game_id=game.pk, user=request.user)
     elif what == "team":
         services.choose_team(game_id=game.pk, user=request.user, team=team, number=seat)
+    elif what == "leader":
+        services.choose_leader(game_id=game.pk, user=request.user, number=seat)
     elif what == "bots":
         services.add_bot(game_id=game.pk, user=request.user, number=seat, team=team)
     elif what == "remove-bot":
@@ -176,7 +178,7 @@ def seat_action(request: HttpRequest, body: dict, game_id: int, what: str) -> Js
     elif what == "start":
         services.start_game(game_id=game.pk, user=request.user)
     else:
-        raise NotFound("unknown operation: use join, leave, bots or start")
+        raise NotFound("unknown operation: use join, move, leave, team, leader, bots, remove-bot or start")
     game.refresh_from_db()
     return JsonResponse(_game_summary(game))
 

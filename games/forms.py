@@ -63,12 +63,12 @@ class NewGameForm(forms.Form):
         self.ruleset = ruleset
         if ruleset.max_players > ruleset.min_players:
             self.fields["num_seats"] = forms.TypedChoiceField(
-                label="Players", coerce=int, initial=ruleset.min_players,
+                label="Players", coerce=int, initial=ruleset.min_players, required=False, empty_value=None,
                 choices=[(n, str(n)) for n in range(ruleset.min_players, ruleset.max_players + 1)])
         team_counts = team_counts_of(ruleset)
         if len(team_counts) > 1:
             self.fields["num_teams"] = forms.TypedChoiceField(
-                label="Teams", coerce=int, initial=min(team_counts),
+                label="Teams", coerce=int, initial=min(team_counts), required=False, empty_value=None,
                 choices=[(n, f"{n} teams" if n else "No teams") for n in sorted(team_counts)],
                 help_text="Players choose their team in the waiting room.")
         for option in ruleset.options:

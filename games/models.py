@@ -99,6 +99,8 @@ class Seat(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats")
     is_bot = models.BooleanField(default=False)
     team = models.PositiveSmallIntegerField(null=True, blank=True, help_text="0-based; None at a table without teams or an empty seat")
+    is_team_leader = models.BooleanField(default=False, help_text="chosen as its team's leader in the waiting room "
+                                         "(a team without one is led by its lowest seat)")
 
     class Meta:
         ordering = ["number"]

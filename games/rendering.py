@@ -48,8 +48,11 @@ def _waiting_room_context(game, ruleset, payload: dict[str, Any]) -> dict[str, A
     if payload["status"] != "open":
         return {}
     players = payload["players"]
+    seat = payload["seat"]
     return {
         "seated": sum(not p["empty"] for p in players),
+        "my_team": players[seat]["team"] if seat is not None else None,
+        "leaders_chosen": bool(payload["teams"]) and tables.has_team_leaders(ruleset),
         "team_rows": [{**team, "players": [p for p in players if p["team"] == team["team"]]}
                       for team in payload["teams"]],
         "start_problem": tables.start_problem(ruleset, num_teams=len(payload["teams"]), players=players),

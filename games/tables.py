@@ -81,15 +81,32 @@ def team_for_newcomer(taken: Iterable[int | None], num_teams: int) -> int | None
     return min(range(num_teams), key=lambda team: (sizes[team], team))
 
 
+def has_team_leaders(ruleset: Ruleset) -> bool:
+    """Whether each team of this game has a leader, chosen in the waiting room."""
+    return bool(getattr(ruleset, "team_leader_option", None))
+
+
+def team_leaders(players: list[dict[str, Any]], num_teams: int) -> list[int | None]:
+    """Each team's leader: the seat its team chose (``chosen_leader``), else its lowest seat;
+    None for a team with nobody yet."""
+    leaders: list[int | None] = []
+    for team in range(num_teams):
+        members = [p for p in players if p["team"] == team and not p["empty"]]
+        chosen = [p["seat"] for p in members if p.get("chosen_leader")]
+        leaders.append(chosen[0] if chosen else (members[0]["seat"] if members else None))
+    return leaders
+
+
 def provisional_teams(num_seats: int, num_teams: int) -> list[int]:
     """A balanced split (seat i on team i mod k), to check the options at creation."""
     return [seat % num_teams for seat in range(num_seats)]
 
 
 def new_game_arguments(*, players: int, options: dict[str, Any], seed: int,
-                       teams: list[int] | None) -> dict[str, Any]:
-    """The keyword arguments of a ruleset's ``new_game``: ``teams`` only for a table in teams."""
-    arguments: dict[str, Any] = {"players": players, "options": options, "seed": seed}
+                       teams: list[int] | None, leaders: dict[str, list[int | None]] | None = None) -> dict[str, Any]:
+    """The keyword arguments of a ruleset's ``new_game``: ``teams`` only for a table in teams;
+    ``leaders`` (``{option name: [leader of each team]}``) joins the options."""
+    arguments: dict[str, Any] = {"players": players, "options": {**options, **(leaders or {})}, "seed": seed}
     if teams is not None:
         arguments["teams"] = list(teams)
     return arguments

@@ -120,8 +120,8 @@ def invite(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
 
 @require_POST
 def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
-    """The waiting room's buttons: join, move, leave, choose a team, add or remove a computer
-    player, start."""
+    """The waiting room's buttons: join, move, leave, choose a team or its leader, add or
+    remove a computer player, start."""
     game = _visible_game(request, game_id)
     if not request.user.is_authenticated:
         messages.error(request, "Sign in or pick a guest name to take a seat.")
@@ -137,6 +137,7 @@ def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
         "move": lambda: services.move_seat(game_id=game.pk, user=request.user, number=number),
         "leave": lambda: services.leave_seat(game_id=game.pk, user=request.user),
         "team": lambda: services.choose_team(game_id=game.pk, user=request.user, team=team, number=number),
+        "leader": lambda: services.choose_leader(game_id=game.pk, user=request.user, number=number),
         "add-bot": lambda: services.add_bot(game_id=game.pk, user=request.user, number=number, team=team),
         "remove-bot": lambda: services.remove_bot(game_id=game.pk, user=request.user, number=number),
         "start": lambda: services.start_game(game_id=game.pk, user=request.user),

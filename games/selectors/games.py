@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games import engines, tables
 from games.errors import NotFound
 from games.models import Game, Seat
 from games.state_cache import STATE_CACHE
@@ -27,13 +28,22 @@ def seat_names(game: Game, seats: list[Seat] | None = None) -> list[str]:
 
 
 def seats_summary(game: Game, seats: list[Seat] | None = None) -> list[dict[str, Any]]:
+    """Each seat: number, name, who sits there, its team, and whether it leads its team
+    (``team_leader``: only in games whose teams have leaders)."""
     if seats is None:
         seats = list(game.seats.select_related("user__profile"))
-    return [
+    players = [
         {"seat": s.number, "name": name, "is_bot": s.is_bot, "empty": s.is_empty,
-         "user_id": s.user_id, "team": s.team}
+         "user_id": s.user_id, "team": s.team, "chosen_leader": s.is_team_leader}
         for s, name in zip(seats, seat_names(game, seats))
     ]
+    leaders = set()
+    if game.num_teams and tables.has_team_leaders(engines.get(game.game_type)):
+        leaders = set(tables.team_leaders(players, game.num_teams))
+    for p in players:
+        del p["chosen_leader"]
+        p["team_leader"] = p["seat"] in leaders
+    return players
 
 
 def get_game(game_id: int, *, with_state: bool = True) -> Game:

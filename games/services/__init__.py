@@ -14,12 +14,12 @@ from games.services.broadcast import LOBBY_GROUP, broadcast_version, game_group
 from games.services.chat import consent_to_publish, post_message
 from games.services.play import ActionResult, apply_timeouts, next_deadline, replay, submit_action
 from games.services.waiting_room import (
-    add_bot, choose_team, create_game, join_seat, leave_seat, move_seat, remove_bot, start_game,
+    add_bot, choose_leader, choose_team, create_game, join_seat, leave_seat, move_seat, remove_bot, start_game,
 )
 
 __all__ = [
-    "LOBBY_GROUP", "ActionResult", "add_bot", "apply_timeouts", "broadcast_version", "choose_team",
-    "consent_to_publish", "create_game",
+    "LOBBY_GROUP", "ActionResult", "add_bot", "apply_timeouts", "broadcast_version", "choose_leader",
+    "choose_team", "consent_to_publish", "create_game",
     "create_guest", "ensure_profile", "game_group", "join_seat", "leave_seat", "move_seat", "next_deadline",
     "post_message", "register_user", "remove_bot", "replay", "start_game", "submit_action",
 ]

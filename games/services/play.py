@@ -136,10 +136,17 @@ def replay(*, game: Game) -> dict[str, Any]:
 
 def game_arguments(game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
     """``new_game``'s arguments for this table, with its seats' teams at a team table."""
-    teams = None
+    teams = leaders = None
     if game.num_teams:
-        teams = [s.team for s in (seats if seats is not None else game.seats.all())]
-    return tables.new_game_arguments(players=game.num_seats, options=game.options, seed=game.seed, teams=teams)
+        seats = seats if seats is not None else list(game.seats.all())
+        teams = [s.team for s in seats]
+        option = getattr(ruleset_of(game.game_type), "team_leader_option", None)
+        if option:
+            players = [{"seat": s.number, "team": s.team, "empty": s.is_empty, "chosen_leader": s.is_team_leader}
+                       for s in seats]
+            leaders = {option: tables.team_leaders(players, game.num_teams)}
+    return tables.new_game_arguments(players=game.num_seats, options=game.options, seed=game.seed, teams=teams,
+                                     leaders=leaders)
 
 
 

@@ -73,11 +73,11 @@ def move_seat(*, game_id: int, user, number: int) -> Game:
         if number == current.number:
             raise Conflict(f"you are already in seat {number + 1}")
         target = _empty_seat(game, number)
-        team = current.team
-        current.user, current.team = None, None
-        current.save(update_fields=["user", "team"])
-        target.user, target.team = user, team
-        target.save(update_fields=["user", "team"])
+        team, leads = current.team, current.is_team_leader
+        current.user, current.team, current.is_team_leader = None, None, False
+        current.save(update_fields=["user", "team", "is_team_leader"])
+        target.user, target.team, target.is_team_leader = user, team, leads
+        target.save(update_fields=["user", "team", "is_team_leader"])
         return bump(game)
 
 
@@ -88,8 +88,8 @@ def leave_seat(*, game_id: int, user) -> Game:
         seat = game.seats.filter(user=user).first()
         if seat is None:
             raise NotSeated("you have no seat at this game")
-        seat.user, seat.team = None, None
-        seat.save(update_fields=["user", "team"])
+        seat.user, seat.team, seat.is_team_leader = None, None, False
+        seat.save(update_fields=["user", "team", "is_team_leader"])
         return bump(game)
 
 
@@ -118,8 +118,8 @@ def remove_bot(*, game_id: int, user, number: int | None) -> Game:
         seat = game.seats.filter(number=number, is_bot=True).first()
         if seat is None:
             raise BadRequest(f"seat {number + 1} has no computer player")
-        seat.is_bot, seat.team = False, None
-        seat.save(update_fields=["is_bot", "team"])
+        seat.is_bot, seat.team, seat.is_team_leader = False, None, False
+        seat.save(update_fields=["is_bot", "team", "is_team_leader"])
         return bump(game)
 
 
@@ -144,8 +144,39 @@ def choose_team(*, game_id: int, user, team: int, number: int | None = None) -> 
                 whose = "empty" if seat.is_empty else "another player's"
                 raise Forbidden(f"seat {number + 1} is {whose}; a team is chosen by its own player, "
                                 "or for a computer player")
-        seat.team = team
-        seat.save(update_fields=["team"])
+        if seat.team != team:
+            seat.team, seat.is_team_leader = team, False
+            seat.save(update_fields=["team", "is_team_leader"])
+        return bump(game)
+
+
+def choose_leader(*, game_id: int, user, number: int | None) -> Game:
+    """Make the player in seat ``number`` its team's leader (the one who hands out the team's
+    cards); only a member of that team may choose, before the start."""
+    with locked_game(game_id) as game:
+        _require_open(game)
+        ruleset = ruleset_of(game.game_type)
+        if not game.num_teams or not tables.has_team_leaders(ruleset):
+            raise BadRequest(f"this game of {ruleset.name} has no team leaders")
+        if number is None:
+            raise BadRequest("say which seat is to lead its team")
+        seats = list(game.seats.select_for_update())
+        if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < len(seats):
+            raise BadRequest(f"seat must be 0 to {len(seats) - 1}, got {number!r}")
+        target = seats[number]
+        if target.is_empty or target.team is None:
+            raise Conflict(f"seat {number + 1} is empty; only a seated player can lead a team")
+        own = next((s for s in seats if s.user_id == user.pk), None)
+        if own is None:
+            raise NotSeated("you have no seat at this game; sit down first")
+        if own.team != target.team:
+            raise Forbidden(f"seat {number + 1} is on {tables.team_name(target.team)}; only its own team "
+                            "chooses its leader")
+        for seat in seats:
+            leads = seat is target
+            if seat.team == target.team and seat.is_team_leader != leads:
+                seat.is_team_leader = leads
+                seat.save(update_fields=["is_team_leader"])
         return bump(game)
 
 

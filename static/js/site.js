@@ -42,6 +42,22 @@
     if (typeof action === "string") {
       try { action = JSON.parse(action); } catch (e) { action = null; }
     }
+    // A form's fields named "action.<path>" hold the JSON of the value at that path of the action
+    // (e.g. "action.give.2" = "\"c07\"" sets action.give["2"]).
+    if (action && typeof action === "object") {
+      Object.keys(params).forEach(function (name) {
+        if (name.indexOf("action.") !== 0) return;
+        var path = name.split(".").slice(1);
+        var value = params[name];
+        try { value = JSON.parse(Array.isArray(value) ? value[0] : value); } catch (e) { return; }
+        var node = action;
+        for (var i = 0; i < path.length - 1; i++) {
+          if (typeof node[path[i]] !== "object" || node[path[i]] === null) node[path[i]] = {};
+          node = node[path[i]];
+        }
+        node[path[path.length - 1]] = value;
+      });
+    }
     evt.detail.messageBody = JSON.stringify({
       type: "action", action: action, action_id: newActionId(), version: currentVersion()
     });
@@ -192,6 +208,26 @@
       afterUpdate.flashTimer = setTimeout(function () { flash.textContent = ""; flash.className = ""; }, 6000);
     }
   }
+  // A form marked data-keep keeps the boxes its player ticked when the page is redrawn for
+  // someone else's move (the same data-keep key means the same question).
+  var kept = {};
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    document.querySelectorAll("form[data-keep]").forEach(function (form) {
+      var ticked = [];
+      form.querySelectorAll("input:checked").forEach(function (box) { ticked.push([box.name, box.value]); });
+      kept[form.dataset.keep] = ticked;
+    });
+  });
+  function restoreKept() {
+    document.querySelectorAll("form[data-keep]").forEach(function (form) {
+      (kept[form.dataset.keep] || []).forEach(function (pair) {
+        form.querySelectorAll("input").forEach(function (box) {
+          if (box.name === pair[0] && box.value === pair[1]) box.checked = true;
+        });
+      });
+    });
+  }
+  document.addEventListener("htmx:oobAfterSwap", restoreKept);
   document.addEventListener("htmx:oobAfterSwap", afterUpdate);
   document.addEventListener("htmx:wsAfterMessage", afterUpdate);
   document.addEventListener("DOMContentLoaded", afterUpdate);

@@ -151,7 +151,7 @@ def test_the_leader_hands_out_one_card_each_and_two_go_face_down_to_the_team_dis
     assert s["hands"][0] == [pool[3]] and s["hands"][2] == ["c06b", pool[1]]
     assert sorted(s["discard"][0]) == sorted(s["face_down"][0]) == sorted([pool[0], pool[2]])
     assert s["step"] == "choose" and RULESET.to_act(s).keys() == {0, 1, 2, 3}
-    assert public_text(events) == ("{p0} hands out Team A ({p0}, {p2})'s cards; 2 cards go face-down "
+    assert public_text(events) == ("{p0} hands out Red team ({p0}, {p2})'s cards; 2 cards go face-down "
                                    "to the team discard pile")
     assert [a for a in RULESET.legal_actions(s, 0) if a["type"] == "play"] == [
         {"type": "play", "card": pool[3], "side": "top"}, {"type": "play", "card": pool[3], "side": "bottom"}]
@@ -223,7 +223,7 @@ def test_the_game_ends_when_all_arsenal_piles_are_empty_and_team_scores_are_tota
     assert result["code"] == "arsenal_empty"
     assert result["team_scores"] == [10, 8]
     assert result["scores"] == [10, 8, 10, 8] and result["winners"] == [0, 2]
-    assert "Team A ({p0}, {p2}) wins" in public_text(events)
+    assert "Red team ({p0}, {p2}) wins" in public_text(events)
     assert sum(i["points"] for i in result["breakdown"][0]) == 10
 
 
@@ -232,7 +232,7 @@ def test_a_team_that_cannot_draw_enough_ends_the_game():
                    draw=[[], ["c05", "c06"], [], ["c05b", "c06b"]], common=[True, False])
     s, _ = play_each(s, {0: ("c01", "bottom"), 1: ("c04", "top"), 2: ("c01b", "bottom"), 3: ("c04b", "top")})
     result = RULESET.outcome(s)
-    assert result["code"] == "cannot_draw" and "Team A" in result["reason"]
+    assert result["code"] == "cannot_draw" and "Red team" in result["reason"]
     assert result["team_scores"] == [2, 8] and result["winners"] == [1, 3]
 
 

@@ -295,7 +295,7 @@ def test_a_table_of_a_game_with_optional_teams_starts_with_or_without_them(make_
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("slug", ["snowball-fight", "jingle-bells"])
+@pytest.mark.parametrize("slug", ["jingle-bells"])
 def test_the_two_player_games_have_no_teams_and_refuse_them(make_user, slug):
     ana, ben = make_user("Ana"), make_user("Ben")
     with pytest.raises(BadRequest, match="played without teams"):

@@ -38,7 +38,8 @@ def test_a_four_seat_table_with_two_teams_from_creation_to_the_start(make_user):
     kinds = {t["slug"]: t for t in ana.get("/api/game-types/").json()["game_types"]}
     assert kinds[TEAM_TABLE.slug]["team_counts"] == [2, 3, 4]
     assert (kinds[TEAM_TABLE.slug]["min_players"], kinds[TEAM_TABLE.slug]["max_players"]) == (2, 12)
-    assert kinds["snowball-fight"]["team_counts"] == []
+    assert kinds["jingle-bells"]["team_counts"] == [] and not kinds["jingle-bells"]["team_leaders"]
+    assert kinds["snowball-fight"]["team_counts"] == [0, 2] and kinds["snowball-fight"]["team_leaders"]
 
     created = _post(ana, "/api/games/", {"game_type": TEAM_TABLE.slug, "seats": 4, "teams": 2})
     assert created.status_code == 201, created.content
@@ -81,7 +82,7 @@ def test_bad_seat_and_team_requests_are_refused_with_what_was_wrong_and_change_n
     ana, ben = _bot(make_user("Ana")), _bot(make_user("Ben"))
     assert "must be an integer" in _error(_post(ana, "/api/games/", {"game_type": TEAM_TABLE.slug, "seats": "4"}),
                                           400, "bad_request")
-    assert "played without teams" in _error(_post(ana, "/api/games/", {"game_type": "snowball-fight", "teams": 2}),
+    assert "played without teams" in _error(_post(ana, "/api/games/", {"game_type": "jingle-bells", "teams": 2}),
                                             400, "bad_request")
     assert "takes 2-12 players, got 13" in _error(_post(ana, "/api/games/", {"game_type": TEAM_TABLE.slug,
                                                                           "seats": 13}), 400, "bad_request")
@@ -103,3 +104,19 @@ def test_bad_seat_and_team_requests_are_refused_with_what_was_wrong_and_change_n
     assert "has no computer player" in _error(_post(ana, f"{url}/remove-bot/", {"seat": 1}), 400, "bad_request")
     assert "unknown operation" in _error(_post(ana, f"{url}/sit-on-lap/"), 404, "not_found")
     assert ana.get(f"{url}/").json()["version"] == version
+
+
+def test_a_team_chooses_its_leader_through_the_api_and_the_other_team_cannot(make_user):
+    ana, ben, cy, dee = (_bot(make_user(n)) for n in ("Ana", "Ben", "Cy", "Dee"))
+    game = _post(ana, "/api/games/", {"game_type": "snowball-fight", "seats": 4, "teams": 2}).json()
+    url = f"/api/games/{game['id']}"
+    for client, team in ((ben, 1), (cy, 0), (dee, 1)):
+        assert _post(client, f"{url}/join/", {"team": team}).status_code == 200
+    assert "\"seat\" is required to leader" in _error(_post(cy, f"{url}/leader/"), 400, "bad_request")
+    assert "only its own team" in _error(_post(ben, f"{url}/leader/", {"seat": 2}), 403, "forbidden")
+    answer = _post(cy, f"{url}/leader/", {"seat": 2})
+    assert answer.status_code == 200, answer.content
+    assert [p["seat"] for p in answer.json()["players"] if p["team_leader"]] == [1, 2]
+    assert _post(ana, f"{url}/start/").status_code == 200
+    view = ana.get(f"{url}/").json()["view"]
+    assert [t["leader"] for t in view["teams"]] == [2, 1]

@@ -49,7 +49,11 @@ def test_the_creator_picks_seats_and_teams_on_the_new_game_form(make_user):
     assert "Played in 2, 3 or 4 teams" in form
     pairs_form = ana.get(f"/games/new/{PAIRS_TABLE.slug}/").content.decode()
     assert 'name="num_teams"' not in pairs_form and "Played in 2 teams" in pairs_form
-    assert "teams" not in ana.get("/games/new/snowball-fight/").content.decode()
+    assert "teams" not in ana.get("/games/new/jingle-bells/").content.decode()
+    fight_form = ana.get("/games/new/snowball-fight/").content.decode()
+    assert re.findall(r'<option value="(\d+)"', fight_form.split('name="num_seats"')[1].split("</select>")[0]) == [
+        str(n) for n in range(2, 7)]
+    assert "Played each for themselves or in 2 teams" in fight_form
     maybe_form = ana.get(f"/games/new/{MAYBE_PAIRS_TABLE.slug}/").content.decode()
     assert re.findall(r'<option value="(\d+)"[^>]*>(No teams|2 teams)', maybe_form) == [("0", "No teams"), ("2", "2 teams")]
     assert "Played each for themselves or in 2 teams" in maybe_form
@@ -131,7 +135,7 @@ def test_the_lobby_shows_how_full_each_table_is_and_the_games_player_range(make_
     team_game = services.create_game(creator=ana, game_type=TEAM_TABLE.slug, num_seats=5, num_teams=2)
     services.join_seat(game_id=team_game.pk, user=ben, number=3)
     services.add_bot(game_id=team_game.pk, user=ana)
-    duel = services.create_game(creator=ben, game_type="snowball-fight")
+    duel = services.create_game(creator=ben, game_type="jingle-bells")
     lobby = Client().get("/").content.decode()
     row = lobby.split(f"#{team_game.pk}</a>")[1].split("</li>")[0]
     assert "3/5 seated" in row and "2–12 players" in row
@@ -140,6 +144,7 @@ def test_the_lobby_shows_how_full_each_table_is_and_the_games_player_range(make_
     assert "2–12 players, in 2, 3 or 4 teams" in card
     card = lobby.split(f'href="/games/new/{PAIRS_TABLE.slug}/"')[1].split("</a>")[0]
     assert "2–12 players, in 2 teams" in card
-    assert "teams" not in lobby.split('href="/games/new/snowball-fight/"')[1].split("</a>")[0]
+    assert "teams" not in lobby.split('href="/games/new/jingle-bells/"')[1].split("</a>")[0]
+    assert "2–6 players, each for themselves or in 2 teams" in lobby.split('href="/games/new/snowball-fight/"')[1].split("</a>")[0]
     row = lobby.split(f"#{duel.pk}</a>")[1].split("</li>")[0]
     assert "1/2 seated" in row and "2 players" in row and "Ben vs open seat" in row

@@ -1,8 +1,9 @@
 """Snowball Fight: a micro deckbuilder with simultaneous, sealed card plays.
 
 Two players, or 3-6 (``new_game(players=5, ...)``, the rule book's 3+ player variant, in
-``table.py``), or two teams (``new_game(players=4, teams=[0, 1, 0, 1], ...)``). The
-registered ruleset offers two seats until the platform's tables can seat more.
+``table.py``), or two teams of two or three (``new_game(players=4, teams=[0, 1, 0, 1], ...)``).
+Tables of 2 to 6 seats, each for themselves or in two teams; ``team_leader_option`` names
+the option through which the platform passes the leaders chosen in the waiting room.
 
 The rules are in ``engine.py`` (state and resolution), ``cards.py`` (every card),
 ``views.py`` (what each viewer sees), ``bot.py`` (a computer player) and
@@ -46,7 +47,7 @@ An effect prompt with a single possible answer is answered by the engine.
 from __future__ import annotations
 
 from games.engines.base import Action, Option, State
-from games.engines.snowball_fight import bot, engine, views
+from games.engines.snowball_fight import bot, engine, table, views
 
 
 class SnowballFight:
@@ -58,8 +59,9 @@ class SnowballFight:
     score_unit_one = "point"
     reveal_events = frozenset({"draft_pass", "draft_done", "reveal"})
     min_players = 2
-    max_players = 2  # new_game takes up to engine.MAX_SEATS once the platform seats more
-    team_counts: tuple[int, ...] = ()  # new_game takes teams=[...] (two teams) likewise
+    max_players = engine.MAX_SEATS
+    team_counts: tuple[int, ...] = (0, 2)
+    team_leader_option = "team_leaders"
     options: tuple[Option, ...] = engine.OPTIONS
 
     # The rules are the engine's functions themselves (no wrapper call on every step).
@@ -69,6 +71,11 @@ class SnowballFight:
     apply = staticmethod(engine.apply)
     view = staticmethod(views.view)
     outcome = staticmethod(engine.outcome)
+
+    @staticmethod
+    def check_teams(*, players: int, teams: list[int]) -> None:
+        """Team play needs two teams of equal size, at least two players each (RULINGS 15)."""
+        table.team_layout(players, teams)
 
     def bot_action(self, state: State, seat: int) -> Action:
         return bot.choose_action(views.view(state, seat))

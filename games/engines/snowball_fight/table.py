@@ -34,6 +34,7 @@ from games.engines.snowball_fight import engine as E
 from games.engines.snowball_fight.cards import card_name
 
 TEAM_LISTS = ("team_draw", "pool", "set_down", "common")
+TEAM_NAMES = ("Red", "Blue")
 SIDES = E.SIDE_NAMES
 DEAL_TEXT = ("Team leader: hand one of the drawn cards to each team-mate listed; the two "
              "left over go face-down to the team discard pile.")
@@ -54,7 +55,7 @@ def central_size(players: int, teams: bool) -> int:
 # --------------------------------------------------------------------------- setup
 
 
-def _team_layout(players: int, teams: Any) -> tuple[list[int], list[int]]:
+def team_layout(players: int, teams: Any) -> tuple[list[int], list[int]]:
     """Checked teams and each seat's opponent (the k-th member of one team faces the k-th of the other)."""
     if not isinstance(teams, (list, tuple)) or len(teams) != players:
         raise BadAction(f"teams must list the team (0 or 1) of each of the {players} seats, got {teams!r}")
@@ -114,7 +115,7 @@ def new_table_game(*, players: int, options: dict[str, Any] | None, seed: int,
     s["no_effect"] = no_effects[:n]
     s["set_aside"] = [c for spare in basic_sets[n:] for c in spare] + no_effects[n:]
     if teams is not None:
-        team_of, opponents = _team_layout(n, teams)
+        team_of, opponents = team_layout(n, teams)
         leaders = _leaders({"team_leaders": leaders_option}, team_of)
         opts["team_leaders"] = leaders
         s.update(mode="teams", teams=team_of, leaders=leaders, opponents=opponents, dpile=team_of,
@@ -325,7 +326,7 @@ def team_members(s: State, team: int) -> list[int]:
 
 
 def team_name(s: State, team: int) -> str:
-    return f"Team {'AB'[team]} (" + ", ".join(E.P(x) for x in team_members(s, team)) + ")"
+    return f"{TEAM_NAMES[team]} team (" + ", ".join(E.P(x) for x in team_members(s, team)) + ")"
 
 
 def _start_team_turn(s: State, events: list[Event]) -> None:

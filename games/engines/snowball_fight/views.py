@@ -325,7 +325,7 @@ def _team_view(state: State, team: int, viewer: int | None) -> dict[str, Any]:
     over = state["phase"] == "over"
     return {
         "team": team,
-        "name": "AB"[team],
+        "name": T.TEAM_NAMES[team],
         "seats": T.team_members(state, team),
         "leader": state["leaders"][team],
         "common_deck": state["common"][team],

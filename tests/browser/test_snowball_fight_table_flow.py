@@ -1,0 +1,163 @@
+"""Snowball Fight at four seats and two against two, in browsers: two players, computer players
+and a spectator, on a wide screen and a phone (375 px)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import SHOTS, as_guest, script_errors_of
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+# One step of play: hand out the team's cards if asked, else a decisive button (lock, an effect,
+# a draft keep), else the first tentative choice.
+PLAY_JS = """
+() => {
+  const deal = document.querySelector('#live form.sbf-deal button[type=submit]');
+  if (deal) { deal.click(); return 'deal'; }
+  const buttons = [...document.querySelectorAll('#live button[ws-send]:not([disabled])')];
+  const kind = b => { try { return JSON.parse(JSON.parse(b.getAttribute('hx-vals')).action).type } catch (e) { return '' } };
+  const pick = buttons.find(b => kind(b) !== 'choose') || buttons[0];
+  if (!pick) return null;
+  pick.click();
+  return kind(pick);
+}
+"""
+
+
+def _player(browser, base: str, url: str, name: str, width: int = 1280):
+    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+    as_guest(page, url, name)
+    expect(page.locator(".who")).to_contain_text(name)
+    return page
+
+
+def _row(page, seat: int):
+    return page.locator(f".seat-row[data-seat='{seat}']")
+
+
+def _create(page, seats: int, teams: int | None = None) -> str:
+    page.click("a.game-type[href$='/snowball-fight/']")
+    page.select_option("select[name=num_seats]", str(seats))
+    if teams is not None:
+        page.select_option("select[name=num_teams]", str(teams))
+    page.click("button:has-text('Create game')")
+    expect(page.locator(".waiting-room")).to_be_visible()
+    return page.url
+
+
+def _play_until(pages, done, limit: int = 1500) -> None:
+    for _ in range(limit):
+        if done():
+            return
+        if not any([page.evaluate(PLAY_JS) for page in pages]):
+            pages[0].wait_for_timeout(120)
+    raise AssertionError("the game did not reach the expected moment")
+
+
+def _part(page, selector: str, name: str) -> None:
+    """A screenshot of one part of the page (a phone's full page is too tall to look at)."""
+    SHOTS.mkdir(exist_ok=True)
+    page.locator(selector).first.screenshot(path=str(SHOTS / f"{name}.png"), animations="disabled")
+
+
+def _turn(page) -> int:
+    text = page.locator(".sbf-status .sbf-phase").inner_text()
+    found = re.search(r"Turn (\d+)", text)
+    return int(found.group(1)) if found else 0
+
+
+def test_four_players_two_of_them_computers_with_a_spectator_and_a_phone(browser, live_server_proc, shot):
+    base = live_server_proc.url
+    ana = _player(browser, base, base + "/", "Ana")
+    game_url = _create(ana, 4)
+    ben = _player(browser, base, game_url, "Ben", width=375)
+    _row(ben, 1).locator("button:has-text('Sit here')").click()
+    for seat in (2, 3):
+        _row(ana, seat).locator("button:has-text('Add computer player')").click()
+        expect(_row(ana, seat)).to_contain_text(f"Computer {seat + 1}")
+    ana.click("#start-game")
+    eve = browser.new_context(viewport={"width": 375, "height": 800}).new_page()
+    eve.goto(game_url)
+    errors = script_errors_of(ana, ben, eve, timeout_ms=10000)
+    expect(eve.locator(".spectating")).to_be_visible()
+    expect(ana.locator(".sbf-area")).to_have_count(4)
+
+    _play_until([ana, ben], lambda: ana.locator(".sbf-ring-choose").count() > 0)
+    expect(ana.locator(".sbf-ring-choose h3")).to_contain_text("one to your left at Ben, one to your right at Computer 4")
+    shot(ana, "sbf4-01-ana-choosing")
+    ana.locator(".sbf-ring-choose .sbf-aim-buttons button").first.click()
+    expect(ana.locator(".sbf-aimbar")).not_to_contain_text("not chosen")
+    expect(ana.locator(".sbf-chosen-at")).to_have_count(2)
+    area = eve.locator(".sbf-area[data-seat='0']")
+    expect(area).to_contain_text("left: Ben")
+    expect(area).to_contain_text("right: Computer 4")
+
+    _play_until([ana, ben], lambda: _turn(ana) >= 3 and ana.locator(".sbf-battle").count() >= 4)
+    expect(eve.locator(".sbf-battle")).to_have_count(4)
+    expect(eve.locator(".sbf-battle").first).to_contain_text("Battle")
+    shot(ana, "sbf4-02-ana-after-reveal")
+    shot(ben, "sbf4-03-ben-phone")
+    shot(eve, "sbf4-04-spectator-phone")
+    _part(ben, ".sbf-areas", "sbf4-05-ben-phone-areas")
+    _part(eve, ".sbf-battle", "sbf4-06-spectator-phone-battle")
+    if ben.locator(".sbf-ring-choose").count():
+        _part(ben, ".sbf-ring-choose", "sbf4-07-ben-phone-choosing")
+    for page in (ben, eve):
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 380, f"the board is {width} px wide on a 375 px screen"
+    assert errors == []
+    for page in (ana, ben, eve):
+        page.context.close()
+
+
+def test_two_against_two_with_a_chosen_leader_handing_out_cards(browser, live_server_proc, shot):
+    base = live_server_proc.url
+    ana = _player(browser, base, base + "/", "Ana")
+    game_url = _create(ana, 4, 2)
+    ben = _player(browser, base, game_url, "Ben", width=375)
+    _row(ben, 1).locator("button:has-text('Sit here')").click()
+    _row(ben, 1).locator("button.team-choice[data-team='0']").click()
+    expect(_row(ana, 0).locator(".team-leader")).to_be_visible()
+    _row(ben, 1).locator("button:has-text('Make team leader')").click()
+    expect(_row(ana, 1).locator(".team-leader")).to_be_visible()
+    expect(_row(ana, 0).locator(".team-leader")).to_have_count(0)
+    for seat in (2, 3):
+        _row(ana, seat).locator("button:has-text('Add computer player')").click()
+        expect(_row(ana, seat)).to_contain_text(f"Computer {seat + 1}")
+    expect(ana.locator(".team-chip[data-team='0']")).to_contain_text("Ben (leader)")
+    expect(ana.locator(".team-chip[data-team='1']")).to_contain_text("Computer 3 (leader)")
+    shot(ana, "sbf2v2-01-waiting-room")
+    ana.click("#start-game")
+    eve = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    eve.goto(game_url)
+    errors = script_errors_of(ana, ben, eve, timeout_ms=10000)
+    expect(eve.locator(".sbf-team")).to_have_count(2)
+    expect(eve.locator(".sbf-team[data-team='0']")).to_contain_text("led by Ben")
+
+    _play_until([ana, ben], lambda: ana.locator(".sbf-choose h3").count() > 0
+                and "at Computer" in ana.locator(".sbf-choose h3").first.inner_text())
+    mate_hand = ana.locator(".sbf-area[data-seat='1'] .sbf-fact-hand .sbf-chip")
+    assert mate_hand.count() >= 1, "Ana does not see her team-mate's hand"
+    assert eve.locator(".sbf-area[data-seat='1'] .sbf-fact-hand .sbf-chip").count() == 0
+    expect(eve.locator(".sbf-area[data-seat='1']")).to_contain_text("2 cards")
+    shot(ana, "sbf2v2-02-ana-sees-team-hand")
+
+    _play_until([ana], lambda: ben.locator("form.sbf-deal").count() > 0, limit=3000)
+    expect(ana.locator(".sbf-team[data-team='0']")).to_contain_text("Ben is handing them out")
+    expect(eve.locator(".sbf-team[data-team='0']")).to_contain_text("Ben is handing them out")
+    assert eve.locator(".sbf-team[data-team='0'] .sbf-chip").count() <= 1  # at most the discard's face-up top
+    shot(ben, "sbf2v2-03-ben-deals-phone")
+    _part(ben, "form.sbf-deal", "sbf2v2-06-ben-phone-deal-form")
+    _part(ben, ".sbf-teams", "sbf2v2-07-ben-phone-teams")
+    shot(ana, "sbf2v2-04-ana-waits-for-the-deal")
+    shot(eve, "sbf2v2-05-spectator")
+    width = ben.evaluate("document.documentElement.scrollWidth")
+    assert width <= 380, f"the board is {width} px wide on a 375 px screen"
+    ben.locator("form.sbf-deal button[type=submit]").click()
+    expect(ben.locator("form.sbf-deal")).to_have_count(0)
+    assert errors == []
+    for page in (ana, ben, eve):
+        page.context.close()

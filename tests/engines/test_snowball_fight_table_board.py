@@ -1,0 +1,158 @@
+"""The board for three to six players and for teams: every moment renders for every seat and a
+spectator, its buttons send only legal actions, and it draws no card its viewer may not see."""
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+
+import pytest
+from django.template.loader import render_to_string
+
+from games.engines.snowball_fight import RULESET
+from games.engines.snowball_fight.privacy import hidden_cards
+
+NAMES = ["Alice", "Bob", "Cleo", "Dan", "Eve", "Finn"]
+BUTTON = re.compile(r'<(?:button|form)[^>]*ws-send[^>]*hx-vals="([^"]*)"')
+CARD = re.compile(r'data-card="(c\d\d[bc]?)"')
+REVEAL = re.compile(r'<section class="sbf-reveal.*?</section>', re.S)
+
+
+def render(state, seat):
+    to_act = RULESET.to_act(state)
+    return render_to_string("games/snowball-fight/board.html", {
+        "view": RULESET.view(state, seat),
+        "seat": seat,
+        "legal": RULESET.legal_actions(state, seat) if seat is not None else [],
+        "prompt": to_act[seat].as_dict() if seat in to_act else None,
+        "names": NAMES[:state["players"]],
+        "version": 1,
+    })
+
+
+def sent_actions(page: str) -> list[dict]:
+    return [json.loads(json.loads(html.unescape(vals))["action"]) for vals in BUTTON.findall(page)]
+
+
+def check_page(state, seat) -> str:
+    page = render(state, seat)
+    assert "{p" not in page, "a name placeholder was not filled in"
+    legal = RULESET.legal_actions(state, seat) if seat is not None else []
+    actions = sent_actions(page)
+    assert all(a in legal for a in actions), f"a button sends an illegal action: {actions}"
+    effects = [a for a in legal if a["type"] not in ("choose", "play", "deal", "lock")]
+    assert all(a in actions for a in effects), "an effect prompt's answer has no button"
+    if state["step"] == "choose" and seat in RULESET.to_act(state) and state["phase"] == "play":
+        chosen = [a for a in actions if a["type"] in ("choose", "play")]
+        cards = state["hands"][seat] + state["cache"][seat]
+        assert chosen and {c for a in chosen for c in _cards_of(a)} == set(cards), \
+            "some card in hand cannot be played"
+    if state["step"] == "deal" and seat is not None and seat in RULESET.to_act(state):
+        assert 'name="action.give.' in page and "Hand out these cards" in page
+    present = REVEAL.sub("", page)
+    hidden = set(hidden_cards(state, seat))
+    assert not hidden & set(CARD.findall(present)), f"viewer {seat} is drawn hidden cards"
+    return page
+
+
+def _cards_of(action: dict) -> list[str]:
+    if "left" in action:
+        return [action["left"]["card"], action["right"]["card"]]
+    return [action["card"]]
+
+
+def _play(players: int, teams, seed: int, every: int):
+    rng = random.Random(seed)
+    state = RULESET.new_game(players=players, options={}, seed=seed, **({"teams": teams} if teams else {}))
+    step = 0
+    seen = set()
+    while RULESET.outcome(state) is None:
+        if step % every == 0 or state["step"] in ("deal", "resolve") and state["step"] not in seen:
+            seen.add(state["step"])
+            for viewer in [*range(players), None]:
+                check_page(state, viewer)
+        to_act = RULESET.to_act(state)
+        seat = rng.choice(sorted(to_act))
+        state, _ = RULESET.apply(state, seat, RULESET.bot_action(state, seat))
+        step += 1
+    for viewer in [*range(players), None]:
+        check_page(state, viewer)
+    return state
+
+
+@pytest.mark.parametrize("players, teams, seed", [
+    (3, None, 1), (4, None, 2), (5, None, 3), (6, None, 4), (4, [0, 1, 0, 1], 5), (6, [0, 0, 0, 1, 1, 1], 6)])
+def test_the_table_board_renders_whole_games_for_every_seat_and_a_spectator(players, teams, seed):
+    state = _play(players, teams, seed, every=7)
+    page = render(state, None)
+    assert "Game over" in page
+
+
+def _state_at(players, teams, seed, arrived):
+    rng = random.Random(seed)
+    state = RULESET.new_game(players=players, options={}, seed=seed, **({"teams": teams} if teams else {}))
+    for _ in range(3000):
+        if arrived(state):
+            return state
+        seat = rng.choice(sorted(RULESET.to_act(state)))
+        state, _ = RULESET.apply(state, seat, RULESET.bot_action(state, seat))
+    raise AssertionError("position not reached")
+
+
+def test_each_area_says_whom_its_player_plays_at_left_and_right():
+    state = _state_at(4, None, 8, lambda s: s["phase"] == "play" and s["step"] == "choose")
+    page = render(state, 1)
+    areas = dict(re.findall(r'<div class="sbf-area[^"]*" data-seat="(\d)">(.*?)</dl>', page, re.S))
+    for seat in range(4):
+        text = re.sub(r"<[^>]+>", "", areas[str(seat)])
+        assert f"left: {NAMES[(seat + 1) % 4]}" in text and f"right: {NAMES[(seat - 1) % 4]}" in text
+    assert "one to your left at <strong>Cleo</strong>, one to your right at <strong>Alice</strong>" in page
+    assert "Alice ◀▶ Bob" in page and "Dan ◀▶ Alice" in page
+
+
+def test_the_reveal_shows_every_battle_with_its_own_explanation():
+    state = _state_at(3, None, 9, lambda s: s["last_reveal"] is not None and s["battle"] is None)
+    page = render(state, None)
+    reveal = REVEAL.search(page).group(0)
+    battles = re.findall(r'<li class="sbf-battle[^"]*" data-battle="(\d)">(.*?)</ul>\s*</li>', reveal, re.S)
+    assert len(battles) == 3
+    for number, (_, body) in enumerate(battles, start=1):
+        assert f"Battle {number} of 3:" in body
+        assert len(re.findall(r'class="sbf-card', body)) >= 2
+
+
+def test_the_team_hand_is_shown_to_team_mates_and_to_nobody_else():
+    state = _state_at(4, [0, 1, 0, 1], 10, lambda s: s["phase"] == "play" and s["step"] == "choose"
+                      and all(s["hands"]))
+    mate_cards = set(state["hands"][2])
+    assert mate_cards <= set(CARD.findall(render(state, 0)))
+    for viewer in (1, 3, None):
+        assert not mate_cards & set(CARD.findall(REVEAL.sub("", render(state, viewer))))
+
+
+def test_the_leader_hands_out_with_one_choice_per_team_mate_and_the_others_wait():
+    state = _state_at(6, [0, 1, 0, 1, 0, 1], 11, lambda s: s.get("step") == "deal")
+    leader = next(iter(RULESET.to_act(state)))
+    team = state["teams"][leader]
+    page = render(state, leader)
+    pool = state["pool"][team]
+    for member in pool["to"]:
+        assert len(re.findall(rf'name="action.give.{member}"', page)) == len(pool["cards"])
+    default = sent_actions(page)[-1]
+    assert default == RULESET.to_act(state)[leader].default
+    mate = next(x for x in range(6) if state["teams"][x] == team and x != leader)
+    assert "is handing them out" in render(state, mate)
+    assert set(pool["cards"]) <= set(CARD.findall(render(state, mate)))
+
+
+def test_moving_a_chosen_card_to_the_other_side_swaps_the_two_plays():
+    state = _state_at(3, None, 12, lambda s: s["phase"] == "play" and s["step"] == "choose"
+                      and len(s["hands"][1]) == 2)
+    a, b = state["hands"][1]
+    state, _ = RULESET.apply(state, 1, {"type": "choose", "left": {"card": a, "side": "top"},
+                                        "right": {"card": b, "side": "bottom"}})
+    actions = sent_actions(check_page(state, 1))
+    assert {"type": "choose", "right": {"card": a, "side": "bottom"}, "left": {"card": b, "side": "bottom"}} in actions
+    assert {"type": "choose", "left": {"card": a, "side": "bottom"}, "right": {"card": b, "side": "bottom"}} in actions
+    assert {"type": "lock"} in actions
