@@ -53,6 +53,13 @@ def _fresh_process_state():
     STATE_CACHE.clear()
 
 
+@pytest.fixture(autouse=True)
+def _no_background_sweep(settings):
+    """No worker's background sweep of deadlines runs unless a test turns it on: tests decide
+    when deadlines are swept (tests/platform/test_pace.py)."""
+    settings.SNOWBALL_SWEEP_SECONDS = 0
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(tmp_path_factory):
     """On SQLite the test database is a file in WAL mode, as ``make run``'s is: database calls
