@@ -65,11 +65,13 @@ def due(pace: str, seconds: int | None, prompt, now: float) -> float | None:
     return now + (seconds if seconds is not None else prompt.timeout)
 
 
-def effective_deadline(due_at: float | None, away_since: float | None, grace: float) -> float | None:
-    """A seat's deadline: its due time, or the end of its player's grace period if sooner."""
-    if due_at is None or away_since is None:
+def effective_deadline(due_at: float | None, away_since: float | None, grace: float, *,
+                       has_default: bool = True) -> float | None:
+    """A seat's deadline: its due time, or the end of its player's grace period if sooner (a
+    prompt with a default but no time limit included: an absent player's seat plays it)."""
+    if away_since is None or not has_default:
         return due_at
-    return min(due_at, away_since + grace)
+    return away_since + grace if due_at is None else min(due_at, away_since + grace)
 
 
 def grace_seconds(pace: str, grace: float) -> float | None:

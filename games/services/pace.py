@@ -106,8 +106,8 @@ def _set_away(game_id: int, seat: int, since: float | None) -> bool:
         game.prompts = {**game.prompts, "away": away}
         grace = pacing.grace_seconds(game.pace, settings.SNOWBALL_ABSENCE_GRACE) or 0.0
         for number, entry in game.prompts.get("seats", {}).items():
-            entry["deadline"] = pacing.effective_deadline(entry.get("due", entry.get("deadline")),
-                                                          away.get(number), grace)
+            entry["deadline"] = pacing.effective_deadline(entry.get("due", entry.get("deadline")), away.get(number),
+                                                          grace, has_default=entry.get("has_default", True))
         game.next_deadline = next_deadline(game)
         game.version += 1
         game.save(update_fields=["prompts", "next_deadline", "version"])

@@ -297,7 +297,9 @@ def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[Actio
                 "since": game.version,
                 "digest": digest,
                 "due": due,
-                "deadline": pacing.effective_deadline(due, away.get(str(seat)), grace or 0.0),
+                "has_default": prompt.default is not None,
+                "deadline": pacing.effective_deadline(due, away.get(str(seat)), grace or 0.0,
+                                                      has_default=prompt.default is not None),
             }
             asked_anew.append(seat)
     game.prompts = {**game.prompts, "seats": seats, "sealed_round": sealed_round, "sealed_seats": sealed_seats}

@@ -57,6 +57,7 @@ class SnowballFight:
     score_unit = "points"
     score_unit_one = "point"
     reveal_events = frozenset({"draft_pass", "draft_done", "reveal"})
+    ready_action = {"type": "lock"}  # a chosen card is revisable until locked
     min_players = 2
     max_players = 2  # new_game takes up to engine.MAX_SEATS once the platform seats more
     team_counts: tuple[int, ...] = ()  # new_game takes teams=[...] (two teams) likewise
