@@ -87,7 +87,7 @@ class NewGameForm(forms.Form):
         for option in ruleset.options:
             self.fields[f"opt_{option.name}"] = _option_field(option)
 
-    def pace(self) -> tuple[str, int | None]:
+    def chosen_pace(self) -> tuple[str, int | None]:
         """The chosen pace and its seconds, as ``services.create_game`` takes them."""
         pace, _, seconds = self.cleaned_data["pace"].partition(":")
         return pace, int(seconds) if seconds else None

@@ -78,7 +78,7 @@ def new_game(request: HttpRequest, game_type: str) -> HttpResponse:
             messages.error(request, "Sign in or pick a guest name first.")
             return redirect(request.path)
         if form.is_valid():
-            pace, decision_seconds = form.pace()
+            pace, decision_seconds = form.chosen_pace()
             try:
                 game = services.create_game(
                     creator=request.user, game_type=game_type, options=form.engine_options(),

@@ -28,9 +28,10 @@ SWEEP_BATCH = 200
 
 
 def overdue_games(now: float, limit: int = SWEEP_BATCH) -> list[int]:
-    """The games in play with a deadline at or before ``now``, most overdue first."""
-    return list(Game.objects.filter(next_deadline__lte=now, status=Game.Status.ACTIVE)
-                .order_by("next_deadline").values_list("pk", flat=True)[:limit])
+    """The games with a deadline at or before ``now``, most overdue first (only games in play
+    have one), read through the index on ``next_deadline``."""
+    return list(Game.objects.filter(next_deadline__lte=now).order_by("next_deadline")
+                .values_list("pk", flat=True)[:limit])
 
 
 def sweep_deadlines(*, now: float | None = None, limit: int = SWEEP_BATCH) -> dict[int, int]:
