@@ -455,11 +455,18 @@ def test_a_player_who_opted_in_gets_one_email_per_decision_of_a_game_by_the_day(
         services.note_away(game_id=game.pk, seat=0)  # a new version, the same decision
     assert [(m.to, m.subject) for m in mailoutbox] == [(["ben@example.com"], f"Your turn in {TIMED.name} #{game.pk}")]
     assert f"/games/{game.pk}/" in mailoutbox[0].body
+    mailoutbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        sealed = _table(ana, ben, game_type="snowball-fighting", pace="daily", seconds=43200)
+        services.submit_action(game_id=sealed.pk, user=ana, action={"type": "setup", "name": "Ana", "starts": []},
+                               action_id="a1", version=sealed.version)  # Ben's question stays the same
+    assert [m.subject for m in mailoutbox] == [f"Your turn in Snowball Fighting #{sealed.pk}"]
+    mailoutbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         _take(game.pk, ben)
         services.update_settings(user=ben, email_on_turn=False)
         _take(game.pk, ana)
-    assert len(mailoutbox) == 1
+    assert mailoutbox == []
 
 
 def test_the_settings_page_asks_for_an_address_before_sending_emails(make_user):
