@@ -24,7 +24,7 @@ from games.calls import coordinator_call, db_call
 from games.coordinator import get_coordinator
 from games.engines.base import GameError
 from games.errors import NotFound, ServiceError, StaleVersion
-from games.presence import keep_alive, stop_keeping_alive
+from games.presence import keep_alive, note_absence_later, stop_keeping_alive
 
 log = logging.getLogger(__name__)
 
@@ -238,7 +238,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             await coordinator_call(get_coordinator().leave)(self.game_id, self.channel_name)
             presence = await self.announce_presence()
             if self.seat is not None and self.seat not in presence.seats_connected:
-                await self._note_absence(services.note_away)
+                note_absence_later(self.game_id, self.seat)
 
     async def authenticate(self, query: dict[str, str]):
         """The user this socket acts for; raises ``InputError`` for a token that opens nothing."""
@@ -365,7 +365,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         if self.seat != seat_before:  # took or left a seat in the waiting room
             await self.be_seen()
         if self.seat is not None and str(self.seat) in (snap.game.prompts.get("away") or {}):
-            await self._note_absence(services.note_back)
+            await self._note_back()
         if snap.version <= self.sent_version and not force:
             return
         self.sent_version = max(self.sent_version, snap.version)
@@ -401,13 +401,13 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         await self.channel_layer.group_send(self.group, {"type": "presence.changed", "presence": data})
         return presence
 
-    async def _note_absence(self, note) -> None:
-        """Tell the game that this seat's player left (``services.note_away``) or is back
-        (``services.note_back``); a failure is logged, the socket goes on."""
+    async def _note_back(self) -> None:
+        """This seat's player, counted away, is connected again (``services.note_back``); a
+        failure is logged, the socket goes on."""
         try:
-            await db_call(note)(game_id=self.game_id, seat=self.seat)
+            await db_call(services.note_back)(game_id=self.game_id, seat=self.seat)
         except Exception:
-            log.exception("game %s: the absence of seat %s could not be noted", self.game_id, self.seat)
+            log.exception("game %s: the return of seat %s could not be noted", self.game_id, self.seat)
 
     # ------------------------------------------------------------ timers
 

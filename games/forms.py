@@ -67,7 +67,7 @@ class NewGameForm(forms.Form):
     """Public or private, the pace, number of seats and of teams, and one field per engine option."""
 
     is_public = forms.BooleanField(label="Public (listed in the lobby, anyone can watch)", required=False, initial=True)
-    pace = forms.ChoiceField(label="Pace", choices=PACE_CHOICES, initial="live",
+    pace = forms.ChoiceField(label="Pace", choices=PACE_CHOICES, initial="live", required=False,
                              help_text="Live: everyone at the table at once. By the day: come back when you "
                              "can; when time runs out, the default is played for you.")
 
@@ -89,7 +89,7 @@ class NewGameForm(forms.Form):
 
     def chosen_pace(self) -> tuple[str, int | None]:
         """The chosen pace and its seconds, as ``services.create_game`` takes them."""
-        pace, _, seconds = self.cleaned_data["pace"].partition(":")
+        pace, _, seconds = (self.cleaned_data.get("pace") or "live").partition(":")
         return pace, int(seconds) if seconds else None
 
     def engine_options(self) -> dict[str, Any]:

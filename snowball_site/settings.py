@@ -165,6 +165,8 @@ SNOWBALL_PRESENCE_HEARTBEAT = float(os.environ.get("SNOWBALL_PRESENCE_HEARTBEAT"
 SNOWBALL_SWEEP_SECONDS = float(os.environ.get("SNOWBALL_SWEEP_SECONDS", "5"))
 # Seconds a live game's player may be gone before its seat's prompts get their defaults at once.
 SNOWBALL_ABSENCE_GRACE = float(os.environ.get("SNOWBALL_ABSENCE_GRACE", "60"))
+# Seconds a seat may have no connection (a reload) before the others are told its player left.
+SNOWBALL_ABSENCE_NOTICE_DELAY = float(os.environ.get("SNOWBALL_ABSENCE_NOTICE_DELAY", "5"))
 
 # E-mail: the console in development; SMTP from the environment when EMAIL_HOST is set.
 if os.environ.get("EMAIL_HOST"):

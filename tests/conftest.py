@@ -55,9 +55,11 @@ def _fresh_process_state():
 
 @pytest.fixture(autouse=True)
 def _no_background_sweep(settings):
-    """No worker's background sweep of deadlines runs unless a test turns it on: tests decide
-    when deadlines are swept (tests/platform/test_pace.py)."""
+    """No worker's background sweep of deadlines runs, and no closed socket makes its player
+    count as away, unless a test turns them on (tests/platform/test_pace.py): tests decide when
+    deadlines are swept and who leaves."""
     settings.SNOWBALL_SWEEP_SECONDS = 0
+    settings.SNOWBALL_ABSENCE_NOTICE_DELAY = -1
 
 
 @pytest.fixture(scope="session")

@@ -380,11 +380,12 @@ def test_by_the_day_nobody_is_counted_away(make_user):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-async def test_closing_the_last_socket_tells_the_others_and_coming_back_ends_it(make_user, site_backend):
+async def test_closing_the_last_socket_tells_the_others_and_coming_back_ends_it(make_user, site_backend, settings):
     from channels.db import database_sync_to_async
 
     from tests.platform.test_consumers import api_socket, next_of
 
+    settings.SNOWBALL_ABSENCE_NOTICE_DELAY = 0.2
     ana, ben = await database_sync_to_async(make_user)("Ana"), await database_sync_to_async(make_user)("Ben")
     game = await database_sync_to_async(_table)(ana, ben, pace="live", seconds=300)
     keys = {}
@@ -395,6 +396,11 @@ async def test_closing_the_last_socket_tells_the_others_and_coming_back_ends_it(
     ben_socket = await api_socket(game.pk, keys[ben.pk])
     await next_of(ben_socket, "view")
     await ben_socket.disconnect()
+    reloaded = await api_socket(game.pk, keys[ben.pk])  # back within the notice delay: a reload
+    await next_of(reloaded, "view")
+    await asyncio.sleep(0.5)
+    assert not (await database_sync_to_async(Game.objects.get)(pk=game.pk)).prompts.get("away")
+    await reloaded.disconnect()
     for _ in range(10):
         view = await next_of(ana_socket, "view")
         if view["away"]:
