@@ -2,10 +2,10 @@
 it makes of each prompt's deadline. Pure rules; the writes are in games/services/pace.py.
 
 A live game's creator picks seconds per decision among ``LIVE_SECONDS``, or leaves it to
-the game (``None``): each prompt then keeps the engine's own ``Prompt.timeout``. A game by
-the day gives every prompt the same time, among ``DAILY_SECONDS``. A prompt without a
-default (or with ``timeout=None``) has no deadline at any pace: nothing could be played for
-its player.
+the game (``None``): each prompt then keeps the engine's own ``Prompt.timeout`` (None: no
+limit). A game by the day gives every prompt the same time, among ``DAILY_SECONDS``, as does
+a live game's chosen time. A prompt without a default has no deadline at any pace: nothing
+could be played for its player.
 """
 from __future__ import annotations
 
@@ -60,9 +60,11 @@ def describe(pace: str, seconds: int | None) -> str:
 
 def due(pace: str, seconds: int | None, prompt, now: float) -> float | None:
     """When ``prompt`` runs out at this pace, or None when it never does."""
-    if prompt.default is None or prompt.timeout is None:
+    if prompt.default is None:
         return None
-    return now + (seconds if seconds is not None else prompt.timeout)
+    if seconds is not None:
+        return now + seconds
+    return None if prompt.timeout is None else now + prompt.timeout
 
 
 def effective_deadline(due_at: float | None, away_since: float | None, grace: float, *,
