@@ -7,13 +7,14 @@ Errors are ``{"error": {"code": ..., "message": ...}}`` with a fitting HTTP stat
 from __future__ import annotations
 
 import functools
+import uuid
 from typing import Any, Callable
 
 from django.http import HttpRequest, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
 
-from games import engines, inputs, selectors, services, tables
+from games import engines, inputs, pacing, selectors, services, tables
 from games.auth import token_from_header, user_for_token
 from games.engines.base import GameError, team_counts_of
 from games.errors import BadRequest, Forbidden, NotFound, ServiceError
@@ -96,6 +97,8 @@ def _game_summary(game: Game) -> dict[str, Any]:
         "spectators_read_only": game.spectators_read_only,
         "version": game.version,
         "options": game.options,
+        **pacing.as_dict(game.pace, game.decision_seconds),
+        "next_deadline": game.next_deadline if game.status == Game.Status.ACTIVE else None,
         **_table_summary(game),
         "created_at": game.created_at.isoformat(),
         "outcome": game.outcome,
@@ -133,13 +136,15 @@ def games(request: HttpRequest, body: dict) -> JsonResponse:
         if request.GET.get("mine"):
             if not request.user.is_authenticated:
                 return _error("unauthenticated", "send Authorization: Token <key> to list your games", 401)
-            rows = selectors.my_games(request.user)[:100]
-        else:
-            rows = list(selectors.open_games()[:100]) + list(selectors.live_games()[:100])
+            rows = selectors.my_games(request.user, limit=100)
+            return JsonResponse({"games": [{**_game_summary(g), "your_seat": g.your_seat, "your_turn": g.your_turn,
+                                            "your_deadline": g.your_deadline} for g in rows]})
+        rows = list(selectors.open_games()[:100]) + list(selectors.live_games()[:100])
         return JsonResponse({"games": [_game_summary(g) for g in rows]})
     game = services.create_game(creator=request.user, game_type=body["game_type"], options=body["options"],
                                 is_public=body["is_public"], num_seats=body["seats"], num_teams=body["teams"],
-                                take_seat=body["take_seat"], spectators_read_only=body["spectators_read_only"])
+                                take_seat=body["take_seat"], spectators_read_only=body["spectators_read_only"],
+                                pace=body["pace"], decision_seconds=body["decision_seconds"])
     data = _game_summary(game)
     data["invite_code"] = game.invite_code
     return JsonResponse(data, status=201)
@@ -219,6 +224,35 @@ def chat_publish(request: HttpRequest, body: dict, game_id: int) -> JsonResponse
     game = _visible(request, game_id)
     return JsonResponse({"channel": services.consent_to_publish(game_id=game.pk, user=request.user,
                                                                 with_seat=body["with"])})
+
+
+@api_view({"POST"}, body=inputs.READY_BODY)
+def ready(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
+    """Mark your decision ready (the engine's ready action), answered like an action."""
+    _visible(request, game_id)
+    action_id = body["action_id"] or f"ready-{uuid.uuid4().hex}"
+    result = services.mark_ready(game_id=game_id, user=request.user, version=body["version"], action_id=action_id)
+    game = selectors.get_game(game_id)
+    return JsonResponse({"ack": {"action_id": action_id, "version": result.version, "duplicate": result.duplicate},
+                         "view": selectors.viewer_payload(game, selectors.seat_of(game, request.user))})
+
+
+@api_view({"POST"})
+def resign(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
+    """Give up your seat at a game in play; answered with the game summary."""
+    _visible(request, game_id)
+    game = services.resign(game_id=game_id, user=request.user)
+    game.refresh_from_db()
+    return JsonResponse(_game_summary(game))
+
+
+@api_view({"GET", "POST"}, body=inputs.SETTINGS_BODY)
+def settings_(request: HttpRequest, body: dict) -> JsonResponse:
+    """Your e-mail address and whether to be mailed when a game by the day waits for you."""
+    if request.method == "POST":
+        services.update_settings(user=request.user, email=body["email"], email_on_turn=body["email_on_turn"])
+    profile = services.ensure_profile(request.user)
+    return JsonResponse({"email": request.user.email, "email_on_turn": profile.email_on_turn})
 
 
 @api_view({"POST"}, body=inputs.TOKEN_BODY, session_only=True)

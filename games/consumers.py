@@ -25,8 +25,8 @@ from games.coordinator import get_coordinator
 from games.engines.base import GameError
 from games.errors import NotFound, ServiceError, StaleVersion
 from games.models import Game
+from games.presence import keep_alive, note_absence_later, stop_keeping_alive
 from games.selectors import chat
-from games.presence import keep_alive, stop_keeping_alive
 
 log = logging.getLogger(__name__)
 
@@ -240,7 +240,9 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             version_watch.unwatch(self.game_id, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await coordinator_call(get_coordinator().leave)(self.game_id, self.channel_name)
-            await self.announce_presence()
+            presence = await self.announce_presence()
+            if self.seat is not None and self.seat not in presence.seats_connected:
+                note_absence_later(self.game_id, self.seat)
 
     async def authenticate(self, query: dict[str, str]):
         """The user this socket acts for; raises ``InputError`` for a token that opens nothing."""
@@ -447,6 +449,8 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         seat_before, self.seat = self.seat, snap.seat_of(self.user)
         if self.seat != seat_before:  # took or left a seat in the waiting room
             await self.be_seen()
+        if self.seat is not None and str(self.seat) in (snap.game.prompts.get("away") or {}):
+            await self._note_back()
         if snap.version <= self.sent_version and not force:
             return
         self.sent_version = max(self.sent_version, snap.version)
@@ -480,10 +484,19 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             self.game_id, self.channel_name, seat=self.seat, user_key=self._user_key())
         await self.announce_presence()
 
-    async def announce_presence(self) -> None:
+    async def announce_presence(self):
         presence = await coordinator_call(get_coordinator().presence)(self.game_id)
         data = {"seats_connected": sorted(presence.seats_connected), "spectators": presence.spectators}
         await self.channel_layer.group_send(self.group, {"type": "presence.changed", "presence": data})
+        return presence
+
+    async def _note_back(self) -> None:
+        """This seat's player, counted away, is connected again (``services.note_back``); a
+        failure is logged, the socket goes on."""
+        try:
+            await db_call(services.note_back)(game_id=self.game_id, seat=self.seat)
+        except Exception:
+            log.exception("game %s: the return of seat %s could not be noted", self.game_id, self.seat)
 
     # ------------------------------------------------------------ timers
 

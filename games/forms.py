@@ -6,6 +6,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
+from games import pacing
 from games.engines.base import Option, Ruleset, team_counts_of
 from games.roster_field import RosterField
 
@@ -49,11 +50,27 @@ def _option_field(option: Option) -> forms.Field:
     return forms.ChoiceField(label=option.label, choices=option.choices, initial=option.default, help_text=option.help)
 
 
+PACE_CHOICES = [
+    ("Live", [("live", "Live: the game's own timers"),
+              *((f"live:{s}", f"Live: {pacing.duration_text(s)} a decision") for s in pacing.LIVE_SECONDS)]),
+    ("By the day", [(f"daily:{s}", f"By the day: {pacing.duration_text(s)} a turn") for s in pacing.DAILY_SECONDS]),
+]
+
+
+class SettingsForm(forms.Form):
+    email = forms.EmailField(label="E-mail address", required=False)
+    email_on_turn = forms.BooleanField(label="E-mail me when a game by the day waits for my decision",
+                                       required=False)
+
+
 class NewGameForm(forms.Form):
-    """Public or private, whether spectators may talk, number of seats and of teams, and one
-    field per engine option."""
+    """Public or private, the pace, whether spectators may talk, number of seats and of teams,
+    and one field per engine option."""
 
     is_public = forms.BooleanField(label="Public (listed in the lobby, anyone can watch)", required=False, initial=True)
+    pace = forms.ChoiceField(label="Pace", choices=PACE_CHOICES, initial="live", required=False,
+                             help_text="Live: everyone at the table at once. By the day: come back when you "
+                             "can; when time runs out, the default is played for you.")
     spectators_read_only = forms.BooleanField(
         label="Spectators may only read the table talk", required=False, initial=False,
         help_text="Players always talk at the table, in their team and in private.")
@@ -73,6 +90,11 @@ class NewGameForm(forms.Form):
                 help_text="Players choose their team in the waiting room.")
         for option in ruleset.options:
             self.fields[f"opt_{option.name}"] = _option_field(option)
+
+    def chosen_pace(self) -> tuple[str, int | None]:
+        """The chosen pace and its seconds, as ``services.create_game`` takes them."""
+        pace, _, seconds = (self.cleaned_data.get("pace") or "live").partition(":")
+        return pace, int(seconds) if seconds else None
 
     def engine_options(self) -> dict[str, Any]:
         return {o.name: self.cleaned_data[f"opt_{o.name}"] for o in self.ruleset.options}

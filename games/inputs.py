@@ -274,12 +274,16 @@ CHAT_QUERY = Shape("the query", {
 NEW_GAME_BODY = Shape("the body", {
     "game_type": Text(1, 40, pattern=r"[a-z0-9-]+", describe='a game\'s slug, e.g. "snowball-fight"'),
     "options": Object(), "is_public": Boolean(), "seats": Integer(1, 64), "teams": Integer(0, 64),
-    "take_seat": Boolean(), "spectators_read_only": Boolean()},
+    "take_seat": Boolean(), "spectators_read_only": Boolean(), "pace": Choice(("live", "daily")),
+    "decision_seconds": Integer(1, 7 * 86400)},
     defaults={"options": {}, "is_public": True, "seats": None, "teams": None, "take_seat": True,
-              "spectators_read_only": False})
+              "spectators_read_only": False, "pace": None, "decision_seconds": None})
 EMPTY_BODY = Shape("the body", {})
 SEAT_BODY = Shape("the body", {"seat": Integer(0, 63), "team": Integer(0, 63)}, defaults={"seat": None, "team": None})
 ACTION_BODY = Shape("the body", {"action": GAME_ACTION, "action_id": ACTION_ID, "version": VERSION})
+READY_BODY = Shape("the body", {"version": VERSION, "action_id": ACTION_ID}, defaults={"action_id": None})
+SETTINGS_BODY = Shape("the body", {"email": Text(0, 254), "email_on_turn": Boolean()},
+                      defaults={"email": None, "email_on_turn": None})
 TOKEN_BODY = Shape("the body", {"name": Text(1, 60)}, defaults={"name": "api"})
 
 INVITE_CODE = Text(1, 32, pattern=r"[A-Za-z0-9_-]+", describe="an invite code from an invite link")

@@ -45,6 +45,8 @@ class Profile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     display_name = models.CharField(max_length=40)
     is_guest = models.BooleanField(default=False)
+    email_on_turn = models.BooleanField(
+        default=False, help_text="e-mail me when a by-the-day game waits for my decision")
 
     def __str__(self) -> str:
         return self.display_name
@@ -57,6 +59,10 @@ class Game(models.Model):
         OPEN = "open", "Waiting for players"
         ACTIVE = "active", "In play"
         FINISHED = "finished", "Finished"
+
+    class Pace(models.TextChoices):
+        LIVE = "live", "Live"
+        DAILY = "daily", "By the day"
 
     game_type = models.SlugField(max_length=40)
     options = models.JSONField(default=dict)
@@ -75,10 +81,20 @@ class Game(models.Model):
     log_length = models.PositiveIntegerField(default=0, help_text="actions in the log; the next one's seq is this plus one")
     state = OrderedJSONField(null=True, blank=True)
     outcome = models.JSONField(null=True, blank=True)
-    # {"seats": {seat: {"since": version its prompt began, "digest", "deadline": epoch s}},
+    # {"seats": {seat: {"since": version its prompt began, "digest", "due": epoch s by the pace,
+    #                   "deadline": epoch s, earlier than "due" while its player is away}},
     #  "sealed_round": version of the first lock of the current sealed round, or None,
-    #  "sealed_seats": the seats that round waits for}
+    #  "sealed_seats": the seats that round waits for,
+    #  "away": {seat: epoch s its player's last connection closed}, "resigned": [seats],
+    #  "seats_changed": version at which a seat last changed hands after the start}
     prompts = models.JSONField(default=dict)
+    pace = models.CharField(max_length=8, choices=Pace.choices, default=Pace.LIVE)
+    decision_seconds = models.PositiveIntegerField(
+        null=True, blank=True, help_text="seconds per decision (live) or per turn (by the day); "
+        "None: each prompt's own time (live only)")
+    next_deadline = models.FloatField(
+        null=True, blank=True, db_index=True, help_text="epoch seconds of the earliest prompt deadline; "
+        "None when nothing is timed or the game is not in play")
 
     class Meta:
         ordering = ["-created_at"]
@@ -124,6 +140,7 @@ class ActionRecord(models.Model):
         PLAYER = "player"
         BOT = "bot"
         TIMEOUT = "timeout"
+        RESIGN = "resign"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
     seq = models.PositiveIntegerField()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 import weakref
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -23,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from django.conf import settings
 
 from games import selectors
-from games.calls import coordinator_call
+from games.calls import coordinator_call, db_call
 from games.coordinator import get_coordinator
 
 log = logging.getLogger(__name__)
@@ -111,3 +112,30 @@ def sockets_watching(game_id: int) -> int:
     """How many sockets of this process are kept alive for this game."""
     with _watching_lock:
         return _watching.get(game_id, 0)
+
+
+_LATER: set[asyncio.Task] = set()
+
+
+def note_absence_later(game_id: int, seat: int) -> None:
+    """The last connection of ``seat`` closed: unless one is back within
+    ``SNOWBALL_ABSENCE_NOTICE_DELAY`` seconds (a reload, a short network loss), tell the game
+    that its player left at this moment (``services.note_away``). A negative delay: never."""
+    delay = settings.SNOWBALL_ABSENCE_NOTICE_DELAY
+    if delay < 0:
+        return
+    task = asyncio.get_running_loop().create_task(_note_if_still_gone(game_id, seat, time.time(), delay))
+    _LATER.add(task)  # the loop keeps only weak references to its tasks
+    task.add_done_callback(_LATER.discard)
+
+
+async def _note_if_still_gone(game_id: int, seat: int, since: float, delay: float) -> None:
+    from games import services
+
+    await asyncio.sleep(delay)
+    try:
+        presence = await coordinator_call(get_coordinator().presence)(game_id)
+        if seat not in presence.seats_connected:
+            await db_call(services.note_away)(game_id=game_id, seat=seat, now=since)
+    except Exception:
+        log.exception("game %s: the absence of seat %s could not be noted", game_id, seat)

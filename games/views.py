@@ -11,11 +11,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from games import engines, inputs, rendering, selectors, services
+from games import engines, inputs, pacing, rendering, selectors, services
 from games.auth import token_group
 from games.engines.base import GameError
 from games.errors import ServiceError
-from games.forms import ApiTokenForm, GuestForm, NewGameForm, RevokeTokenForm, SeatForm, SignupForm
+from games.forms import ApiTokenForm, GuestForm, NewGameForm, RevokeTokenForm, SeatForm, SettingsForm, SignupForm
 from games.models import ApiToken, Game
 from games.selectors import chat
 
@@ -79,12 +79,14 @@ def new_game(request: HttpRequest, game_type: str) -> HttpResponse:
             messages.error(request, "Sign in or pick a guest name first.")
             return redirect(request.path)
         if form.is_valid():
+            pace, decision_seconds = form.chosen_pace()
             try:
                 game = services.create_game(
                     creator=request.user, game_type=game_type, options=form.engine_options(),
                     is_public=form.cleaned_data["is_public"], num_seats=form.cleaned_data.get("num_seats"),
                     num_teams=form.cleaned_data.get("num_teams"),
-                    spectators_read_only=form.cleaned_data["spectators_read_only"])
+                    spectators_read_only=form.cleaned_data["spectators_read_only"], pace=pace,
+                    decision_seconds=decision_seconds)
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
@@ -121,7 +123,7 @@ def invite(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
 @require_POST
 def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
     """The waiting room's buttons: join, move, leave, choose a team or its leader, add or
-    remove a computer player, start."""
+    remove a computer player, start; and, in play, resign."""
     game = _visible_game(request, game_id)
     if not request.user.is_authenticated:
         messages.error(request, "Sign in or pick a guest name to take a seat.")
@@ -141,6 +143,7 @@ def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
         "add-bot": lambda: services.add_bot(game_id=game.pk, user=request.user, number=number, team=team),
         "remove-bot": lambda: services.remove_bot(game_id=game.pk, user=request.user, number=number),
         "start": lambda: services.start_game(game_id=game.pk, user=request.user),
+        "resign": lambda: services.resign(game_id=game.pk, user=request.user),
     }
     if what not in calls:
         raise Http404(what)
@@ -158,14 +161,32 @@ def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
 
 @login_required
 def my_games(request: HttpRequest) -> HttpResponse:
-    games = list(selectors.my_games(request.user)[:200])
+    """The user's games, those waiting for the user's decision first."""
     rows = []
-    for game in games:
-        seat = selectors.seat_of(game, request.user)
-        outcome = game.outcome or {}
-        rows.append({"game": game, "names": selectors.seat_names(game), "seat": seat,
+    for game in selectors.my_games(request.user):
+        seat, outcome = game.your_seat, game.outcome or {}
+        rows.append({"game": game, "names": selectors.seat_names(game), "seat": seat, "your_turn": game.your_turn,
+                     "deadline": game.your_deadline, "pace": pacing.describe(game.pace, game.decision_seconds),
                      "won": seat is not None and seat in outcome.get("winners", []), "outcome": outcome})
     return render(request, "games/my_games.html", {"rows": rows})
+
+
+@login_required
+def my_settings(request: HttpRequest) -> HttpResponse:
+    """E-mail when a game by the day waits for a decision (opt-in)."""
+    profile = services.ensure_profile(request.user)
+    form = SettingsForm(request.POST or None, initial={"email": request.user.email,
+                                                      "email_on_turn": profile.email_on_turn})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_settings(user=request.user, email=form.cleaned_data["email"],
+                                     email_on_turn=form.cleaned_data["email_on_turn"])
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, "Settings saved.")
+            return redirect("my_settings")
+    return render(request, "games/settings.html", {"form": form})
 
 
 @login_required

@@ -11,6 +11,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path, re_path  # noqa: E402
 
 from games import consumers, engines  # noqa: E402
+from games.deadline_sweep import with_deadline_sweep  # noqa: E402
 from games.auth import SameOriginValidator  # noqa: E402
 from snowball_site.pauses import with_pause_log  # noqa: E402
 from snowball_site.tuning import tune_the_interpreter  # noqa: E402
@@ -33,10 +34,10 @@ websocket_urlpatterns = [
     re_path(r"^ws/", bot_socket(consumers.NowhereConsumer.as_asgi())),
 ]
 
-application = with_pause_log(ProtocolTypeRouter({
+application = with_pause_log(with_deadline_sweep(ProtocolTypeRouter({
     "http": django_asgi_app,
     "websocket": URLRouter(websocket_urlpatterns),
-}))
+})))
 
 
 engines.all_rulesets()  # import every engine now, not on the first game, so it is frozen with the rest

@@ -161,6 +161,25 @@ SNOWBALL_MAX_SOCKETS_PER_CLIENT = int(os.environ.get("SNOWBALL_MAX_SOCKETS_PER_C
 SNOWBALL_TRUST_X_FORWARDED_FOR = _env_bool("SNOWBALL_TRUST_X_FORWARDED_FOR", False)
 # Seconds between presence heartbeats; a connection not seen for 3 beats is gone.
 SNOWBALL_PRESENCE_HEARTBEAT = float(os.environ.get("SNOWBALL_PRESENCE_HEARTBEAT", "10"))
+# Seconds between two sweeps of overdue prompts by each worker (games/deadline_sweep.py).
+SNOWBALL_SWEEP_SECONDS = float(os.environ.get("SNOWBALL_SWEEP_SECONDS", "5"))
+# Seconds a live game's player may be gone before its seat's prompts get their defaults at once.
+SNOWBALL_ABSENCE_GRACE = float(os.environ.get("SNOWBALL_ABSENCE_GRACE", "60"))
+# Seconds a seat may have no connection (a reload) before the others are told its player left.
+SNOWBALL_ABSENCE_NOTICE_DELAY = float(os.environ.get("SNOWBALL_ABSENCE_NOTICE_DELAY", "5"))
+
+# E-mail: the console in development; SMTP from the environment when EMAIL_HOST is set.
+if os.environ.get("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["EMAIL_HOST"]
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = _env_bool("EMAIL_USE_TLS", True)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Snowball <snowball@localhost>")
+SNOWBALL_SITE_URL = os.environ.get("SNOWBALL_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 LOGGING = {
     "version": 1,

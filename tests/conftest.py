@@ -53,6 +53,15 @@ def _fresh_process_state():
     STATE_CACHE.clear()
 
 
+@pytest.fixture(autouse=True)
+def _no_background_sweep(settings):
+    """No worker's background sweep of deadlines runs, and no closed socket makes its player
+    count as away, unless a test turns them on (tests/platform/test_pace.py): tests decide when
+    deadlines are swept and who leaves."""
+    settings.SNOWBALL_SWEEP_SECONDS = 0
+    settings.SNOWBALL_ABSENCE_NOTICE_DELAY = -1
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(tmp_path_factory):
     """On SQLite the test database is a file in WAL mode, as ``make run``'s is: database calls

@@ -62,6 +62,16 @@ class Prompt:
     ``text`` says it to the player; ``timeout`` is the seconds the player has
     before ``default`` (an action the engine accepts) is applied for them, or
     None for no limit.
+
+    ``timeout`` is the engine's suggestion for a live game left on "the game's own timers";
+    the game's pace (games/pacing.py) may replace it: a live game's chosen seconds per
+    decision, or a game by the day's time per turn, are given to every prompt that has a
+    ``default``. The server applies ``default`` when the deadline passes, whether or not
+    anyone is connected, and at once for a seat whose player has been away past the grace
+    period of a live game. ``default`` is also what the seat plays when its player is absent,
+    so it should be the rule book's answer for a player who does not answer (Snowball
+    Fighting's ``{"type": "deadline"}``: no orders this turn). Without a ``default`` a
+    prompt has no deadline.
     """
 
     kind: str
@@ -91,6 +101,24 @@ class Ruleset(Protocol):
     starts a team game, the platform asks the optional ``check_teams(players=n,
     teams=[...])``, which raises GameError saying why that split is not allowed (e.g. too
     uneven); without it every split with no empty team is allowed.
+
+    Two optional members concern a game's pace (docs/api.md, "Pace, deadlines, ready and
+    resign"):
+
+    ``ready_action``: for a game whose decisions stay revisable until the player says they
+    are final (Snowball Fighting's orders until ``{"type": "ready"}``, Snowball Fight's chosen
+    card until ``{"type": "lock"}``), the action that says so. The platform's "ready" sends
+    it for the player when it is among the seat's ``legal_actions``; the engine resolves the
+    turn as soon as every asked seat has sent it, as it does anyway. Without it a decision
+    is final when it is sent (a sealed one-shot choice is its own "ready").
+
+    ``resign(state, seat) -> (state, events)``: what resigning does to the game, e.g. a
+    combatant leaving the field; pure, like ``apply``, and replayed from the log like any
+    action. Whatever it returns, the seat then passes to the computer player (``bot_action``)
+    for whatever it is still asked. Without it the state is unchanged and only the seat
+    passes. Either way, when only one side (a team at a team table, else a seat) still has a
+    player who has not resigned, and the engine's ``outcome`` is still None, the platform
+    ends the game with that side as the winner (outcome code ``"resigned"``).
     """
 
     slug: str

@@ -18,7 +18,9 @@ def seat_names(game: Game, seats: list[Seat] | None = None) -> list[str]:
     """The name shown for each seat, by seat number."""
     names = []
     for seat in seats if seats is not None else game.seats.select_related("user__profile"):
-        if seat.is_bot:
+        if seat.is_bot and seat.user_id is not None:  # a player who resigned
+            names.append(display_name(seat.user))
+        elif seat.is_bot:
             names.append(f"Computer {seat.number + 1}")
         elif seat.user is not None:
             names.append(display_name(seat.user))

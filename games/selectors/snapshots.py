@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games import engines, jsontext, tables
+from games import engines, jsontext, pacing, tables
 from games.caches import LRU
 from games.models import ActionRecord, Game
 from games.selectors.games import fill_names, game_state, get_game, seat_names, seats_summary
+from games.selectors.pace import away_notices, ready_action
 from games.state_cache import STATE_CACHE
 
 LOG_LENGTH = 60
@@ -127,6 +128,7 @@ def note_commit(game: Game, state: dict[str, Any], new_records: list[ActionRecor
     cached = SNAPSHOTS.get(game.pk)
     if (cached is None or not new_records or cached.game.status == Game.Status.OPEN
             or cached.game.started_at != game.started_at
+            or cached.game.prompts.get("seats_changed") != game.prompts.get("seats_changed")
             or cached.version != new_records[0].version - 1 or game.version != new_records[-1].version):
         return
     fresh = log_records([{"seq": r.seq, "events": r.events} for r in reversed(new_records)], cached.names)
@@ -203,18 +205,24 @@ def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
         "waiting_for": [],
         "outcome": _named_outcome(game.outcome, snap.names),
         "log": [],
+        **pacing.as_dict(game.pace, game.decision_seconds),
+        "next_deadline": game.next_deadline if game.status == Game.Status.ACTIVE else None,
+        "ready_action": None,
+        "away": away_notices(game, snap.names),
+        "resigned": list(game.prompts.get("resigned") or ()),
     }
     state = snap.state
     if state is not None:
         payload["view"] = ruleset.view(state, seat)
-        if ruleset.outcome(state) is None:
+        if game.status == Game.Status.ACTIVE and ruleset.outcome(state) is None:
             to_act = ruleset.to_act(state)
             payload["waiting_for"] = sorted(to_act)
-            if seat is not None and seat in to_act:
+            if seat is not None and seat in to_act and seat not in payload["resigned"]:
                 prompt = to_act[seat].as_dict()
                 prompt["deadline"] = (game.prompts.get("seats", {}).get(str(seat)) or {}).get("deadline")
                 payload["prompt"] = prompt
                 payload["legal_actions"] = ruleset.legal_actions(state, seat)
+                payload["ready_action"] = ready_action(ruleset, state, seat)
         payload["log"] = game_log(snap.records, seat)
     return payload
 

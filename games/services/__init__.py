@@ -5,14 +5,18 @@ keyword-only arguments and raise :mod:`games.errors` (or an engine's GameError) 
 message for the player. Nothing is broadcast before the move is committed.
 
 One module each: ``accounts`` (guests and players), ``waiting_room`` (tables before the
-start), ``play`` (moves, computer players, timeouts), ``reveal`` (sealed rounds and the
+start), ``play`` (moves, computer players, timeouts), ``pace`` (the deadlines' sweep, ready, players
+who went away), ``resign`` (giving up a seat in play), ``turn_mail`` (e-mails when a game by
+the day waits for a decision), ``reveal`` (sealed rounds and the
 reveal barrier), ``locking`` (the game lock and transaction), ``broadcast`` (announcing a
 committed version), ``chat`` (table talk: posting, publishing a pair's conversation).
 """
-from games.services.accounts import create_guest, ensure_profile, register_user
+from games.services.accounts import create_guest, ensure_profile, register_user, update_settings
 from games.services.broadcast import LOBBY_GROUP, broadcast_version, game_group
 from games.services.chat import consent_to_publish, post_message
+from games.services.pace import mark_ready, note_away, note_back, sweep_deadlines
 from games.services.play import ActionResult, apply_timeouts, next_deadline, replay, submit_action
+from games.services.resign import resign
 from games.services.waiting_room import (
     add_bot, choose_leader, choose_team, create_game, join_seat, leave_seat, move_seat, remove_bot, start_game,
 )
@@ -21,5 +25,6 @@ __all__ = [
     "LOBBY_GROUP", "ActionResult", "add_bot", "apply_timeouts", "broadcast_version", "choose_leader",
     "choose_team", "consent_to_publish", "create_game",
     "create_guest", "ensure_profile", "game_group", "join_seat", "leave_seat", "move_seat", "next_deadline",
-    "post_message", "register_user", "remove_bot", "replay", "start_game", "submit_action",
+    "mark_ready", "note_away", "note_back", "post_message", "register_user", "remove_bot", "replay", "resign",
+    "start_game", "submit_action", "sweep_deadlines", "update_settings",
 ]

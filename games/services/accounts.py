@@ -5,6 +5,8 @@ import secrets
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 
 from games.errors import BadRequest, Conflict
 from games.models import Profile
@@ -58,3 +60,24 @@ def _clean_display_name(name: str) -> str:
     if len(name) > 40:
         raise BadRequest(f"a display name has at most 40 characters, got {len(name)}")
     return name
+
+
+def update_settings(*, user, email: str | None = None, email_on_turn: bool | None = None) -> Profile:
+    """Change the user's e-mail address and whether it wants an e-mail when a game by the day
+    waits for its decision (which needs an address). ``None`` leaves a setting as it is."""
+    profile = ensure_profile(user)
+    if email is not None:
+        email = email.strip()
+        if email:
+            try:
+                validate_email(email)
+            except ValidationError as exc:
+                raise BadRequest("the e-mail address is not valid") from exc
+        user.email = email
+        user.save(update_fields=["email"])
+    if email_on_turn is not None:
+        if email_on_turn and not user.email:
+            raise BadRequest("give an e-mail address to be sent e-mails")
+        profile.email_on_turn = email_on_turn
+        profile.save(update_fields=["email_on_turn"])
+    return profile

@@ -8,16 +8,18 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import selectors, statements, tables
+from games import pacing, selectors, statements, tables
 from games.engines.base import GameError, Ruleset
-from games.errors import BadRequest, Conflict, NotSeated, StaleVersion
+from games.errors import BadRequest, Conflict, Forbidden, NotSeated, StaleVersion
 from games.models import ActionRecord, Game, Seat
 from games.selectors import fill_names, seat_names
 from games.services import broadcast as broadcasting
 from games.services.locking import locked_game, ruleset_of
+from games.services import turn_mail
 from games.services.reveal import Arrival, note_sealed_lock, tell_the_barrier
 from games.state_cache import STATE_CACHE
 
@@ -130,8 +132,19 @@ def replay(*, game: Game) -> dict[str, Any]:
     ruleset = ruleset_of(game.game_type)
     state = ruleset.new_game(**game_arguments(game))
     for record in game.actions.order_by("seq"):
-        state, _ = ruleset.apply(state, record.seat, record.action)
+        if record.source == ActionRecord.Source.RESIGN:
+            state, _ = resigned_state(ruleset, state, record.seat)
+        else:
+            state, _ = ruleset.apply(state, record.seat, record.action)
     return state
+
+
+def resigned_state(ruleset: Ruleset, state: dict, seat: int) -> tuple[dict, list[dict]]:
+    """The engine's ``resign(state, seat)`` if it has one; otherwise the state goes on as it is."""
+    hook = getattr(ruleset, "resign", None)
+    if hook is None:
+        return state, []
+    return hook(state, seat)
 
 
 def game_arguments(game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
@@ -151,10 +164,12 @@ def game_arguments(game: Game, seats: list[Seat] | None = None) -> dict[str, Any
 
 
 def started_players(game: Game) -> list[dict[str, Any]] | None:
-    """A started game's seats from this process's snapshot (they cannot change after the start)."""
+    """A started game's seats from this process's snapshot (after the start they change hands only
+    when a player resigns, which ``prompts["seats_changed"]`` records)."""
     snap = selectors.SNAPSHOTS.get(game.pk)
     if (snap is None or game.status == Game.Status.OPEN or snap.game.status == Game.Status.OPEN
-            or snap.game.started_at != game.started_at):
+            or snap.game.started_at != game.started_at
+            or snap.game.prompts.get("seats_changed") != game.prompts.get("seats_changed")):
         return None
     return snap.players
 
@@ -169,6 +184,8 @@ def _seat_of(game: Game, user) -> int:
         seat = game.seats.filter(user=user).values_list("number", flat=True).first()
     if seat is None:
         raise NotSeated("you are not seated at this game; spectators cannot act")
+    if seat in (game.prompts.get("resigned") or ()):
+        raise Forbidden("you resigned this game; a computer player has your seat")
     return seat
 
 
@@ -273,20 +290,31 @@ def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[Actio
     if outcome is not None:
         sealed_round = sealed_seats = None
     old_seats = _seat_prompts(game)
+    away = game.prompts.get("away") or {}
+    grace = pacing.grace_seconds(game.pace, settings.SNOWBALL_ABSENCE_GRACE)
+    asked_anew: list[int] = []
     for seat, prompt in to_act.items():
         digest = _prompt_digest(prompt, ruleset.legal_actions(state, seat))
         old = old_seats.get(str(seat))
         if old and old["digest"] == digest:
             seats[str(seat)] = old
         else:
+            due = pacing.due(game.pace, game.decision_seconds, prompt, now)
             seats[str(seat)] = {
                 "since": game.version,
                 "digest": digest,
-                "deadline": now + prompt.timeout if prompt.timeout else None,
+                "due": due,
+                "has_default": prompt.default is not None,
+                "deadline": pacing.effective_deadline(due, away.get(str(seat)), grace or 0.0,
+                                                      has_default=prompt.default is not None),
             }
-    game.prompts = {"seats": seats, "sealed_round": sealed_round, "sealed_seats": sealed_seats}
+            asked_anew.append(seat)
+    game.prompts = {**game.prompts, "seats": seats, "sealed_round": sealed_round, "sealed_seats": sealed_seats}
+    game.next_deadline = next_deadline(game) if outcome is None else None
     game.state = state
-    changed = ["version", "log_length", "prompts", "state"]
+    changed = ["version", "log_length", "prompts", "state", "next_deadline"]
+    if asked_anew and outcome is None:
+        turn_mail.after_commit(game, asked_anew)
     if started:
         changed += ["status", "started_at"]
     lobby_changed = started or (outcome is not None and game.status != Game.Status.FINISHED)

@@ -120,3 +120,11 @@ def team_counts(ruleset) -> str:
     from games.tables import team_count_words
 
     return team_count_words(ruleset)
+
+
+@register.filter
+def pace_text(game) -> str:
+    """The game's pace in words: "Live · 60 s a decision", "By the day · 1 day a turn"."""
+    from games import pacing
+
+    return pacing.describe(game.pace, game.decision_seconds)

@@ -108,13 +108,38 @@
     });
   }
 
+  function timeLeft(seconds) {
+    if (seconds < 120) return seconds + "s left";
+    if (seconds < 3600) return Math.floor(seconds / 60) + " min left";
+    if (seconds < 172800) return Math.floor(seconds / 3600) + " h " + Math.floor((seconds % 3600) / 60) + " min left";
+    return Math.floor(seconds / 86400) + " days " + Math.floor((seconds % 86400) / 3600) + " h left";
+  }
+
   function tickCountdowns() {
     var now = Date.now() / 1000;
     document.querySelectorAll("[data-deadline]").forEach(function (el) {
       var left = Math.max(0, Math.round(parseFloat(el.dataset.deadline) - now));
-      el.textContent = left > 0 ? left + "s left" : "time's up";
+      el.textContent = left > 0 ? timeLeft(left) : (el.dataset.done || "time's up");
       el.classList.toggle("urgent", left <= 10);
     });
+  }
+
+  // "(Your turn)" in the title while the game waits for this viewer; a notification when a
+  // turn starts while the tab is hidden, if the player asked for them with the button.
+  var baseTitle = document.title;
+  var wasYourTurn = null;
+  function showYourTurn() {
+    var live = document.getElementById("live");
+    if (!live) return;
+    var yours = live.dataset.yourTurn === "1";
+    document.title = (yours ? "(Your turn) " : "") + baseTitle;
+    if (yours && wasYourTurn === false && document.hidden && window.Notification
+        && Notification.permission === "granted") {
+      new Notification("Your turn", {body: baseTitle, tag: "snowball-turn-" + (live.closest("[data-game-id]") || {dataset: {}}).dataset.gameId});
+    }
+    wasYourTurn = yours;
+    var ask = document.getElementById("notify-me");
+    if (ask) ask.hidden = !window.Notification || Notification.permission !== "default";
   }
   setInterval(tickCountdowns, 1000);
 
@@ -202,6 +227,7 @@
     animateNew();
     applyPresence();
     tickCountdowns();
+    showYourTurn();
     var flash = document.getElementById("flash");
     if (flash && flash.textContent.trim()) {
       clearTimeout(afterUpdate.flashTimer);
@@ -233,6 +259,11 @@
   document.addEventListener("DOMContentLoaded", afterUpdate);
 
   document.addEventListener("click", function (evt) {
+    var notify = evt.target.closest && evt.target.closest("#notify-me");
+    if (notify && window.Notification) {
+      Notification.requestPermission().then(showYourTurn);
+      return;
+    }
     var button = evt.target.closest && evt.target.closest("#copy-invite");
     if (!button) return;
     var url = button.dataset.inviteUrl;

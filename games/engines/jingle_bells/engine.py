@@ -482,6 +482,7 @@ class JingleBells:
     score_unit = "cold tokens on the enemy snowman"
     score_unit_one = "cold token on the enemy snowman"
     reveal_events = frozenset({"reveal"})
+    ready_action = {"type": "lock"}  # allocated dice are revisable until locked
     min_players = 2
     max_players = 2
     options = (

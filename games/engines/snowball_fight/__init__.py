@@ -58,6 +58,7 @@ class SnowballFight:
     score_unit = "points"
     score_unit_one = "point"
     reveal_events = frozenset({"draft_pass", "draft_done", "reveal"})
+    ready_action = {"type": "lock"}  # a chosen card is revisable until locked
     min_players = 2
     max_players = engine.MAX_SEATS
     team_counts: tuple[int, ...] = (0, 2)

@@ -20,6 +20,7 @@ class SnowballFighting:
     score_unit = "VPs"
     score_unit_one = "VP"
     reveal_events = frozenset({"start", "report"})  # the setup, a turn
+    ready_action = {"type": "ready"}  # setup and orders are revisable until ready
     min_players = engine.MIN_PLAYERS
     max_players = engine.MAX_PLAYERS
     team_counts: tuple[int, ...] = ()

@@ -1,0 +1,488 @@
+"""A game's pace, deadlines the server keeps, ready, resign, absence, "my games" and e-mails,
+as players and bots see them through the JSON API, the pages and the sockets."""
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import uuid
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+
+from games import coordinator, engines, selectors, services
+from games.engines.base import Prompt
+from games.models import ActionRecord, ApiToken, Game
+from games.state_cache import STATE_CACHE
+from tests.engines.table_engine import TABLE, TEMPLATES_DIR, TableEngine, registered_table_engines
+
+pytestmark = pytest.mark.django_db
+
+
+class TimedTable(TableEngine):
+    """The pile game with the engine's own time limit of 45 seconds a decision."""
+
+    def to_act(self, state):
+        return {seat: Prompt(kind=p.kind, text=p.text, timeout=45, default=p.default)
+                for seat, p in super().to_act(state).items()}
+
+
+class ResigningTable(TimedTable):
+    """...whose rule for resigning: the next seat takes the whole pile, and so wins."""
+
+    def resign(self, state, seat):
+        new = {**state, "taken": list(state["taken"]), "pile": 0, "last": (seat + 1) % state["players"]}
+        new["taken"][new["last"]] += state["pile"]
+        return new, [{"type": "gives_up", "seat": seat, "text": f"{{p{seat}}} hands the pile over"}]
+
+
+TIMED = TimedTable(slug="timed-table-test", team_counts=())
+RESIGNING = ResigningTable(slug="resigning-table-test", team_counts=())
+
+
+@pytest.fixture(autouse=True)
+def boards_of_the_test_engines(settings):
+    settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [*settings.TEMPLATES[0]["DIRS"], TEMPLATES_DIR]}]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def test_engines():
+    with registered_table_engines():
+        engines.register(TIMED)
+        engines.register(RESIGNING)
+        yield
+
+
+def _client(user) -> Client:
+    _, key = ApiToken.issue(user=user, name="bot")
+    return Client(HTTP_AUTHORIZATION=f"Token {key}")
+
+
+def _post(client: Client, url: str, body: dict | None = None):
+    return client.post(url, data=json.dumps(body or {}), content_type="application/json")
+
+
+def _error(response, status: int, code: str) -> str:
+    assert response.status_code == status, response.content
+    assert response.json()["error"]["code"] == code, response.content
+    return response.json()["error"]["message"]
+
+
+def _table(host, *others, game_type: str = TIMED.slug, pace: str | None = None, seconds: int | None = None,
+           bots: int = 0) -> Game:
+    game = services.create_game(creator=host, game_type=game_type, num_seats=1 + len(others) + bots, pace=pace,
+                                decision_seconds=seconds)
+    for user in others:
+        services.join_seat(game_id=game.pk, user=user)
+    for _ in range(bots):
+        services.add_bot(game_id=game.pk, user=host)
+    services.start_game(game_id=game.pk, user=host)
+    game.refresh_from_db()
+    return game
+
+
+def _take(game_id: int, user, count: int = 1):
+    game = selectors.get_game(game_id)
+    return services.submit_action(game_id=game_id, user=user, action={"type": "take", "count": count},
+                                  action_id=uuid.uuid4().hex, version=game.version)
+
+
+def _rewind(game_id: int, seconds: float) -> None:
+    """Let ``seconds`` pass for the game's deadlines, as if the server had been down meanwhile."""
+    game = Game.objects.get(pk=game_id)
+    for entry in game.prompts["seats"].values():
+        for key in ("due", "deadline"):
+            if entry.get(key):
+                entry[key] -= seconds
+    Game.objects.filter(pk=game_id).update(prompts=game.prompts, next_deadline=services.next_deadline(game))
+
+
+def _restart() -> None:
+    """A fresh process: nothing cached, a new coordinator, no sockets."""
+    STATE_CACHE.clear()
+    selectors.SNAPSHOTS.clear()
+    selectors.PAYLOADS.clear()
+    coordinator.reset_coordinator()
+
+
+def _view(user, game_id: int) -> dict:
+    return _client(user).get(f"/api/games/{game_id}/").json()
+
+
+# ------------------------------------------------------------------ pace at creation
+
+
+def test_a_bot_creates_a_game_by_the_day_and_every_view_says_its_pace(make_user):
+    ana = make_user("Ana")
+    api = _client(ana)
+    created = _post(api, "/api/games/", {"game_type": TIMED.slug, "pace": "daily", "decision_seconds": 4 * 3600})
+    assert created.status_code == 201, created.content
+    summary = created.json()
+    assert (summary["pace"], summary["decision_seconds"]) == ("daily", 14400)
+    assert summary["pace_text"] == "By the day · 4 h a turn"
+    assert _view(ana, summary["id"])["pace_text"] == "By the day · 4 h a turn"
+    live = _post(api, "/api/games/", {"game_type": TIMED.slug}).json()
+    assert (live["pace"], live["decision_seconds"], live["pace_text"]) == ("live", None, "Live · the game's own timers")
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"pace": "live", "decision_seconds": 45}, "decision_seconds"),
+    ({"pace": "daily", "decision_seconds": 60}, "decision_seconds"),
+    ({"pace": "weekly"}, "pace"),
+    ({"pace": "daily", "decision_seconds": "1 day"}, "decision_seconds"),
+])
+def test_a_pace_outside_the_choices_is_refused_and_creates_nothing(make_user, body, field):
+    api = _client(make_user("Ana"))
+    message = _error(_post(api, "/api/games/", {"game_type": TIMED.slug, **body}), 400, "bad_request")
+    assert field in message
+    assert not Game.objects.exists()
+
+
+def test_the_create_form_offers_the_paces_and_the_lobby_and_game_page_show_the_choice(make_user):
+    browser = Client()
+    browser.force_login(make_user("Ana"))
+    page = browser.get("/games/new/snowball-fight/").content.decode()
+    assert "Live: 30 s a decision" in page and "By the day: 3 days a turn" in page
+    response = browser.post("/games/new/snowball-fight/", {"is_public": "on", "pace": "daily:43200",
+                                                           "opt_draft": "draft"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    game = Game.objects.get()
+    assert (game.pace, game.decision_seconds) == ("daily", 43200)
+    assert "By the day · 12 h a turn" in browser.get("/").content.decode()
+    assert "By the day · 12 h a turn" in browser.get(f"/games/{game.pk}/").content.decode()
+
+
+# ------------------------------------------------------------------ deadlines
+
+
+@pytest.mark.parametrize("pace, seconds, expected", [
+    ("live", None, 45),  # the engine's own Prompt.timeout
+    ("live", 30, 30),
+    ("live", 300, 300),
+    ("daily", 3600, 3600),
+    ("daily", 3 * 86400, 3 * 86400),
+])
+def test_a_prompt_is_due_when_the_pace_says(make_user, pace, seconds, expected):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    before = time.time()
+    game = _table(ana, ben, pace=pace, seconds=seconds)
+    after = time.time()
+    deadline = _view(ana, game.pk)["prompt"]["deadline"]
+    assert before + expected <= deadline <= after + expected
+    assert game.next_deadline == deadline
+    assert _view(ben, game.pk)["next_deadline"] == deadline
+
+
+def test_after_a_restart_the_sweep_plays_the_default_of_a_game_nobody_watches(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = _table(ana, ben, pace="daily", seconds=3600)
+    assert call_command_output() == "0 games moved on: none overdue"
+    _rewind(game.pk, 3601)
+    _restart()
+
+    assert call_command_output() == f"1 games moved on: #{game.pk} (version {game.version + 1})"
+
+    timeout = ActionRecord.objects.get(game=game, source=ActionRecord.Source.TIMEOUT)
+    assert (timeout.seat, timeout.action) == (0, TIMED.to_act(game.state)[0].default)
+    view = _view(ben, game.pk)
+    assert view["prompt"] is not None and view["view"]["taken"] == [1, 0]
+    assert view["prompt"]["deadline"] > time.time() + 3500  # Ben's own full hour
+    assert call_command_output() == "0 games moved on: none overdue"
+    assert services.sweep_deadlines(now=time.time()) == {}  # a second sweep, or worker, applies nothing
+
+
+def call_command_output() -> str:
+    out = StringIO()
+    call_command("sweep_deadlines", stdout=out)
+    return out.getvalue().strip()
+
+
+def test_the_sweep_leaves_games_whose_deadline_is_to_come_and_finished_games(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    waiting = _table(ana, ben, pace="live", seconds=30)
+    done = _table(ana, ben, game_type=TABLE.slug)
+    assert Game.objects.get(pk=done.pk).next_deadline is None  # the plain pile game has no time limit
+    assert services.sweep_deadlines(now=time.time() + 29) == {}
+    assert services.sweep_deadlines(now=time.time() + 31) == {waiting.pk: waiting.version + 1}
+
+
+@pytest.mark.skipif("connection.vendor != 'sqlite'")
+def test_the_sweep_finds_overdue_games_through_the_deadline_index():
+    from games.services.pace import overdue_games
+
+    with connection.cursor() as cursor:
+        query = Game.objects.filter(next_deadline__lte=1.0).order_by("next_deadline")
+        sql, params = query.values_list("pk").query.sql_with_params()
+        plan = " ".join(str(row) for row in cursor.execute(f"EXPLAIN QUERY PLAN {sql}", params).fetchall())
+    assert "next_deadline" in plan and "INDEX" in plan.upper(), plan
+    assert overdue_games(1.0) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_worker_sweeps_in_the_background_with_no_socket_open(make_user, settings):
+    from games import deadline_sweep
+
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = _table(ana, ben, pace="live", seconds=30)
+    _rewind(game.pk, 31)
+    settings.SNOWBALL_SWEEP_SECONDS = 0.05
+
+    async def served_for_a_while() -> int:
+        deadline_sweep.ensure_running()
+        for _ in range(200):
+            await asyncio.sleep(0.05)
+            version = await asyncio.to_thread(lambda: Game.objects.get(pk=game.pk).version)
+            if version > game.version:
+                return version
+        return game.version
+
+    assert asyncio.run(served_for_a_while()) == game.version + 1
+    assert ActionRecord.objects.filter(game=game, source=ActionRecord.Source.TIMEOUT).count() == 1
+
+
+# ------------------------------------------------------------------ ready
+
+
+def test_ready_resolves_the_turn_as_soon_as_every_seat_is_ready(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = _table(ana, ben, game_type="snowball-fighting", pace="daily", seconds=86400)
+    apis = {0: _client(ana), 1: _client(ben)}
+
+    def send(seat: int, action: dict) -> dict:
+        version = apis[seat].get(f"/api/games/{game.pk}/").json()["version"]
+        answer = _post(apis[seat], f"/api/games/{game.pk}/actions/",
+                       {"action": action, "action_id": uuid.uuid4().hex, "version": version})
+        assert answer.status_code == 200, answer.content
+        return answer.json()["view"]
+
+    def ready(seat: int) -> dict:
+        version = apis[seat].get(f"/api/games/{game.pk}/").json()["version"]
+        answer = _post(apis[seat], f"/api/games/{game.pk}/ready/", {"version": version})
+        assert answer.status_code == 200, answer.content
+        return answer.json()["view"]
+
+    assert _view(ana, game.pk)["ready_action"] is None  # nothing written yet
+    _error(_post(apis[0], f"/api/games/{game.pk}/ready/", {"version": game.version}), 400, "bad_request")
+    for seat, name in ((0, "Ana"), (1, "Ben")):
+        written = send(seat, {"type": "setup", "name": f"{name} the Bold", "starts": []})
+        assert written["ready_action"] == {"type": "ready"}
+    assert ready(0)["waiting_for"] == [1]
+    assert ready(1)["view"]["phase"] == "orders"
+
+    for seat in (0, 1):
+        orders = next(a for a in _view([ana, ben][seat], game.pk)["legal_actions"] if a["type"] == "orders")
+        send(seat, orders["example"])
+    ready(0)
+    view = ready(1)
+    assert view["view"]["turn"] == 2 and view["view"]["report"]["turn"] == 1
+    assert not ActionRecord.objects.filter(game=game, source=ActionRecord.Source.TIMEOUT).exists()
+
+
+def test_ready_in_a_game_whose_decisions_are_final_when_sent_says_so(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = _table(ana, ben)
+    message = _error(_post(_client(ana), f"/api/games/{game.pk}/ready/", {"version": game.version}), 400,
+                     "bad_request")
+    assert "ready once it is sent" in message
+
+
+# ------------------------------------------------------------------ resign
+
+
+def test_in_a_two_player_game_the_resigner_loses_and_everyone_is_told(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = _table(ana, ben)
+    summary = _post(_client(ben), f"/api/games/{game.pk}/resign/").json()
+    assert summary["status"] == "finished"
+    assert summary["outcome"]["winners"] == [0] and summary["outcome"]["code"] == "resigned"
+    view = _view(ana, game.pk)
+    assert view["outcome"]["reason"] == "Ben resigned"
+    assert view["prompt"] is None and view["waiting_for"] == []
+    assert "Ben resigns; a computer player takes their seat" in [line["text"] for line in view["log"]]
+    _error(_post(_client(ana), f"/api/games/{game.pk}/resign/"), 409, "conflict")
+
+
+def test_against_a_computer_player_resigning_hands_it_the_win(make_user):
+    ana = make_user("Ana")
+    game = _table(ana, bots=1)
+    assert _post(_client(ana), f"/api/games/{game.pk}/resign/").json()["outcome"]["winners"] == [1]
+
+
+def test_in_a_three_player_game_a_computer_player_takes_the_resigners_seat(make_user):
+    ana, ben, cy = make_user("Ana"), make_user("Ben"), make_user("Cy")
+    game = _table(ana, ben, cy)
+    summary = _post(_client(cy), f"/api/games/{game.pk}/resign/").json()
+    assert summary["status"] == "active"
+    assert summary["players"][2]["is_bot"] and summary["players"][2]["name"] == "Cy"
+    _take(game.pk, ana)
+    _take(game.pk, ben)  # then the computer player answers for Cy at once
+    view = _view(cy, game.pk)
+    assert view["view"]["taken"] == [1, 1, 1] and view["view"]["turn"] == 0
+    assert view["prompt"] is None and view["resigned"] == [2]
+    _error(_post(_client(cy), f"/api/games/{game.pk}/resign/"), 403, "forbidden")
+    _take(game.pk, ana)
+    _take(game.pk, ben)
+    refused = _post(_client(cy), f"/api/games/{game.pk}/actions/", {
+        "action": {"type": "take", "count": 1}, "action_id": "mine", "version": selectors.get_game(game.pk).version})
+    _error(refused, 403, "forbidden")
+
+
+def test_an_engine_with_its_own_resignation_rule_decides_the_outcome(make_user):
+    ana, ben, cy = make_user("Ana"), make_user("Ben"), make_user("Cy")
+    game = _table(ana, ben, cy, game_type=RESIGNING.slug)
+    summary = _post(_client(ana), f"/api/games/{game.pk}/resign/").json()
+    assert summary["status"] == "finished" and summary["outcome"]["winners"] == [1]
+    texts = [line["text"] for line in _view(cy, game.pk)["log"]]
+    assert texts[-2:] == ["Ana hands the pile over", "Ana resigns; a computer player takes their seat"]
+
+
+def test_only_a_seated_player_of_a_game_in_play_may_resign(make_user):
+    ana, ben, zoe = make_user("Ana"), make_user("Ben"), make_user("Zoe")
+    game = _table(ana, ben)
+    _error(_post(_client(zoe), f"/api/games/{game.pk}/resign/"), 403, "not_seated")
+    waiting = services.create_game(creator=ana, game_type=TIMED.slug, num_seats=2)
+    _error(_post(_client(ana), f"/api/games/{waiting.pk}/resign/"), 409, "conflict")
+    assert selectors.get_game(game.pk).status == Game.Status.ACTIVE
+
+
+# ------------------------------------------------------------------ absence
+
+
+def test_an_absent_players_seat_plays_its_defaults_once_the_grace_period_ends(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = _table(ana, ben, pace="live", seconds=300)
+    _take(game.pk, ana)
+    left_at = time.time()
+    assert services.note_away(game_id=game.pk, seat=1, now=left_at)
+    notice = _view(ana, game.pk)["away"]
+    assert notice == [{"seat": 1, "name": "Ben", "since": left_at, "back_by": left_at + 60,
+                       "text": "Ben left - 60 s to come back"}]
+    assert services.sweep_deadlines(now=left_at + 59) == {}
+    moved = services.sweep_deadlines(now=left_at + 60)
+    assert list(moved) == [game.pk]
+    assert _view(ana, game.pk)["view"]["taken"] == [1, 1]
+    _take(game.pk, ana)
+    assert _view(ben, game.pk)["prompt"]["deadline"] == left_at + 60  # still away: no time at all
+    assert services.note_back(game_id=game.pk, seat=1)
+    view = _view(ben, game.pk)
+    assert view["away"] == [] and view["prompt"]["deadline"] > time.time() + 290
+
+
+def test_by_the_day_nobody_is_counted_away(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = _table(ana, ben, pace="daily", seconds=3600)
+    assert not services.note_away(game_id=game.pk, seat=1)
+    assert _view(ana, game.pk)["away"] == []
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_closing_the_last_socket_tells_the_others_and_coming_back_ends_it(make_user, site_backend, settings):
+    from channels.db import database_sync_to_async
+
+    from tests.platform.test_consumers import api_socket, next_of
+
+    settings.SNOWBALL_ABSENCE_NOTICE_DELAY = 0.2
+    ana, ben = await database_sync_to_async(make_user)("Ana"), await database_sync_to_async(make_user)("Ben")
+    game = await database_sync_to_async(_table)(ana, ben, pace="live", seconds=300)
+    keys = {}
+    for user in (ana, ben):
+        keys[user.pk] = (await database_sync_to_async(ApiToken.issue)(user=user, name="bot"))[1]
+    ana_socket = await api_socket(game.pk, keys[ana.pk])
+    await next_of(ana_socket, "view")
+    ben_socket = await api_socket(game.pk, keys[ben.pk])
+    await next_of(ben_socket, "view")
+    await ben_socket.disconnect()
+    reloaded = await api_socket(game.pk, keys[ben.pk])  # back within the notice delay: a reload
+    await next_of(reloaded, "view")
+    await asyncio.sleep(0.5)
+    assert not (await database_sync_to_async(Game.objects.get)(pk=game.pk)).prompts.get("away")
+    await reloaded.disconnect()
+    for _ in range(10):
+        view = await next_of(ana_socket, "view")
+        if view["away"]:
+            break
+    assert [a["text"] for a in view["away"]] == ["Ben left - 60 s to come back"]
+    page = Client()
+    await database_sync_to_async(page.force_login)(ana)
+    html = (await database_sync_to_async(page.get)(f"/games/{game.pk}/")).content.decode()
+    assert "Ben left - 60 s to come back" in html
+
+    back = await api_socket(game.pk, keys[ben.pk])
+    for _ in range(10):
+        view = await next_of(ana_socket, "view")
+        if not view["away"]:
+            break
+    assert view["away"] == []
+    await back.disconnect()
+    await ana_socket.disconnect()
+
+
+# ------------------------------------------------------------------ my games and e-mail
+
+
+def test_my_games_lists_the_games_waiting_for_my_decision_first_soonest_deadline_first(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    later = _table(ana, ben, pace="daily", seconds=86400)
+    not_mine = _table(ben, ana, pace="daily", seconds=3600)  # Ben's turn
+    sooner = _table(ana, ben, pace="daily", seconds=3600)
+    waiting = services.create_game(creator=ana, game_type=TIMED.slug, num_seats=2)
+    order = [g.pk for g in selectors.my_games(ana)]
+    assert order[:2] == [sooner.pk, later.pk]
+    assert order[2:] == [waiting.pk, not_mine.pk]  # then the newest first
+
+    listed = _client(ana).get("/api/games/?mine=1").json()["games"]
+    assert [g["id"] for g in listed] == order
+    assert [g["your_turn"] for g in listed] == [True, True, False, False]
+    assert listed[0]["your_deadline"] == Game.objects.get(pk=sooner.pk).next_deadline
+
+    browser = Client()
+    browser.force_login(ana)
+    page = browser.get("/me/games/").content.decode()
+    assert page.count("Your turn") == 2
+    assert page.index(f'data-game="{sooner.pk}"') < page.index(f'data-game="{later.pk}"') < page.index(
+        f'data-game="{not_mine.pk}"')
+
+
+def test_a_player_who_opted_in_gets_one_email_per_decision_of_a_game_by_the_day(
+        make_user, mailoutbox, django_capture_on_commit_callbacks):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    services.update_settings(user=ben, email="ben@example.com", email_on_turn=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = _table(ana, ben, pace="daily", seconds=86400)
+        live = _table(ana, ben, pace="live", seconds=60)
+    assert mailoutbox == []  # Ana's turn; Ana did not ask
+    with django_capture_on_commit_callbacks(execute=True):
+        _take(game.pk, ana)
+        _take(live.pk, ana)  # live games send none
+        services.note_away(game_id=game.pk, seat=0)  # a new version, the same decision
+    assert [(m.to, m.subject) for m in mailoutbox] == [(["ben@example.com"], f"Your turn in {TIMED.name} #{game.pk}")]
+    assert f"/games/{game.pk}/" in mailoutbox[0].body
+    mailoutbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        sealed = _table(ana, ben, game_type="snowball-fighting", pace="daily", seconds=43200)
+        services.submit_action(game_id=sealed.pk, user=ana, action={"type": "setup", "name": "Ana", "starts": []},
+                               action_id="a1", version=sealed.version)  # Ben's question stays the same
+    assert [m.subject for m in mailoutbox] == [f"Your turn in Snowball Fighting #{sealed.pk}"]
+    mailoutbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        _take(game.pk, ben)
+        services.update_settings(user=ben, email_on_turn=False)
+        _take(game.pk, ana)
+    assert mailoutbox == []
+
+
+def test_the_settings_page_asks_for_an_address_before_sending_emails(make_user):
+    browser = Client()
+    ben = make_user("Ben")
+    browser.force_login(ben)
+    refused = browser.post("/me/settings/", {"email": "", "email_on_turn": "on"})
+    assert "give an e-mail address" in refused.content.decode()
+    saved = browser.post("/me/settings/", {"email": "ben@example.com", "email_on_turn": "on"})
+    assert saved.status_code == 302
+    ben.refresh_from_db()
+    assert ben.email == "ben@example.com" and ben.profile.email_on_turn
+    assert _client(ben).get("/api/me/settings/").json() == {"email": "ben@example.com", "email_on_turn": True}
