@@ -12,6 +12,7 @@ from django.urls import path, re_path  # noqa: E402
 
 from games import consumers, engines  # noqa: E402
 from games.auth import SameOriginValidator  # noqa: E402
+from snowball_site.http_bodies import leave_request_bodies_to_django  # noqa: E402
 from snowball_site.pauses import with_pause_log  # noqa: E402
 from snowball_site.tuning import tune_the_interpreter  # noqa: E402
 
@@ -40,4 +41,5 @@ application = with_pause_log(ProtocolTypeRouter({
 
 
 engines.all_rulesets()  # import every engine now, not on the first game, so it is frozen with the rest
+leave_request_bodies_to_django()
 tune_the_interpreter()
