@@ -105,13 +105,16 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1, "max_size": SNOWBALL_DB_POOL_SIZE, "timeout": 10}
 
+# Redis connections: each pool of a worker (the fan-out's, the coordinator's) holds at most
+# this many; a caller past that waits for one to come back instead of opening another.
+SNOWBALL_REDIS_CONNECTIONS = int(os.environ.get("SNOWBALL_REDIS_CONNECTIONS", "16"))
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "games.channel_layers.RedisFanoutLayer",
-            # redis-py 8 caps an asyncio pool at 100 connections and raises MaxConnectionsError
-            # beyond (redis-py 5-7 had no cap): bursts of connects and group sends crashed sockets
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 10_000}], "capacity": 1000,
+            # at most SNOWBALL_REDIS_CONNECTIONS per pool; a burst waits for a free one
+            "CONFIG": {"hosts": [REDIS_URL], "pool_size": SNOWBALL_REDIS_CONNECTIONS, "capacity": 1000,
                        "expiry": 30},
         }
     }
