@@ -8,6 +8,7 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
 from django.urls import path, re_path  # noqa: E402
 
 from games import consumers, engines  # noqa: E402
@@ -42,4 +43,4 @@ application = with_pause_log(ProtocolTypeRouter({
 
 engines.all_rulesets()  # import every engine now, not on the first game, so it is frozen with the rest
 leave_request_bodies_to_django()
-tune_the_interpreter()
+tune_the_interpreter(full_collection_every=settings.SNOWBALL_FULL_COLLECTION_SECONDS)

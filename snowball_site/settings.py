@@ -158,12 +158,18 @@ SNOWBALL_MAX_FRAME_BYTES = int(os.environ.get("SNOWBALL_MAX_FRAME_BYTES", "4096"
 SNOWBALL_SOCKET_RATE = float(os.environ.get("SNOWBALL_SOCKET_RATE", "20"))
 SNOWBALL_SOCKET_BURST = int(os.environ.get("SNOWBALL_SOCKET_BURST", "40"))
 SNOWBALL_SOCKET_STRIKES = int(os.environ.get("SNOWBALL_SOCKET_STRIKES", "20"))
+# Seconds after a close for flooding (4008) during which the same token, session or address
+# has its new sockets closed with 4008 at once.
+SNOWBALL_FLOOD_COOLDOWN_SECONDS = float(os.environ.get("SNOWBALL_FLOOD_COOLDOWN_SECONDS", "10"))
 # Open websockets one client address may hold in one worker; the address is the peer's, or
 # the last of X-Forwarded-For when a proxy in front appends it (and only then).
 SNOWBALL_MAX_SOCKETS_PER_CLIENT = int(os.environ.get("SNOWBALL_MAX_SOCKETS_PER_CLIENT", "50"))
 SNOWBALL_TRUST_X_FORWARDED_FOR = _env_bool("SNOWBALL_TRUST_X_FORWARDED_FOR", False)
 # Seconds between presence heartbeats; a connection not seen for 3 beats is gone.
 SNOWBALL_PRESENCE_HEARTBEAT = float(os.environ.get("SNOWBALL_PRESENCE_HEARTBEAT", "10"))
+# Seconds between two full collections of the cyclic collector in a server (0: only when
+# its thresholds say; snowball_site/tuning.py).
+SNOWBALL_FULL_COLLECTION_SECONDS = float(os.environ.get("SNOWBALL_FULL_COLLECTION_SECONDS", "30"))
 
 LOGGING = {
     "version": 1,
