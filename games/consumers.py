@@ -18,6 +18,7 @@ from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.http.cookie import parse_cookie
 
 from games import inputs, jsontext, rendering, selectors, services, version_watch
 from games.auth import token_for_key, token_group, token_is_live
@@ -92,17 +93,33 @@ FLOOD_COOLDOWN = FloodCooldown()
 
 def who_connects(scope: dict[str, Any]) -> str:
     """What a socket presented: its API token (header or query), else its session, else its address."""
+    cookie = b""
     for name, value in scope.get("headers", []):
         if name == b"authorization":
             return "token:" + hashlib.blake2b(value, digest_size=16).hexdigest()
+        if name == b"cookie":
+            cookie = value
     query = parse_qs(scope.get("query_string", b"").decode("latin1"))
     if query.get("token"):
         return "token:" + hashlib.blake2b(b"Token " + query["token"][0].encode("utf-8", "replace"),
                                           digest_size=16).hexdigest()
-    session = (scope.get("cookies") or {}).get(settings.SESSION_COOKIE_NAME)
+    session = parse_cookie(cookie.decode("latin1")).get(settings.SESSION_COOKIE_NAME) if cookie else None
     if session:
         return "session:" + hashlib.blake2b(session.encode("utf-8", "replace"), digest_size=16).hexdigest()
     return "address:" + client_address(scope)
+
+
+def refuse_flooders(application):
+    """Sockets of someone closed for flooding are accepted and closed with 4008 here, before
+    the session, the user and the consumer are looked up (``FloodCooldown``)."""
+
+    async def app(scope, receive, send):
+        if scope["type"] == "websocket" and FLOOD_COOLDOWN.barred(who_connects(scope), ArrivalControlMixin.clock()):
+            await ArrivalControlMixin._accept_and_close(receive, send, CLOSE_TOO_FAST)
+            return
+        await application(scope, receive, send)
+
+    return app
 
 
 def client_address(scope: dict[str, Any]) -> str:
@@ -126,7 +143,7 @@ class ArrivalControlMixin:
     A socket that keeps sending after its refusals, or fills that queue, is closed with
     4008 at once, however slowly its frames are handled; for ``SNOWBALL_FLOOD_COOLDOWN_SECONDS``
     after that, a socket with the same token (or session, or address) is accepted and closed
-    with 4008 before any other work. A client address may hold at most
+    with 4008 before any other work (``refuse_flooders``, around every socket route). A client address may hold at most
     ``SNOWBALL_MAX_SOCKETS_PER_CLIENT`` sockets in this process; one more is accepted and
     closed with 4029.
     """
@@ -154,9 +171,6 @@ class ArrivalControlMixin:
 
     async def __call__(self, scope, receive, send) -> None:
         self.flooder_key = who_connects(scope)
-        if FLOOD_COOLDOWN.barred(self.flooder_key, self.clock()):
-            await self._accept_and_close(receive, send, CLOSE_TOO_FAST)
-            return
         address = client_address(scope)
         if OPEN_SOCKETS[address] >= settings.SNOWBALL_MAX_SOCKETS_PER_CLIENT:
             await self._accept_and_close(receive, send, CLOSE_TOO_MANY_SOCKETS)

@@ -37,7 +37,7 @@ websocket_urlpatterns = [
 
 application = with_pause_log(ProtocolTypeRouter({
     "http": django_asgi_app,
-    "websocket": URLRouter(websocket_urlpatterns),
+    "websocket": consumers.refuse_flooders(URLRouter(websocket_urlpatterns)),
 }))
 
 
