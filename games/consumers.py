@@ -67,25 +67,27 @@ class FloodCooldown:
     A flooder that connects again as soon as it is closed made every new socket pay the whole
     connect (token, access, presence, the first view) and every closed one the whole
     disconnect, some 15 database and Redis calls each, over and over. Keyed by what the
-    socket presented: its API token, else its session, else its client address.
+    socket presented: its API token, else its session, else its client address. A ban lasts
+    the cooldown, twice as long as the last one when it comes before the last one's length
+    has passed again since it ended, up to ``MAX_DOUBLINGS`` doublings.
     """
 
+    MAX_DOUBLINGS = 5
+
     def __init__(self) -> None:
-        self.until: dict[str, float] = {}
+        self.bans: dict[str, tuple[float, float]] = {}  # who -> (barred until, for how long)
 
     def bar(self, who: str, now: float, seconds: float) -> None:
-        if len(self.until) >= 10_000:
-            self.until = {k: t for k, t in self.until.items() if t > now}
-        self.until[who] = now + seconds
+        if len(self.bans) >= 10_000:
+            self.bans = {k: (until, length) for k, (until, length) in self.bans.items() if now < until + length}
+        until, length = self.bans.get(who, (0.0, 0.0))
+        if now < until + length:
+            seconds = min(2 * length, seconds * 2**self.MAX_DOUBLINGS)
+        self.bans[who] = (now + seconds, seconds)
 
     def barred(self, who: str, now: float) -> bool:
-        until = self.until.get(who)
-        if until is None:
-            return False
-        if until <= now:
-            del self.until[who]
-            return False
-        return True
+        ban = self.bans.get(who)
+        return ban is not None and now < ban[0]
 
 
 FLOOD_COOLDOWN = FloodCooldown()

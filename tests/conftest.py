@@ -43,7 +43,7 @@ def _fresh_process_state():
     from games import consumers, coordinator, rendering, selectors
     from games.state_cache import STATE_CACHE
 
-    consumers.FLOOD_COOLDOWN.until.clear()
+    consumers.FLOOD_COOLDOWN.bans.clear()
     STATE_CACHE.clear()
     rendering.SPECTATOR_HTML.clear()
     selectors.SNAPSHOTS.clear()

@@ -414,3 +414,22 @@ async def test_a_flooders_next_sockets_are_closed_at_once_until_its_cooldown_end
     assert (await _opened(later))["type"] == "view"
     for comm in (spectator, later):
         await comm.disconnect()
+
+
+def test_a_flooder_that_floods_again_soon_after_its_cooldown_waits_twice_as_long():
+    cooldown = consumers.FloodCooldown()
+    cooldown.bar("token:x", now=0.0, seconds=10)
+    assert cooldown.barred("token:x", 9.9) and not cooldown.barred("token:x", 10.0)
+    cooldown.bar("token:x", now=15.0, seconds=10)  # within 10 s of the end of the last
+    assert cooldown.barred("token:x", 34.9) and not cooldown.barred("token:x", 35.0)
+    cooldown.bar("token:x", now=100.0, seconds=10)  # long after: the cooldown again
+    assert not cooldown.barred("token:x", 110.0)
+    for n in range(10):
+        cooldown.bar("token:y", now=1000.0 * n, seconds=10)
+        cooldown.bar("token:y", now=1000.0 * n + 1, seconds=10)
+    assert cooldown.bans["token:y"][1] == 20  # each pair: the cooldown, then twice it
+    now = 0.0
+    for _ in range(10):
+        cooldown.bar("token:z", now=now, seconds=10)
+        now = cooldown.bans["token:z"][0]
+    assert cooldown.bans["token:z"][1] == 10 * 32
