@@ -122,4 +122,5 @@ application = URLRouter([path("ws/api/games/<int:game_id>/", FloorConsumer.as_as
 
 
 if os.environ.get("FLOOR_UNTUNED", "") in ("", "0"):
-    tune_the_interpreter()  # as snowball_site/asgi.py does, so that only the game differs
+    # as snowball_site/asgi.py does, so that only the game differs
+    tune_the_interpreter(full_collection_every=float(os.environ.get("SNOWBALL_FULL_COLLECTION_SECONDS", "30")))

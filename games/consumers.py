@@ -7,6 +7,7 @@ docs/api.md). Both receive the same frames and send the same per-viewer views.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import time
 from collections import Counter
@@ -17,6 +18,7 @@ from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.http.cookie import parse_cookie
 
 from games import inputs, jsontext, rendering, selectors, services, version_watch
 from games.auth import token_for_key, token_group, token_is_live
@@ -61,6 +63,69 @@ class TokenBucket:
 OPEN_SOCKETS: Counter[str] = Counter()
 
 
+class FloodCooldown:
+    """Who was closed for flooding (4008), until when: their next sockets are closed at once.
+
+    A flooder that connects again as soon as it is closed made every new socket pay the whole
+    connect (token, access, presence, the first view) and every closed one the whole
+    disconnect, some 15 database and Redis calls each, over and over. Keyed by what the
+    socket presented: its API token, else its session, else its client address. A ban lasts
+    the cooldown, twice as long as the last one when it comes before the last one's length
+    has passed again since it ended, up to ``MAX_DOUBLINGS`` doublings.
+    """
+
+    MAX_DOUBLINGS = 5
+
+    def __init__(self) -> None:
+        self.bans: dict[str, tuple[float, float]] = {}  # who -> (barred until, for how long)
+
+    def bar(self, who: str, now: float, seconds: float) -> None:
+        if len(self.bans) >= 10_000:
+            self.bans = {k: (until, length) for k, (until, length) in self.bans.items() if now < until + length}
+        until, length = self.bans.get(who, (0.0, 0.0))
+        if now < until + length:
+            seconds = min(2 * length, seconds * 2**self.MAX_DOUBLINGS)
+        self.bans[who] = (now + seconds, seconds)
+
+    def barred(self, who: str, now: float) -> bool:
+        ban = self.bans.get(who)
+        return ban is not None and now < ban[0]
+
+
+FLOOD_COOLDOWN = FloodCooldown()
+
+
+def who_connects(scope: dict[str, Any]) -> str:
+    """What a socket presented: its API token (header or query), else its session, else its address."""
+    cookie = b""
+    for name, value in scope.get("headers", []):
+        if name == b"authorization":
+            return "token:" + hashlib.blake2b(value, digest_size=16).hexdigest()
+        if name == b"cookie":
+            cookie = value
+    query = parse_qs(scope.get("query_string", b"").decode("latin1"))
+    if query.get("token"):
+        return "token:" + hashlib.blake2b(b"Token " + query["token"][0].encode("utf-8", "replace"),
+                                          digest_size=16).hexdigest()
+    session = parse_cookie(cookie.decode("latin1")).get(settings.SESSION_COOKIE_NAME) if cookie else None
+    if session:
+        return "session:" + hashlib.blake2b(session.encode("utf-8", "replace"), digest_size=16).hexdigest()
+    return "address:" + client_address(scope)
+
+
+def refuse_flooders(application):
+    """Sockets of someone closed for flooding are accepted and closed with 4008 here, before
+    the session, the user and the consumer are looked up (``FloodCooldown``)."""
+
+    async def app(scope, receive, send):
+        if scope["type"] == "websocket" and FLOOD_COOLDOWN.barred(who_connects(scope), ArrivalControlMixin.clock()):
+            await ArrivalControlMixin._accept_and_close(receive, send, CLOSE_TOO_FAST)
+            return
+        await application(scope, receive, send)
+
+    return app
+
+
 def client_address(scope: dict[str, Any]) -> str:
     """Who opened a socket: the peer's address, or, when ``SNOWBALL_TRUST_X_FORWARDED_FOR`` says a
     proxy in front of us appends it, the last address of ``X-Forwarded-For``."""
@@ -80,7 +145,9 @@ class ArrivalControlMixin:
     A task reads the ASGI messages eagerly and applies the token bucket to each frame on
     arrival; the frames it lets through wait for the handler in a queue of at most a burst.
     A socket that keeps sending after its refusals, or fills that queue, is closed with
-    4008 at once, however slowly its frames are handled. A client address may hold at most
+    4008 at once, however slowly its frames are handled; for ``SNOWBALL_FLOOD_COOLDOWN_SECONDS``
+    after that, a socket with the same token (or session, or address) is accepted and closed
+    with 4008 before any other work (``refuse_flooders``, around every socket route). A client address may hold at most
     ``SNOWBALL_MAX_SOCKETS_PER_CLIENT`` sockets in this process; one more is accepted and
     closed with 4029.
     """
@@ -107,6 +174,7 @@ class ArrivalControlMixin:
         self.socket_gone = True
 
     async def __call__(self, scope, receive, send) -> None:
+        self.flooder_key = who_connects(scope)
         address = client_address(scope)
         if OPEN_SOCKETS[address] >= settings.SNOWBALL_MAX_SOCKETS_PER_CLIENT:
             await self._accept_and_close(receive, send, CLOSE_TOO_MANY_SOCKETS)
@@ -164,9 +232,11 @@ class ArrivalControlMixin:
             await self._close_the_flood(arrivals)
 
     async def _close_the_flood(self, arrivals: asyncio.Queue) -> None:
-        """Drop the frames still waiting, close with 4008, and let the consumer end."""
+        """Drop the frames still waiting, close with 4008, bar who sent them for a while, and
+        let the consumer end."""
         while not arrivals.empty():
             arrivals.get_nowait()
+        FLOOD_COOLDOWN.bar(self.flooder_key, self.clock(), settings.SNOWBALL_FLOOD_COOLDOWN_SECONDS)
         await self.send_error("too_fast", "too many messages; the connection is closed")
         await self.close(code=CLOSE_TOO_FAST)
         arrivals.put_nowait({"type": "websocket.disconnect", "code": CLOSE_TOO_FAST})

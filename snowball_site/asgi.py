@@ -8,11 +8,13 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
 from django.urls import path, re_path  # noqa: E402
 
 from games import consumers, engines  # noqa: E402
 from games.deadline_sweep import with_deadline_sweep  # noqa: E402
 from games.auth import SameOriginValidator  # noqa: E402
+from snowball_site.http_bodies import leave_request_bodies_to_django  # noqa: E402
 from snowball_site.pauses import with_pause_log  # noqa: E402
 from snowball_site.tuning import tune_the_interpreter  # noqa: E402
 
@@ -36,9 +38,10 @@ websocket_urlpatterns = [
 
 application = with_pause_log(with_deadline_sweep(ProtocolTypeRouter({
     "http": django_asgi_app,
-    "websocket": URLRouter(websocket_urlpatterns),
+    "websocket": consumers.refuse_flooders(URLRouter(websocket_urlpatterns)),
 })))
 
 
 engines.all_rulesets()  # import every engine now, not on the first game, so it is frozen with the rest
-tune_the_interpreter()
+leave_request_bodies_to_django()
+tune_the_interpreter(full_collection_every=settings.SNOWBALL_FULL_COLLECTION_SECONDS)

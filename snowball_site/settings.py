@@ -105,13 +105,16 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1, "max_size": SNOWBALL_DB_POOL_SIZE, "timeout": 10}
 
+# Redis connections: each pool of a worker (the fan-out's, the coordinator's) holds at most
+# this many; a caller past that waits for one to come back instead of opening another.
+SNOWBALL_REDIS_CONNECTIONS = int(os.environ.get("SNOWBALL_REDIS_CONNECTIONS", "16"))
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "games.channel_layers.RedisFanoutLayer",
-            # redis-py 8 caps an asyncio pool at 100 connections and raises MaxConnectionsError
-            # beyond (redis-py 5-7 had no cap): bursts of connects and group sends crashed sockets
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 10_000}], "capacity": 1000,
+            # at most SNOWBALL_REDIS_CONNECTIONS per pool; a burst waits for a free one
+            "CONFIG": {"hosts": [REDIS_URL], "pool_size": SNOWBALL_REDIS_CONNECTIONS, "capacity": 1000,
                        "expiry": 30},
         }
     }
@@ -155,6 +158,9 @@ SNOWBALL_MAX_FRAME_BYTES = int(os.environ.get("SNOWBALL_MAX_FRAME_BYTES", "4096"
 SNOWBALL_SOCKET_RATE = float(os.environ.get("SNOWBALL_SOCKET_RATE", "20"))
 SNOWBALL_SOCKET_BURST = int(os.environ.get("SNOWBALL_SOCKET_BURST", "40"))
 SNOWBALL_SOCKET_STRIKES = int(os.environ.get("SNOWBALL_SOCKET_STRIKES", "20"))
+# Seconds after a close for flooding (4008) during which the same token, session or address
+# has its new sockets closed with 4008 at once.
+SNOWBALL_FLOOD_COOLDOWN_SECONDS = float(os.environ.get("SNOWBALL_FLOOD_COOLDOWN_SECONDS", "10"))
 # Open websockets one client address may hold in one worker; the address is the peer's, or
 # the last of X-Forwarded-For when a proxy in front appends it (and only then).
 SNOWBALL_MAX_SOCKETS_PER_CLIENT = int(os.environ.get("SNOWBALL_MAX_SOCKETS_PER_CLIENT", "50"))
@@ -180,6 +186,9 @@ else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Snowball <snowball@localhost>")
 SNOWBALL_SITE_URL = os.environ.get("SNOWBALL_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# Seconds between two full collections of the cyclic collector in a server (0: only when
+# its thresholds say; snowball_site/tuning.py).
+SNOWBALL_FULL_COLLECTION_SECONDS = float(os.environ.get("SNOWBALL_FULL_COLLECTION_SECONDS", "30"))
 
 LOGGING = {
     "version": 1,

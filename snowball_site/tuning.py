@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import gc
 import sys
+import threading
+import time
 
 
-def tune_the_interpreter() -> None:
+def tune_the_interpreter(full_collection_every: float = 0.0) -> None:
     """Hand the interpreter lock over sooner, and keep the cyclic collector's pauses short.
 
     Database calls run on threads (games/calls.py), and the event loop and those threads
@@ -26,8 +28,35 @@ def tune_the_interpreter() -> None:
     that happened every 3 s and put about 2% of all moves behind a pause (p99 86 ms at 300
     moves a second); at 100,000 it happens every 15 s or so (p99 48 ms, same run otherwise).
     Cycles are still found, later: the garbage they hold (a few MB) waits for them.
+
+    The oldest generation, left to those thresholds, was collected every few minutes, and
+    every socket that closes leaves cycles (its protocol objects, queue and consumer) that
+    only it frees: the worker's memory climbed a few MB a minute in steps. A full collection
+    every ``full_collection_every`` seconds (``SNOWBALL_FULL_COLLECTION_SECONDS``; 0: never)
+    keeps it flat, at the price of one pause of a few milliseconds each time
+    (docs/reliability.md has both figures).
     """
     sys.setswitchinterval(0.0005)
     gc.collect()
     gc.freeze()
     gc.set_threshold(100_000, 20, 20)
+    if full_collection_every > 0:
+        collect_fully_every(full_collection_every)
+
+
+_full_collections: threading.Thread | None = None
+
+
+def collect_fully_every(seconds: float) -> None:
+    """A full collection every ``seconds``, from a thread of its own (once per process)."""
+    global _full_collections
+    if _full_collections is not None:
+        return
+
+    def collect_forever() -> None:
+        while True:
+            time.sleep(seconds)
+            gc.collect()
+
+    _full_collections = threading.Thread(target=collect_forever, daemon=True, name="full collections")
+    _full_collections.start()

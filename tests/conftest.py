@@ -40,9 +40,10 @@ def require_redis() -> None:
 @pytest.fixture(autouse=True)
 def _fresh_process_state():
     """Each test starts with empty caches and a new coordinator, as a fresh process would."""
-    from games import coordinator, rendering, selectors
+    from games import consumers, coordinator, rendering, selectors
     from games.state_cache import STATE_CACHE
 
+    consumers.FLOOD_COOLDOWN.bans.clear()
     STATE_CACHE.clear()
     rendering.SPECTATOR_HTML.clear()
     selectors.SNAPSHOTS.clear()

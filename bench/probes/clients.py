@@ -169,7 +169,7 @@ RESEND_AFTER = {"busy", "server_error", "too_fast"}  # nothing was saved: the sa
 class BotStats:
     """What the bots saw, shared by all of them."""
 
-    acked: dict[int, list[tuple[str, int]]] = field(default_factory=dict)  # game -> (action_id, version)
+    acked: dict[int, list[tuple[str, int, bool]]] = field(default_factory=dict)  # game -> (action_id, version, duplicate)
     ack_times: list[tuple[float, int, str]] = field(default_factory=list)  # (time, slot, action_id) per ack
     sent_times: dict[str, float] = field(default_factory=dict)
     count: Counter[str] = field(default_factory=Counter)
@@ -187,7 +187,9 @@ class BotPlayer:
     it had in flight with the same ``action_id`` (so does an HTTP action that got no answer
     or a 5xx, and an action refused as ``busy``, ``server_error`` or ``too_fast``, half a
     second later); when nothing has arrived for ``silence_refresh`` seconds while it waits, it
-    sends ``refresh`` and acts on the fresh view.
+    sends ``refresh`` and acts on the fresh view. It keeps the newest view it was given (by
+    the socket, or in an HTTP action's answer) and, once its action is answered, acts on that
+    view if it asks something new: a view can overtake the answer to the action that made it.
     """
 
     def __init__(self, *, ws_url: str, game_id: int, token: str, slot: int, stats: BotStats, rng: random.Random,
@@ -204,6 +206,9 @@ class BotPlayer:
         self.stopping = False
         self.quiet = False  # no new actions
         self.last_frame_at = time.monotonic()
+        self.newest: dict[str, Any] | None = None  # the newest view, from the socket or an HTTP answer
+        self.ws = None  # the socket of the current session
+        self.acting: asyncio.Task | None = None
 
     async def play(self) -> None:
         """Until the game ends or ``stop``: connect, play, and connect again after a drop."""
@@ -232,7 +237,7 @@ class BotPlayer:
                 await asyncio.sleep(0.2 + self.rng.random() * 0.3)
 
     async def _session(self, ws) -> None:
-        acting: asyncio.Task | None = None
+        self.ws = ws
         try:
             while not self.stopping:
                 try:
@@ -250,14 +255,11 @@ class BotPlayer:
                 if kind == "view":
                     if frame["version"] < self.version:
                         continue
-                    self.version = frame["version"]
                     if frame.get("status") == "finished":
+                        self.version = frame["version"]
                         self.finished = True
                         return
-                    legal = frame.get("legal_actions") or []
-                    if legal and self.inflight is None and self.version > self.acted_version and (
-                            acting is None or acting.done()):
-                        acting = asyncio.get_running_loop().create_task(self._act(ws, legal, self.version))
+                    self._keep(frame)
                 elif kind == "ack":
                     if frame.get("action_id") == self.inflight:
                         self._acked(frame)
@@ -269,10 +271,33 @@ class BotPlayer:
                             self.stats.count["resent"] += 1
                             asyncio.get_running_loop().call_later(0.5, self._resend, ws, self.inflight)
                         else:
-                            self.inflight = self.inflight_frame = None
+                            self._answered()
         finally:
-            if acting is not None:
-                acting.cancel()
+            self.ws = None
+            if self.acting is not None:
+                self.acting.cancel()
+                self.acting = None
+
+    def _keep(self, view: dict[str, Any]) -> None:
+        """Keep ``view`` if it is the newest, and act on it if it asks something new."""
+        if view["version"] < self.version:
+            return
+        self.version = view["version"]
+        self.newest = view
+        self._act_if_asked()
+
+    def _act_if_asked(self) -> None:
+        view = self.newest
+        legal = (view or {}).get("legal_actions") or []
+        if (legal and self.ws is not None and self.inflight is None and self.version > self.acted_version
+                and (self.acting is None or self.acting.done())):
+            self.acting = asyncio.get_running_loop().create_task(self._act(self.ws, legal, self.version))
+
+    def _answered(self) -> None:
+        """The action in flight got its answer: the newest view may already ask the next one
+        (once the task that sent the action has ended)."""
+        self.inflight = self.inflight_frame = None
+        asyncio.get_running_loop().call_soon(self._act_if_asked)
 
     def _resend(self, ws, action_id: str) -> None:
         """The same frame again (docs/api.md: an action that was not saved may be sent again)."""
@@ -318,7 +343,7 @@ class BotPlayer:
                     await asyncio.sleep(0.5)
                     await self._send_quietly(ws, self.inflight_frame)
                 else:
-                    self.inflight = self.inflight_frame = None
+                    self._answered()
             return
         except (OSError, ValueError) as exc:  # no answer: applied or not, resend it on the socket
             self.stats.errors[f"http: {type(exc).__name__}"] += 1
@@ -328,15 +353,18 @@ class BotPlayer:
             return
         if self.inflight == action_id:
             self._acked({"action_id": action_id, **reply["ack"]})
+            if reply.get("view") and reply["view"].get("status") != "finished":
+                self._keep(reply["view"])
 
     def _acked(self, frame: dict[str, Any]) -> None:
         now = time.monotonic()
         self.stats.count["acks"] += 1
         if frame.get("duplicate"):
             self.stats.count["duplicate_acks"] += 1
-        self.stats.acked.setdefault(self.game_id, []).append((frame["action_id"], frame["version"]))
+        self.stats.acked.setdefault(self.game_id, []).append(
+            (frame["action_id"], frame["version"], bool(frame.get("duplicate"))))
         self.stats.ack_times.append((now, self.slot, frame["action_id"]))
-        self.inflight = self.inflight_frame = None
+        self._answered()
 
 
 class BotTable:

@@ -7,7 +7,8 @@ Then one flooder (seated, on the JSON socket through nginx, on a game of its own
 ``--frame-rate`` action frames a second until the server closes it, ``--single-runs`` times.
 Then ``--flooders`` such sockets flood at once for ``--window`` seconds while the same
 well-behaved load is measured again; a flooder the server closes connects again and floods
-on, as an attacker would. Reported: the time from a flooder's first frame until the server
+on, as an attacker would (a socket the server closes before its first frame is counted as
+``closed_on_arrival``). Reported: the time from a flooder's first frame until the server
 closes it (goal under 1 s; a socket still open at the end after flooding longer than that
 counts as "never closed"), and the other games' p99 against the same run's baseline (goal at most 2x).
 """
@@ -36,6 +37,7 @@ class Flooder:
         self.open_for: list[float] = []  # sockets still open when the flood stopped: how long they flooded
         self.sent = 0
         self.refused = 0
+        self.closed_on_arrival = 0
         self.stopping = False
 
     def frame(self, n: int) -> bytes:
@@ -58,6 +60,10 @@ class Flooder:
                 await asyncio.sleep(0.2)
                 continue
             await asyncio.sleep(0.2)  # the first view arrives; flooding starts after it
+            if not sock.open:  # closed before it sent anything (a flooder's cooldown)
+                self.closed_on_arrival += 1
+                await sock.close()
+                continue
             t_first = time.monotonic()
             due = 0.0
             try:
@@ -96,7 +102,8 @@ def _close_summary(flooders: list[Flooder], seconds: float) -> dict:
             "close_s_p50": round(closes[len(closes) // 2], 2) if closes else None,
             "close_s_max": round(closes[-1], 2) if closes else None,
             "close_codes": codes, "frames_sent": sent, "frames_per_s": round(sent / seconds) if seconds else None,
-            "refused_handshakes": sum(f.refused for f in flooders)}
+            "refused_handshakes": sum(f.refused for f in flooders),
+            "closed_on_arrival": sum(f.closed_on_arrival for f in flooders)}
 
 
 async def flood(cluster: Cluster, args: argparse.Namespace) -> dict:

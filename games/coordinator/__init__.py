@@ -43,7 +43,8 @@ def get_coordinator() -> Coordinator:
             from django.conf import settings
 
             url = getattr(settings, "REDIS_URL", None)
-            _instance = RedisCoordinator(url) if url else MemoryCoordinator()
+            _instance = (RedisCoordinator(url, max_connections=settings.SNOWBALL_REDIS_CONNECTIONS) if url
+                         else MemoryCoordinator())
         return _instance
 
 

@@ -107,6 +107,7 @@ class RedisCoordinator(Coordinator):
         clock: Clock = time.time,
         lock_poll: float = 0.02,
         socket_timeout: float = 5.0,
+        max_connections: int = 16,
     ) -> None:
         self.prefix = prefix
         self.presence_ttl = positive("presence_ttl", presence_ttl)
@@ -114,13 +115,16 @@ class RedisCoordinator(Coordinator):
         self.completed_round_ttl = positive("completed_round_ttl", completed_round_ttl)
         self.clock = clock
         self.lock_poll = positive("lock_poll", lock_poll)
-        self.redis: redis.Redis = redis.Redis.from_url(
+        pool = redis.BlockingConnectionPool.from_url(
             url,
+            max_connections=max_connections,
+            timeout=socket_timeout,
             decode_responses=True,
             socket_timeout=socket_timeout,
             socket_connect_timeout=socket_timeout,
             health_check_interval=30,
         )
+        self.redis: redis.Redis = redis.Redis.from_pool(pool)
         self._join = self.redis.register_script(_JOIN)
         self._heartbeat_sha = self.redis.register_script(_HEARTBEAT).sha
         self._presence = self.redis.register_script(_PRESENCE)

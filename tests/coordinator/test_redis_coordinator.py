@@ -193,3 +193,33 @@ def test_keys_are_prefixed_and_expire(make: MakeCoordinator) -> None:
 
     with coordinator.lock(4, timeout=7):
         assert 0 < client.pttl(f"{prefix}:lock:game:4") <= 7_000
+
+
+def test_many_threads_share_at_most_max_connections(make: MakeCoordinator) -> None:
+    """32 threads asking at once: every one is answered, over at most 3 connections."""
+    import psutil
+    from urllib.parse import urlparse
+
+    port = urlparse(REDIS_URL).port or 6379
+
+    def mine() -> int:
+        return sum(1 for c in psutil.Process().net_connections(kind="tcp")
+                   if c.raddr and c.raddr.port == port and c.status == psutil.CONN_ESTABLISHED)
+
+    coordinator = make(max_connections=3)
+    before = mine()
+    answers: list[Presence] = []
+    start = threading.Barrier(32)
+
+    def ask() -> None:
+        start.wait()
+        for _ in range(20):
+            answers.append(coordinator.presence(7))
+
+    threads = [threading.Thread(target=ask) for _ in range(32)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(answers) == 32 * 20
+    assert mine() - before <= 3

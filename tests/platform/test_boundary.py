@@ -384,3 +384,52 @@ async def test_a_reply_to_a_socket_the_client_already_closed_is_dropped_without_
     await consumer.close(code=consumers.CLOSE_TOO_FAST)
     await consumer.send_json({"type": "pong", "version": 0})
     assert sent == ["websocket.send"]  # one attempt; after it the socket is known to be gone
+
+
+async def test_a_flooders_next_sockets_are_closed_at_once_until_its_cooldown_ends(make_user, monkeypatch, settings):
+    """Closed with 4008, the same token's next socket is closed with 4008 before it is even
+    sent a view; another player's is not; after the cooldown the token connects again."""
+    settings.SNOWBALL_FLOOD_COOLDOWN_SECONDS = 10
+    clock = FakeClock()
+    monkeypatch.setattr(consumers.ArrivalControlMixin, "clock", staticmethod(clock))
+    game, ana, token, key = await _game(make_user)
+    path = f"/ws/api/games/{game.pk}/"
+    bot = socket(path, key=key)
+    await _opened(bot)
+    for n in range(200):
+        clock.now = n / 1000
+        await bot.send_json_to({"type": "ping"})
+    frames, code = await frames_until_close(bot)
+    assert code == 4008
+
+    clock.now = 5.0
+    again = socket(path, key=key)
+    connected, _ = await again.connect(timeout=5)
+    assert connected and await again.receive_output(timeout=5) == {"type": "websocket.close", "code": 4008}
+    spectator = socket(path)
+    await _opened(spectator)
+
+    clock.now = 10.5
+    later = socket(path, key=key)
+    assert (await _opened(later))["type"] == "view"
+    for comm in (spectator, later):
+        await comm.disconnect()
+
+
+def test_a_flooder_that_floods_again_soon_after_its_cooldown_waits_twice_as_long():
+    cooldown = consumers.FloodCooldown()
+    cooldown.bar("token:x", now=0.0, seconds=10)
+    assert cooldown.barred("token:x", 9.9) and not cooldown.barred("token:x", 10.0)
+    cooldown.bar("token:x", now=15.0, seconds=10)  # within 10 s of the end of the last
+    assert cooldown.barred("token:x", 34.9) and not cooldown.barred("token:x", 35.0)
+    cooldown.bar("token:x", now=100.0, seconds=10)  # long after: the cooldown again
+    assert not cooldown.barred("token:x", 110.0)
+    for n in range(10):
+        cooldown.bar("token:y", now=1000.0 * n, seconds=10)
+        cooldown.bar("token:y", now=1000.0 * n + 1, seconds=10)
+    assert cooldown.bans["token:y"][1] == 20  # each pair: the cooldown, then twice it
+    now = 0.0
+    for _ in range(10):
+        cooldown.bar("token:z", now=now, seconds=10)
+        now = cooldown.bans["token:z"][0]
+    assert cooldown.bans["token:z"][1] == 10 * 32

@@ -67,3 +67,16 @@ def test_spectator_view_has_no_actions(make_user):
     _post(ana, f"/api/games/{game_id}/start/")
     watcher = Client().get(f"/api/games/{game_id}/").json()
     assert watcher["seat"] is None and watcher["legal_actions"] == [] and watcher["prompt"] is None
+
+
+@pytest.mark.parametrize("body", [b"--x\r\nContent-Disposition: form-data; name=\"csrfmiddlewaretoken\"\r\n\r\n" + b"a" * 32
+                                  + b"\r\n--x--\r\n", b"--x\r\n\xff\xfe", b"{}"])
+def test_a_multipart_body_on_a_session_is_a_documented_error(make_user, body):
+    """The CSRF check reads a form body's token: the body is still there for the API after it."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(make_user("Ana"))
+    client.cookies["csrftoken"] = "a" * 32
+    answer = client.post("/api/games/", data=body, content_type="multipart/form-data; boundary=x",
+                         HTTP_X_CSRFTOKEN="a" * 32)
+    assert answer.status_code in {400, 403}
+    assert answer.json()["error"]["code"] in {"malformed", "bad_request", "csrf"}

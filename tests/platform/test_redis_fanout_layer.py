@@ -5,6 +5,7 @@ Two layer instances stand for two worker processes sharing one Redis.
 from __future__ import annotations
 
 import asyncio
+import threading
 import uuid
 
 import pytest
@@ -137,3 +138,51 @@ async def test_a_send_from_a_thread_with_no_members_reaches_the_members_of_the_s
     await asyncio.to_thread(async_to_sync(here.group_send), "game.1", {"type": "game.changed", "version": 9})
     await until(lambda: local.seen)
     assert local.seen == [9]
+
+
+def _my_redis_connections() -> int:
+    """This process's open connections to the test Redis."""
+    import psutil
+    from urllib.parse import urlparse
+
+    port = urlparse(REDIS_TEST_URL).port or 6379
+    return sum(1 for c in psutil.Process().net_connections(kind="tcp")
+               if c.raddr and c.raddr.port == port and c.status == psutil.CONN_ESTABLISHED)
+
+
+async def test_a_burst_of_sends_waits_for_the_pool_instead_of_opening_connections():
+    """300 group messages at once from one worker, to 30 games watched on another: every one
+    arrives, and the sending worker never holds more than its pool's connections."""
+    require_redis()
+    prefix = f"sbtest-{uuid.uuid4().hex[:12]}"
+    here = RedisFanoutLayer(hosts=[REDIS_TEST_URL], prefix=prefix, pool_size=4)
+    there = RedisFanoutLayer(hosts=[REDIS_TEST_URL], prefix=prefix)
+    receivers.clear()
+    try:
+        remote = [(await member(there, f"game.{i}"))[0] for i in range(30)]
+        for i in range(30):
+            await member(here, f"game.{i}")
+        before = _my_redis_connections()
+        counts: list[int] = []
+        sending = threading.Event()
+
+        def count_meanwhile() -> None:
+            while not sending.is_set():
+                counts.append(_my_redis_connections() - before)
+
+        counter = threading.Thread(target=count_meanwhile)
+        counter.start()
+        try:
+            await asyncio.gather(*(here.group_send(f"game.{i % 30}", {"type": "game.changed", "version": i // 30 + 1})
+                                   for i in range(300)))
+        finally:
+            sending.set()
+            counter.join()
+        await until(lambda: all(len(r.seen) == 10 for r in remote), timeout=10)
+        assert max(counts) <= 4 - 1  # the subscription's connection was open before
+        assert _my_redis_connections() - before <= 3
+    finally:
+        for task in receivers:
+            task.cancel()
+        for layer in (here, there):
+            await layer.close_pools()
