@@ -290,6 +290,9 @@ def _form(values: dict) -> bytes:
 DEEP_CARD = '{"action": {"type": "play", "card": %s}, "action_id": "d", "version": %d}' % ("[" * 990 + "1" + "]" * 990, CURRENT)
 
 
+PLAYS = {"actions", "ready", "resign", "handover"}  # endpoints whose accepted requests change the game
+
+
 @settings(FUZZ, max_examples=250)
 @given(request=requests())
 @example(request=(f"/api/games/{GAME}/actions/", "POST", DEEP_CARD, "token"))
@@ -309,7 +312,7 @@ def test_every_http_endpoint_answers_anything_with_a_4xx_and_a_documented_code(t
     if path.startswith("/api/") and answer.status_code >= 400:
         assert answer["Content-Type"] == "application/json", (request, answer.status_code)
         assert answer.json()["error"]["code"] in DOCUMENTED_CODES
-    if not (path.endswith("/actions/") and answer.status_code == 200):
+    if not (answer.status_code < 300 and path.rstrip("/").rsplit("/", 1)[-1] in PLAYS):
         assert _version(game.pk) == before
     good = Client().get(f"/api/games/{game.pk}/")
     assert good.status_code == 200 and good.json()["version"] == _version(game.pk)
