@@ -180,7 +180,8 @@ def test_the_page_offers_the_button_to_the_others_only(make_user):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-async def test_both_sockets_see_the_votes_and_the_hand_over(make_user, site_backend):
+async def test_both_sockets_see_the_votes_and_the_hand_over(make_user, site_backend, monkeypatch):
+    from games import version_watch
     from tests.platform.test_consumers import api_socket, next_of
     from tests.platform.test_html_socket import _html_socket, _next_html, _session_cookie
 
@@ -190,6 +191,7 @@ async def test_both_sockets_see_the_votes_and_the_hand_over(make_user, site_back
         services.note_away(game_id=game.pk, seat=1, now=time.time() - GRACE)
         return ana, cy, game, ApiToken.issue(user=ana, name="t")[1], _session_cookie(cy)
 
+    monkeypatch.setattr(version_watch, "INTERVAL", 60.0)  # the broadcast alone must bring each view
     ana, cy, game, ana_key, cy_cookie = await setup()
     ana_socket = await api_socket(game.pk, ana_key)
     assert (await next_of(ana_socket, "view"))["away"][0]["handover_votes"] == []
