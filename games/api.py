@@ -247,6 +247,16 @@ def resign(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
     return JsonResponse(_game_summary(game))
 
 
+@api_view({"POST"}, body=inputs.HANDOVER_BODY)
+def handover(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
+    """Agree to hand the seat of a player away past the grace to a computer player; answered
+    with your view."""
+    _visible(request, game_id)
+    services.vote_handover(game_id=game_id, user=request.user, seat=body["seat"])
+    game = selectors.get_game(game_id)
+    return JsonResponse(selectors.viewer_payload(game, selectors.seat_of(game, request.user)))
+
+
 @api_view({"GET", "POST"}, body=inputs.SETTINGS_BODY)
 def settings_(request: HttpRequest, body: dict) -> JsonResponse:
     """Your e-mail address and whether to be mailed when a game by the day waits for you."""

@@ -281,6 +281,7 @@ NEW_GAME_BODY = Shape("the body", {
 EMPTY_BODY = Shape("the body", {})
 SEAT_BODY = Shape("the body", {"seat": Integer(0, 63), "team": Integer(0, 63)}, defaults={"seat": None, "team": None})
 ACTION_BODY = Shape("the body", {"action": GAME_ACTION, "action_id": ACTION_ID, "version": VERSION})
+HANDOVER_BODY = Shape("the body", {"seat": SEAT_NUMBER})
 READY_BODY = Shape("the body", {"version": VERSION, "action_id": ACTION_ID}, defaults={"action_id": None})
 SETTINGS_BODY = Shape("the body", {"email": Text(0, 254), "email_on_turn": Boolean()},
                       defaults={"email": None, "email_on_turn": None})

@@ -86,6 +86,7 @@ class Game(models.Model):
     #  "sealed_round": version of the first lock of the current sealed round, or None,
     #  "sealed_seats": the seats that round waits for,
     #  "away": {seat: epoch s its player's last connection closed}, "resigned": [seats],
+    #  "handover": {seat: [seats that agreed to hand it to a computer player]}, "handed": [seats],
     #  "seats_changed": version at which a seat last changed hands after the start}
     prompts = models.JSONField(default=dict)
     pace = models.CharField(max_length=8, choices=Pace.choices, default=Pace.LIVE)

@@ -123,7 +123,7 @@ def invite(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
 @require_POST
 def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
     """The waiting room's buttons: join, move, leave, choose a team or its leader, add or
-    remove a computer player, start; and, in play, resign."""
+    remove a computer player, start; and, in play, resign or agree to hand an away player's seat over."""
     game = _visible_game(request, game_id)
     if not request.user.is_authenticated:
         messages.error(request, "Sign in or pick a guest name to take a seat.")
@@ -134,6 +134,8 @@ def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
         return HttpResponseBadRequest(rendering.error_html("bad_request", f"the {wrong} must be a number from 0 to 63",
                                                            oob=False))
     number, team = form.cleaned_data["seat"], form.cleaned_data["team"]
+    if what == "handover" and number is None:
+        return HttpResponseBadRequest(rendering.error_html("bad_request", "say which seat to hand over", oob=False))
     calls = {
         "join": lambda: services.join_seat(game_id=game.pk, user=request.user, number=number, team=team),
         "move": lambda: services.move_seat(game_id=game.pk, user=request.user, number=number),
@@ -144,6 +146,7 @@ def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
         "remove-bot": lambda: services.remove_bot(game_id=game.pk, user=request.user, number=number),
         "start": lambda: services.start_game(game_id=game.pk, user=request.user),
         "resign": lambda: services.resign(game_id=game.pk, user=request.user),
+        "handover": lambda: services.vote_handover(game_id=game.pk, user=request.user, seat=number),
     }
     if what not in calls:
         raise Http404(what)

@@ -25,6 +25,7 @@ urlpatterns = [
     path("api/games/<int:game_id>/chat/publish/", api.chat_publish),
     path("api/games/<int:game_id>/ready/", api.ready),
     path("api/games/<int:game_id>/resign/", api.resign),
+    path("api/games/<int:game_id>/handover/", api.handover),
     path("api/games/<int:game_id>/<str:what>/", api.seat_action),
     path("api/me/settings/", api.settings_),
     path("api/tokens/", api.tokens),

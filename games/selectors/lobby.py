@@ -41,6 +41,7 @@ def my_games(user, limit: int = 200) -> list[Game]:
 
 def _asked(game: Game, seat: int | None) -> dict | None:
     """The prompt entry of ``seat`` if the game waits for its decision now."""
-    if seat is None or game.status != Game.Status.ACTIVE or seat in (game.prompts.get("resigned") or ()):
+    if (seat is None or game.status != Game.Status.ACTIVE or seat in (game.prompts.get("resigned") or ())
+            or seat in (game.prompts.get("handed") or ())):
         return None
     return (game.prompts.get("seats") or {}).get(str(seat))

@@ -208,8 +208,9 @@ def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
         **pacing.as_dict(game.pace, game.decision_seconds),
         "next_deadline": game.next_deadline if game.status == Game.Status.ACTIVE else None,
         "ready_action": None,
-        "away": away_notices(game, snap.names),
+        "away": away_notices(game, snap.names, snap.players),
         "resigned": list(game.prompts.get("resigned") or ()),
+        "handed": list(game.prompts.get("handed") or ()),
     }
     state = snap.state
     if state is not None:
@@ -217,7 +218,7 @@ def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
         if game.status == Game.Status.ACTIVE and ruleset.outcome(state) is None:
             to_act = ruleset.to_act(state)
             payload["waiting_for"] = sorted(to_act)
-            if seat is not None and seat in to_act and seat not in payload["resigned"]:
+            if seat is not None and seat in to_act and seat not in payload["resigned"] + payload["handed"]:
                 prompt = to_act[seat].as_dict()
                 prompt["deadline"] = (game.prompts.get("seats", {}).get(str(seat)) or {}).get("deadline")
                 payload["prompt"] = prompt

@@ -6,7 +6,8 @@ message for the player. Nothing is broadcast before the move is committed.
 
 One module each: ``accounts`` (guests and players), ``waiting_room`` (tables before the
 start), ``play`` (moves, computer players, timeouts), ``pace`` (the deadlines' sweep, ready, players
-who went away), ``resign`` (giving up a seat in play), ``turn_mail`` (e-mails when a game by
+who went away), ``resign`` (giving up a seat in play), ``handover`` (the table handing an away
+player's seat to a computer player), ``turn_mail`` (e-mails when a game by
 the day waits for a decision), ``reveal`` (sealed rounds and the
 reveal barrier), ``locking`` (the game lock and transaction), ``broadcast`` (announcing a
 committed version), ``chat`` (table talk: posting, publishing a pair's conversation).
@@ -14,6 +15,7 @@ committed version), ``chat`` (table talk: posting, publishing a pair's conversat
 from games.services.accounts import create_guest, ensure_profile, register_user, update_settings
 from games.services.broadcast import LOBBY_GROUP, broadcast_version, game_group
 from games.services.chat import consent_to_publish, post_message
+from games.services.handover import vote_handover
 from games.services.pace import mark_ready, note_away, note_back, sweep_deadlines
 from games.services.play import ActionResult, apply_timeouts, next_deadline, replay, submit_action
 from games.services.resign import resign
@@ -26,5 +28,5 @@ __all__ = [
     "choose_team", "consent_to_publish", "create_game",
     "create_guest", "ensure_profile", "game_group", "join_seat", "leave_seat", "move_seat", "next_deadline",
     "mark_ready", "note_away", "note_back", "post_message", "register_user", "remove_bot", "replay", "resign",
-    "start_game", "submit_action", "sweep_deadlines", "update_settings",
+    "start_game", "submit_action", "sweep_deadlines", "update_settings", "vote_handover",
 ]

@@ -99,11 +99,13 @@ def _set_away(game_id: int, seat: int, since: float | None) -> bool:
         if game.seats.filter(number=seat, is_bot=True).exists():
             return False
         away = dict(game.prompts.get("away") or {})
+        handover = dict(game.prompts.get("handover") or {})
         if since is None:
             away.pop(str(seat), None)
+            handover.pop(str(seat), None)
         else:
             away[str(seat)] = since
-        game.prompts = {**game.prompts, "away": away}
+        game.prompts = {**game.prompts, "away": away, "handover": handover}
         grace = pacing.grace_seconds(game.pace, settings.SNOWBALL_ABSENCE_GRACE) or 0.0
         for number, entry in game.prompts.get("seats", {}).items():
             entry["deadline"] = pacing.effective_deadline(entry.get("due", entry.get("deadline")), away.get(number),

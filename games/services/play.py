@@ -133,7 +133,8 @@ def replay(*, game: Game) -> dict[str, Any]:
     state = ruleset.new_game(**game_arguments(game))
     for record in game.actions.order_by("seq"):
         if record.source == ActionRecord.Source.RESIGN:
-            state, _ = resigned_state(ruleset, state, record.seat)
+            if record.action.get("type") != "handover":  # a seat handed over plays on as it is
+                state, _ = resigned_state(ruleset, state, record.seat)
         else:
             state, _ = ruleset.apply(state, record.seat, record.action)
     return state
@@ -186,6 +187,8 @@ def _seat_of(game: Game, user) -> int:
         raise NotSeated("you are not seated at this game; spectators cannot act")
     if seat in (game.prompts.get("resigned") or ()):
         raise Forbidden("you resigned this game; a computer player has your seat")
+    if seat in (game.prompts.get("handed") or ()):
+        raise Forbidden("the table handed your seat to a computer player; it stays theirs")
     return seat
 
 

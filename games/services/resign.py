@@ -32,6 +32,8 @@ def resign(*, game_id: int, user) -> Game:
         resigned = list(game.prompts.get("resigned") or [])
         if seat_row.number in resigned:
             raise Forbidden("you have already resigned this game")
+        if seat_row.number in (game.prompts.get("handed") or ()):
+            raise Forbidden("the table handed your seat to a computer player; there is nothing to resign")
         ruleset = ruleset_of(game.game_type)
         seat = seat_row.number
         state = _load_state(game, ruleset)
@@ -47,7 +49,8 @@ def resign(*, game_id: int, user) -> Game:
         seat_row.is_bot = True
         seat_row.save(update_fields=["is_bot"])
         away = {k: v for k, v in (game.prompts.get("away") or {}).items() if k != str(seat)}
-        game.prompts = {**game.prompts, "resigned": sorted(resigned + [seat]), "away": away,
+        handover = {k: v for k, v in (game.prompts.get("handover") or {}).items() if k != str(seat)}
+        game.prompts = {**game.prompts, "resigned": sorted(resigned + [seat]), "away": away, "handover": handover,
                         "seats_changed": game.version}
         write = _prepare_write(game, ruleset, state, logged)
         if ruleset.outcome(state) is None:

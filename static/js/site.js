@@ -122,6 +122,9 @@
       el.textContent = left > 0 ? timeLeft(left) : (el.dataset.done || "time's up");
       el.classList.toggle("urgent", left <= 10);
     });
+    document.querySelectorAll("[data-shown-from]").forEach(function (el) {
+      el.hidden = now < parseFloat(el.dataset.shownFrom);
+    });
   }
 
   // "(Your turn)" in the title while the game waits for this viewer; a notification when a
