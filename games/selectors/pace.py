@@ -40,6 +40,8 @@ def away_notices(game: Game, names: list[str], players: list[dict[str, Any]]) ->
 
 def handover_voters(game: Game, humans: Iterable[int], seat: int) -> set[int]:
     """The seats whose players must all agree to hand ``seat`` to a computer player: every
-    other seat a person still plays (``humans``: the seats no computer player has)."""
-    gone = {seat, *(game.prompts.get("resigned") or ()), *(game.prompts.get("handed") or ())}
+    other seat a person still plays (``humans``: the seats no computer player has) and whose
+    player is not away too, so two players gone at once can both be handed over."""
+    away = {int(s) for s in game.prompts.get("away") or {}}
+    gone = {seat, *away, *(game.prompts.get("resigned") or ()), *(game.prompts.get("handed") or ())}
     return set(humans) - gone

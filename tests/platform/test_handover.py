@@ -76,6 +76,19 @@ def test_the_votes_open_when_the_grace_ends_and_the_last_one_hands_the_seat_over
     assert "the table hands Ben's seat to a computer player" in [line["text"] for line in view["log"]]
 
 
+def test_two_players_away_at_once_do_not_wait_for_each_other(make_user):
+    ana, ben, cy, game = _three(make_user)
+    left_at = time.time() - 1000
+    services.note_away(game_id=game.pk, seat=1, now=left_at)
+    services.note_away(game_id=game.pk, seat=2, now=left_at)
+    [ben_away, cy_away] = _view(ana, game.pk)["away"]
+    assert ben_away["handover_needs"] == cy_away["handover_needs"] == 1
+
+    services.vote_handover(game_id=game.pk, user=ana, seat=1, now=left_at + GRACE)
+    services.vote_handover(game_id=game.pk, user=ana, seat=2, now=left_at + GRACE)
+    assert _view(ana, game.pk)["handed"] == [1, 2]
+
+
 def test_the_computer_player_then_answers_the_seats_prompts_and_the_seat_stays_its(make_user):
     ana, ben, cy, game = _three(make_user, game_type=RESIGNING.slug)
     _take(game.pk, ana)  # Ben's turn
