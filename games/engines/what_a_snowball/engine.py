@@ -323,7 +323,15 @@ def _blocker_words(s: State, blocker: str) -> str:
 
 
 def _fire(s: State, thrower: str, target: str) -> dict[str, Any]:
-    return line_of_fire(_terrain(s), _bases(s), thrower, target)
+    bases = tuple((kid_id, tuple(pos), radius) for kid_id, pos, radius in _bases(s))
+    fire = _fire_between(_terrain(s), bases, thrower, target)
+    return dict(fire, objects=list(fire["objects"]))
+
+
+@functools.lru_cache(maxsize=512)
+def _fire_between(terrain: Any, bases: tuple, thrower: str, target: str) -> dict[str, Any]:
+    """A line of fire, remembered: the Kids stand still through most of a turn's actions and views."""
+    return line_of_fire(terrain, bases, thrower, target)
 
 
 def _enemies(s: State, kid_id: str) -> list[str]:
