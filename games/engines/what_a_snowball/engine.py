@@ -444,8 +444,8 @@ class WhatASnowball:
                         ("method1", "Method 1: draw one on 3 points or on sending an enemy home"),
                         ("method2", "Method 2: draw at the start (3 for one Kid, else one per Kid)"))),
         Option(name="kids", label="Kids", kind="roster", default=None,
-               help='Each Kid: {"name", "seat", "traits": [...], "type"}. Teams of equal size, 6-12 Kids, '
-                    "1-3 per seat. Left out: equal teams of the fewest Kids with default names and Traits."),
+               help="Each Kid's name, the player who commands it, its type and Trait(s): 6 to 12 Kids, 1 to 3 per "
+                    "player, every team the same size. Left empty, the game makes equal teams of ready-made Kids."),
     )
 
     # -- creation ---------------------------------------------------------------------------
