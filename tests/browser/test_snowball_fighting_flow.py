@@ -441,3 +441,89 @@ def test_the_garden_is_played_from_the_keyboard(browser, live_server_proc, shot)
     expect(ana.locator("#sf-map .sf-kbring")).to_be_hidden()
     assert not errors, errors
     ana.context.close()
+
+
+def _save_or_refused(page, locator) -> None:
+    """Click an order's button; wait for the saved orders, or for the engine's refusal."""
+    old = live_version(page)
+    page.evaluate("document.getElementById('flash') && document.getElementById('flash').classList.remove('flash-error')")
+    locator.click()
+    page.wait_for_function(f"document.getElementById('live').dataset.version !== '{old}' || "
+                           "!!document.querySelector('#flash.flash-error')")
+
+
+def _throw_collect_throw(page) -> None:
+    """A quick turn through the page: a Rattlesnake at the nearest opponent, collect two, another
+    Rattlesnake (an order the engine refuses, e.g. with no snowball left, stays unwritten); Ready."""
+    if not page.locator("[data-sf-orders]").count():
+        return  # out of the fight for now (running to the kitchen or drying socks)
+    first = int(page.locator("[data-sf-orders]").get_attribute("data-first") or 1)
+    for seg in range(first, 4):
+        if seg != first:
+            page.click(f'[data-sf-edit="{seg}"]')
+        if seg == 2:
+            page.click('[data-sf-tool="collect"]')
+            collect = page.locator("[data-sf-collect*='\"count\":2']")
+            if collect.count():
+                _save_or_refused(page, collect.first)
+            continue
+        page.click('[data-sf-tool="rattlesnake"]')
+        _save_or_refused(page, page.locator('[data-sf-target="nearest"]'))
+    if not page.locator("#sf-ready").count():  # every order refused: stand still
+        if page.evaluate("SnowballFighting.state().seg") != first:
+            page.click(f'[data-sf-edit="{first}"]')
+        _save_or_refused(page, page.locator('[data-sf-tool="stand"]'))
+    old = live_version(page)
+    page.click("#sf-ready")
+    _wait_new_version(page, old)
+
+
+def test_two_people_and_a_computer_play_to_the_result(browser, live_server_proc, shot):
+    """Three seats, one a computer player: turn after turn through the page until someone has 15 VPs
+    (or the turn limit), then the result with VPs and damage dealt and taken, the same for everyone."""
+    base = live_server_proc.url
+    contexts = [browser.new_context(viewport=size) for size in ({"width": 1280, "height": 900}, {"width": 375, "height": 812})]
+    ana, ben = (c.new_page() for c in contexts)
+    errors = script_errors_of(ana, ben, timeout_ms=10000)
+    as_guest(ana, base + "/", "Ana")
+    ana.goto(base + "/games/new/snowball-fighting/")
+    ana.select_option("select[name=num_seats]", "3")
+    ana.click("button:has-text('Create game')")
+    game_url = ana.url
+    as_guest(ben, game_url, "Ben")
+    ben.click("button:has-text('Sit here')")
+    expect(ana.locator(".waiting-room")).to_contain_text("Ben")
+    ana.locator("button:has-text('Add computer player')").first.click()
+    expect(ana.locator(".waiting-room .tag:has-text('computer')")).to_have_count(1)
+    ana.click("#start-game")
+    for page, name in ((ana, "Avalanche Annie"), (ben, "Blizzard Ben")):
+        expect(page.locator("#sf-board")).to_have_attribute("data-phase", "setup")
+        page.fill("#sf-name", name)
+        old = live_version(page)
+        page.click("[data-sf-setup-ready]")
+        _wait_new_version(page, old)
+    turns = 0
+    while not ana.locator("[data-sf-result]").count():
+        turns += 1
+        assert turns <= 60, "no result after 60 turns"
+        turn = ana.locator("#sf-board").get_attribute("data-turn")
+        for page in (ana, ben):
+            if page.locator("#sf-board").get_attribute("data-asked"):
+                _throw_collect_throw(page)
+        ana.wait_for_function(f"document.getElementById('sf-board').dataset.turn !== '{turn}' || "
+                              "!!document.querySelector('[data-sf-result]')", timeout=15000)
+    for page in (ana, ben):
+        result = page.locator("[data-sf-result]")
+        expect(result).to_contain_text(re.compile(r"wins|Shared victory|No winner"))
+        expect(result.locator("thead")).to_contain_text("Damage dealt")
+        expect(result.locator("thead")).to_contain_text("Damage taken")
+        expect(result.locator("[data-final-seat]")).to_have_count(3)
+    scores = [int(ana.locator(f'[data-final-seat="{s}"] td').nth(1).inner_text()) for s in range(3)]
+    reason = ana.locator("[data-sf-result] p").inner_text()
+    assert max(scores) >= 15 or "turn" in reason, (scores, reason)
+    assert ana.locator("[data-sf-result]").inner_text() == ben.locator("[data-sf-result]").inner_text()
+    shot(ana, "sf-07-result-player")
+    shot(ben, "sf-07-result-phone")
+    assert not errors, errors
+    for context in contexts:
+        context.close()
