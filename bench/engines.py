@@ -18,11 +18,24 @@ and spread (min, max) over the runs:
 - microseconds per ``apply`` (mean), and per-apply p50/p99 over every run;
 - actions per game.
 
-``--players`` seats every game at that many seats (default: each game's smallest table);
-``--teams k`` splits them into k teams, seat i on team i mod k.
+``--players`` seats every game at that many seats (default: each game's smallest table, or its
+``SETUPS`` entry); ``--teams k`` splits them into k teams, seat i on team i mod k.
 
-Targets: a two-player Snowball Fight game in under 2 ms, a six-player one in under 20 ms,
-any other game in under 20 ms.
+Targets: a two-player Snowball Fight game in under 2 ms, a What a Snowball! game in under
+50 ms and one of its reachable areas in under 5 ms, any other game (six-player Snowball Fight
+included) in under 20 ms.
+
+Most games start with ``min_players`` and default options; a game listed in ``SETUPS`` starts
+as that entry says (What a Snowball!: twelve seats of one Kid in four teams, special players,
+ability cards and the village drawn from the seed). Where ``REGIONS`` names a test, the
+``legal_actions`` calls it picks (What a Snowball!'s reachable area of a MOVE) are also
+reported on their own.
+
+The floor: every run also times a fixed piece of Python and shapely work (``floor_task``),
+and for the slow games (``SLOW_GAMES``) again just before each game; figures are given
+beside it as ratios (a game's time over the floor measured next to it, the median of the
+games), so runs on a busy or slower machine compare. ``--cpu`` times everything with the
+process's CPU clock instead of the wall clock.
 
 Choosing an action: ``rng.choice(legal_actions)``. Where an engine lists a region
 instead of concrete actions (continuous moves), a chooser for that slug turns the
@@ -42,8 +55,14 @@ from typing import Any, Callable
 
 from bench.common import fmt, machine, median_spread, write_result
 
-TARGET_MS = {("snowball-fight", 2): 2.0}
+TARGET_MS = {("snowball-fight", 2): 2.0, "what-a-snowball": 50.0}
 DEFAULT_TARGET_MS = 20.0
+REGION_TARGET_MS = {"what-a-snowball": 5.0}
+FLOOR_REPEATS = 15
+CLOCK = [time.perf_counter_ns]
+"""The bench's clock: wall time, or the process's CPU time with ``--cpu``."""
+SLOW_GAMES = {"what-a-snowball": (20, 2)}
+"""Games per run and warm-up games where the usual 200 and 20 would take minutes."""
 MAX_STEPS = 20_000
 
 Chooser = Callable[[Any, dict, int, list, random.Random], dict]
@@ -59,7 +78,71 @@ def _jingle_bells(ruleset, state, seat, legal, rng):
     return bot.random_action(legal, state["pieces"], state["obstructions"], rng, forward=0.5)
 
 
-CHOOSERS: dict[str, Chooser] = {"jingle-bells": _jingle_bells}
+def _what_a_snowball(ruleset, state, seat, legal, rng):
+    from games.engines.what_a_snowball import bot
+
+    kids = {k: {"id": k, "team": kid["team"], "pos": kid["pos"], "radius": kid["radius"], "home": kid["home"]}
+            for k, kid in state["kids"].items()}
+    return bot.random_action({"legal_actions": legal, "kids": kids, "village": {"terrain": state["terrain"]}}, rng)
+
+
+CHOOSERS: dict[str, Chooser] = {"jingle-bells": _jingle_bells, "what-a-snowball": _what_a_snowball}
+
+
+def _what_a_snowball_table(seed: int) -> dict[str, Any]:
+    """Twelve seats of one Kid each in four teams, any type, optional rules on."""
+    from games.engines.what_a_snowball import kids as K
+
+    rng = random.Random(seed)
+    kids = []
+    for seat in range(12):
+        kind = rng.choice(list(K.TYPES))
+        kid = {"name": f"Kid {seat + 1}", "seat": seat, "type": kind}
+        if K.TYPES[kind]["fixed_traits"] is None:
+            kid["traits"] = rng.sample(K.TRAITS, K.TYPES[kind]["traits"])
+        kids.append(kid)
+    options = {"village": rng.choice(["green", "high_street", "random"]), "special_players": True,
+               "ability_cards": rng.choice(["method1", "method2"]), "kids": kids}
+    return {"players": 12, "teams": [seat // 3 for seat in range(12)], "options": options}
+
+
+SETUPS: dict[str, Callable[[int], dict[str, Any]]] = {"what-a-snowball": _what_a_snowball_table}
+
+
+def _moving(state: dict) -> bool:
+    pending = state.get("pending")
+    return isinstance(pending, dict) and pending.get("kind") == "move_to"
+
+
+REGIONS: dict[str, Callable[[dict], bool]] = {"what-a-snowball": _moving}
+
+
+def floor_task() -> None:
+    """A fixed piece of work in the engines' usual mix: Python loops, a heap, numpy, shapely."""
+    import heapq
+    import math
+
+    import shapely
+
+    rng = random.Random(7)
+    points = [(rng.uniform(0, 24), rng.uniform(0, 24)) for _ in range(60)]
+    queue = [(math.hypot(x - 12, y - 12), (x, y)) for x, y in points for _ in range(20)]
+    heapq.heapify(queue)
+    while queue:
+        heapq.heappop(queue)
+    discs = shapely.buffer(shapely.points(points), 1.5, quad_segs=16)
+    shapely.union_all(discs).difference(shapely.box(6, 6, 18, 18))
+
+
+def measure_floor(repeats: int = FLOOR_REPEATS) -> float:
+    """Milliseconds for one ``floor_task`` on the bench's clock (the median of ``repeats``)."""
+    floor_task()
+    times = []
+    for _ in range(repeats):
+        t0 = CLOCK[0]()
+        floor_task()
+        times.append(CLOCK[0]() - t0)
+    return sorted(times)[len(times) // 2] / 1e6
 
 
 def load_rulesets(slugs: list[str], modules: list[str], discover: bool) -> list[Any]:
@@ -90,13 +173,21 @@ def load_rulesets(slugs: list[str], modules: list[str], discover: bool) -> list[
 
 
 def play_one(ruleset, seed: int, rng: random.Random, chooser: Chooser, apply_ns: list[int],
-             players: int | None = None, teams: int = 0) -> dict[str, int]:
-    """Play one random game; return the time spent in engine calls and in the chooser (ns)."""
-    perf = time.perf_counter_ns
-    seats = players or ruleset.min_players
-    table = {"teams": [seat % teams for seat in range(seats)]} if teams else {}
+             region_ns: list[int] | None = None, players: int | None = None, teams: int = 0) -> dict[str, int]:
+    """Play one random game; return the time spent in engine calls and in the chooser (ns).
+
+    ``players``/``teams`` seat the table so (seat i on team i mod ``teams``) instead of the
+    game's ``SETUPS`` entry or its smallest table."""
+    perf = CLOCK[0]
+    if players:
+        setup = {"players": players, "options": {}}
+        if teams:
+            setup["teams"] = [seat % teams for seat in range(players)]
+    else:
+        setup = SETUPS[ruleset.slug](seed) if ruleset.slug in SETUPS else {"players": ruleset.min_players, "options": {}}
+    is_region = REGIONS.get(ruleset.slug)
     t0 = perf()
-    state = ruleset.new_game(players=seats, options={}, seed=seed, **table)
+    state = ruleset.new_game(seed=seed, **setup)
     engine_ns = perf() - t0
     choose_ns = 0
     steps = refused = defaults = 0
@@ -115,6 +206,8 @@ def play_one(ruleset, seed: int, rng: random.Random, chooser: Chooser, apply_ns:
         legal = legal_actions(state, seat)
         t1 = perf()
         engine_ns += t1 - t0
+        if region_ns is not None and is_region is not None and is_region(state):
+            region_ns.append(t1 - t0)
         for attempt in range(6):
             t0 = perf()
             action = chooser(ruleset, state, seat, legal, rng) if attempt < 5 else asked[seat].default
@@ -145,19 +238,27 @@ def bench_ruleset(ruleset, *, games: int, runs: int, seed: int, warmup: int, pla
     from hdrh.histogram import HdrHistogram
 
     chooser = CHOOSERS.get(ruleset.slug, _uniform)
-    seats = players or ruleset.min_players
+    seats = players or (SETUPS[ruleset.slug](seed)["players"] if ruleset.slug in SETUPS else ruleset.min_players)
     for i in range(warmup):
-        play_one(ruleset, seed - 1 - i, random.Random(-1 - i), chooser, [], seats, teams)
+        play_one(ruleset, seed - 1 - i, random.Random(-1 - i), chooser, [], None, players, teams)
     per_run = []
     apply_hist = HdrHistogram(1, 10_000_000_000, 3)  # ns
     game_hist = HdrHistogram(1, 100_000_000_000, 3)  # ns per game, engine calls only
     totals = {"refused": 0, "defaults": 0, "unfinished": 0}
+    region_all: list[int] = []
+    slow = ruleset.slug in SLOW_GAMES
     for run in range(runs):
+        floor_ms = measure_floor()
         apply_ns: list[int] = []
+        region_ns: list[int] = []
         engine_ns = choose_ns = steps = 0
+        game_ratios: list[float] = []
         wall0 = time.perf_counter()
         for g in range(games):
-            r = play_one(ruleset, seed + g, random.Random(seed * 7919 + g), chooser, apply_ns, seats, teams)
+            near_floor = measure_floor(3) if slow else floor_ms
+            r = play_one(ruleset, seed + g, random.Random(seed * 7919 + g), chooser, apply_ns, region_ns, players,
+                         teams)
+            game_ratios.append(r["engine_ns"] / 1e6 / near_floor)
             engine_ns += r["engine_ns"]
             choose_ns += r["choose_ns"]
             steps += r["steps"]
@@ -169,16 +270,31 @@ def bench_ruleset(ruleset, *, games: int, runs: int, seed: int, warmup: int, pla
         wall = time.perf_counter() - wall0
         for ns in apply_ns:
             apply_hist.record_value(max(1, ns))
+        region_all += region_ns
         per_run.append({
             "games_per_s": games / (engine_ns / 1e9),
             "ms_per_game": engine_ns / 1e6 / games,
+            "floor_ms": floor_ms,
+            "game_to_floor": sorted(game_ratios)[len(game_ratios) // 2] if slow else engine_ns / 1e6 / games / floor_ms,
             "us_per_apply": sum(apply_ns) / 1e3 / len(apply_ns),
             "chooser_ms_per_game": choose_ns / 1e6 / games,
             "wall_games_per_s": games / wall,
             "applies_per_game": steps / games,
         })
-    target = TARGET_MS.get((ruleset.slug, seats), DEFAULT_TARGET_MS)
+        if region_ns:
+            ordered = sorted(region_ns)
+            per_run[-1]["region_ms_p50"] = ordered[len(ordered) // 2] / 1e6
+            per_run[-1]["region_to_floor"] = per_run[-1]["region_ms_p50"] / floor_ms
+    target = TARGET_MS.get((ruleset.slug, seats), TARGET_MS.get(ruleset.slug, DEFAULT_TARGET_MS))
     summary = {key: median_spread([r[key] for r in per_run]) for key in per_run[0]}
+    regions = None
+    if region_all:
+        ordered = sorted(region_all)
+        region_target = REGION_TARGET_MS.get(ruleset.slug)
+        regions = {"count": len(ordered), "p50_ms": ordered[len(ordered) // 2] / 1e6,
+                   "p90_ms": ordered[int(len(ordered) * 0.9)] / 1e6, "max_ms": ordered[-1] / 1e6,
+                   "mean_ms": sum(ordered) / len(ordered) / 1e6, "target_ms": region_target,
+                   "meets_target": region_target is None or summary["region_ms_p50"]["median"] < region_target}
     return {
         "slug": ruleset.slug,
         "players": seats,
@@ -200,6 +316,8 @@ def bench_ruleset(ruleset, *, games: int, runs: int, seed: int, warmup: int, pla
         "defaults_played_run0": totals["defaults"],
         "unfinished_games_run0": totals["unfinished"],
         "target_ms_per_game": target,
+        "setup": "SETUPS" if ruleset.slug in SETUPS else "min_players, default options",
+        "regions": regions,
         "meets_target": summary["ms_per_game"]["median"] < target,
     }
 
@@ -220,6 +338,21 @@ def print_report(results: list[dict[str, Any]]) -> None:
               f"{s['chooser_ms_per_game']['median']:>10.3f}"
               f"  {'OK' if r['meets_target'] else 'SHORT'}{'' if r['registered'] else ' (not registered)'}")
     print("(median over runs; ± is the spread max-min as a % of the median; engine calls only)")
+    print()
+    print(f"{'game':<16} {'floor ms':>9} {'ms/game':>9} {'x floor':>9} {'area p50 ms':>12} {'x floor':>9} "
+          f"{'area p90 ms':>12} {'areas':>7}")
+    for r in results:
+        s = r["summary"]
+        line = (f"{r['slug']:<16} {s['floor_ms']['median']:>9.3f} {s['ms_per_game']['median']:>9.3f} "
+                f"{s['game_to_floor']['median']:>9.2f}")
+        if r["regions"]:
+            g = r["regions"]
+            line += (f" {s['region_ms_p50']['median']:>12.3f} {s['region_to_floor']['median']:>9.2f} "
+                     f"{g['p90_ms']:>12.3f} {g['count']:>7}  area {'OK' if g['meets_target'] else 'SHORT'} "
+                     f"(<{g['target_ms']:g} ms)")
+        print(line)
+    print("(floor: the fixed floor_task in ms, median per run; x floor: the figure over the floor measured beside it; "
+          "area: legal_actions while choosing where to MOVE, i.e. the reachable area)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -232,19 +365,27 @@ def main(argv: list[str] | None = None) -> int:
                         help="also bench every package under games/engines/ that has a RULESET")
     parser.add_argument("--players", type=int, help="seats at every table (default: each game's smallest)")
     parser.add_argument("--teams", type=int, default=0, help="teams at every table (default 0: none)")
-    parser.add_argument("--games", type=int, default=200, help="games per run (default 200)")
+    parser.add_argument("--games", type=int, help="games per run (default 200; What a Snowball! 20)")
     parser.add_argument("--runs", type=int, default=5, help="runs (default 5)")
-    parser.add_argument("--warmup", type=int, default=20, help="games played before timing (default 20)")
+    parser.add_argument("--warmup", type=int, help="games played before timing (default 20; What a Snowball! 2)")
     parser.add_argument("--seed", type=int, default=20251224)
+    parser.add_argument("--cpu", action="store_true",
+                        help="time with the process's CPU clock instead of the wall clock (steadier on a busy machine)")
     parser.add_argument("--out", help="JSON result file (default bench/results/engines-<time>.json)")
     args = parser.parse_args(argv)
 
     info = machine()
+    if args.cpu:
+        CLOCK[0] = time.process_time_ns
+    info["clock"] = "process CPU time" if args.cpu else "wall time"
     rulesets = load_rulesets(args.slug, list(args.module), args.discover)
     results = []
     for ruleset in rulesets:
-        print(f"{ruleset.slug}: {args.runs} runs x {args.games} games ...", file=sys.stderr, flush=True)
-        results.append(bench_ruleset(ruleset, games=args.games, runs=args.runs, seed=args.seed, warmup=args.warmup,
+        games, warmup = SLOW_GAMES.get(ruleset.slug, (200, 20))
+        games = args.games or games
+        warmup = warmup if args.warmup is None else args.warmup
+        print(f"{ruleset.slug}: {args.runs} runs x {games} games ...", file=sys.stderr, flush=True)
+        results.append(bench_ruleset(ruleset, games=games, runs=args.runs, seed=args.seed, warmup=warmup,
                                      players=args.players, teams=args.teams))
     info["loadavg_at_end"] = [round(x, 2) for x in __import__("os").getloadavg()]
     print_report(results)

@@ -40,7 +40,7 @@ class SeatForm(forms.Form):
 
 def _option_field(option: Option) -> forms.Field:
     if option.kind == "roster":
-        return RosterField(label=option.label, help_text=option.help)
+        return RosterField(label=option.label)
     if option.kind == "bool":
         return forms.BooleanField(label=option.label, required=False, initial=option.default, help_text=option.help)
     if option.kind == "multichoice":

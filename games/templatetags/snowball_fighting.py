@@ -302,6 +302,24 @@ def _my_orders(view: dict[str, Any], geo: Geometry, names: list[str]) -> list[di
 _HEX_LAYERS: dict[tuple[str, tuple[str, ...]], Any] = {}
 
 
+def _hex_words(ref: str, m: dict[str, Any], path: set[str], conifers: set[str], adjacent: set[str],
+               snowmen: set[str], starts: set[str], safe: set[str], side: str, side_used: bool) -> str:
+    """What a hex is, in words, for its label: the ground and the features on it."""
+    words = []
+    if ref == m["shed"]:
+        words.append("the shed, which nobody may enter")
+    words += ["the path, no snow, half an MF a step along it"] if ref in path else []
+    words += ["a conifer"] if ref in conifers else ["next to a conifer"] if ref in adjacent else []
+    words += ["a snowman"] if ref in snowmen else []
+    if side:
+        words.append(f"under the {'north' if side == 'N' else 'south'} side of the shed roof"
+                     + (", already avalanched" if side_used else ""))
+    words += ["safe from avalanches"] if ref in safe else []
+    words += ["a start hex"] if ref in starts else []
+    words += ["the kitchen door"] if ref == m["kitchen_door"] else []
+    return ", ".join(words) or "snow"
+
+
 def _hex_layer(m: dict[str, Any], used_sides: tuple[str, ...]) -> Any:
     """The garden's hexes as SVG: the same for every page of a map while the same roof sides are bare."""
     key = (m["name"], used_sides)
@@ -327,7 +345,9 @@ def _hex_layer(m: dict[str, Any], used_sides: tuple[str, ...]) -> Any:
         classes += ["is-start"] if ref in starts else []
         classes += ["is-door"] if ref == m["kitchen_door"] else []
         side_attr = f' data-side="{side}"' if side else ""
-        parts.append(f'<g class="{" ".join(classes)}" data-hex="{ref}"{side_attr}><polygon points="{geo.points(ref)}"/>'
+        what = _hex_words(ref, m, path, conifers, adjacent, snowmen, starts, safe, side, side in used_sides)
+        parts.append(f'<g class="{" ".join(classes)}" data-hex="{ref}"{side_attr} role="button" tabindex="-1" '
+                     f'data-what="{what}" aria-label="{ref}: {what}"><polygon points="{geo.points(ref)}"/>'
                      f'<text class="sf-ref" x="{_fmt(x)}" y="{_fmt(y - HALF_HEIGHT + 7.5)}">{ref}</text></g>')
     layer = mark_safe("".join(parts))
     if len(_HEX_LAYERS) < 64:

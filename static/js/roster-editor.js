@@ -36,6 +36,8 @@
     var kids;
     try { kids = area.value.trim() ? JSON.parse(area.value) : null; } catch (e) { return; }  // leave bad JSON editable as text
     area.hidden = true;
+    var fallback = root.querySelector("[data-roster-fallback]");
+    if (fallback) fallback.hidden = true;
     ui.hidden = false;
 
     function players() {
@@ -62,7 +64,7 @@
         if (TRAITS_OF[k.type] > 0) out.traits = k.traits.slice(0, TRAITS_OF[k.type]);
         return out;
       }));
-      count.textContent = kids ? kids.length + " Kids (6-12, teams of equal size, 1-3 per player)" : "";
+      count.textContent = kids ? kids.length + (kids.length === 1 ? " Kid" : " Kids") + " (6 to 12 in all, 1 to 3 per player)" : "";
     }
     function draw() {
       table.hidden = controls.hidden = useDefault.checked;

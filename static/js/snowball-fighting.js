@@ -23,7 +23,7 @@
 
   var S = {key: null, version: null, seg: null, tool: null, bolero: [], local: null, pending: false, queued: false,
            setupName: null, setupStarts: null, nameFocused: false, showSeg: "all", message: "",
-           scrollLeft: null, fit: false, branch: null};
+           scrollLeft: null, fit: false, branch: null, kbHex: null, kbActive: false, kbRow: null};
 
   function board() { return document.getElementById("sf-board"); }
   function data(id) {
@@ -384,6 +384,7 @@
       star.appendChild(t);
     });
     if (S.message) hint(S.message);
+    kbLabels();
   }
 
   function paintOrderText() {
@@ -470,7 +471,137 @@
     });
     var h = q("[data-sf-hint]");
     if (h) h.textContent = text;
+    kbLabels();
   }
+
+
+  // ------------------------------------------------------------------ keyboard
+  // One hex of the garden is in the Tab order (a roving tabindex); the arrow keys move the
+  // focus from hex to hex and Enter or Space chooses the focused hex as a click would. Each
+  // hex's label names it and says what is on it. The focus survives the board's re-renders.
+
+  var KB = "#sf-map .sf-hex, #sf-map .sf-kitchen";
+  function kbEl(ref) {
+    return ref ? q('#sf-map .sf-hex[data-hex="' + ref + '"]') || (ref === "KITCHEN" ? q("#sf-map .sf-kitchen") : null) : null;
+  }
+  function kbDefault() {
+    var me = q("#sf-map .sf-token.is-me"), start = q("#sf-map .sf-hex.is-start"), any = q("#sf-map .sf-hex");
+    return (me && kbEl(me.dataset.hex) && me.dataset.hex) || (start && start.dataset.hex) || (any && any.dataset.hex);
+  }
+  // The hex the arrow key leads to: up and down a column, left and right to the next column,
+  // zigzagging about the row the sideways run started from.
+  function kbStep(ref, key) {
+    if (ref === "KITCHEN") return key === "ArrowUp" ? "W11" : null;
+    var p = parse(ref), r = p[0], c = p[1], tries;
+    if (key === "ArrowUp") tries = [[r - 2, c]];
+    else if (key === "ArrowDown") tries = [[r + 2, c]];
+    else if (key === "ArrowLeft" || key === "ArrowRight") {
+      var dc = key === "ArrowLeft" ? -1 : 1, anchor = S.kbRow === null ? r : S.kbRow;
+      tries = r <= anchor ? [[r + 1, c + dc], [r - 1, c + dc]] : [[r - 1, c + dc], [r + 1, c + dc]];
+    } else return undefined;
+    for (var i = 0; i < tries.length; i++) {
+      if (tries[i][0] < 0 || tries[i][1] < 1) continue;
+      var n = refOf(tries[i][0], tries[i][1]);
+      if (kbEl(n)) return n;
+    }
+    return key === "ArrowDown" && ref === "W11" ? "KITCHEN" : null;
+  }
+  function kbFocus(ref) {
+    var el = kbEl(ref);
+    if (!el) return;
+    qa(KB).forEach(function (h) { h.setAttribute("tabindex", h === el ? "0" : "-1"); });
+    S.kbHex = ref;
+    el.focus();
+  }
+  function kbRing(el) {
+    var ring = q("#sf-map .sf-kbring");
+    if (!ring) return;
+    if (!el || !el.matches(":focus-visible")) { ring.setAttribute("hidden", ""); return; }
+    var points, shape = el.querySelector("polygon");
+    if (shape) points = shape.getAttribute("points");
+    else {
+      var box = el.querySelector("rect"), x = +box.getAttribute("x"), y = +box.getAttribute("y"),
+          w = +box.getAttribute("width"), h = +box.getAttribute("height");
+      points = [x, y, x + w, y, x + w, y + h, x, y + h].join(" ");
+    }
+    ring.querySelectorAll("polygon").forEach(function (p) { p.setAttribute("points", points); });
+    ring.removeAttribute("hidden");
+  }
+  function kbLabels() {
+    var els = qa(KB);
+    if (!els.length) return;
+    var people = {}, mine = board() ? board().dataset.seat : "";
+    (data("sf-combatants") || []).forEach(function (c) {
+      if (!c.hex || c.status === "gone" || c.seen === false) return;
+      var words = c.name + (String(c.seat) === mine ? " (you)" : "") + ": " + c.hp + " HP, " + c.vp + " VP" + (c.vp === 1 ? "" : "s")
+        + ", " + c.ss + " snowball" + (c.ss === 1 ? "" : "s") + (c.dd ? ", " + c.dd + " Dirigible" + (c.dd === 1 ? "" : "s") : "")
+        + (c.status === "fighting" ? "" : ", " + (c.status === "running" ? "running to the kitchen" : c.status === "drying" ? "drying their socks" : "fled"));
+      (people[c.hex] = people[c.hex] || []).push(words);
+    });
+    var stormed = {}, headless = {}, aimable = {}, ranked = {};
+    qa("#sf-map .sf-conifer.is-used").forEach(function (g) { stormed[g.dataset.conifer] = true; });
+    qa("#sf-map .sf-snowman.is-used").forEach(function (g) { headless[g.dataset.snowman] = true; });
+    qa("#sf-map .sf-token.is-aimable, #sf-map .sf-token.is-picked-target").forEach(function (g) {
+      aimable[g.dataset.hex] = g.classList.contains("is-picked-target") ? "your first target" : "can be aimed at";
+    });
+    qa("#sf-map .sf-start.is-picked").forEach(function (g) {
+      var rank = g.querySelector(".sf-rank");
+      if (rank) ranked[g.dataset.start] = rank.textContent;
+    });
+    var current = kbEl(S.kbHex) ? S.kbHex : kbDefault();
+    els.forEach(function (el) {
+      var ref = el.dataset.hex, words = [el.dataset.what];
+      if (stormed[ref]) words.push("its snow already stormed down");
+      if (el.classList.contains("is-snowman")) words.push(headless[ref] ? "the snowman's head is gone" : "its head can be taken as a Dirigible");
+      if (people[ref]) words = words.concat(people[ref]); else if (ref !== "KITCHEN" && !el.classList.contains("is-shed")) words.push("nobody on it");
+      if (ranked[ref]) words.push("your start choice " + ranked[ref]);
+      if (el.classList.contains("is-next")) words.push("can be the next hex of your route");
+      if (el.classList.contains("is-aimable")) words.push("can be aimed at");
+      if (aimable[ref]) words.push(aimable[ref]);
+      el.setAttribute("aria-label", (ref === "KITCHEN" ? "The kitchen" : ref) + ": " + words.join("; "));
+      el.setAttribute("tabindex", ref === current ? "0" : "-1");
+    });
+    var active = document.activeElement;
+    if (S.kbActive && (!active || active === document.body || !document.contains(active))) kbFocus(current);
+    else kbRing(active && active.closest ? active.closest(KB) : null);
+  }
+
+  document.addEventListener("keydown", function (evt) {
+    var el = evt.target.closest && evt.target.closest(KB);
+    if (!el || !board() || !board().contains(el)) return;
+    var ref = el.dataset.hex;
+    if (evt.key === "Enter" || evt.key === " " || evt.key === "Spacebar") {
+      evt.preventDefault();
+      S.kbActive = true;
+      S.kbHex = ref;
+      var b = board();
+      if (!clickMap({target: el}) && b.dataset.asked && b.dataset.phase === "orders")
+        hint(S.seg ? "Choose an order for segment " + S.seg + " first, then the hexes." : "Choose a segment to write first.");
+      kbLabels();
+      return;
+    }
+    if (evt.key === "ArrowUp" || evt.key === "ArrowDown") S.kbRow = null;
+    var next = kbStep(ref, evt.key);
+    if (next === undefined) return;
+    evt.preventDefault();
+    if ((evt.key === "ArrowLeft" || evt.key === "ArrowRight") && S.kbRow === null) S.kbRow = parse(ref)[0];
+    if (evt.key === "ArrowUp" || evt.key === "ArrowDown") S.kbRow = null;
+    if (next) kbFocus(next);
+  });
+  document.addEventListener("focusin", function (evt) {
+    var el = evt.target.closest && evt.target.closest(KB);
+    if (el) {
+      S.kbHex = el.dataset.hex;
+      S.kbActive = el.matches(":focus-visible");
+      qa(KB).forEach(function (h) { h.setAttribute("tabindex", h === el ? "0" : "-1"); });
+    } else if (evt.target !== document.body) {
+      S.kbActive = false;
+    }
+    kbRing(el);
+  });
+  document.addEventListener("focusout", function (evt) {
+    if (evt.target.closest && evt.target.closest(KB)) kbRing(null);
+  });
 
   // The phone's sideways scroll of the garden survives re-renders; at first it centres on your combatant.
   document.addEventListener("scroll", function (evt) {
@@ -501,7 +632,7 @@
     var key = b.dataset.game + ":" + b.dataset.phase + ":" + b.dataset.turn + ":" + b.dataset.seat;
     if (S.key !== key) {
       S.key = key; S.seg = null; S.tool = null; S.bolero = []; S.branch = null; S.local = null; S.pending = false; S.queued = false;
-      S.setupStarts = null; S.showSeg = "all"; S.message = "";
+      S.setupStarts = null; S.showSeg = "all"; S.message = ""; S.kbHex = null; S.kbRow = null;
       if (b.dataset.phase !== "setup") S.setupName = null;
       var first = q("[data-sf-orders]");
       if (first && b.dataset.asked) S.seg = parseInt(first.dataset.first, 10);
@@ -521,6 +652,7 @@
     paintOrderText();
     paintTools();
     paintConditions();
+    kbLabels();
   }
 
   // A refusal (the engine's reason in #flash) leaves the version as it was: forget the unsaved change.

@@ -342,3 +342,188 @@ def test_three_seats_a_bolero_at_two_clicked_targets_and_the_nearest_opponent(br
     shot(ana, "sf-06-three-seats-report")
     assert not errors, errors
     ana.context.close()
+
+
+def _focused_hex(page) -> str | None:
+    return page.evaluate("(document.activeElement && document.activeElement.dataset) ? document.activeElement.dataset.hex || null : null")
+
+
+def _tab_into_garden(page) -> None:
+    """Shift+Tab from the side panel's first control: the garden is the stop before it."""
+    page.locator(".sf-side").locator("button:visible, input:visible, select:visible").first.focus()
+    page.keyboard.press("Shift+Tab")
+
+
+def _arrow_to(page, ref: str) -> None:
+    """Walk the keyboard focus over the garden to ``ref`` with the arrow keys only."""
+    for _ in range(40):
+        here = _focused_hex(page)
+        if here == ref:
+            return
+        (r, c), (tr, tc) = (ord(here[0]) - 65, int(here[1:])), (ord(ref[0]) - 65, int(ref[1:]))
+        page.keyboard.press("ArrowLeft" if tc < c else "ArrowRight" if tc > c else "ArrowUp" if tr < r else "ArrowDown")
+        assert _focused_hex(page) != here, f"the arrow keys are stuck at {here} on the way to {ref}"
+    raise AssertionError(f"never reached {ref}")
+
+
+def test_the_garden_is_played_from_the_keyboard(browser, live_server_proc, shot):
+    """Tab into the garden, arrow keys from hex to hex, Enter or Space to choose: start hexes at setup,
+    a route in the orders; every hex names itself and what is on it, and the focus is seen and kept."""
+    base = live_server_proc.url
+    ana = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors = script_errors_of(ana, timeout_ms=6000)
+    as_guest(ana, base + "/", "Ana")
+    ana.goto(base + "/games/new/snowball-fighting/")
+    ana.click("button:has-text('Create game')")
+    ana.locator("button:has-text('Add computer player')").first.click()
+    expect(ana.locator(".waiting-room .tag:has-text('computer')")).to_have_count(1)
+    ana.click("#start-game")
+    expect(ana.locator("#sf-board")).to_have_attribute("data-phase", "setup")
+
+    # the garden is one stop in the Tab order, just before the side panel
+    _tab_into_garden(ana)
+    first = _focused_hex(ana)
+    assert first and ana.locator('#sf-map .sf-hex[tabindex="0"]').count() == 1
+    label = ana.locator(f'#sf-map .sf-hex[data-hex="{first}"]').get_attribute("aria-label")
+    assert label.startswith(f"{first}: ") and "a start hex" in label and "nobody on it" in label
+    expect(ana.locator("#sf-map .sf-kbring")).to_be_visible()
+    assert ana.evaluate("document.activeElement.matches(':focus-visible')")
+    assert ana.locator("#sf-map").get_attribute("aria-describedby") == "sf-map-keys"
+    expect(ana.locator("#sf-map-keys")).to_contain_text("arrow keys")
+
+    # the arrows walk the garden; Enter and Space pick start hexes in order
+    _arrow_to(ana, "W9")
+    ana.keyboard.press("Enter")
+    expect(ana.locator("#sf-starts")).to_have_text("W9")
+    assert "your start choice 1" in ana.locator('#sf-map .sf-hex[data-hex="W9"]').get_attribute("aria-label")
+    _arrow_to(ana, "S1")
+    ana.keyboard.press(" ")
+    expect(ana.locator("#sf-starts")).to_have_text("W9, S1")
+    shot(ana, "sf-kb-01-setup-focus")
+    ana.fill("#sf-name", "Avalanche Annie")
+    old = live_version(ana)
+    ana.click("[data-sf-setup-ready]")
+    _wait_new_version(ana, old)
+    expect(ana.locator("#sf-board")).to_have_attribute("data-phase", "orders")
+    me = int(ana.locator("#sf-board").get_attribute("data-seat"))
+    here = _my_hex(ana)
+    assert here == "W9"
+    other = next(t for t in ana.evaluate("[...document.querySelectorAll('#sf-map [data-token-seat]')].map(t => t.dataset.tokenSeat)")
+                 if int(t) != me)
+    their_hex = ana.locator(f'#sf-map [data-token-seat="{other}"]').get_attribute("data-hex")
+    their_name = ana.locator(f'[data-roster-seat="{other}"] .sf-cname').inner_text()
+    their_label = ana.locator(f'#sf-map .sf-hex[data-hex="{their_hex}"]').get_attribute("aria-label")
+    assert their_name in their_label and "10 HP" in their_label and "2 snowballs" in their_label
+    assert "Avalanche Annie (you): 10 HP, 0 VPs, 2 snowballs" in ana.locator(
+        '#sf-map .sf-hex[data-hex="W9"]').get_attribute("aria-label")
+
+    # a move written from the keyboard: the tool by Enter on its button, the route by the arrows and Enter
+    ana.focus('[data-sf-tool="move"]')
+    ana.keyboard.press("Enter")
+    _tab_into_garden(ana)
+    assert _focused_hex(ana) == here  # the garden's Tab stop is now your own combatant
+    nexts = ana.evaluate("[...document.querySelectorAll('#sf-map .sf-hex.is-next')].map(h => h.dataset.hex)")
+    step = next(h for h in nexts if h[1:] == here[1:] or abs(int(h[1:]) - int(here[1:])) == 1)
+    assert "can be the next hex of your route" in ana.locator(f'#sf-map .sf-hex[data-hex="{step}"]').get_attribute("aria-label")
+    _arrow_to(ana, step)
+    old = live_version(ana)
+    ana.keyboard.press("Enter")
+    _wait_new_version(ana, old)
+    expect(ana.locator('[data-sf-card="1"] [data-sf-order-text]')).to_contain_text(f"Move {step}")
+    ana.wait_for_function(f"document.activeElement && document.activeElement.dataset.hex === '{step}'")
+    expect(ana.locator("#sf-map .sf-kbring")).to_be_visible()
+    expect(ana.locator("[data-sf-hint]")).to_contain_text(f"Route {here} → {step}")
+    shot(ana, "sf-kb-02-route-focus")
+    ana.locator("#sf-mapscroll").screenshot(path=str(SHOTS / "sf-kb-02-route-focus-map.png"))
+
+    # a mouse click does not leave a keyboard focus ring behind
+    ana.locator('#sf-map .sf-hex[data-hex="A1"] polygon').click(force=True)
+    expect(ana.locator("#sf-map .sf-kbring")).to_be_hidden()
+    assert not errors, errors
+    ana.context.close()
+
+
+def _save_or_refused(page, locator) -> None:
+    """Click an order's button; wait for the saved orders, or for the engine's refusal."""
+    old = live_version(page)
+    page.evaluate("document.getElementById('flash') && document.getElementById('flash').classList.remove('flash-error')")
+    locator.click()
+    page.wait_for_function(f"document.getElementById('live').dataset.version !== '{old}' || "
+                           "!!document.querySelector('#flash.flash-error')")
+
+
+def _throw_collect_throw(page) -> None:
+    """A quick turn through the page: a Rattlesnake at the nearest opponent, collect two, another
+    Rattlesnake (an order the engine refuses, e.g. with no snowball left, stays unwritten); Ready."""
+    if not page.locator("[data-sf-orders]").count():
+        return  # out of the fight for now (running to the kitchen or drying socks)
+    first = int(page.locator("[data-sf-orders]").get_attribute("data-first") or 1)
+    for seg in range(first, 4):
+        if seg != first:
+            page.click(f'[data-sf-edit="{seg}"]')
+        if seg == 2:
+            page.click('[data-sf-tool="collect"]')
+            collect = page.locator("[data-sf-collect*='\"count\":2']")
+            if collect.count():
+                _save_or_refused(page, collect.first)
+            continue
+        page.click('[data-sf-tool="rattlesnake"]')
+        _save_or_refused(page, page.locator('[data-sf-target="nearest"]'))
+    if not page.locator("#sf-ready").count():  # every order refused: stand still
+        if page.evaluate("SnowballFighting.state().seg") != first:
+            page.click(f'[data-sf-edit="{first}"]')
+        _save_or_refused(page, page.locator('[data-sf-tool="stand"]'))
+    old = live_version(page)
+    page.click("#sf-ready")
+    _wait_new_version(page, old)
+
+
+def test_two_people_and_a_computer_play_to_the_result(browser, live_server_proc, shot):
+    """Three seats, one a computer player: turn after turn through the page until someone has 15 VPs
+    (or the turn limit), then the result with VPs and damage dealt and taken, the same for everyone."""
+    base = live_server_proc.url
+    contexts = [browser.new_context(viewport=size) for size in ({"width": 1280, "height": 900}, {"width": 375, "height": 812})]
+    ana, ben = (c.new_page() for c in contexts)
+    errors = script_errors_of(ana, ben, timeout_ms=10000)
+    as_guest(ana, base + "/", "Ana")
+    ana.goto(base + "/games/new/snowball-fighting/")
+    ana.select_option("select[name=num_seats]", "3")
+    ana.click("button:has-text('Create game')")
+    game_url = ana.url
+    as_guest(ben, game_url, "Ben")
+    ben.click("button:has-text('Sit here')")
+    expect(ana.locator(".waiting-room")).to_contain_text("Ben")
+    ana.locator("button:has-text('Add computer player')").first.click()
+    expect(ana.locator(".waiting-room .tag:has-text('computer')")).to_have_count(1)
+    ana.click("#start-game")
+    for page, name in ((ana, "Avalanche Annie"), (ben, "Blizzard Ben")):
+        expect(page.locator("#sf-board")).to_have_attribute("data-phase", "setup")
+        page.fill("#sf-name", name)
+        old = live_version(page)
+        page.click("[data-sf-setup-ready]")
+        _wait_new_version(page, old)
+    turns = 0
+    while not ana.locator("[data-sf-result]").count():
+        turns += 1
+        assert turns <= 60, "no result after 60 turns"
+        turn = ana.locator("#sf-board").get_attribute("data-turn")
+        for page in (ana, ben):
+            if page.locator("#sf-board").get_attribute("data-asked"):
+                _throw_collect_throw(page)
+        ana.wait_for_function(f"document.getElementById('sf-board').dataset.turn !== '{turn}' || "
+                              "!!document.querySelector('[data-sf-result]')", timeout=15000)
+    for page in (ana, ben):
+        result = page.locator("[data-sf-result]")
+        expect(result).to_contain_text(re.compile(r"wins|Shared victory|No winner"))
+        expect(result.locator("thead")).to_contain_text("Damage dealt")
+        expect(result.locator("thead")).to_contain_text("Damage taken")
+        expect(result.locator("[data-final-seat]")).to_have_count(3)
+    scores = [int(ana.locator(f'[data-final-seat="{s}"] td').nth(1).inner_text()) for s in range(3)]
+    reason = ana.locator("[data-sf-result] p").inner_text()
+    assert max(scores) >= 15 or "turn" in reason, (scores, reason)
+    assert ana.locator("[data-sf-result]").inner_text() == ben.locator("[data-sf-result]").inner_text()
+    shot(ana, "sf-07-result-player")
+    shot(ben, "sf-07-result-phone")
+    assert not errors, errors
+    for context in contexts:
+        context.close()

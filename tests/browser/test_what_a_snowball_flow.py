@@ -131,6 +131,9 @@ def test_two_players_and_a_spectator_set_up_and_play_a_turn(browser, live_server
     expect(ana.locator(".who")).to_contain_text("Ana")
     ana.goto(base + "/games/new/what-a-snowball/")
     ana.select_option("select[name=opt_village]", "high_street")
+    expect(ana.locator("[data-roster-help]")).to_contain_text("Players pick their teams in the waiting room")
+    expect(ana.locator("[data-roster-fallback]")).to_be_hidden()  # the no-script JSON hint goes with the table
+    expect(ana.locator("[data-roster-json]")).to_be_hidden()
     ana.uncheck("[data-roster-default]")
     expect(ana.locator("[data-roster-rows] tr")).to_have_count(6)
     ana.locator("[data-roster-rows] tr").first.locator("input[type=text]").fill("Blizzard")

@@ -365,6 +365,26 @@ def test_orders_can_be_revised_until_ready():
     assert hexes(s)[0] == "B6"
 
 
+def test_revising_orders_logs_one_line_a_turn_and_the_report_still_has_every_segment():
+    s = arena({0: "A5", 1: "W1"})
+    logged = []
+    for route in (["C5"], ["B6"], ["C5"], ["B6"]):
+        s, events = R.apply(s, 0, {"type": "orders", "segments": [{"type": "move", "route": route}, STAND, STAND]})
+        logged += events
+    assert [e["type"] for e in logged] == ["orders_saved"]
+    assert logged[0]["visible_to"] == [0] and "turn 1" in logged[0]["text"]
+    s, events = R.apply(s, 0, {"type": "ready"})
+    assert [e["type"] for e in events] == ["ready"]
+    s, events = R.apply(s, 1, {"type": "orders", "segments": [STAND, STAND, STAND], "ready": True})
+    assert [e["type"] for e in events][:1] == ["ready"] and "orders_saved" not in [e["type"] for e in events]
+    report = s["report"]
+    assert report["turn"] == 1 and len(report["segments"]) == 3
+    assert any(e["type"] == "move" and e.get("seat") == 0 for e in events)
+    assert hexes(s)[0] == "B6"
+    s, events = R.apply(s, 0, {"type": "orders", "segments": [STAND, STAND, STAND]})
+    assert [(e["type"], e["turn"]) for e in events] == [("orders_saved", 2)]
+
+
 def test_every_prompt_has_a_legal_default_and_a_description():
     s = started(3)
     prompts = R.to_act(s)

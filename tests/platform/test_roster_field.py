@@ -73,3 +73,14 @@ def test_the_widget_renders_the_editor_round_the_json():
     assert "&quot;Ann&quot;" in page  # the JSON is in the textarea, escaped
     choices = json.loads(__import__("html").unescape(page.split('data-choices="')[1].split('"', 1)[0]))
     assert ["yeti", "Yeti (Fast and Strong)"] in choices["types"] and len(choices["traits"]) == 4
+
+
+@pytest.mark.django_db
+def test_the_new_game_page_explains_the_roster_in_players_words(client):
+    page = client.get("/games/new/what-a-snowball/").content.decode()
+    help_text = page.split("data-roster-help>", 1)[1].split("data-roster-fallback", 1)[0]
+    assert "waiting room" in help_text and "split among several" in help_text
+    assert "1 to 3 Kids" in help_text and "6 to 12 Kids" in help_text and "same number of Kids" in help_text
+    assert "one team per player" not in page
+    assert "{" not in help_text and "seat" not in help_text  # no JSON, no seat numbers outside the no-script hint
+    assert page.count("player who commands it") == 1  # the editor's help, not the option's again under the field

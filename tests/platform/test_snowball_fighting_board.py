@@ -70,7 +70,11 @@ def test_setup_page_shows_the_garden_and_asks_for_a_name_and_start_hexes():
     assert len(hexes) == 150 and {"A1", "K7", "W13", "W11", "B12"} <= set(hexes)
     for ref in ("A1", "K7", "W13"):
         assert '<text class="sf-ref" x="' in page and f">{ref}</text>" in page
-    assert 'data-hex="K7"><polygon' in page and "is-shed" in page
+    assert re.search(r'<g class="sf-hex[^"]*is-shed[^"]*" data-hex="K7"[^>]*aria-label="K7: the shed[^"]*"><polygon', page)
+    # every hex is a button in the keyboard's reach, labelled with its reference and what it is
+    assert re.search(r'data-hex="L6"[^>]*role="button" tabindex="-1"[^>]*aria-label="L6: [^"]*safe from avalanches', page)
+    assert re.search(r'data-hex="E13"[^>]*aria-label="E13: a conifer"', page)
+    assert re.search(r'data-hex="A7"[^>]*aria-label="A7: [^"]*a start hex', page)
     assert len(re.findall(r'class="sf-start[^"]*" data-start="', page)) == 6
     assert len(re.findall(r'class="sf-conifer[" ]', page)) == 3
     assert "data-sf-setup" in page and 'id="sf-name"' in page

@@ -362,10 +362,14 @@ def _do_orders(s: State, seat: int, action: Action, events: list[Event]) -> None
         ready = action.get("ready", False)
         if not isinstance(ready, bool):
             raise BadAction(f"ready must be true or false, got {ready!r}")
+        first = s["orders"][seat] is None
         s["orders"][seat] = segments
-        events.append({"type": "orders_saved", "seat": seat, "text": "orders saved", "visible_to": [seat]})
         if ready:
             _mark_ready(s, seat, events, "")
+        elif first:
+            events.append({"type": "orders_saved", "seat": seat, "turn": s["turn"], "visible_to": [seat],
+                           "text": f"orders for turn {s['turn']} written: change them as often as you like "
+                                   "until you mark them ready"})
     elif kind == "ready":
         if s["orders"][seat] is None:
             raise IllegalAction("write your orders before marking them ready")

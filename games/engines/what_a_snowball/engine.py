@@ -323,7 +323,15 @@ def _blocker_words(s: State, blocker: str) -> str:
 
 
 def _fire(s: State, thrower: str, target: str) -> dict[str, Any]:
-    return line_of_fire(_terrain(s), _bases(s), thrower, target)
+    bases = tuple((kid_id, tuple(pos), radius) for kid_id, pos, radius in _bases(s))
+    fire = _fire_between(_terrain(s), bases, thrower, target)
+    return dict(fire, objects=list(fire["objects"]))
+
+
+@functools.lru_cache(maxsize=512)
+def _fire_between(terrain: Any, bases: tuple, thrower: str, target: str) -> dict[str, Any]:
+    """A line of fire, remembered: the Kids stand still through most of a turn's actions and views."""
+    return line_of_fire(terrain, bases, thrower, target)
 
 
 def _enemies(s: State, kid_id: str) -> list[str]:
@@ -436,8 +444,8 @@ class WhatASnowball:
                         ("method1", "Method 1: draw one on 3 points or on sending an enemy home"),
                         ("method2", "Method 2: draw at the start (3 for one Kid, else one per Kid)"))),
         Option(name="kids", label="Kids", kind="roster", default=None,
-               help='Each Kid: {"name", "seat", "traits": [...], "type"}. Teams of equal size, 6-12 Kids, '
-                    "1-3 per seat. Left out: equal teams of the fewest Kids with default names and Traits."),
+               help="Each Kid's name, the player who commands it, its type and Trait(s): 6 to 12 Kids, 1 to 3 per "
+                    "player, every team the same size. Left empty, the game makes equal teams of ready-made Kids."),
     )
 
     # -- creation ---------------------------------------------------------------------------

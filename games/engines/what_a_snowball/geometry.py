@@ -139,12 +139,22 @@ def _corner_nodes(shape: BaseGeometry, radius: float) -> list[tuple[float, float
     return [(x, y) for x, y in list(ring)[:-1]]
 
 
-def _circle_nodes(center: Point2, radius: float) -> list[tuple[float, float]]:
+@functools.lru_cache(maxsize=8)
+def _circle_offsets(radius: float) -> np.ndarray:
+    """The path nodes round a base's keep-out circle of ``radius``, relative to its centre."""
     segments = _NODE_QUAD_SEGMENTS["circle"]
     sides = 4 * segments
     reach = (radius + TOLERANCE) / math.cos(math.pi / sides)
-    return [(center[0] + reach * math.cos(2 * math.pi * (k + 0.5) / sides),
-             center[1] + reach * math.sin(2 * math.pi * (k + 0.5) / sides)) for k in range(sides)]
+    return np.array([(reach * math.cos(2 * math.pi * (k + 0.5) / sides),
+                      reach * math.sin(2 * math.pi * (k + 0.5) / sides)) for k in range(sides)])
+
+
+def _circle_nodes(centers: np.ndarray, radii: np.ndarray) -> np.ndarray:
+    """Path nodes round every base's keep-out circle (``centers`` n x 2, ``radii`` n), polygon corners
+    pushed just outside the circle."""
+    if not len(radii):
+        return np.zeros((0, 2))
+    return np.vstack([centers[i] + _circle_offsets(float(radii[i])) for i in range(len(radii))])
 
 
 def _terrain_key(pieces: Sequence[Mapping[str, Any]]) -> tuple:
@@ -271,12 +281,9 @@ class Walker:
         self.others = others
         self.kid_xy = np.array([c for c, _ in others], dtype=float).reshape(-1, 2)
         self.kid_reach = np.array([r for _, r in others], dtype=float)
-        nodes = list(nodes)
-        for center, reach in others:
-            nodes += _circle_nodes(center, reach)
         low, high = radius - TOLERANCE, SIZE - radius + TOLERANCE
         self.bounds = (low, high)
-        candidates = np.array(nodes) if nodes else np.zeros((0, 2))
+        candidates = np.vstack([np.array(nodes, dtype=float).reshape(-1, 2), _circle_nodes(self.kid_xy, self.kid_reach)])
         if len(candidates):
             inside = (candidates[:, 0] >= low) & (candidates[:, 0] <= high) & (candidates[:, 1] >= low) \
                 & (candidates[:, 1] <= high)
@@ -284,9 +291,9 @@ class Walker:
         if len(candidates):
             free = ~shapely.intersects_xy(self.ground, candidates[:, 0], candidates[:, 1]) & ~self._on_kids(candidates)
             candidates = candidates[free]
-        self.nodes = [tuple(map(float, p)) for p in candidates]
-        self._blocked: BaseGeometry | None = None
+        self.nodes = [tuple(p) for p in candidates.tolist()]
         self._convex: list[BaseGeometry] | None = None
+        self._outline_list: list[np.ndarray] | None = None
 
     def _on_kids(self, points: np.ndarray) -> np.ndarray:
         """For each point, whether it is inside another Kid's keep-out circle (by more than the tolerance)."""
@@ -299,17 +306,9 @@ class Walker:
     def convex(self) -> list[BaseGeometry]:
         """Every keep-out piece as a convex shape: terrain grown by the radius, other bases grown by both."""
         if self._convex is None:
-            discs = [Point(center).buffer(reach - TOLERANCE, quad_segs=_ROUND_SEGMENTS) for center, reach in self.others]
-            self._convex = list(self._terrain_convex) + discs
+            discs = shapely.buffer(shapely.points(self.kid_xy), self.kid_reach - TOLERANCE, quad_segs=_ROUND_SEGMENTS)
+            self._convex = list(self._terrain_convex) + list(discs)
         return self._convex
-
-    @property
-    def blocked(self) -> BaseGeometry:
-        """The whole keep-out area, one shape (for drawing the reachable area)."""
-        if self._blocked is None:
-            self._blocked = shapely.union_all([self.ground] + self.convex[len(self._terrain_convex):])
-            shapely.prepare(self._blocked)
-        return self._blocked
 
     def stands_clear(self, point: Point2) -> bool:
         low, high = self.bounds
@@ -319,23 +318,29 @@ class Walker:
             return False
         return not self._on_kids(np.array([point], dtype=float))[0]
 
-    def _clear_lines(self, origin: Point2, targets: list[tuple[float, float]]) -> np.ndarray:
-        if not targets:
-            return np.zeros(0, dtype=bool)
-        lines = shapely.linestrings([[origin, t] for t in targets])
-        clear = ~shapely.intersects(self.ground, lines)
+    def _clear_lines(self, origins: list[tuple[float, float]], targets: list[tuple[float, float]]) -> np.ndarray:
+        """Whether the straight way from each origin to each target (a matrix) clips no keep-out shape."""
+        if not origins or not targets:
+            return np.zeros((len(origins), len(targets)), dtype=bool)
+        starts = np.array(origins, dtype=float)
+        ends = np.array(targets, dtype=float)
+        pairs = np.empty((len(starts), len(ends), 2, 2))
+        pairs[:, :, 0] = starts[:, None, :]
+        pairs[:, :, 1] = ends[None, :, :]
+        clear = ~shapely.intersects(self.ground, shapely.linestrings(pairs.reshape(-1, 2, 2))).reshape(len(starts),
+                                                                                                   len(ends))
         if len(self.kid_reach):
-            ends = np.array(targets, dtype=float)
-            ox, oy = origin
-            dx, dy = ends[:, 0] - ox, ends[:, 1] - oy
+            ox, oy = starts[:, 0, None], starts[:, 1, None]
+            dx, dy = ends[None, :, 0] - ox, ends[None, :, 1] - oy
             length2 = dx * dx + dy * dy
-            cx = self.kid_xy[None, :, 0] - ox
-            cy = self.kid_xy[None, :, 1] - oy
+            cx = self.kid_xy[None, None, :, 0] - ox[:, :, None]
+            cy = self.kid_xy[None, None, :, 1] - oy[:, :, None]
             with np.errstate(invalid="ignore", divide="ignore"):
-                along = np.where(length2[:, None] > 0, (cx * dx[:, None] + cy * dy[:, None]) / length2[:, None], 0.0)
+                along = np.where(length2[:, :, None] > 0,
+                                 (cx * dx[:, :, None] + cy * dy[:, :, None]) / length2[:, :, None], 0.0)
             along = np.clip(along, 0.0, 1.0)
-            gaps = np.hypot(along * dx[:, None] - cx, along * dy[:, None] - cy)
-            clear &= ~(gaps < self.kid_reach[None, :] - TOLERANCE).any(axis=1)
+            gaps = np.hypot(along * dx[:, :, None] - cx, along * dy[:, :, None] - cy)
+            clear &= ~(gaps < self.kid_reach[None, None, :] - TOLERANCE).any(axis=2)
         return clear
 
     def distances(self, limit: float, goal: Point2 | None = None) -> dict[tuple[float, float], float]:
@@ -348,6 +353,9 @@ class Walker:
         if goal is not None:
             goal = (float(goal[0]), float(goal[1]))
             points = [p for p in points if distance(self.start, p) + distance(p, goal) <= reach] + [goal]
+        origins = [self.start] + [p for p in points if p != goal]
+        row = {p: i for i, p in enumerate(origins)}
+        sees = self._clear_lines(origins, points)
         best = {self.start: 0.0}
         queue = [(0.0, self.start)]
         settled: set[tuple[float, float]] = set()
@@ -358,11 +366,10 @@ class Walker:
             settled.add(here)
             if goal is not None and here == goal:
                 break
-            open_points = [p for p in points if p not in settled
-                           and length + distance(here, p) < best.get(p, math.inf)
-                           and length + distance(here, p) + (distance(p, goal) if goal else 0.0) <= reach]
-            for p, clear in zip(open_points, self._clear_lines(here, open_points)):
-                if clear:
+            clear = sees[row[here]]
+            for j, p in enumerate(points):
+                if clear[j] and p not in settled and length + distance(here, p) < best.get(p, math.inf) \
+                        and length + distance(here, p) + (distance(p, goal) if goal else 0.0) <= reach:
                     best[p] = length + distance(here, p)
                     heapq.heappush(queue, (best[p], p))
         return best
@@ -376,7 +383,7 @@ class Walker:
             return 0.0
         if distance(self.start, goal) > limit + TOLERANCE:
             return None
-        if self._clear_lines(self.start, [goal])[0]:
+        if self._clear_lines([self.start], [goal])[0, 0]:
             return distance(self.start, goal)
         found = self.distances(limit, goal).get(goal)
         return found if found is not None and found <= limit + TOLERANCE else None
@@ -384,39 +391,54 @@ class Walker:
     def region(self, limit: float) -> BaseGeometry:
         """The area the centre can reach with a path of at most ``limit``: the union, over every
         node reached, of what it sees within the length left, less the keep-out shapes."""
-        best = self.distances(limit)
-        pieces = np.empty(len(self.convex), dtype=object)
-        pieces[:] = self.convex
-        outlines = [np.asarray(shape.exterior.coords) for shape in self.convex]
-        parts = []
-        for point, length in best.items():
-            left = limit - length
-            if left <= TOLERANCE:
-                continue
-            disc = Point(point).buffer(left, quad_segs=_ROUND_SEGMENTS)
-            near = np.flatnonzero(shapely.intersects(pieces, disc)) if len(pieces) else []
-            if len(near) == 0:
-                parts.append(disc)
-                continue
-            shadows = shapely.convex_hull([shapely.multipoints(_shadow_points(point, outlines[i], left))
-                                           for i in near])
-            parts.append(disc.difference(shapely.union_all(shadows)))
+        spots = [(point, limit - length) for point, length in self.distances(limit).items()
+                 if limit - length > TOLERANCE]
         low, high = self.bounds
         board = box(low + TOLERANCE, low + TOLERANCE, high - TOLERANCE, high - TOLERANCE)
-        if not parts:
+        if not spots:
             return Point(self.start).buffer(TOLERANCE / 2).intersection(board)
-        return shapely.union_all(parts).intersection(board).difference(self.blocked)
+        centres = np.array([point for point, _ in spots], dtype=float)
+        lefts = np.array([left for _, left in spots], dtype=float)
+        discs = shapely.buffer(shapely.points(centres), lefts, quad_segs=_ROUND_SEGMENTS)
+        parts = discs
+        if self.convex:
+            pieces = np.empty(len(self.convex), dtype=object)
+            pieces[:] = self.convex
+            near = shapely.intersects(discs[:, None], pieces[None, :])
+            rows, cols = np.nonzero(near)
+            if len(rows):
+                shadows = _shadows(centres[rows], lefts[rows], [self._outlines()[c] for c in cols])
+                grid = np.full((len(spots), int(near.sum(axis=1).max())), None, dtype=object)
+                grid[rows, np.arange(len(rows)) - np.searchsorted(rows, rows)] = shadows
+                shaded = near.any(axis=1)
+                parts = discs.copy()
+                parts[shaded] = shapely.difference(discs[shaded], shapely.union_all(grid[shaded], axis=1))
+        return shapely.union_all(parts).intersection(board)
+
+    def _outlines(self) -> list[np.ndarray]:
+        if self._outline_list is None:
+            self._outline_list = [shapely.get_coordinates(shape.exterior) for shape in self.convex]
+        return self._outline_list
 
 
-def _shadow_points(viewpoint: Point2, outline: np.ndarray, length: float) -> np.ndarray:
-    """A convex shape's corners and their projections far beyond it from ``viewpoint``: their
-    convex hull is what the shape hides from there, up to ``length`` away (itself included)."""
-    vx, vy = viewpoint
-    dx, dy = outline[:, 0] - vx, outline[:, 1] - vy
+def _shadows(viewpoints: np.ndarray, lengths: np.ndarray, outlines: list[np.ndarray]) -> np.ndarray:
+    """What each convex outline hides from its viewpoint, up to its length away (itself included):
+    the convex hull of its corners and their projections far beyond it."""
+    sizes = np.array([len(outline) for outline in outlines])
+    corners = np.vstack(outlines)
+    vx = np.repeat(viewpoints[:, 0], sizes)
+    vy = np.repeat(viewpoints[:, 1], sizes)
+    dx, dy = corners[:, 0] - vx, corners[:, 1] - vy
     norm = np.hypot(dx, dy)
     norm[norm == 0] = 1.0
-    far = 2 * length + 2
-    return np.vstack([outline, np.column_stack([vx + dx / norm * far, vy + dy / norm * far])])
+    far = np.repeat(2 * lengths + 2, sizes)
+    projected = np.column_stack([vx + dx / norm * far, vy + dy / norm * far])
+    starts = np.repeat(np.cumsum(sizes) - sizes, sizes)
+    within = np.arange(len(corners)) - starts
+    points = np.empty((2 * len(corners), 2))
+    points[2 * starts + within] = corners
+    points[2 * starts + sizes.repeat(sizes) + within] = projected
+    return shapely.convex_hull(shapely.multipoints(shapely.points(points), indices=np.repeat(np.arange(len(sizes)), 2 * sizes)))
 
 
 def region_rings(region: BaseGeometry, digits: int = 3) -> list[dict[str, list[list[float]]]]:
@@ -437,6 +459,10 @@ def vault_landing(terrain: Terrain, piece_id: str, pos: Point2, radius: float) -
     """Where a base in contact with a vaultable piece lands on the far side, straight across
     (along the line from the nearest point of the piece through the base's centre); None when
     the base is not in contact with it."""
+    x0, y0, x1, y1 = terrain.boxes[piece_id]
+    reach = radius + 2 * TOLERANCE
+    if pos[0] < x0 - reach or pos[0] > x1 + reach or pos[1] < y0 - reach or pos[1] > y1 + reach:
+        return None
     shape = terrain.shapes[piece_id]
     here = Point(pos)
     gap = shape.distance(here) - radius
