@@ -27,9 +27,10 @@ included) in under 20 ms.
 
 Most games start with ``min_players`` and default options; a game listed in ``SETUPS`` starts
 as that entry says (What a Snowball!: twelve seats of one Kid in four teams, special players,
-ability cards and the village drawn from the seed). Where ``REGIONS`` names a test, the
-``legal_actions`` calls it picks (What a Snowball!'s reachable area of a MOVE) are also
-reported on their own.
+ability cards and the village drawn from the seed; Snowball Fighting: six players, every
+optional rule on). Some calls are also reported on their own (``SPOTLIGHT``): What a
+Snowball!'s ``legal_actions`` while a seat chooses where to MOVE (the reachable area), and
+Snowball Fighting's ``apply`` that resolves a turn (its target: under 2 ms for six players).
 
 The floor: every run also times a fixed piece of Python and shapely work (``floor_task``),
 and for the slow games (``SLOW_GAMES``) again just before each game; figures are given
@@ -57,7 +58,7 @@ from bench.common import fmt, machine, median_spread, write_result
 
 TARGET_MS = {("snowball-fight", 2): 2.0, "what-a-snowball": 50.0}
 DEFAULT_TARGET_MS = 20.0
-REGION_TARGET_MS = {"what-a-snowball": 5.0}
+REGION_TARGET_MS = {"what-a-snowball": 5.0, "snowball-fighting": 2.0}
 FLOOR_REPEATS = 15
 CLOCK = [time.perf_counter_ns]
 """The bench's clock: wall time, or the process's CPU time with ``--cpu``."""
@@ -86,7 +87,16 @@ def _what_a_snowball(ruleset, state, seat, legal, rng):
     return bot.random_action({"legal_actions": legal, "kids": kids, "village": {"terrain": state["terrain"]}}, rng)
 
 
-CHOOSERS: dict[str, Chooser] = {"jingle-bells": _jingle_bells, "what-a-snowball": _what_a_snowball}
+def _snowball_fighting(ruleset, state, seat, legal, rng):
+    from games.engines.snowball_fighting import bot
+
+    if state["phase"] == "setup":
+        return dict(legal[0]["example"])
+    return bot.random_orders(state, seat, rng)
+
+
+CHOOSERS: dict[str, Chooser] = {"jingle-bells": _jingle_bells, "what-a-snowball": _what_a_snowball,
+                                "snowball-fighting": _snowball_fighting}
 
 
 def _what_a_snowball_table(seed: int) -> dict[str, Any]:
@@ -106,7 +116,13 @@ def _what_a_snowball_table(seed: int) -> dict[str, Any]:
     return {"players": 12, "teams": [seat // 3 for seat in range(12)], "options": options}
 
 
-SETUPS: dict[str, Callable[[int], dict[str, Any]]] = {"what-a-snowball": _what_a_snowball_table}
+def _snowball_fighting_table(seed: int) -> dict[str, Any]:
+    """Six players, every optional rule on."""
+    return {"players": 6, "options": {"rule12": True, "rule13": True, "rule14": True}}
+
+
+SETUPS: dict[str, Callable[[int], dict[str, Any]]] = {"what-a-snowball": _what_a_snowball_table,
+                                                      "snowball-fighting": _snowball_fighting_table}
 
 
 def _moving(state: dict) -> bool:
@@ -115,6 +131,16 @@ def _moving(state: dict) -> bool:
 
 
 REGIONS: dict[str, Callable[[dict], bool]] = {"what-a-snowball": _moving}
+
+
+def _resolved(events: list) -> bool:
+    return any(e.get("type") == "report" for e in events)
+
+
+RESOLVING: dict[str, Callable[[list], bool]] = {"snowball-fighting": _resolved}
+"""Slugs whose ``apply`` calls that resolve a turn (the events say so) are reported apart."""
+SPOTLIGHT = {"what-a-snowball": "a MOVE's reachable area (legal_actions)",
+             "snowball-fighting": "a turn resolved (the last seat's apply)"}
 
 
 def floor_task() -> None:
@@ -186,6 +212,7 @@ def play_one(ruleset, seed: int, rng: random.Random, chooser: Chooser, apply_ns:
     else:
         setup = SETUPS[ruleset.slug](seed) if ruleset.slug in SETUPS else {"players": ruleset.min_players, "options": {}}
     is_region = REGIONS.get(ruleset.slug)
+    is_resolving = RESOLVING.get(ruleset.slug)
     t0 = perf()
     state = ruleset.new_game(seed=seed, **setup)
     engine_ns = perf() - t0
@@ -225,6 +252,8 @@ def play_one(ruleset, seed: int, rng: random.Random, chooser: Chooser, apply_ns:
             t2 = perf()
             engine_ns += t2 - t1
             apply_ns.append(t2 - t1)
+            if region_ns is not None and is_resolving is not None and is_resolving(_events):
+                region_ns.append(t2 - t1)
             defaults += attempt == 5
             state = new_state
             break
@@ -339,8 +368,8 @@ def print_report(results: list[dict[str, Any]]) -> None:
               f"  {'OK' if r['meets_target'] else 'SHORT'}{'' if r['registered'] else ' (not registered)'}")
     print("(median over runs; ± is the spread max-min as a % of the median; engine calls only)")
     print()
-    print(f"{'game':<16} {'floor ms':>9} {'ms/game':>9} {'x floor':>9} {'area p50 ms':>12} {'x floor':>9} "
-          f"{'area p90 ms':>12} {'areas':>7}")
+    print(f"{'game':<16} {'floor ms':>9} {'ms/game':>9} {'x floor':>9} {'spot p50 ms':>12} {'x floor':>9} "
+          f"{'spot p90 ms':>12} {'spots':>7}")
     for r in results:
         s = r["summary"]
         line = (f"{r['slug']:<16} {s['floor_ms']['median']:>9.3f} {s['ms_per_game']['median']:>9.3f} "
@@ -348,11 +377,11 @@ def print_report(results: list[dict[str, Any]]) -> None:
         if r["regions"]:
             g = r["regions"]
             line += (f" {s['region_ms_p50']['median']:>12.3f} {s['region_to_floor']['median']:>9.2f} "
-                     f"{g['p90_ms']:>12.3f} {g['count']:>7}  area {'OK' if g['meets_target'] else 'SHORT'} "
-                     f"(<{g['target_ms']:g} ms)")
+                     f"{g['p90_ms']:>12.3f} {g['count']:>7}  {'OK' if g['meets_target'] else 'SHORT'} "
+                     f"(<{g['target_ms']:g} ms): {SPOTLIGHT[r['slug']]}")
         print(line)
     print("(floor: the fixed floor_task in ms, median per run; x floor: the figure over the floor measured beside it; "
-          "area: legal_actions while choosing where to MOVE, i.e. the reachable area)")
+          "spot: the calls named on the line, timed apart)")
 
 
 def main(argv: list[str] | None = None) -> int:

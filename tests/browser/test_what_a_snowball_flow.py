@@ -220,3 +220,53 @@ def test_two_players_and_a_spectator_set_up_and_play_a_turn(browser, live_server
     expect(ana.locator("table")).to_contain_text(f"#{game_id}")
     for context in contexts:
         context.close()
+
+
+def test_three_teams_two_people_and_a_computer_play_to_the_result(browser, live_server_proc, shot):
+    """Three teams: Ana and Ben by the page, a computer player for the third; corners, set-up and six
+    turns (or until one team is left) through the page, then the result with each team's points
+    and the book's end bonuses, the same for both players."""
+    base = live_server_proc.url
+    contexts = [browser.new_context(viewport=size) for size in ({"width": 1280, "height": 900}, {"width": 375, "height": 812})]
+    ana, ben = (c.new_page() for c in contexts)
+    errors = script_errors_of(ana, ben, timeout_ms=8000)
+    as_guest(ana, base + "/", "Ana")
+    ana.goto(base + "/games/new/what-a-snowball/")
+    ana.select_option("select[name=num_seats]", "3")
+    ana.select_option("select[name=num_teams]", "3")
+    ana.click("button:has-text('Create game')")
+    expect(ana.locator(".waiting-room")).to_be_visible()
+    game_url = ana.url
+    as_guest(ben, game_url, "Ben")
+    ben.click("button:has-text('Sit here')")
+    expect(ana.locator(".waiting-room")).to_contain_text("Ben")
+    ana.locator("button:has-text('Add computer player')").first.click()
+    expect(ana.locator(".waiting-room .tag:has-text('computer')")).to_have_count(1)
+    ana.click("#start-game")
+    drivers = [Driver(ana, "Ana"), Driver(ben, "Ben")]
+    for _ in range(3000):
+        if ana.locator("#was-board").get_attribute("data-phase") == "over":
+            break
+        progressed = False
+        for d in drivers:
+            try:
+                progressed = bool(d.step()) or progressed
+            except (PlaywrightError, AssertionError) as exc:
+                if "no room drawn" in str(exc):
+                    raise
+        if not progressed:
+            ana.wait_for_timeout(100)
+    for page in (ana, ben):
+        expect(page.locator("#was-board")).to_have_attribute("data-phase", "over")
+        result = page.locator(".was-over")
+        expect(result).to_contain_text(re.compile(r"six turns are over|is left|surrender", re.I))
+        expect(result.locator(".was-score tr")).to_have_count(3)
+        expect(result).to_contain_text("points of remaining Kids")
+    assert ana.locator(".was-over").inner_text() == ben.locator(".was-over").inner_text()
+    totals = {k: sum(d.done.get(k, 0) for d in drivers) for k in ("place", "move", "throw", "gather", "end")}
+    assert all(d.done.get("place") for d in drivers) and totals["move"] >= 6 and totals["throw"] >= 1, totals
+    shot(ana, "was-05-result-player")
+    shot(ben, "was-05-result-phone")
+    assert not errors, errors
+    for context in contexts:
+        context.close()
