@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install migrate redis bench-engines bench-live bench-live-redis bench-step bench-submit probe-kill probe-redis probe-hostile probe-flood probe-db probe-soak clean
+.PHONY: run test test-full-games install migrate redis bench-engines bench-live bench-live-redis bench-step bench-submit probe-kill probe-redis probe-hostile probe-flood probe-db probe-soak clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ redis:
 test: install redis
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 	$(PY) -m tests.on_postgres
+
+# The browser flows that click a whole What a Snowball! game to its result (ten minutes or more).
+test-full-games: install
+	SNOWBALL_FULL_GAME_FLOWS=1 $(PY) -m pytest -q tests/browser/test_what_a_snowball_flow.py
 
 bench-engines: install
 	$(PY) -m bench.engines
