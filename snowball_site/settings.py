@@ -156,8 +156,8 @@ CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 # the rate (with the burst allowance) gets errors, and is closed if it keeps going.
 SNOWBALL_MAX_FRAME_BYTES = int(os.environ.get("SNOWBALL_MAX_FRAME_BYTES", "4096"))
 SNOWBALL_SOCKET_RATE = float(os.environ.get("SNOWBALL_SOCKET_RATE", "20"))
-SNOWBALL_SOCKET_BURST = int(os.environ.get("SNOWBALL_SOCKET_BURST", "40"))
-SNOWBALL_SOCKET_STRIKES = int(os.environ.get("SNOWBALL_SOCKET_STRIKES", "20"))
+SNOWBALL_SOCKET_BURST = int(os.environ.get("SNOWBALL_SOCKET_BURST", "10"))
+SNOWBALL_SOCKET_STRIKES = int(os.environ.get("SNOWBALL_SOCKET_STRIKES", "5"))
 # Seconds after a close for flooding (4008) during which the same token, session or address
 # has its new sockets closed with 4008 at once.
 SNOWBALL_FLOOD_COOLDOWN_SECONDS = float(os.environ.get("SNOWBALL_FLOOD_COOLDOWN_SECONDS", "10"))

@@ -236,7 +236,8 @@ async def test_a_flooder_is_closed_within_a_second_of_arrivals_however_slowly_it
     await bot.disconnect()
 
 
-async def test_a_flooder_whose_frames_are_handled_at_once_is_closed_by_the_rate(make_user, monkeypatch):
+async def test_a_flooder_whose_frames_are_handled_at_once_is_closed_by_the_rate(make_user, monkeypatch, settings):
+    burst, strikes = settings.SNOWBALL_SOCKET_BURST, settings.SNOWBALL_SOCKET_STRIKES
     clock = FakeClock()
     monkeypatch.setattr(consumers.ArrivalControlMixin, "clock", staticmethod(clock))
     game, ana, token, key = await _game(make_user)
@@ -258,8 +259,8 @@ async def test_a_flooder_whose_frames_are_handled_at_once_is_closed_by_the_rate(
             break
     assert closed_at is not None and closed_at < 1.0
     answers = [a for a in answers if a != "presence"]
-    assert answers[:40] == ["pong"] * 40 and answers[-1] == "too_fast"  # the burst, refusals, the close
-    assert answers.count("too_fast") == 20
+    assert answers[:burst] == ["pong"] * burst and answers[-1] == "too_fast"  # the burst, refusals, the close
+    assert answers.count("too_fast") == strikes
     await bot.disconnect()
 
 
