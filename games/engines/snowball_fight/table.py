@@ -637,6 +637,11 @@ def _play_words(play: dict[str, Any]) -> str:
     return E._titled(cid, play["side"]) + E._VIA_TEXT[play["via"]]
 
 
+def _owned_play_words(play: dict[str, Any]) -> str:
+    """A play after a possessive ("{p1}'s No Effect card", not "{p1}'s their No Effect card")."""
+    return "No Effect card" if C.is_no_effect(play["card"]) else _play_words(play)
+
+
 def _begin_battle(s: State, events: list[Event]) -> None:
     """Set up the next battle in the queue and resolve it with the two-player stages."""
     b = s["battle"]
@@ -665,8 +670,8 @@ def _begin_battle(s: State, events: list[Event]) -> None:
     b["start_line"] = len(b["lines"])
     number = len(b["order"]) - len(b["queue"])
     E._event(events, s, "battle",
-             f"Battle {number} of {len(b['order'])}: {E.P(a)}'s {_play_words(mine)} against "
-             f"{E.P(c)}'s {_play_words(theirs)}", seats=[a, c])
+             f"Battle {number} of {len(b['order'])}: {E.P(a)}'s {_owned_play_words(mine)} against "
+             f"{E.P(c)}'s {_owned_play_words(theirs)}", seats=[a, c])
     E._run_stages(s, events)
 
 
