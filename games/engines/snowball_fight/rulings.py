@@ -48,8 +48,8 @@ RULINGS = (
              f"or more the game ends, and tied leaders play the book's final round; a team game ends. "
              f"Scores are counted as usual. A final round still going after turn {LAST_TURN} (only "
              f"possible if players keep restocking instead of playing on) ends there. Real games "
-             f"are far shorter: computer players' games last 24 to 27 turns (half of them) with two "
-             f"players and 13 to 20 with more."},
+             f"are far shorter: half the games of the site's computer players are over by turn 24 "
+             f"to 27 with two players, by turn 13 to 20 with more."},
     {"id": "weapons-cache", "title": "Weapons Cache",
      "text": "Cached cards lie face up for everyone to see. They are never shuffled back, not even "
              "for the final round; you may play one on any later turn instead of a card from your "
