@@ -144,6 +144,23 @@ def test_three_players_a_tie_at_the_turn_limit_plays_the_books_final_round():
     assert set(result["winners"]) <= {0, 1}
 
 
+def test_three_players_a_tie_break_still_going_after_turn_200_ends_there():
+    def tied(turn):
+        s = ring_table(3, hands=[["c01", "c03"], ["c02", "c04"], []], turn=turn,
+                       draw=[["c05", "c07", "c09"], ["c06", "c08", "c10"], ["c13"]])
+        s.update(tiebreak={"tied": [0, 1], "scores": [5, 5, 1]}, active=[0, 1], final_round=True,
+                 arsenal=[[], [], []])
+        s["locked"] = [False, False, True]
+        return play_all(s, {0: (("c03", "top"), ("c01", "bottom")), 1: (("c04", "top"), ("c02", "bottom"))})
+
+    s, _ = tied(E.LAST_TURN - 1)
+    assert RULESET.outcome(s) is None and s["turn"] == E.LAST_TURN
+    s, _ = tied(E.LAST_TURN)
+    result = RULESET.outcome(s)
+    assert result["code"] == "turn_limit" and result["reason"] == E.LAST_TURN_REASON
+    assert result["tiebreak"] == {"tied": [0, 1], "scores": [5, 5, 1]}
+
+
 def test_three_players_a_cached_card_does_not_score():
     s = ring_table(3, hands=ring_hands(), discard=[["c07b"], [], []], arsenal=[[], [], []], options=CACHE)
     s["cache"][1] = ["c20"]
