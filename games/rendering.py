@@ -11,7 +11,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils.html import escape
 
-from games import engines, tables
+from games import engines, rules, tables
 from games.caches import LRU
 from games.selectors.chat import dom_id_of
 
@@ -40,6 +40,7 @@ def live_context(game, payload: dict[str, Any], user) -> dict[str, Any]:
         "board_template": board_template(game.game_type),
         "user": user,
         **_waiting_room_context(game, ruleset, payload),
+        **(rules.result_context(ruleset, payload["outcome"]) if payload.get("outcome") else {}),
     }
 
 

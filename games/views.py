@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from games import engines, inputs, pacing, rendering, selectors, services
+from games import rules as game_rules
 from games.auth import token_group
 from games.engines.base import GameError
 from games.errors import ServiceError
@@ -92,6 +93,15 @@ def new_game(request: HttpRequest, game_type: str) -> HttpResponse:
             else:
                 return redirect(_game_url(game))
     return render(request, "games/new_game.html", {"form": form, "ruleset": ruleset, "guest_form": GuestForm()})
+
+
+def rules(request: HttpRequest, slug: str) -> HttpResponse:
+    """A game's rules page: how to play, and the house rulings, each with its anchor."""
+    try:
+        content = game_rules.page(slug)
+    except KeyError:
+        raise Http404(f"no game called {slug}")
+    return render(request, "games/rules.html", content)
 
 
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:

@@ -14,6 +14,7 @@ urlpatterns = [
     path("me/tokens/", views.api_tokens, name="api_tokens"),
     path("me/settings/", views.my_settings, name="my_settings"),
     path("games/new/<slug:game_type>/", views.new_game, name="new_game"),
+    path("rules/<slug:slug>/", views.rules, name="rules"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/invite/<str:code>/", views.invite, name="invite"),
     path("games/<int:game_id>/<str:what>/", views.seat_action, name="seat_action"),

@@ -3,6 +3,7 @@ and a spectator, on a wide screen and a phone (375 px)."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -27,6 +28,21 @@ PLAY_JS = """
 """
 
 
+# As PLAY_JS, but a player about to choose aims an Upgrade side when a card has one, as players
+# who build their decks do: the Arsenal empties and the game ends in as few turns as a real one.
+UPGRADE_JS = """
+() => {
+  const decided = [...document.querySelectorAll('#live button[ws-send]:not([disabled])')].some(b => {
+    try { return JSON.parse(JSON.parse(b.getAttribute('hx-vals')).action).type !== 'choose' } catch (e) { return false }
+  });
+  const upgrade = [...document.querySelectorAll('#live .sbf-ring-choose .sbf-act')]
+    .find(act => /Upgrade/.test(act.firstChild.textContent));
+  if (!decided && upgrade) { upgrade.querySelector('button[ws-send]').click(); return 'choose'; }
+  return (""" + PLAY_JS + """)();
+}
+"""
+
+
 def _player(browser, base: str, url: str, name: str, width: int = 1280):
     page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
     as_guest(page, url, name)
@@ -38,21 +54,23 @@ def _row(page, seat: int):
     return page.locator(f".seat-row[data-seat='{seat}']")
 
 
-def _create(page, seats: int, teams: int | None = None) -> str:
+def _create(page, seats: int, teams: int | None = None, draft: str | None = None) -> str:
     page.click("a.game-type[href$='/snowball-fight/']")
     page.select_option("select[name=num_seats]", str(seats))
     if teams is not None:
         page.select_option("select[name=num_teams]", str(teams))
+    if draft is not None:
+        page.select_option("select[name=opt_draft]", draft)
     page.click("button:has-text('Create game')")
     expect(page.locator(".waiting-room")).to_be_visible()
     return page.url
 
 
-def _play_until(pages, done, limit: int = 1500) -> None:
+def _play_until(pages, done, limit: int = 1500, script: str = PLAY_JS) -> None:
     for _ in range(limit):
         if done():
             return
-        if not any([page.evaluate(PLAY_JS) for page in pages]):
+        if not any([page.evaluate(script) for page in pages]):
             pages[0].wait_for_timeout(120)
     raise AssertionError("the game did not reach the expected moment")
 
@@ -161,3 +179,59 @@ def test_two_against_two_with_a_chosen_leader_handing_out_cards(browser, live_se
     assert errors == []
     for page in (ana, ben, eve):
         page.context.close()
+
+
+def _result(page) -> dict[str, object]:
+    """What the result panel says: the verdict line and each player's score heading."""
+    panel = page.locator("section.result")
+    return {"verdict": panel.locator(".result-line").inner_text(),
+            "scores": panel.locator(".score-col h3").all_inner_texts()}
+
+
+def test_three_players_one_a_computer_play_to_the_result_with_a_spectator_and_a_phone(
+        browser, live_server_proc, shot):
+    started = time.monotonic()
+    base = live_server_proc.url
+    ana = _player(browser, base, base + "/", "Ana")
+    _part(ana, ".game-types", "sbf3-00-lobby-games-with-rules-links")
+    game_url = _create(ana, 3, draft="quick")
+    ben = _player(browser, base, game_url, "Ben", width=375)
+    _row(ben, 1).locator("button:has-text('Sit here')").click()
+    _row(ana, 2).locator("button:has-text('Add computer player')").click()
+    expect(_row(ana, 2)).to_contain_text("Computer 3")
+    ana.click("#start-game")
+    eve = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    eve.goto(game_url)
+    errors = script_errors_of(ana, ben, eve, timeout_ms=10000)
+    expect(eve.locator(".spectating")).to_be_visible()
+    expect(ana.locator(".sbf-area")).to_have_count(3)
+
+    _play_until([ana, ben], lambda: ana.locator("section.result").count() > 0
+                and ben.locator("section.result").count() > 0, limit=3000, script=UPGRADE_JS)
+    for page in (ana, ben, eve):
+        expect(page.locator("section.result")).to_be_visible()
+    results = [_result(page) for page in (ana, ben, eve)]
+    assert results[0] == results[1] == results[2], results
+    scores = results[0]["scores"]
+    assert len(scores) == 3
+    for name, line in zip(("Ana", "Ben", "Computer 3"), scores):
+        assert re.fullmatch(rf"{name}: \d+ points?", line), scores
+    assert re.search(r"(wins!|Shared victory: .+!)", results[0]["verdict"]), results[0]["verdict"]
+    expect(eve.locator("section.result")).to_contain_text("cards in a Weapons Cache do not")
+    expect(eve.locator("section.result a[href='/rules/snowball-fight/']")).to_have_count(1)
+    shot(ana, "sbf3-01-ana-result")
+    shot(eve, "sbf3-02-spectator-result")
+    _part(ben, "section.result", "sbf3-03-ben-phone-result")
+    _part(ben, ".board-wrap", "sbf3-04-ben-phone-board-at-the-end")
+    width = ben.evaluate("document.documentElement.scrollWidth")
+    assert width <= 380, f"the board is {width} px wide on a 375 px screen"
+    turns = " ".join(eve.locator(".sbf-status").first.inner_text().split())
+    ben.goto(base + "/rules/snowball-fight/#turn-limit")
+    expect(ben.locator("#turn-limit")).to_contain_text("Arsenal piles count as depleted")
+    _part(ben, "#house-rulings", "sbf3-05-ben-phone-rules-page")
+    width = ben.evaluate("document.documentElement.scrollWidth")
+    assert width <= 380, f"the rules page is {width} px wide on a 375 px screen"
+    assert errors == []
+    for page in (ana, ben, eve):
+        page.context.close()
+    print(f"three-player game to the result ({turns}) in {time.monotonic() - started:.1f} s")

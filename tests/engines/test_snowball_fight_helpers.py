@@ -84,7 +84,7 @@ def all_cards(s: dict[str, Any]) -> list[str]:
     for key in ("hands", "draw", "discard", "cache", "arsenal"):
         for pile in s[key]:
             ids += pile
-    ids += s["abandoned"]
+    ids += s["abandoned"] + s.get("set_aside", [])
     if s["draft"] is not None:
         d = s["draft"]
         ids += [c for p in d["packs"] for c in p] + [c for k in d["kept"] for c in k]

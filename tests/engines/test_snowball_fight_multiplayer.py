@@ -463,3 +463,12 @@ def test_every_battle_of_a_turn_is_explained_in_words_with_real_seats(players, t
             assert [p["toward"] for p in plays if p["toward"] != "battle"] == (["left", "right"] if teams is None else ["at"])
             assert all(p["at"] != x for p in plays)
     assert len(seen_turns) >= 3
+
+
+def test_a_battle_line_names_a_no_effect_card_as_the_players():
+    s = ring_table(3, hands=[["c01", "c03"], ["c04", "c23"], ["c01b", "c03b"]])
+    s, events = play_all(s, {0: (("c03", "top"), ("c01", "bottom")), 1: (("c04", "top"), ("c23", "top")),
+                             2: (("c03b", "top"), ("c01b", "bottom"))})
+    battles = [e["text"] for e in events if e["type"] == "battle"]
+    assert battles[0] == "Battle 1 of 3: {p0}'s Dodge (Dodge / Restock) against {p1}'s No Effect card"
+    assert "{p1} plays Dodge (Dodge / Restock) at {p2} and their No Effect card at {p0}" in public_text(events)

@@ -50,6 +50,12 @@ def test_random_games_end_conserve_cards_and_offer_legal_defaults(seed, options)
     assert sorted(all_cards(s)) == expected
     assert result["scores"] == [sum(i["points"] for i in rows) for rows in result["breakdown"]]
     assert result["winners"] == [x for x in (0, 1) if result["scores"][x] == max(result["scores"])]
+    # the book scores draw and discard piles: hands are empty at the end, cached cards score 0
+    assert s["hands"] == [[], []]
+    for x in (0, 1):
+        assert sorted(i["id"] for i in result["breakdown"][x] if not i.get("cached")) == \
+            sorted(s["draw"][x] + s["discard"][x])
+        assert sorted(i["id"] for i in result["breakdown"][x] if i.get("cached")) == sorted(s["cache"][x])
 
 
 def clone(state):

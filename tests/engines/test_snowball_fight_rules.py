@@ -408,20 +408,16 @@ def test_final_round_restock_still_shuffles_back():
     assert len(s["draw"][0]) + len(s["hands"][0]) == 3
 
 
-def test_scoring_counts_draw_discard_and_weapons_cache():
+def test_scoring_counts_draw_and_discard_piles_but_not_the_weapons_cache():
     s = table(hands=(["c01"], ["c02"]), draw=([], []), discard=(["c13"], []),
               cache=(["c20"], []), arsenal=(["c07"], ["c08"]), options={"alternates": ["weapons-cache:iceball"]})
     s, events = reveal(s, ("c01", "bottom"), ("c02", "bottom"))
     result = RULESET.outcome(s)
-    assert result["scores"] == [1 + 2 + 3, 1] and result["winners"] == [0]
-    assert {"id": "c20", "card": "Weapons Cache / Backfire", "points": 3} in result["breakdown"][0]
-    assert "{p0} wins" in texts(events)
-
-
-def test_a_game_that_reaches_the_turn_limit_is_scored():
-    s = table(hands=(["c01", "c03"], ["c02", "c04"]), turn=E.MAX_TURNS)
-    s, _ = reveal(s, ("c01", "bottom"), ("c02", "bottom"))
-    assert RULESET.outcome(s)["code"] == "turn_limit"
+    assert result["scores"] == [1 + 2, 1] and result["winners"] == [0]
+    assert {"id": "c20", "card": "Weapons Cache / Backfire", "points": 0, "cached": True,
+            "note": "in a Weapons Cache: does not score"} in result["breakdown"][0]
+    assert "Cards in draw piles and discard piles score; cards in a Weapons Cache do not: " \
+           "{p0} 3, {p1} 1 — {p0} wins" in texts(events)
 
 
 # --------------------------------------------------------------------------- more rulings (README)

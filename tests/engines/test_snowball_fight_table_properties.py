@@ -56,6 +56,14 @@ def test_random_table_games_end_conserve_cards_and_offer_legal_defaults(seed, ta
     assert sorted(game_cards(s)) == expected
     result = RULESET.outcome(s)
     assert result["scores"] == [sum(i["points"] for i in rows) for rows in result["breakdown"]]
+    # the book scores draw and discard piles: the game ends before a draw, so no hand holds a
+    # card, and cached cards are listed at 0 points
+    assert not any(c for h in s["hands"] for c in h if not C.is_no_effect(c))
+    for x in range(players):
+        cached = sorted(s["cache"][x]) if teams is None else \
+            sorted(c for m in range(players) if teams[m] == teams[x] for c in s["cache"][m])
+        assert sorted(i["id"] for i in result["breakdown"][x] if i.get("cached")) == cached
+        assert all(i["points"] == 0 for i in result["breakdown"][x] if i.get("cached"))
     if teams is None:
         contenders = result["tiebreak"]["tied"] if result["tiebreak"] else list(range(players))
         best = max(result["scores"][x] for x in contenders)

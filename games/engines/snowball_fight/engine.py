@@ -49,7 +49,13 @@ from games.engines.snowball_fight.cards import card_name, kind_of, side_of
 
 SLUG = "snowball-fight"
 SIDE_NAMES = ("top", "bottom")
-MAX_TURNS = 100
+MAX_TURNS = 100  # house ruling "Turn limit": after this turn the Arsenal piles count as depleted
+LAST_TURN = 2 * MAX_TURNS  # ... and a final round still going after this turn ends the game there
+TURN_LIMIT_WHY = (f"that began when the Arsenal piles counted as depleted after turn {MAX_TURNS} "
+                  "(house ruling \"Turn limit\")")
+LAST_TURN_REASON = (f"The final round was still going after turn {LAST_TURN}, where the house ruling "
+                    "\"Turn limit\" ends every game")
+SCORING_TEXT = ("Cards in draw piles and discard piles score; cards in a Weapons Cache do not")
 MAX_SEATS = 6
 HAND_SIZE = 2
 PILE_SIZE = 4
@@ -472,11 +478,12 @@ def _pile_where(s: State, pile: int) -> str:
 
 
 def _start_turn(s: State, events: list[Event]) -> None:
-    """Final-round check, end-of-game check, then everyone draws and chooses."""
+    """Turn limit, final-round check, end-of-game check, then everyone draws and chooses."""
     if "mode" in s:
         table.start_turn(s, events)
         return
     n = s["players"]
+    closed = close_arsenal_at_turn_limit(s, events)
     if not s["final_round"] and not any(s["arsenal"]):
         s["final_round"] = True
         rng = rng_for(s)
@@ -484,20 +491,24 @@ def _start_turn(s: State, events: list[Event]) -> None:
             pile = s["draw"][seat] + s["discard"][seat]
             rng.shuffle(pile)
             s["draw"][seat], s["discard"][seat], s["face_down"][seat] = pile, [], []
+        why = ("The Arsenal piles count as depleted (turn limit)" if closed
+               else "Both Arsenal piles are empty")
         _event(events, s, "final_round",
-               "Both Arsenal piles are empty: final round! Each player shuffles their draw and "
+               f"{why}: final round! Each player shuffles their draw and "
                "discard piles into a new draw pile; discards are no longer reshuffled")
     s["turn"] += 1
-    if s["turn"] > MAX_TURNS:
-        _end_game(s, events, code="turn_limit",
-                  reason=f"The game reached the limit of {MAX_TURNS} turns")
+    if s["turn"] > LAST_TURN:
+        _end_game(s, events, code="turn_limit", reason=LAST_TURN_REASON)
         return
     draws_next = s["draws_next"]
     short = [seat for seat in range(n) if _drawable(s, seat) < draws_next[seat]]
     if short:
         who = " and ".join(P(seat) for seat in short)
-        _end_game(s, events, code="cannot_draw",
-                  reason=f"{who} could not draw enough cards to start turn {s['turn']}")
+        reason = f"{who} could not draw enough cards to start turn {s['turn']}"
+        if s.get("turn_limit"):
+            _end_game(s, events, code="turn_limit", reason=f"{reason}, in the final round {TURN_LIMIT_WHY}")
+        else:
+            _end_game(s, events, code="cannot_draw", reason=reason)
         return
     shown, whitewash = s["shown"], s["whitewash"]
     for seat in range(n):
@@ -509,6 +520,26 @@ def _start_turn(s: State, events: list[Event]) -> None:
                    f"{_names(s['hands'][seat])}", visible_to=[seat, watcher])
     s["draws_next"] = [HAND_SIZE] * n
     s["step"] = "choose"
+
+
+def close_arsenal_at_turn_limit(s: State, events: list[Event]) -> bool:
+    """The house ruling "Turn limit": once turn MAX_TURNS is over, the Arsenal piles count as depleted.
+
+    Their cards are set aside, out of the game and unscored, and the game goes on by the rule
+    book's own end: the two-player final round, the 3+ tie-break, the end of a team game.
+    True when the piles were closed just now.
+    """
+    if s["turn"] < MAX_TURNS or s.get("turn_limit") or not any(s["arsenal"]) or s.get("tiebreak"):
+        return False
+    cards = [c for pile in s["arsenal"] for c in pile]
+    s["arsenal"] = [[] for _ in s["arsenal"]]
+    s["set_aside"] = s.get("set_aside", []) + cards
+    s["turn_limit"] = True
+    _event(events, s, "turn_limit",
+           f"Turn {MAX_TURNS} is over: by the house ruling \"Turn limit\" the Arsenal piles now count as "
+           f"depleted, and their {_count(len(cards), 'card')} are set aside, out of the game",
+           count=len(cards))
+    return True
 
 
 def _drawable(s: State, seat: int) -> int:
@@ -549,13 +580,26 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+def scoring_cards(s: State, seat: int) -> list[str]:
+    """The cards that score for a seat (rule book, Scoring): its draw pile and discard pile.
+
+    Weapons Cache cards do not score; hands are empty when a game ends (it ends at the
+    start of a turn, before anyone draws), and No Effect cards are worth nothing.
+    """
+    return [c for c in s["draw"][seat] + s["discard"][seat] if not C.is_no_effect(c)]
+
+
+def breakdown_rows(scoring: list[str], cached: list[str]) -> list[dict[str, Any]]:
+    """The result's rows for one seat: each scoring card, then each cached card at 0 points."""
+    rows = [{"id": c, "card": card_name(c), "points": C.points_of(c)} for c in sorted(scoring)]
+    rows += [{"id": c, "card": card_name(c), "points": 0, "cached": True,
+              "note": "in a Weapons Cache: does not score"} for c in sorted(cached)]
+    return rows
+
+
 def _end_game(s: State, events: list[Event], *, code: str, reason: str) -> None:
     n = s["players"]
-    breakdown = [
-        [{"id": c, "card": card_name(c), "points": C.points_of(c)}
-         for c in sorted(s["draw"][seat] + s["discard"][seat] + s["cache"][seat] + s["hands"][seat])]
-        for seat in range(n)
-    ]
+    breakdown = [breakdown_rows(scoring_cards(s, seat), s["cache"][seat]) for seat in range(n)]
     scores = [sum(item["points"] for item in rows) for rows in breakdown]
     best = max(scores)
     winners = [seat for seat in range(n) if scores[seat] == best]
@@ -569,8 +613,7 @@ def _end_game(s: State, events: list[Event], *, code: str, reason: str) -> None:
     else:
         verdict = f"{_NAME_SLOTS[winners[0]]} wins"
     _event(events, s, "game_over",
-           f"{reason}. Cards in draw piles, discard piles and Weapons Caches score: "
-           f"{score_text} — {verdict}",
+           f"{reason}. {SCORING_TEXT}: {score_text} — {verdict}",
            scores=scores, winners=winners)
 
 

@@ -219,18 +219,27 @@ def start_turn(s: State, events: list[Event]) -> None:
         _start_team_turn(s, events)
         return
     n = s["players"]
+    if E.close_arsenal_at_turn_limit(s, events):
+        _finish(s, events, code="turn_limit",
+                reason=f"The Arsenal piles counted as depleted after turn {E.MAX_TURNS} (house ruling \"Turn limit\")")
+        return
     if s["tiebreak"] is None and not any(s["arsenal"]):
         _finish(s, events, code="arsenal_empty", reason="All Arsenal piles are empty")
         return
     s["turn"] += 1
-    if s["turn"] > E.MAX_TURNS:
-        _finish(s, events, code="turn_limit", reason=f"The game reached the limit of {E.MAX_TURNS} turns")
+    if s["turn"] > E.LAST_TURN:
+        _finish(s, events, code="turn_limit", reason=E.LAST_TURN_REASON)
         return
     active = s["active"]
     out = [seat for seat in active if E._drawable(s, seat) == 0]
     if out:
         who = " and ".join(E.P(seat) for seat in out)
-        _finish(s, events, code="eliminated", reason=f"{who} cannot draw a card to start turn {s['turn']}")
+        reason = f"{who} cannot draw a card to start turn {s['turn']}"
+        if s.get("turn_limit"):
+            _finish(s, events, code="turn_limit", reason=f"{reason}, in the tie-break's final round after the "
+                    f"Arsenal piles counted as depleted after turn {E.MAX_TURNS} (house ruling \"Turn limit\")")
+        else:
+            _finish(s, events, code="eliminated", reason=reason)
         return
     for seat in active:
         count = min(s["draws_next"][seat], E._drawable(s, seat))
@@ -260,22 +269,20 @@ def _show_whitewashed(s: State, seats: list[int], events: list[Event]) -> None:
 
 
 def seat_cards(s: State, seat: int) -> list[str]:
-    """The cards that score for a seat (ring): draw and discard piles, Weapons Cache, hand."""
-    cards = s["draw"][seat] + s["discard"][seat] + s["cache"][seat] + s["hands"][seat]
-    return [c for c in cards if not C.is_no_effect(c)]
+    """The cards that score for a seat (ring): its draw and discard piles, as with two players."""
+    return E.scoring_cards(s, seat)
 
 
 def _finish(s: State, events: list[Event], *, code: str, reason: str) -> None:
     """End the game, or send the seats tied for the lead into a final round (once)."""
     n = s["players"]
-    breakdown = [[{"id": c, "card": card_name(c), "points": C.points_of(c)} for c in sorted(seat_cards(s, x))]
-                 for x in range(n)]
+    breakdown = [E.breakdown_rows(seat_cards(s, x), s["cache"][x]) for x in range(n)]
     scores = [sum(item["points"] for item in rows) for rows in breakdown]
     tb = s["tiebreak"]
     contenders = tb["tied"] if tb else list(range(n))
     best = max(scores[x] for x in contenders)
     winners = [x for x in contenders if scores[x] == best]
-    if tb is None and len(winners) > 1 and code != "turn_limit":
+    if tb is None and len(winners) > 1:
         _start_tiebreak(s, events, winners, scores, reason)
         return
     s["result"] = {"code": code, "reason": reason, "scores": scores, "winners": winners,
@@ -292,7 +299,7 @@ def _finish(s: State, events: list[Event], *, code: str, reason: str) -> None:
     if tb is not None:
         verdict += " (the final round was among " + " and ".join(E.P(x) for x in tb["tied"]) + ")"
     E._event(events, s, "game_over",
-             f"{reason}. Cards in draw piles, discard piles and Weapons Caches score: {score_text} — {verdict}",
+             f"{reason}. {E.SCORING_TEXT}: {score_text} — {verdict}",
              scores=scores, winners=winners)
 
 
@@ -332,13 +339,14 @@ def team_name(s: State, team: int) -> str:
 def _start_team_turn(s: State, events: list[Event]) -> None:
     """End checks, the switch to a team's common deck, then draws and the leaders' deals."""
     n = s["players"]
+    if E.close_arsenal_at_turn_limit(s, events):
+        _finish_teams(s, events, code="turn_limit",
+                      reason=f"The Arsenal piles counted as depleted after turn {E.MAX_TURNS} (house ruling \"Turn limit\")")
+        return
     if not any(s["arsenal"]):
         _finish_teams(s, events, code="arsenal_empty", reason="All Arsenal piles are empty")
         return
     s["turn"] += 1
-    if s["turn"] > E.MAX_TURNS:
-        _finish_teams(s, events, code="turn_limit", reason=f"The game reached the limit of {E.MAX_TURNS} turns")
-        return
     draws_next = s["draws_next"]
     short = []
     for team in (0, 1):
@@ -494,19 +502,25 @@ def restock_pile(s: State, seat: int) -> tuple[str, int]:
 
 
 def team_cards(s: State, team: int) -> list[str]:
-    """Every card that scores for a team."""
+    """Every card that scores for a team: its members' own draw piles, its common draw deck and
+    its discard pile (rule book: draw decks and discard piles; Weapons Cache cards do not score).
+
+    A team game ends at the start of a turn, before anyone draws: hands and the leader's
+    deal are empty then.
+    """
     cards = s["discard"][team] + s["team_draw"][team]
-    if s["pool"][team] is not None:
-        cards = cards + s["pool"][team]["cards"]
     for m in team_members(s, team):
-        cards = cards + s["draw"][m] + s["cache"][m] + s["hands"][m]
+        cards = cards + s["draw"][m]
     return [c for c in cards if not C.is_no_effect(c)]
+
+
+def team_cached(s: State, team: int) -> list[str]:
+    return [c for m in team_members(s, team) for c in s["cache"][m]]
 
 
 def _finish_teams(s: State, events: list[Event], *, code: str, reason: str) -> None:
     n = s["players"]
-    rows = [[{"id": c, "card": card_name(c), "points": C.points_of(c)} for c in sorted(team_cards(s, t))]
-            for t in (0, 1)]
+    rows = [E.breakdown_rows(team_cards(s, t), team_cached(s, t)) for t in (0, 1)]
     team_scores = [sum(item["points"] for item in r) for r in rows]
     best = max(team_scores)
     winning = [t for t in (0, 1) if team_scores[t] == best]
@@ -521,7 +535,7 @@ def _finish_teams(s: State, events: list[Event], *, code: str, reason: str) -> N
     else:
         verdict = f"{team_name(s, winning[0])} wins"
     E._event(events, s, "game_over",
-             f"{reason}. Team scores: {team_name(s, 0)} {team_scores[0]}, {team_name(s, 1)} "
+             f"{reason}. {E.SCORING_TEXT}. Team scores: {team_name(s, 0)} {team_scores[0]}, {team_name(s, 1)} "
              f"{team_scores[1]} — {verdict}", scores=scores, winners=winners, team_scores=team_scores)
 
 
@@ -623,6 +637,11 @@ def _play_words(play: dict[str, Any]) -> str:
     return E._titled(cid, play["side"]) + E._VIA_TEXT[play["via"]]
 
 
+def _owned_play_words(play: dict[str, Any]) -> str:
+    """A play after a possessive ("{p1}'s No Effect card", not "{p1}'s their No Effect card")."""
+    return "No Effect card" if C.is_no_effect(play["card"]) else _play_words(play)
+
+
 def _begin_battle(s: State, events: list[Event]) -> None:
     """Set up the next battle in the queue and resolve it with the two-player stages."""
     b = s["battle"]
@@ -651,8 +670,8 @@ def _begin_battle(s: State, events: list[Event]) -> None:
     b["start_line"] = len(b["lines"])
     number = len(b["order"]) - len(b["queue"])
     E._event(events, s, "battle",
-             f"Battle {number} of {len(b['order'])}: {E.P(a)}'s {_play_words(mine)} against "
-             f"{E.P(c)}'s {_play_words(theirs)}", seats=[a, c])
+             f"Battle {number} of {len(b['order'])}: {E.P(a)}'s {_owned_play_words(mine)} against "
+             f"{E.P(c)}'s {_owned_play_words(theirs)}", seats=[a, c])
     E._run_stages(s, events)
 
 

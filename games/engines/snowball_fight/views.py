@@ -73,8 +73,18 @@ def _seat_view(state: State, x: int, viewer: int | None) -> dict[str, Any]:
         "shows_hand_to": list(state["shown"][x]),
         "must_show_next_draw_to": list(state["whitewash"][x]),
         "card_count": len(owned),
-        "points": sum(C.points_of(c) for c in owned) if own or over else None,
+        "points": _points(state["hands"][x] + E.scoring_cards(state, x)) if own or over else None,
     }
+
+
+def _points(cards: list[str]) -> int:
+    """What cards score (Weapons Cache cards never do; cards in hand will be discarded this turn)."""
+    return sum(C.points_of(c) for c in cards if not C.is_no_effect(c))
+
+
+def _team_in_hand(state: State, team: int) -> list[str]:
+    pool = state["pool"][team]
+    return [c for m in T.team_members(state, team) for c in state["hands"][m]] + (pool["cards"] if pool else [])
 
 
 def _pile_view(state: State, i: int) -> dict[str, Any]:
@@ -336,7 +346,7 @@ def _team_view(state: State, team: int, viewer: int | None) -> dict[str, Any]:
         "deal_count": len(pool["cards"]) if pool else 0,
         "deal": None if pool is None or not mine else {
             "cards": [card_dict(c) for c in pool["cards"]], "to": list(pool["to"])},
-        "points": sum(C.points_of(c) for c in T.team_cards(state, team)) if mine or over else None,
+        "points": _points(T.team_cards(state, team) + _team_in_hand(state, team)) if mine or over else None,
     }
 
 
