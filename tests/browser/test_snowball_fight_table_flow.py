@@ -28,6 +28,11 @@ PLAY_JS = """
 """
 
 
+# As PLAY_JS, but a team leader's deal is left for the test to look at and hand out.
+PLAY_BUT_HOLD_THE_DEAL_JS = PLAY_JS.replace("if (deal) { deal.click(); return 'deal'; }", "if (deal) return null;")
+assert PLAY_BUT_HOLD_THE_DEAL_JS != PLAY_JS
+
+
 # As PLAY_JS, but a player about to choose aims an Upgrade side when a card has one, as players
 # who build their decks do: the Arsenal empties and the game ends in as few turns as a real one.
 UPGRADE_JS = """
@@ -163,7 +168,8 @@ def test_two_against_two_with_a_chosen_leader_handing_out_cards(browser, live_se
     expect(eve.locator(".sbf-area[data-seat='1']")).to_contain_text("2 cards")
     shot(ana, "sbf2v2-02-ana-sees-team-hand")
 
-    _play_until([ana], lambda: ben.locator("form.sbf-deal").count() > 0, limit=3000)
+    _play_until([ana, ben], lambda: ben.locator("form.sbf-deal").count() > 0, limit=3000,
+                script=PLAY_BUT_HOLD_THE_DEAL_JS)
     expect(ana.locator(".sbf-team[data-team='0']")).to_contain_text("Ben is handing them out")
     expect(eve.locator(".sbf-team[data-team='0']")).to_contain_text("Ben is handing them out")
     assert eve.locator(".sbf-team[data-team='0'] .sbf-chip").count() <= 1  # at most the discard's face-up top
