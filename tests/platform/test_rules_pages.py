@@ -109,3 +109,18 @@ def test_cached_cards_are_listed_in_the_result_as_not_scoring(make_user):
     html = rendering.live_html(game, selectors.viewer_payload(game, None), None)
     assert ('Weapons Cache / Backfire <span class="muted">(in a Weapons Cache: does not score)</span> '
             '<span class="pts">0</span>') in html
+
+
+def test_a_player_left_with_nothing_that_scores_is_told_so_in_the_result(make_user):
+    ana = make_user("Ana")
+    game = play_to_end(started_game(ana, bots=1).pk, {0: ana})
+    outcome = dict(game.outcome)
+    outcome["breakdown"] = [[] if seat == 1 else rows for seat, rows in enumerate(outcome["breakdown"])]
+    outcome["scores"] = [score if seat != 1 else 0 for seat, score in enumerate(outcome["scores"])]
+    game.outcome = outcome
+    game.save(update_fields=["outcome"])
+    html = rendering.live_html(game, selectors.viewer_payload(game, None), None)
+    columns = html[html.index('class="score-columns"'):]
+    second = columns[columns.index('class="score-col"', columns.index('class="score-col"') + 1):]
+    assert ": 0 points</h3>" in second[:second.index("</div>")]
+    assert "Nothing left that scores." in second[:second.index("</div>")]
