@@ -395,7 +395,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
                 version=frame.get("version"))
         except StaleVersion as exc:
             await self.send_error(exc.code, exc.message, action_id=action_id)
-            await self.send_current(force=True)
+            await self.send_current(force=True, version=exc.details.get("current_version"))
             return
         except (ServiceError, GameError) as exc:
             await self.send_error(getattr(exc, "code", "error"), getattr(exc, "message", str(exc)), action_id=action_id)
