@@ -19,7 +19,8 @@ and spread (min, max) over the runs:
 - actions per game.
 
 ``--players`` seats every game at that many seats (default: each game's smallest table, or its
-``SETUPS`` entry); ``--teams k`` splits them into k teams, seat i on team i mod k.
+``SETUPS`` entry, and Snowball Fight also at six seats and three against three:
+``EXTRA_TABLES``); ``--teams k`` splits them into k teams, seat i on team i mod k.
 
 Targets: a two-player Snowball Fight game in under 2 ms, a What a Snowball! game in under
 50 ms and one of its reachable areas in under 5 ms, any other game (six-player Snowball Fight
@@ -65,6 +66,9 @@ CLOCK = [time.perf_counter_ns]
 SLOW_GAMES = {"what-a-snowball": (20, 2)}
 """Games per run and warm-up games where the usual 200 and 20 would take minutes."""
 MAX_STEPS = 20_000
+EXTRA_TABLES = (("snowball-fight", 6, 0), ("snowball-fight", 6, 2))
+"""Tables played besides each game's own, when no ``--players`` is given: six players each for
+themselves, and three against three."""
 
 Chooser = Callable[[Any, dict, int, list, random.Random], dict]
 
@@ -351,16 +355,21 @@ def bench_ruleset(ruleset, *, games: int, runs: int, seed: int, warmup: int, pla
     }
 
 
+def _label(result: dict[str, Any]) -> str:
+    """``snowball-fight``, ``snowball-fight@6``, ``snowball-fight@6/2t``: the game and its table."""
+    players, teams = result.get("players", 2), result.get("teams")
+    return result["slug"] + (f"@{players}" if players != 2 else "") + (f"/{teams}t" if teams else "")
+
+
 def print_report(results: list[dict[str, Any]]) -> None:
-    head = (f"{'game':<16} {'games/s':>14} {'ms/game':>16} {'target':>7} {'us/apply':>16} "
+    head = (f"{'game':<20} {'games/s':>14} {'ms/game':>16} {'target':>7} {'us/apply':>16} "
             f"{'apply p50/p99':>14} {'applies/game':>12} {'chooser ms':>10}")
     print(head)
     print("-" * len(head))
     for r in results:
         s = r["summary"]
         gps, ms, us = s["games_per_s"], s["ms_per_game"], s["us_per_apply"]
-        label = r["slug"] + (f"@{r['players']}" if r.get("players", 2) != 2 else "") + (f"/{r['teams']}t" if r.get("teams") else "")
-        print(f"{label:<16} {fmt(gps['median'], 0):>7} ±{gps['spread_pct']:4.1f}% "
+        print(f"{_label(r):<20} {fmt(gps['median'], 0):>7} ±{gps['spread_pct']:4.1f}% "
               f"{ms['median']:>8.3f} ±{ms['spread_pct']:4.1f}% {('<' + fmt(r['target_ms_per_game'], 0)):>7} "
               f"{us['median']:>8.1f} ±{us['spread_pct']:4.1f}% "
               f"{r['apply_us']['p50']:>6.1f}/{r['apply_us']['p99']:<7.1f} {s['applies_per_game']['median']:>12.1f} "
@@ -368,11 +377,11 @@ def print_report(results: list[dict[str, Any]]) -> None:
               f"  {'OK' if r['meets_target'] else 'SHORT'}{'' if r['registered'] else ' (not registered)'}")
     print("(median over runs; ± is the spread max-min as a % of the median; engine calls only)")
     print()
-    print(f"{'game':<16} {'floor ms':>9} {'ms/game':>9} {'x floor':>9} {'spot p50 ms':>12} {'x floor':>9} "
+    print(f"{'game':<20} {'floor ms':>9} {'ms/game':>9} {'x floor':>9} {'spot p50 ms':>12} {'x floor':>9} "
           f"{'spot p90 ms':>12} {'spots':>7}")
     for r in results:
         s = r["summary"]
-        line = (f"{r['slug']:<16} {s['floor_ms']['median']:>9.3f} {s['ms_per_game']['median']:>9.3f} "
+        line = (f"{_label(r):<20} {s['floor_ms']['median']:>9.3f} {s['ms_per_game']['median']:>9.3f} "
                 f"{s['game_to_floor']['median']:>9.2f}")
         if r["regions"]:
             g = r["regions"]
@@ -416,6 +425,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{ruleset.slug}: {args.runs} runs x {games} games ...", file=sys.stderr, flush=True)
         results.append(bench_ruleset(ruleset, games=games, runs=args.runs, seed=args.seed, warmup=warmup,
                                      players=args.players, teams=args.teams))
+        if args.players is None:
+            for slug, players, teams in EXTRA_TABLES:
+                if slug == ruleset.slug:
+                    print(f"{slug} at {players} seats{f' in {teams} teams' if teams else ''}: {args.runs} runs x "
+                          f"{games} games ...", file=sys.stderr, flush=True)
+                    results.append(bench_ruleset(ruleset, games=games, runs=args.runs, seed=args.seed, warmup=warmup,
+                                                 players=players, teams=teams))
     info["loadavg_at_end"] = [round(x, 2) for x in __import__("os").getloadavg()]
     print_report(results)
     path = write_result("engines", {"machine": info, "args": vars(args), "results": results}, args.out)
