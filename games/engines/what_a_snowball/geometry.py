@@ -401,44 +401,74 @@ class Walker:
         lefts = np.array([left for _, left in spots], dtype=float)
         discs = shapely.buffer(shapely.points(centres), lefts, quad_segs=_ROUND_SEGMENTS)
         parts = discs
-        if self.convex:
-            pieces = np.empty(len(self.convex), dtype=object)
-            pieces[:] = self.convex
-            near = shapely.intersects(discs[:, None], pieces[None, :])
+        outlines, boxes = self._outlines()
+        if len(outlines):
+            # a piece casts a shadow inside a disc only if it reaches into the disc: its bounding
+            # box is nearer the disc's centre than the disc's radius
+            gap_x = np.maximum(np.maximum(boxes[None, :, 0] - centres[:, None, 0], centres[:, None, 0] - boxes[None, :, 2]), 0)
+            gap_y = np.maximum(np.maximum(boxes[None, :, 1] - centres[:, None, 1], centres[:, None, 1] - boxes[None, :, 3]), 0)
+            near = np.hypot(gap_x, gap_y) < lefts[:, None]
             rows, cols = np.nonzero(near)
             if len(rows):
-                shadows = _shadows(centres[rows], lefts[rows], [self._outlines()[c] for c in cols])
+                shadows = _shadows(centres[rows], lefts[rows], [outlines[c] for c in cols])
+                shaded = np.unique(rows)
                 grid = np.full((len(spots), int(near.sum(axis=1).max())), None, dtype=object)
                 grid[rows, np.arange(len(rows)) - np.searchsorted(rows, rows)] = shadows
-                shaded = near.any(axis=1)
                 parts = discs.copy()
                 parts[shaded] = shapely.difference(discs[shaded], shapely.union_all(grid[shaded], axis=1))
         return shapely.union_all(parts).intersection(board)
 
-    def _outlines(self) -> list[np.ndarray]:
+    def _outlines(self) -> tuple[list[np.ndarray], np.ndarray]:
+        """Every keep-out piece's corners, counter-clockwise without the closing one, and its bounding box."""
         if self._outline_list is None:
-            self._outline_list = [shapely.get_coordinates(shape.exterior) for shape in self.convex]
+            rings = [shapely.get_coordinates(shape.exterior)[:-1] for shape in self.convex]
+            self._outline_list = ([ring if shapely.is_ccw(shape.exterior) else ring[::-1]
+                                   for ring, shape in zip(rings, self.convex)],
+                                  np.array([shape.bounds for shape in self.convex], dtype=float).reshape(-1, 4))
         return self._outline_list
 
 
 def _shadows(viewpoints: np.ndarray, lengths: np.ndarray, outlines: list[np.ndarray]) -> np.ndarray:
-    """What each convex outline hides from its viewpoint, up to its length away (itself included):
-    the convex hull of its corners and their projections far beyond it."""
+    """What each convex outline (counter-clockwise corners) hides from its viewpoint, up to its length
+    away, itself included: the outline's side facing the viewpoint, then out along the two tangent
+    lines to far beyond the length and the outline (``2 * length + 2``, or twice the farthest corner)
+    and back round through the direction between them, so the far side lies outside the disc of that
+    length."""
     sizes = np.array([len(outline) for outline in outlines])
-    corners = np.vstack(outlines)
-    vx = np.repeat(viewpoints[:, 0], sizes)
-    vy = np.repeat(viewpoints[:, 1], sizes)
-    dx, dy = corners[:, 0] - vx, corners[:, 1] - vy
-    norm = np.hypot(dx, dy)
-    norm[norm == 0] = 1.0
-    far = np.repeat(2 * lengths + 2, sizes)
-    projected = np.column_stack([vx + dx / norm * far, vy + dy / norm * far])
-    starts = np.repeat(np.cumsum(sizes) - sizes, sizes)
-    within = np.arange(len(corners)) - starts
-    points = np.empty((2 * len(corners), 2))
-    points[2 * starts + within] = corners
-    points[2 * starts + sizes.repeat(sizes) + within] = projected
-    return shapely.convex_hull(shapely.multipoints(shapely.points(points), indices=np.repeat(np.arange(len(sizes)), 2 * sizes)))
+    found = np.empty(len(outlines), dtype=object)
+    for n in np.unique(sizes):
+        chosen = np.nonzero(sizes == n)[0]
+        corners = np.stack([outlines[i] for i in chosen])
+        eye = viewpoints[chosen][:, None, :]
+        edges = np.roll(corners, -1, axis=1) - corners
+        towards = eye - corners
+        facing = edges[..., 0] * towards[..., 1] - edges[..., 1] * towards[..., 0] < 0
+        facing_before = np.roll(facing, 1, axis=1)
+        front = facing | facing_before
+        first = facing & ~facing_before
+        last = facing_before & ~facing
+        away = corners - eye
+        norm = np.hypot(away[..., 0], away[..., 1])
+        norm[norm == 0] = 1.0
+        rays = away / norm[..., None]
+        far = np.maximum(2 * lengths[chosen] + 2, 2 * norm.max(axis=1))[:, None, None]
+        projected = eye + rays * far
+        rows = np.arange(len(chosen))
+        between = rays[rows, np.argmax(first, axis=1)] + rays[rows, np.argmax(last, axis=1)]
+        size = np.hypot(between[:, 0], between[:, 1])
+        size[size == 0] = 1.0
+        middle = np.broadcast_to((eye[:, 0, :] + between / size[:, None] * far[:, 0, :])[:, None, :], corners.shape)
+        # three points per corner: front corners stay, back corners go to the far middle point; the
+        # chain's first corner is entered from the far side, its last corner leaves for it
+        kept = np.where(front[..., None], corners, middle)
+        ring = np.stack([np.where(first[..., None], middle, kept),
+                         np.where((first | last)[..., None], projected, kept),
+                         np.where(last[..., None], middle, kept)], axis=2).reshape(len(chosen), 3 * n, 2)
+        keep = np.ones(ring.shape[:2], dtype=bool)
+        keep[:, 1:] = (ring[:, 1:] != ring[:, :-1]).any(axis=2)
+        index = np.broadcast_to(rows[:, None], keep.shape)
+        found[chosen] = shapely.polygons(shapely.linearrings(ring[keep], indices=index[keep]))
+    return found
 
 
 def region_rings(region: BaseGeometry, digits: int = 3) -> list[dict[str, list[list[float]]]]:
