@@ -90,8 +90,7 @@ class Terrain:
         shapely.prepare(self.sight_blocker)
         self._grown: dict[tuple[float, tuple[str, ...]], tuple[BaseGeometry, list[tuple[float, float]],
                                                                 list[BaseGeometry]]] = {}
-        self._combined: dict[tuple[float, tuple[str, ...], float], tuple[BaseGeometry, list[tuple[float, float]],
-                                                                         list[BaseGeometry]]] = {}
+        self._combined: dict[tuple, Any] = {}
 
     def grown(self, radius: float, extra: tuple[str, ...] = ()) -> tuple[BaseGeometry, list[tuple[float, float]],
                                                                           list[BaseGeometry]]:
@@ -125,6 +124,33 @@ class Terrain:
             self._combined[key] = (union, nodes + more_nodes, convex + more_convex)
         return self._combined[key]
 
+    def free_nodes(self, radius: float, extra: tuple[str, ...], extra_radius: float) -> np.ndarray:
+        """The terrain's path nodes for :meth:`keepout` that lie inside the village and outside the
+        keep-out shapes (n x 2)."""
+        key = ("nodes", radius, extra, extra_radius)
+        if key not in self._combined:
+            union, nodes, _convex = self.keepout(radius, extra, extra_radius)
+            found = np.array(nodes, dtype=float).reshape(-1, 2)
+            low, high = radius - TOLERANCE, SIZE - radius + TOLERANCE
+            found = found[(found[:, 0] >= low) & (found[:, 0] <= high) & (found[:, 1] >= low) & (found[:, 1] <= high)]
+            if len(found):
+                found = found[~shapely.intersects_xy(union, found[:, 0], found[:, 1])]
+            self._combined[key] = found
+        return self._combined[key]
+
+    def outlines(self, radius: float, extra: tuple[str, ...], extra_radius: float
+                 ) -> tuple[list[np.ndarray], np.ndarray]:
+        """The corners of each of :meth:`keepout`'s convex shapes, counter-clockwise without the
+        closing one, and their bounding boxes (n x 4)."""
+        key = ("outlines", radius, extra, extra_radius)
+        if key not in self._combined:
+            convex = self.keepout(radius, extra, extra_radius)[2]
+            rings = [shapely.get_coordinates(shape.exterior)[:-1] for shape in convex]
+            self._combined[key] = ([ring if shapely.is_ccw(shape.exterior) else ring[::-1].copy()
+                                    for ring, shape in zip(rings, convex)],
+                                   np.array([shape.bounds for shape in convex], dtype=float).reshape(-1, 4))
+        return self._combined[key]
+
     def on_snowless(self, point: Point2) -> bool:
         """Whether a centre stands on snowless ground (a gritted road)."""
         return bool(self.snowless.covers(Point(point[0], point[1])))
@@ -147,6 +173,11 @@ def _circle_offsets(radius: float) -> np.ndarray:
     reach = (radius + TOLERANCE) / math.cos(math.pi / sides)
     return np.array([(reach * math.cos(2 * math.pi * (k + 0.5) / sides),
                       reach * math.sin(2 * math.pi * (k + 0.5) / sides)) for k in range(sides)])
+
+
+def _circle_offsets_reach(radii: np.ndarray) -> np.ndarray:
+    """How far from its centre each base's path nodes lie (for keep-out circles of ``radii``)."""
+    return (radii + TOLERANCE) / math.cos(math.pi / (4 * _NODE_QUAD_SEGMENTS["circle"]))
 
 
 def _circle_nodes(centers: np.ndarray, radii: np.ndarray) -> np.ndarray:
@@ -269,31 +300,53 @@ class Walker:
 
     ``extra`` names terrain pieces that block this move although they do not block
     movement in general (a Penguin's slide keeps off snowless ground).
+
+    The path nodes are the terrain's (found once per village and radius, see
+    :meth:`Terrain.free_nodes`) and those round the other bases; a search looks only at the
+    nodes within its limit of the start.
     """
 
     def __init__(self, terrain: Terrain, bases: Sequence[Base], mover: str, start: Point2, radius: float,
                  extra: tuple[str, ...] = (), extra_radius: float | None = None):
         self.start = (float(start[0]), float(start[1]))
         self.radius = radius
-        self.ground, nodes, convex = terrain.keepout(radius, extra, 0.0 if extra_radius is None else extra_radius)
-        self._terrain_convex = convex
+        self._key = (radius, extra, 0.0 if extra_radius is None else extra_radius)
+        self._terrain = terrain
+        self.ground, _nodes, _convex = terrain.keepout(*self._key)
         others = [(center, radius + other) for kid_id, center, other in bases if kid_id != mover]
         self.others = others
         self.kid_xy = np.array([c for c, _ in others], dtype=float).reshape(-1, 2)
         self.kid_reach = np.array([r for _, r in others], dtype=float)
         low, high = radius - TOLERANCE, SIZE - radius + TOLERANCE
         self.bounds = (low, high)
-        candidates = np.vstack([np.array(nodes, dtype=float).reshape(-1, 2), _circle_nodes(self.kid_xy, self.kid_reach)])
-        if len(candidates):
-            inside = (candidates[:, 0] >= low) & (candidates[:, 0] <= high) & (candidates[:, 1] >= low) \
-                & (candidates[:, 1] <= high)
-            candidates = candidates[inside]
-        if len(candidates):
-            free = ~shapely.intersects_xy(self.ground, candidates[:, 0], candidates[:, 1]) & ~self._on_kids(candidates)
-            candidates = candidates[free]
-        self.nodes = [tuple(p) for p in candidates.tolist()]
-        self._convex: list[BaseGeometry] | None = None
-        self._outline_list: list[np.ndarray] | None = None
+        self._outline_list: tuple[list[np.ndarray], np.ndarray] | None = None
+
+    def _candidates(self, reach: float) -> np.ndarray:
+        """The path nodes within ``reach`` of the start: the terrain's, then those round other bases,
+        each inside the village and clear of every keep-out shape."""
+        terrain_nodes = self._terrain.free_nodes(*self._key)
+        near = np.hypot(terrain_nodes[:, 0] - self.start[0], terrain_nodes[:, 1] - self.start[1]) <= reach
+        terrain_nodes = terrain_nodes[near]
+        if len(self.kid_reach):
+            gaps = np.hypot(self.kid_xy[:, 0] - self.start[0], self.kid_xy[:, 1] - self.start[1])
+            close = gaps <= reach + _circle_offsets_reach(self.kid_reach) + 1e-6
+            kid_nodes = _circle_nodes(self.kid_xy[close], self.kid_reach[close])
+            near = np.hypot(kid_nodes[:, 0] - self.start[0], kid_nodes[:, 1] - self.start[1]) <= reach
+            kid_nodes = kid_nodes[near]
+            low, high = self.bounds
+            inside = (kid_nodes[:, 0] >= low) & (kid_nodes[:, 0] <= high) & (kid_nodes[:, 1] >= low) \
+                & (kid_nodes[:, 1] <= high)
+            kid_nodes = kid_nodes[inside]
+            if len(kid_nodes):
+                kid_nodes = kid_nodes[~shapely.intersects_xy(self.ground, kid_nodes[:, 0], kid_nodes[:, 1])]
+            candidates = np.vstack([terrain_nodes, kid_nodes])
+            return candidates[~self._on_kids(candidates)] if len(candidates) else candidates
+        return terrain_nodes
+
+    @property
+    def nodes(self) -> list[tuple[float, float]]:
+        """Every path node (within the village)."""
+        return [tuple(p) for p in self._candidates(math.inf).tolist()]
 
     def _on_kids(self, points: np.ndarray) -> np.ndarray:
         """For each point, whether it is inside another Kid's keep-out circle (by more than the tolerance)."""
@@ -305,10 +358,8 @@ class Walker:
     @property
     def convex(self) -> list[BaseGeometry]:
         """Every keep-out piece as a convex shape: terrain grown by the radius, other bases grown by both."""
-        if self._convex is None:
-            discs = shapely.buffer(shapely.points(self.kid_xy), self.kid_reach - TOLERANCE, quad_segs=_ROUND_SEGMENTS)
-            self._convex = list(self._terrain_convex) + list(discs)
-        return self._convex
+        discs = shapely.buffer(shapely.points(self.kid_xy), self.kid_reach - TOLERANCE, quad_segs=_ROUND_SEGMENTS)
+        return list(self._terrain.keepout(*self._key)[2]) + list(discs)
 
     def stands_clear(self, point: Point2) -> bool:
         low, high = self.bounds
@@ -318,12 +369,10 @@ class Walker:
             return False
         return not self._on_kids(np.array([point], dtype=float))[0]
 
-    def _clear_lines(self, origins: list[tuple[float, float]], targets: list[tuple[float, float]]) -> np.ndarray:
-        """Whether the straight way from each origin to each target (a matrix) clips no keep-out shape."""
-        if not origins or not targets:
-            return np.zeros((len(origins), len(targets)), dtype=bool)
-        starts = np.array(origins, dtype=float)
-        ends = np.array(targets, dtype=float)
+    def _clear_lines(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """Whether the straight way from each start to each end (a matrix) clips no keep-out shape."""
+        if not len(starts) or not len(ends):
+            return np.zeros((len(starts), len(ends)), dtype=bool)
         pairs = np.empty((len(starts), len(ends), 2, 2))
         pairs[:, :, 0] = starts[:, None, :]
         pairs[:, :, 1] = ends[None, :, :]
@@ -349,16 +398,27 @@ class Walker:
         With a goal, nodes that cannot lie on a path to it within the limit are skipped.
         """
         reach = limit + TOLERANCE
-        points = [p for p in self.nodes if distance(self.start, p) <= reach]
+        candidates = self._candidates(reach)
+        start = np.array([self.start], dtype=float)
         if goal is not None:
             goal = (float(goal[0]), float(goal[1]))
-            points = [p for p in points if distance(self.start, p) + distance(p, goal) <= reach] + [goal]
-        origins = [self.start] + [p for p in points if p != goal]
-        row = {p: i for i, p in enumerate(origins)}
-        sees = self._clear_lines(origins, points)
+            if len(candidates):
+                candidates = candidates[np.hypot(candidates[:, 0] - self.start[0], candidates[:, 1] - self.start[1])
+                                        + np.hypot(candidates[:, 0] - goal[0], candidates[:, 1] - goal[1]) <= reach]
+            origins = np.vstack([start, candidates])
+            targets = np.vstack([candidates, np.array([goal], dtype=float)])
+        else:
+            origins = np.vstack([start, candidates])
+            targets = candidates
+        points = [tuple(p) for p in targets.tolist()]
+        row = {p: i for i, p in enumerate([self.start] + points[:len(candidates)])}
+        sees = self._clear_lines(origins, targets).tolist()
+        left = [0.0] * len(points) if goal is None else [distance(p, goal) for p in points]
         best = {self.start: 0.0}
         queue = [(0.0, self.start)]
         settled: set[tuple[float, float]] = set()
+        count = len(points)
+        hypot = math.hypot
         while queue:
             length, here = heapq.heappop(queue)
             if here in settled:
@@ -367,11 +427,15 @@ class Walker:
             if goal is not None and here == goal:
                 break
             clear = sees[row[here]]
-            for j, p in enumerate(points):
-                if clear[j] and p not in settled and length + distance(here, p) < best.get(p, math.inf) \
-                        and length + distance(here, p) + (distance(p, goal) if goal else 0.0) <= reach:
-                    best[p] = length + distance(here, p)
-                    heapq.heappush(queue, (best[p], p))
+            hx, hy = here
+            for j in range(count):
+                if clear[j]:
+                    p = points[j]
+                    if p not in settled:
+                        through = length + hypot(hx - p[0], hy - p[1])
+                        if through < best.get(p, math.inf) and through + left[j] <= reach:
+                            best[p] = through
+                            heapq.heappush(queue, (through, p))
         return best
 
     def path_length(self, goal: Point2, limit: float) -> float | None:
@@ -383,7 +447,7 @@ class Walker:
             return 0.0
         if distance(self.start, goal) > limit + TOLERANCE:
             return None
-        if self._clear_lines([self.start], [goal])[0, 0]:
+        if self._clear_lines(np.array([self.start]), np.array([goal]))[0, 0]:
             return distance(self.start, goal)
         found = self.distances(limit, goal).get(goal)
         return found if found is not None and found <= limit + TOLERANCE else None
@@ -419,13 +483,25 @@ class Walker:
         return shapely.union_all(parts).intersection(board)
 
     def _outlines(self) -> tuple[list[np.ndarray], np.ndarray]:
-        """Every keep-out piece's corners, counter-clockwise without the closing one, and its bounding box."""
+        """Every keep-out piece's corners, counter-clockwise without the closing one, and its
+        bounding box: the terrain's (once per village and radius), then the other bases'."""
         if self._outline_list is None:
-            rings = [shapely.get_coordinates(shape.exterior)[:-1] for shape in self.convex]
-            self._outline_list = ([ring if shapely.is_ccw(shape.exterior) else ring[::-1]
-                                   for ring, shape in zip(rings, self.convex)],
-                                  np.array([shape.bounds for shape in self.convex], dtype=float).reshape(-1, 4))
+            outlines, boxes = self._terrain.outlines(*self._key)
+            if len(self.kid_reach):
+                rings = [centre + _disc_outline(float(reach - TOLERANCE)) for centre, reach in zip(self.kid_xy, self.kid_reach)]
+                reach = (self.kid_reach - TOLERANCE)[:, None]
+                outlines = outlines + rings
+                boxes = np.vstack([boxes, np.hstack([self.kid_xy - reach, self.kid_xy + reach])])
+            self._outline_list = (outlines, boxes)
         return self._outline_list
+
+
+@functools.lru_cache(maxsize=16)
+def _disc_outline(radius: float) -> np.ndarray:
+    """The corners of a base's keep-out disc of ``radius`` round the origin, counter-clockwise, as
+    shapely draws a buffered point."""
+    ring = shapely.get_coordinates(Point(0.0, 0.0).buffer(radius, quad_segs=_ROUND_SEGMENTS).exterior)[:-1]
+    return ring[::-1].copy()
 
 
 def _shadows(viewpoints: np.ndarray, lengths: np.ndarray, outlines: list[np.ndarray]) -> np.ndarray:
