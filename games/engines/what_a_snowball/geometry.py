@@ -293,6 +293,26 @@ def line_of_fire(terrain: Terrain, bases: Sequence[Base], from_id: str, to_id: s
     }
 
 
+def sight_clear(terrain: Terrain, bases: Sequence[Base], from_id: str, to_ids: Sequence[str]) -> list[bool]:
+    """For each Kid in ``to_ids``, whether :func:`line_of_fire` from ``from_id`` to it is visible
+    (no other base and no sight-blocking terrain in the way); the terrain is tested for every line
+    at once."""
+    by_id = {kid_id: (center, radius) for kid_id, center, radius in bases}
+    a, _ra = by_id[from_id]
+    clear = []
+    for to_id in to_ids:
+        b, _rb = by_id[to_id]
+        clear.append(not any(_segment_gap(center, a, b) - radius < -TOLERANCE for kid_id, center, radius in bases
+                             if kid_id != from_id and kid_id != to_id))
+    ends = [i for i, ok in enumerate(clear) if ok]
+    if ends and not terrain.sight_blocker.is_empty:
+        lines = [LineString([a, by_id[to_ids[i]][0]]) if distance(a, by_id[to_ids[i]][0]) > 0 else Point(a)
+                 for i in ends]
+        for i, hit in zip(ends, shapely.intersects(terrain.sight_blocker, lines).tolist()):
+            clear[i] = not hit
+    return clear
+
+
 # --- moving -------------------------------------------------------------------------------------
 
 class Walker:
