@@ -389,27 +389,27 @@ class Walker:
             return False
         return not self._on_kids(np.array([point], dtype=float))[0]
 
-    def _clear_lines(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-        """Whether the straight way from each start to each end (a matrix) clips no keep-out shape."""
-        if not len(starts) or not len(ends):
-            return np.zeros((len(starts), len(ends)), dtype=bool)
-        pairs = np.empty((len(starts), len(ends), 2, 2))
-        pairs[:, :, 0] = starts[:, None, :]
-        pairs[:, :, 1] = ends[None, :, :]
-        clear = ~shapely.intersects(self.ground, shapely.linestrings(pairs.reshape(-1, 2, 2))).reshape(len(starts),
-                                                                                                   len(ends))
+    def _clear_lines(self, starts: np.ndarray, ends: np.ndarray, needed: np.ndarray | None = None) -> np.ndarray:
+        """Whether the straight way from each start to each end (a matrix) clips no keep-out shape;
+        with ``needed`` (a matrix of the same shape), only those ways are tested, the others are False."""
+        clear = np.zeros((len(starts), len(ends)), dtype=bool)
+        rows, cols = np.nonzero(needed) if needed is not None else np.indices(clear.shape).reshape(2, -1)
+        if not len(rows):
+            return clear
+        origins, targets = starts[rows], ends[cols]
+        ok = ~shapely.intersects(self.ground, shapely.linestrings(np.stack([origins, targets], axis=1)))
         if len(self.kid_reach):
-            ox, oy = starts[:, 0, None], starts[:, 1, None]
-            dx, dy = ends[None, :, 0] - ox, ends[None, :, 1] - oy
+            ox, oy = origins[:, 0, None], origins[:, 1, None]
+            dx, dy = targets[:, 0, None] - ox, targets[:, 1, None] - oy
             length2 = dx * dx + dy * dy
-            cx = self.kid_xy[None, None, :, 0] - ox[:, :, None]
-            cy = self.kid_xy[None, None, :, 1] - oy[:, :, None]
+            cx = self.kid_xy[None, :, 0] - ox
+            cy = self.kid_xy[None, :, 1] - oy
             with np.errstate(invalid="ignore", divide="ignore"):
-                along = np.where(length2[:, :, None] > 0,
-                                 (cx * dx[:, :, None] + cy * dy[:, :, None]) / length2[:, :, None], 0.0)
+                along = np.where(length2 > 0, (cx * dx + cy * dy) / length2, 0.0)
             along = np.clip(along, 0.0, 1.0)
-            gaps = np.hypot(along * dx[:, :, None] - cx, along * dy[:, :, None] - cy)
-            clear &= ~(gaps < self.kid_reach[None, None, :] - TOLERANCE).any(axis=2)
+            gaps = np.hypot(along * dx - cx, along * dy - cy)
+            ok &= ~(gaps < self.kid_reach[None, :] - TOLERANCE).any(axis=1)
+        clear[rows, cols] = ok
         return clear
 
     def distances(self, limit: float, goal: Point2 | None = None) -> dict[tuple[float, float], float]:
@@ -432,7 +432,13 @@ class Walker:
             targets = candidates
         points = [tuple(p) for p in targets.tolist()]
         row = {p: i for i, p in enumerate([self.start] + points[:len(candidates)])}
-        sees = self._clear_lines(origins, targets).tolist()
+        # a way from a node can be taken only if the straight distance to the node, the way and
+        # what is left to the goal fit in the reach (a node is never nearer than in a straight line)
+        left = np.zeros(len(targets)) if goal is None else np.hypot(targets[:, 0] - goal[0], targets[:, 1] - goal[1])
+        before = np.hypot(origins[:, 0] - self.start[0], origins[:, 1] - self.start[1])
+        ways = np.hypot(origins[:, None, 0] - targets[None, :, 0], origins[:, None, 1] - targets[None, :, 1])
+        sees = self._clear_lines(origins, targets, (before[:, None] + ways + left[None, :] <= reach + 1e-9)
+                                 & (ways > 0)).tolist()
         left = [0.0] * len(points) if goal is None else [distance(p, goal) for p in points]
         best = {self.start: 0.0}
         queue = [(0.0, self.start)]
