@@ -295,22 +295,32 @@ def line_of_fire(terrain: Terrain, bases: Sequence[Base], from_id: str, to_id: s
 
 def sight_clear(terrain: Terrain, bases: Sequence[Base], from_id: str, to_ids: Sequence[str]) -> list[bool]:
     """For each Kid in ``to_ids``, whether :func:`line_of_fire` from ``from_id`` to it is visible
-    (no other base and no sight-blocking terrain in the way); the terrain is tested for every line
-    at once."""
-    by_id = {kid_id: (center, radius) for kid_id, center, radius in bases}
-    a, _ra = by_id[from_id]
-    clear = []
-    for to_id in to_ids:
-        b, _rb = by_id[to_id]
-        clear.append(not any(_segment_gap(center, a, b) - radius < -TOLERANCE for kid_id, center, radius in bases
-                             if kid_id != from_id and kid_id != to_id))
-    ends = [i for i, ok in enumerate(clear) if ok]
-    if ends and not terrain.sight_blocker.is_empty:
-        lines = [LineString([a, by_id[to_ids[i]][0]]) if distance(a, by_id[to_ids[i]][0]) > 0 else Point(a)
-                 for i in ends]
-        for i, hit in zip(ends, shapely.intersects(terrain.sight_blocker, lines).tolist()):
-            clear[i] = not hit
-    return clear
+    (no other base and no sight-blocking terrain in the way); every line is tested at once."""
+    if not to_ids:
+        return []
+    ids = [kid_id for kid_id, _center, _radius in bases]
+    centres = np.array([center for _kid_id, center, _radius in bases], dtype=float).reshape(-1, 2)
+    radii = np.array([radius for _kid_id, _center, radius in bases], dtype=float)
+    where = {kid_id: i for i, kid_id in enumerate(ids)}
+    a = centres[where[from_id]]
+    ends = centres[[where[t] for t in to_ids]]
+    # each other base's distance to each line, as _segment_gap works it out
+    dx, dy = ends[:, 0, None] - a[0], ends[:, 1, None] - a[1]
+    length2 = dx * dx + dy * dy
+    with np.errstate(invalid="ignore", divide="ignore"):
+        along = np.where(length2 == 0.0, 0.0,
+                         ((centres[None, :, 0] - a[0]) * dx + (centres[None, :, 1] - a[1]) * dy) / length2)
+    along = np.maximum(0.0, np.minimum(1.0, along))
+    gaps = np.hypot(a[0] + along * dx - centres[None, :, 0], a[1] + along * dy - centres[None, :, 1]) - radii[None, :]
+    others = np.ones((len(to_ids), len(ids)), dtype=bool)
+    others[:, where[from_id]] = False
+    others[np.arange(len(to_ids)), [where[t] for t in to_ids]] = False
+    clear = ~((gaps < -TOLERANCE) & others).any(axis=1)
+    if clear.any() and not terrain.sight_blocker.is_empty:
+        open_ = np.nonzero(clear)[0]
+        lines = [LineString([a, ends[i]]) if distance(a, ends[i]) > 0 else Point(a) for i in open_]
+        clear[open_] = ~shapely.intersects(terrain.sight_blocker, lines)
+    return clear.tolist()
 
 
 # --- moving -------------------------------------------------------------------------------------
