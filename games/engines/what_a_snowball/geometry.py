@@ -318,7 +318,8 @@ def sight_clear(terrain: Terrain, bases: Sequence[Base], from_id: str, to_ids: S
     clear = ~((gaps < -TOLERANCE) & others).any(axis=1)
     if clear.any() and not terrain.sight_blocker.is_empty:
         open_ = np.nonzero(clear)[0]
-        lines = [LineString([a, ends[i]]) if distance(a, ends[i]) > 0 else Point(a) for i in open_]
+        lines = shapely.linestrings(np.stack([np.broadcast_to(a, ends[open_].shape), ends[open_]], axis=1))
+        lines[length2[open_, 0] == 0.0] = Point(a)
         clear[open_] = ~shapely.intersects(terrain.sight_blocker, lines)
     return clear.tolist()
 
