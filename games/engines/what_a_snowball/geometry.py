@@ -350,7 +350,7 @@ class Walker:
         self.kid_reach = np.array([r for _, r in others], dtype=float)
         low, high = radius - TOLERANCE, SIZE - radius + TOLERANCE
         self.bounds = (low, high)
-        self._outline_list: tuple[list[np.ndarray], np.ndarray] | None = None
+        self._outline_list: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def _candidates(self, reach: float) -> np.ndarray:
         """The path nodes within ``reach`` of the start: the terrain's, then those round other bases,
@@ -502,8 +502,8 @@ class Walker:
         lefts = np.array([left for _, left in spots], dtype=float)
         discs = shapely.buffer(shapely.points(centres), lefts, quad_segs=_ROUND_SEGMENTS)
         parts = discs
-        outlines, boxes = self._outlines()
-        if len(outlines):
+        corners, counts, boxes = self._outlines()
+        if len(corners):
             # a piece casts a shadow inside a disc only if it reaches into the disc: its bounding
             # box is nearer the disc's centre than the disc's radius
             gap_x = np.maximum(np.maximum(boxes[None, :, 0] - centres[:, None, 0], centres[:, None, 0] - boxes[None, :, 2]), 0)
@@ -511,7 +511,7 @@ class Walker:
             near = np.hypot(gap_x, gap_y) < lefts[:, None]
             rows, cols = np.nonzero(near)
             if len(rows):
-                shadows = _shadows(centres[rows], lefts[rows], [outlines[c] for c in cols])
+                shadows = _shadows(centres[rows], lefts[rows], corners[cols], counts[cols])
                 shaded = np.unique(rows)
                 grid = np.full((len(spots), int(near.sum(axis=1).max())), None, dtype=object)
                 grid[rows, np.arange(len(rows)) - np.searchsorted(rows, rows)] = shadows
@@ -519,9 +519,10 @@ class Walker:
                 parts[shaded] = shapely.difference(discs[shaded], shapely.union_all(grid[shaded], axis=1))
         return shapely.union_all(parts).intersection(board)
 
-    def _outlines(self) -> tuple[list[np.ndarray], np.ndarray]:
-        """Every keep-out piece's corners, counter-clockwise without the closing one, and its
-        bounding box: the terrain's (once per village and radius), then the other bases'."""
+    def _outlines(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every keep-out piece's corners, counter-clockwise without the closing one, padded as
+        :func:`_padded` does, their counts and bounding boxes: the terrain's (once per village and
+        radius), then the other bases'."""
         if self._outline_list is None:
             outlines, boxes = self._terrain.outlines(*self._key)
             if len(self.kid_reach):
@@ -529,7 +530,8 @@ class Walker:
                 reach = (self.kid_reach - TOLERANCE)[:, None]
                 outlines = outlines + rings
                 boxes = np.vstack([boxes, np.hstack([self.kid_xy - reach, self.kid_xy + reach])])
-            self._outline_list = (outlines, boxes)
+            corners, counts = _padded(outlines)
+            self._outline_list = (corners, counts, boxes)
         return self._outline_list
 
 
@@ -541,61 +543,79 @@ def _disc_outline(radius: float) -> np.ndarray:
     return ring[::-1].copy()
 
 
-def _shadows(viewpoints: np.ndarray, lengths: np.ndarray, outlines: list[np.ndarray]) -> np.ndarray:
-    """What each convex outline (counter-clockwise corners) hides from its viewpoint, up to its length
-    away, itself included: the outline's side facing the viewpoint, then out along the two tangent
-    lines to far beyond the length and the outline (``2 * length + 2``, or twice the farthest corner)
-    and back round through the direction between them, so the far side lies outside the disc of that
-    length."""
-    sizes = np.array([len(outline) for outline in outlines])
-    found = np.empty(len(outlines), dtype=object)
-    for n in np.unique(sizes):
-        chosen = np.nonzero(sizes == n)[0]
-        corners = np.stack([outlines[i] for i in chosen])
-        eye = viewpoints[chosen][:, None, :]
-        edges = np.roll(corners, -1, axis=1) - corners
-        towards = eye - corners
-        facing = edges[..., 0] * towards[..., 1] - edges[..., 1] * towards[..., 0] < 0
-        facing_before = np.roll(facing, 1, axis=1)
-        front = facing | facing_before
-        first = facing & ~facing_before
-        last = facing_before & ~facing
-        away = corners - eye
-        norm = np.hypot(away[..., 0], away[..., 1])
-        norm[norm == 0] = 1.0
-        rays = away / norm[..., None]
-        far = np.maximum(2 * lengths[chosen] + 2, 2 * norm.max(axis=1))[:, None, None]
-        projected = eye + rays * far
-        rows = np.arange(len(chosen))
-        between = rays[rows, np.argmax(first, axis=1)] + rays[rows, np.argmax(last, axis=1)]
-        size = np.hypot(between[:, 0], between[:, 1])
-        size[size == 0] = 1.0
-        middle = np.broadcast_to((eye[:, 0, :] + between / size[:, None] * far[:, 0, :])[:, None, :], corners.shape)
-        # three points per corner: front corners stay, back corners go to the far middle point; the
-        # chain's first corner is entered from the far side, its last corner leaves for it
-        kept = np.where(front[..., None], corners, middle)
-        ring = np.stack([np.where(first[..., None], middle, kept),
-                         np.where((first | last)[..., None], projected, kept),
-                         np.where(last[..., None], middle, kept)], axis=2).reshape(len(chosen), 3 * n, 2)
-        keep = np.ones(ring.shape[:2], dtype=bool)
-        keep[:, 1:] = (ring[:, 1:] != ring[:, :-1]).any(axis=2)
-        index = np.broadcast_to(rows[:, None], keep.shape)
-        found[chosen] = shapely.polygons(shapely.linearrings(ring[keep], indices=index[keep]))
-    return found
+def _padded(outlines: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Outlines of different lengths as one array (n x longest x 2), each padded with copies of its
+    last corner, and their lengths."""
+    counts = np.array([len(outline) for outline in outlines], dtype=int)
+    longest = int(counts.max()) if len(counts) else 0
+    corners = np.empty((len(outlines), longest, 2))
+    for i, outline in enumerate(outlines):
+        corners[i, :len(outline)] = outline
+        corners[i, len(outline):] = outline[-1]
+    return corners, counts
+
+
+def _shadows(viewpoints: np.ndarray, lengths: np.ndarray, corners: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """What each convex outline (counter-clockwise corners, padded as :func:`_padded` does) hides from
+    its viewpoint, up to its length away, itself included: the outline's side facing the viewpoint,
+    then out along the two tangent lines to far beyond the length and the outline (``2 * length + 2``,
+    or twice the farthest corner) and back round through the direction between them, so the far side
+    lies outside the disc of that length."""
+    if not len(corners):
+        return np.empty(0, dtype=object)
+    longest = corners.shape[1]
+    eye = viewpoints[:, None, :]
+    edges = np.roll(corners, -1, axis=1) - corners
+    towards = eye - corners
+    facing = edges[..., 0] * towards[..., 1] - edges[..., 1] * towards[..., 0] < 0
+    # the padding's empty edges face as the closing edge does
+    padding = (np.arange(longest)[None, :] >= counts[:, None] - 1) & (np.arange(longest)[None, :] < longest - 1)
+    facing = np.where(padding, facing[:, -1:], facing)
+    facing_before = np.roll(facing, 1, axis=1)
+    front = facing | facing_before
+    first = facing & ~facing_before
+    last = facing_before & ~facing
+    away = corners - eye
+    norm = np.hypot(away[..., 0], away[..., 1])
+    norm[norm == 0] = 1.0
+    rays = away / norm[..., None]
+    far = np.maximum(2 * lengths + 2, 2 * norm.max(axis=1))[:, None, None]
+    projected = eye + rays * far
+    rows = np.arange(len(corners))
+    between = rays[rows, np.argmax(first, axis=1)] + rays[rows, np.argmax(last, axis=1)]
+    size = np.hypot(between[:, 0], between[:, 1])
+    size[size == 0] = 1.0
+    middle = np.broadcast_to((eye[:, 0, :] + between / size[:, None] * far[:, 0, :])[:, None, :], corners.shape)
+    # three points per corner: front corners stay, back corners go to the far middle point; the
+    # chain's first corner is entered from the far side, its last corner leaves for it
+    kept = np.where(front[..., None], corners, middle)
+    ring = np.stack([np.where(first[..., None], middle, kept),
+                     np.where((first | last)[..., None], projected, kept),
+                     np.where(last[..., None], middle, kept)], axis=2).reshape(len(corners), 3 * longest, 2)
+    keep = np.ones(ring.shape[:2], dtype=bool)
+    keep[:, 1:] = (ring[:, 1:] != ring[:, :-1]).any(axis=2)
+    index = np.broadcast_to(rows[:, None], keep.shape)
+    return shapely.polygons(shapely.linearrings(ring[keep], indices=index[keep]))
 
 
 def region_rings(region: BaseGeometry, digits: int = 3) -> list[dict[str, list[list[float]]]]:
     """A region as JSON-safe polygons: [{"outer": [[x, y], ...], "holes": [[[x, y], ...], ...]}]."""
     simplified = region.simplify(TOLERANCE / 2, preserve_topology=True)
-    rings = []
-    for part in shapely.get_parts(simplified):
-        if part.geom_type != "Polygon" or part.is_empty:
-            continue
-        rings.append({
-            "outer": [[round(x, digits), round(y, digits)] for x, y in part.exterior.coords],
-            "holes": [[[round(x, digits), round(y, digits)] for x, y in hole.coords] for hole in part.interiors],
-        })
-    return rings
+    parts = shapely.get_parts(simplified)
+    parts = parts[(shapely.get_type_id(parts) == 3) & ~shapely.is_empty(parts)]
+    if not len(parts):
+        return []
+    rings, owner = shapely.get_rings(parts, return_index=True)
+    coords, which = shapely.get_coordinates(rings, return_index=True)
+    cuts = np.searchsorted(which, np.arange(1, len(rings)))
+    points = np.split(np.round(coords, digits), cuts)
+    found: list[dict[str, Any]] = []
+    for ring, part in zip(points, owner.tolist()):
+        if part == len(found):
+            found.append({"outer": ring.tolist(), "holes": []})
+        else:
+            found[part]["holes"].append(ring.tolist())
+    return found
 
 
 def vault_landing(terrain: Terrain, piece_id: str, pos: Point2, radius: float) -> list[float] | None:
