@@ -512,11 +512,13 @@ class Walker:
             rows, cols = np.nonzero(near)
             if len(rows):
                 shadows = _shadows(centres[rows], lefts[rows], corners[cols], counts[cols])
-                shaded = np.unique(rows)
+                # each disc less its shadows, one shadow at a time (for every disc at once)
                 grid = np.full((len(spots), int(near.sum(axis=1).max())), None, dtype=object)
                 grid[rows, np.arange(len(rows)) - np.searchsorted(rows, rows)] = shadows
                 parts = discs.copy()
-                parts[shaded] = shapely.difference(discs[shaded], shapely.union_all(grid[shaded], axis=1))
+                for k in range(grid.shape[1]):
+                    has = near.sum(axis=1) > k
+                    parts[has] = shapely.difference(parts[has], grid[has, k])
         return shapely.union_all(parts).intersection(board)
 
     def _outlines(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
