@@ -75,6 +75,7 @@ class Terrain:
         for shape in self.shapes.values():
             shapely.prepare(shape)
         self.movement = [p["id"] for p in pieces if p["blocks_movement"]]
+        self.movement_shapes = np.array([self.shapes[i] for i in self.movement], dtype=object)
         self.sight = [p["id"] for p in pieces if p["blocks_sight"]]
         self.objects = [p["id"] for p in pieces if not p["snowless"]]
         self.vaultable = [p["id"] for p in pieces if p["vaultable"]]
@@ -235,10 +236,10 @@ def placement_problem(terrain: Terrain, bases: Iterable[Base], pos: Point2, radi
     for kid_id, center, other in bases:
         if kid_id not in skip and distance(pos, center) < radius + other - TOLERANCE:
             return kid_id
-    here = Point(x, y)
-    for piece_id in terrain.movement:
-        if terrain.shapes[piece_id].distance(here) < radius - TOLERANCE:
-            return piece_id
+    if terrain.movement:
+        near = np.nonzero(shapely.distance(terrain.movement_shapes, Point(x, y)) < radius - TOLERANCE)[0]
+        if len(near):
+            return terrain.movement[int(near[0])]
     return None
 
 
@@ -423,6 +424,18 @@ class Walker:
         clear[rows, cols] = ok
         return clear
 
+    def _clear_line(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
+        """:meth:`_clear_lines` for one way (the same tests)."""
+        if self.ground.intersects(LineString([a, b])):
+            return False
+        if not len(self.kid_reach):
+            return True
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        length2 = dx * dx + dy * dy
+        cx, cy = self.kid_xy[:, 0] - a[0], self.kid_xy[:, 1] - a[1]
+        along = np.clip((cx * dx + cy * dy) / length2, 0.0, 1.0) if length2 > 0 else np.zeros(len(cx))
+        return not (np.hypot(along * dx - cx, along * dy - cy) < self.kid_reach - TOLERANCE).any()
+
     def distances(self, limit: float, goal: Point2 | None = None) -> dict[tuple[float, float], float]:
         """Shortest path lengths from the start to every node (and ``goal``) no further than ``limit``.
 
@@ -484,7 +497,7 @@ class Walker:
             return 0.0
         if distance(self.start, goal) > limit + TOLERANCE:
             return None
-        if self._clear_lines(np.array([self.start]), np.array([goal]))[0, 0]:
+        if self._clear_line(self.start, goal):
             return distance(self.start, goal)
         found = self.distances(limit, goal).get(goal)
         return found if found is not None and found <= limit + TOLERANCE else None
