@@ -519,8 +519,9 @@ class Walker:
         if len(corners):
             # a piece casts a shadow inside a disc only if it reaches into the disc: its bounding
             # box is nearer the disc's centre than the disc's radius
-            gap_x = np.maximum(np.maximum(boxes[None, :, 0] - centres[:, None, 0], centres[:, None, 0] - boxes[None, :, 2]), 0)
-            gap_y = np.maximum(np.maximum(boxes[None, :, 1] - centres[:, None, 1], centres[:, None, 1] - boxes[None, :, 3]), 0)
+            x, y = centres[:, None, 0], centres[:, None, 1]
+            gap_x = np.maximum(np.maximum(boxes[None, :, 0] - x, x - boxes[None, :, 2]), 0)
+            gap_y = np.maximum(np.maximum(boxes[None, :, 1] - y, y - boxes[None, :, 3]), 0)
             near = np.hypot(gap_x, gap_y) < lefts[:, None]
             rows, cols = np.nonzero(near)
             if len(rows):
@@ -532,7 +533,10 @@ class Walker:
                 for k in range(grid.shape[1]):
                     has = near.sum(axis=1) > k
                     parts[has] = shapely.difference(parts[has], grid[has, k])
-        return shapely.union_all(parts).intersection(board)
+        found = shapely.union_all(parts)
+        x0, y0, x1, y1 = found.bounds
+        inside = low + TOLERANCE <= x0 and low + TOLERANCE <= y0 and x1 <= high - TOLERANCE and y1 <= high - TOLERANCE
+        return found if inside else found.intersection(board)
 
     def _outlines(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every keep-out piece's corners, counter-clockwise without the closing one, padded as
@@ -541,7 +545,8 @@ class Walker:
         if self._outline_list is None:
             outlines, boxes = self._terrain.outlines(*self._key)
             if len(self.kid_reach):
-                rings = [centre + _disc_outline(float(reach - TOLERANCE)) for centre, reach in zip(self.kid_xy, self.kid_reach)]
+                rings = [centre + _disc_outline(float(reach - TOLERANCE))
+                         for centre, reach in zip(self.kid_xy, self.kid_reach)]
                 reach = (self.kid_reach - TOLERANCE)[:, None]
                 outlines = outlines + rings
                 boxes = np.vstack([boxes, np.hstack([self.kid_xy - reach, self.kid_xy + reach])])
