@@ -19,6 +19,7 @@ from games.engines.what_a_snowball.geometry import (
     Walker,
     line_of_fire,
     placement_problem,
+    sight_clear,
     terrain_for,
     vault_landing,
 )
@@ -112,6 +113,31 @@ def test_the_reachable_area_agrees_with_the_move_check(sx, sy, roll, seed):
         if length is not None:
             assert length >= math.dist(start, p) - 1e-9
             assert placement_problem(terrain, OTHERS, p, R) is None
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(seed=st.integers(0, 10**6))
+def test_the_lines_tested_together_see_what_each_line_of_fire_sees(seed):
+    rng = random.Random(seed)
+    terrain = terrain_for(WALLED)
+    bases = []
+    while len(bases) < 9:
+        spot = [rng.uniform(0.5, 23.5), rng.uniform(0.5, 23.5)]
+        if placement_problem(terrain, bases, spot, R) is None:
+            bases.append((f"k{len(bases)}", spot, R))
+    targets = [b[0] for b in bases[1:]]
+    assert sight_clear(terrain, bases, "k0", targets) == [
+        line_of_fire(terrain, bases, "k0", t)["visible"] for t in targets]
+
+
+def test_a_slide_along_a_road_across_the_village_never_reaches_the_far_side():
+    road = piece("t1", "road", rect(0, 11.4, 24, 12.6))
+    terrain = terrain_for([road])
+    start = [18.0, 13.0]
+    walker = Walker(terrain, [("me", start, R)], "me", start, R, extra=("t1",), extra_radius=0.0)
+    region = walker.region(6)
+    assert not region.intersects(shapely.box(0, 0, 24, 11.4))
+    assert region.contains(Point(18.0, 17.0)) and region.contains(Point(13.0, 14.0))
 
 
 def test_a_path_around_a_house_is_longer_than_the_straight_line():

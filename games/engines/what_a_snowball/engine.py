@@ -43,6 +43,7 @@ from .geometry import (
     line_of_fire,
     placement_problem,
     region_rings,
+    sight_clear,
     terrain_for,
     vault_landing,
     within,
@@ -334,6 +335,19 @@ def _fire_between(terrain: Any, bases: tuple, thrower: str, target: str) -> dict
     return line_of_fire(terrain, bases, thrower, target)
 
 
+def _visible_enemies(s: State, kid_id: str) -> list[str]:
+    """The enemy Kids ``kid_id`` can see (a line of fire that is not blocked)."""
+    bases = tuple((k, tuple(pos), radius) for k, pos, radius in _bases(s))
+    enemies = tuple(_enemies(s, kid_id))
+    return [t for t, ok in zip(enemies, _sight_between(_terrain(s), bases, kid_id, enemies)) if ok]
+
+
+@functools.lru_cache(maxsize=256)
+def _sight_between(terrain: Any, bases: tuple, thrower: str, targets: tuple) -> tuple:
+    """Which lines of fire are clear, remembered: the Kids stand still through most of a turn's actions."""
+    return tuple(sight_clear(terrain, bases, thrower, targets))
+
+
 def _enemies(s: State, kid_id: str) -> list[str]:
     team = s["kids"][kid_id]["team"]
     return [k for k in _in_play(s) if s["kids"][k]["team"] != team]
@@ -345,7 +359,13 @@ def _mates(s: State, kid_id: str) -> list[str]:
 
 
 def _meanings(kid: dict[str, Any], value: int) -> tuple[str, ...]:
-    return K.face_meanings(kid)[value]
+    return _face_table(kid["type"], tuple(kid["traits"]))[value]
+
+
+@functools.lru_cache(maxsize=64)
+def _face_table(kind: str, traits: tuple[str, ...]) -> dict[int, tuple[str, ...]]:
+    """``kids.face_meanings`` for a type and its Traits, worked out once."""
+    return K.face_meanings({"type": kind, "traits": list(traits)})
 
 
 def _can_spend_as(kid: dict[str, Any], value: int, result: str) -> bool:
@@ -691,7 +711,7 @@ class WhatASnowball:
                 found.append({"type": "aim", "die": value})
             if _can_spend_as(kid, value, "throw"):
                 if targets is None:
-                    targets = [t for t in _enemies(s, kid_id) if _fire(s, kid_id, t)["visible"]]
+                    targets = _visible_enemies(s, kid_id)
                 found += [{"type": "throw", "die": value, **t} for t in self._throw_options(s, kid_id, targets)]
             if _can_spend_as(kid, value, "wild"):
                 if kid["command_dice"] < K.MAX_COMMAND_DICE:

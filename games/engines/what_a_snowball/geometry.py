@@ -75,6 +75,7 @@ class Terrain:
         for shape in self.shapes.values():
             shapely.prepare(shape)
         self.movement = [p["id"] for p in pieces if p["blocks_movement"]]
+        self.movement_shapes = np.array([self.shapes[i] for i in self.movement], dtype=object)
         self.sight = [p["id"] for p in pieces if p["blocks_sight"]]
         self.objects = [p["id"] for p in pieces if not p["snowless"]]
         self.vaultable = [p["id"] for p in pieces if p["vaultable"]]
@@ -90,8 +91,7 @@ class Terrain:
         shapely.prepare(self.sight_blocker)
         self._grown: dict[tuple[float, tuple[str, ...]], tuple[BaseGeometry, list[tuple[float, float]],
                                                                 list[BaseGeometry]]] = {}
-        self._combined: dict[tuple[float, tuple[str, ...], float], tuple[BaseGeometry, list[tuple[float, float]],
-                                                                         list[BaseGeometry]]] = {}
+        self._combined: dict[tuple, Any] = {}
 
     def grown(self, radius: float, extra: tuple[str, ...] = ()) -> tuple[BaseGeometry, list[tuple[float, float]],
                                                                           list[BaseGeometry]]:
@@ -125,6 +125,33 @@ class Terrain:
             self._combined[key] = (union, nodes + more_nodes, convex + more_convex)
         return self._combined[key]
 
+    def free_nodes(self, radius: float, extra: tuple[str, ...], extra_radius: float) -> np.ndarray:
+        """The terrain's path nodes for :meth:`keepout` that lie inside the village and outside the
+        keep-out shapes (n x 2)."""
+        key = ("nodes", radius, extra, extra_radius)
+        if key not in self._combined:
+            union, nodes, _convex = self.keepout(radius, extra, extra_radius)
+            found = np.array(nodes, dtype=float).reshape(-1, 2)
+            low, high = radius - TOLERANCE, SIZE - radius + TOLERANCE
+            found = found[(found[:, 0] >= low) & (found[:, 0] <= high) & (found[:, 1] >= low) & (found[:, 1] <= high)]
+            if len(found):
+                found = found[~shapely.intersects_xy(union, found[:, 0], found[:, 1])]
+            self._combined[key] = found
+        return self._combined[key]
+
+    def outlines(self, radius: float, extra: tuple[str, ...], extra_radius: float
+                 ) -> tuple[list[np.ndarray], np.ndarray]:
+        """The corners of each of :meth:`keepout`'s convex shapes, counter-clockwise without the
+        closing one, and their bounding boxes (n x 4)."""
+        key = ("outlines", radius, extra, extra_radius)
+        if key not in self._combined:
+            convex = self.keepout(radius, extra, extra_radius)[2]
+            rings = [shapely.get_coordinates(shape.exterior)[:-1] for shape in convex]
+            self._combined[key] = ([ring if shapely.is_ccw(shape.exterior) else ring[::-1].copy()
+                                    for ring, shape in zip(rings, convex)],
+                                   np.array([shape.bounds for shape in convex], dtype=float).reshape(-1, 4))
+        return self._combined[key]
+
     def on_snowless(self, point: Point2) -> bool:
         """Whether a centre stands on snowless ground (a gritted road)."""
         return bool(self.snowless.covers(Point(point[0], point[1])))
@@ -147,6 +174,11 @@ def _circle_offsets(radius: float) -> np.ndarray:
     reach = (radius + TOLERANCE) / math.cos(math.pi / sides)
     return np.array([(reach * math.cos(2 * math.pi * (k + 0.5) / sides),
                       reach * math.sin(2 * math.pi * (k + 0.5) / sides)) for k in range(sides)])
+
+
+def _circle_offsets_reach(radii: np.ndarray) -> np.ndarray:
+    """How far from its centre each base's path nodes lie (for keep-out circles of ``radii``)."""
+    return (radii + TOLERANCE) / math.cos(math.pi / (4 * _NODE_QUAD_SEGMENTS["circle"]))
 
 
 def _circle_nodes(centers: np.ndarray, radii: np.ndarray) -> np.ndarray:
@@ -204,10 +236,10 @@ def placement_problem(terrain: Terrain, bases: Iterable[Base], pos: Point2, radi
     for kid_id, center, other in bases:
         if kid_id not in skip and distance(pos, center) < radius + other - TOLERANCE:
             return kid_id
-    here = Point(x, y)
-    for piece_id in terrain.movement:
-        if terrain.shapes[piece_id].distance(here) < radius - TOLERANCE:
-            return piece_id
+    if terrain.movement:
+        near = np.nonzero(shapely.distance(terrain.movement_shapes, Point(x, y)) < radius - TOLERANCE)[0]
+        if len(near):
+            return terrain.movement[int(near[0])]
     return None
 
 
@@ -262,6 +294,37 @@ def line_of_fire(terrain: Terrain, bases: Sequence[Base], from_id: str, to_id: s
     }
 
 
+def sight_clear(terrain: Terrain, bases: Sequence[Base], from_id: str, to_ids: Sequence[str]) -> list[bool]:
+    """For each Kid in ``to_ids``, whether :func:`line_of_fire` from ``from_id`` to it is visible
+    (no other base and no sight-blocking terrain in the way); every line is tested at once."""
+    if not to_ids:
+        return []
+    ids = [kid_id for kid_id, _center, _radius in bases]
+    centres = np.array([center for _kid_id, center, _radius in bases], dtype=float).reshape(-1, 2)
+    radii = np.array([radius for _kid_id, _center, radius in bases], dtype=float)
+    where = {kid_id: i for i, kid_id in enumerate(ids)}
+    a = centres[where[from_id]]
+    ends = centres[[where[t] for t in to_ids]]
+    # each other base's distance to each line, as _segment_gap works it out
+    dx, dy = ends[:, 0, None] - a[0], ends[:, 1, None] - a[1]
+    length2 = dx * dx + dy * dy
+    with np.errstate(invalid="ignore", divide="ignore"):
+        along = np.where(length2 == 0.0, 0.0,
+                         ((centres[None, :, 0] - a[0]) * dx + (centres[None, :, 1] - a[1]) * dy) / length2)
+    along = np.maximum(0.0, np.minimum(1.0, along))
+    gaps = np.hypot(a[0] + along * dx - centres[None, :, 0], a[1] + along * dy - centres[None, :, 1]) - radii[None, :]
+    others = np.ones((len(to_ids), len(ids)), dtype=bool)
+    others[:, where[from_id]] = False
+    others[np.arange(len(to_ids)), [where[t] for t in to_ids]] = False
+    clear = ~((gaps < -TOLERANCE) & others).any(axis=1)
+    if clear.any() and not terrain.sight_blocker.is_empty:
+        open_ = np.nonzero(clear)[0]
+        lines = shapely.linestrings(np.stack([np.broadcast_to(a, ends[open_].shape), ends[open_]], axis=1))
+        lines[length2[open_, 0] == 0.0] = Point(a)
+        clear[open_] = ~shapely.intersects(terrain.sight_blocker, lines)
+    return clear.tolist()
+
+
 # --- moving -------------------------------------------------------------------------------------
 
 class Walker:
@@ -269,31 +332,53 @@ class Walker:
 
     ``extra`` names terrain pieces that block this move although they do not block
     movement in general (a Penguin's slide keeps off snowless ground).
+
+    The path nodes are the terrain's (found once per village and radius, see
+    :meth:`Terrain.free_nodes`) and those round the other bases; a search looks only at the
+    nodes within its limit of the start.
     """
 
     def __init__(self, terrain: Terrain, bases: Sequence[Base], mover: str, start: Point2, radius: float,
                  extra: tuple[str, ...] = (), extra_radius: float | None = None):
         self.start = (float(start[0]), float(start[1]))
         self.radius = radius
-        self.ground, nodes, convex = terrain.keepout(radius, extra, 0.0 if extra_radius is None else extra_radius)
-        self._terrain_convex = convex
+        self._key = (radius, extra, 0.0 if extra_radius is None else extra_radius)
+        self._terrain = terrain
+        self.ground, _nodes, _convex = terrain.keepout(*self._key)
         others = [(center, radius + other) for kid_id, center, other in bases if kid_id != mover]
         self.others = others
         self.kid_xy = np.array([c for c, _ in others], dtype=float).reshape(-1, 2)
         self.kid_reach = np.array([r for _, r in others], dtype=float)
         low, high = radius - TOLERANCE, SIZE - radius + TOLERANCE
         self.bounds = (low, high)
-        candidates = np.vstack([np.array(nodes, dtype=float).reshape(-1, 2), _circle_nodes(self.kid_xy, self.kid_reach)])
-        if len(candidates):
-            inside = (candidates[:, 0] >= low) & (candidates[:, 0] <= high) & (candidates[:, 1] >= low) \
-                & (candidates[:, 1] <= high)
-            candidates = candidates[inside]
-        if len(candidates):
-            free = ~shapely.intersects_xy(self.ground, candidates[:, 0], candidates[:, 1]) & ~self._on_kids(candidates)
-            candidates = candidates[free]
-        self.nodes = [tuple(p) for p in candidates.tolist()]
-        self._convex: list[BaseGeometry] | None = None
-        self._outline_list: list[np.ndarray] | None = None
+        self._outline_list: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def _candidates(self, reach: float) -> np.ndarray:
+        """The path nodes within ``reach`` of the start: the terrain's, then those round other bases,
+        each inside the village and clear of every keep-out shape."""
+        terrain_nodes = self._terrain.free_nodes(*self._key)
+        near = np.hypot(terrain_nodes[:, 0] - self.start[0], terrain_nodes[:, 1] - self.start[1]) <= reach
+        terrain_nodes = terrain_nodes[near]
+        if len(self.kid_reach):
+            gaps = np.hypot(self.kid_xy[:, 0] - self.start[0], self.kid_xy[:, 1] - self.start[1])
+            close = gaps <= reach + _circle_offsets_reach(self.kid_reach) + 1e-6
+            kid_nodes = _circle_nodes(self.kid_xy[close], self.kid_reach[close])
+            near = np.hypot(kid_nodes[:, 0] - self.start[0], kid_nodes[:, 1] - self.start[1]) <= reach
+            kid_nodes = kid_nodes[near]
+            low, high = self.bounds
+            inside = (kid_nodes[:, 0] >= low) & (kid_nodes[:, 0] <= high) & (kid_nodes[:, 1] >= low) \
+                & (kid_nodes[:, 1] <= high)
+            kid_nodes = kid_nodes[inside]
+            if len(kid_nodes):
+                kid_nodes = kid_nodes[~shapely.intersects_xy(self.ground, kid_nodes[:, 0], kid_nodes[:, 1])]
+            candidates = np.vstack([terrain_nodes, kid_nodes])
+            return candidates[~self._on_kids(candidates)] if len(candidates) else candidates
+        return terrain_nodes
+
+    @property
+    def nodes(self) -> list[tuple[float, float]]:
+        """Every path node (within the village)."""
+        return [tuple(p) for p in self._candidates(math.inf).tolist()]
 
     def _on_kids(self, points: np.ndarray) -> np.ndarray:
         """For each point, whether it is inside another Kid's keep-out circle (by more than the tolerance)."""
@@ -305,10 +390,8 @@ class Walker:
     @property
     def convex(self) -> list[BaseGeometry]:
         """Every keep-out piece as a convex shape: terrain grown by the radius, other bases grown by both."""
-        if self._convex is None:
-            discs = shapely.buffer(shapely.points(self.kid_xy), self.kid_reach - TOLERANCE, quad_segs=_ROUND_SEGMENTS)
-            self._convex = list(self._terrain_convex) + list(discs)
-        return self._convex
+        discs = shapely.buffer(shapely.points(self.kid_xy), self.kid_reach - TOLERANCE, quad_segs=_ROUND_SEGMENTS)
+        return list(self._terrain.keepout(*self._key)[2]) + list(discs)
 
     def stands_clear(self, point: Point2) -> bool:
         low, high = self.bounds
@@ -318,30 +401,40 @@ class Walker:
             return False
         return not self._on_kids(np.array([point], dtype=float))[0]
 
-    def _clear_lines(self, origins: list[tuple[float, float]], targets: list[tuple[float, float]]) -> np.ndarray:
-        """Whether the straight way from each origin to each target (a matrix) clips no keep-out shape."""
-        if not origins or not targets:
-            return np.zeros((len(origins), len(targets)), dtype=bool)
-        starts = np.array(origins, dtype=float)
-        ends = np.array(targets, dtype=float)
-        pairs = np.empty((len(starts), len(ends), 2, 2))
-        pairs[:, :, 0] = starts[:, None, :]
-        pairs[:, :, 1] = ends[None, :, :]
-        clear = ~shapely.intersects(self.ground, shapely.linestrings(pairs.reshape(-1, 2, 2))).reshape(len(starts),
-                                                                                                   len(ends))
+    def _clear_lines(self, starts: np.ndarray, ends: np.ndarray, needed: np.ndarray | None = None) -> np.ndarray:
+        """Whether the straight way from each start to each end (a matrix) clips no keep-out shape;
+        with ``needed`` (a matrix of the same shape), only those ways are tested, the others are False."""
+        clear = np.zeros((len(starts), len(ends)), dtype=bool)
+        rows, cols = np.nonzero(needed) if needed is not None else np.indices(clear.shape).reshape(2, -1)
+        if not len(rows):
+            return clear
+        origins, targets = starts[rows], ends[cols]
+        ok = ~shapely.intersects(self.ground, shapely.linestrings(np.stack([origins, targets], axis=1)))
         if len(self.kid_reach):
-            ox, oy = starts[:, 0, None], starts[:, 1, None]
-            dx, dy = ends[None, :, 0] - ox, ends[None, :, 1] - oy
+            ox, oy = origins[:, 0, None], origins[:, 1, None]
+            dx, dy = targets[:, 0, None] - ox, targets[:, 1, None] - oy
             length2 = dx * dx + dy * dy
-            cx = self.kid_xy[None, None, :, 0] - ox[:, :, None]
-            cy = self.kid_xy[None, None, :, 1] - oy[:, :, None]
+            cx = self.kid_xy[None, :, 0] - ox
+            cy = self.kid_xy[None, :, 1] - oy
             with np.errstate(invalid="ignore", divide="ignore"):
-                along = np.where(length2[:, :, None] > 0,
-                                 (cx * dx[:, :, None] + cy * dy[:, :, None]) / length2[:, :, None], 0.0)
+                along = np.where(length2 > 0, (cx * dx + cy * dy) / length2, 0.0)
             along = np.clip(along, 0.0, 1.0)
-            gaps = np.hypot(along * dx[:, :, None] - cx, along * dy[:, :, None] - cy)
-            clear &= ~(gaps < self.kid_reach[None, None, :] - TOLERANCE).any(axis=2)
+            gaps = np.hypot(along * dx - cx, along * dy - cy)
+            ok &= ~(gaps < self.kid_reach[None, :] - TOLERANCE).any(axis=1)
+        clear[rows, cols] = ok
         return clear
+
+    def _clear_line(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
+        """:meth:`_clear_lines` for one way (the same tests)."""
+        if self.ground.intersects(LineString([a, b])):
+            return False
+        if not len(self.kid_reach):
+            return True
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        length2 = dx * dx + dy * dy
+        cx, cy = self.kid_xy[:, 0] - a[0], self.kid_xy[:, 1] - a[1]
+        along = np.clip((cx * dx + cy * dy) / length2, 0.0, 1.0) if length2 > 0 else np.zeros(len(cx))
+        return not (np.hypot(along * dx - cx, along * dy - cy) < self.kid_reach - TOLERANCE).any()
 
     def distances(self, limit: float, goal: Point2 | None = None) -> dict[tuple[float, float], float]:
         """Shortest path lengths from the start to every node (and ``goal``) no further than ``limit``.
@@ -349,16 +442,33 @@ class Walker:
         With a goal, nodes that cannot lie on a path to it within the limit are skipped.
         """
         reach = limit + TOLERANCE
-        points = [p for p in self.nodes if distance(self.start, p) <= reach]
+        candidates = self._candidates(reach)
+        start = np.array([self.start], dtype=float)
         if goal is not None:
             goal = (float(goal[0]), float(goal[1]))
-            points = [p for p in points if distance(self.start, p) + distance(p, goal) <= reach] + [goal]
-        origins = [self.start] + [p for p in points if p != goal]
-        row = {p: i for i, p in enumerate(origins)}
-        sees = self._clear_lines(origins, points)
+            if len(candidates):
+                candidates = candidates[np.hypot(candidates[:, 0] - self.start[0], candidates[:, 1] - self.start[1])
+                                        + np.hypot(candidates[:, 0] - goal[0], candidates[:, 1] - goal[1]) <= reach]
+            origins = np.vstack([start, candidates])
+            targets = np.vstack([candidates, np.array([goal], dtype=float)])
+        else:
+            origins = np.vstack([start, candidates])
+            targets = candidates
+        points = [tuple(p) for p in targets.tolist()]
+        row = {p: i for i, p in enumerate([self.start] + points[:len(candidates)])}
+        # a way from a node can be taken only if the straight distance to the node, the way and
+        # what is left to the goal fit in the reach (a node is never nearer than in a straight line)
+        left = np.zeros(len(targets)) if goal is None else np.hypot(targets[:, 0] - goal[0], targets[:, 1] - goal[1])
+        before = np.hypot(origins[:, 0] - self.start[0], origins[:, 1] - self.start[1])
+        ways = np.hypot(origins[:, None, 0] - targets[None, :, 0], origins[:, None, 1] - targets[None, :, 1])
+        sees = self._clear_lines(origins, targets, (before[:, None] + ways + left[None, :] <= reach + 1e-9)
+                                 & (ways > 0)).tolist()
+        left = [0.0] * len(points) if goal is None else [distance(p, goal) for p in points]
         best = {self.start: 0.0}
         queue = [(0.0, self.start)]
         settled: set[tuple[float, float]] = set()
+        count = len(points)
+        hypot = math.hypot
         while queue:
             length, here = heapq.heappop(queue)
             if here in settled:
@@ -367,11 +477,15 @@ class Walker:
             if goal is not None and here == goal:
                 break
             clear = sees[row[here]]
-            for j, p in enumerate(points):
-                if clear[j] and p not in settled and length + distance(here, p) < best.get(p, math.inf) \
-                        and length + distance(here, p) + (distance(p, goal) if goal else 0.0) <= reach:
-                    best[p] = length + distance(here, p)
-                    heapq.heappush(queue, (best[p], p))
+            hx, hy = here
+            for j in range(count):
+                if clear[j]:
+                    p = points[j]
+                    if p not in settled:
+                        through = length + hypot(hx - p[0], hy - p[1])
+                        if through < best.get(p, math.inf) and through + left[j] <= reach:
+                            best[p] = through
+                            heapq.heappush(queue, (through, p))
         return best
 
     def path_length(self, goal: Point2, limit: float) -> float | None:
@@ -383,7 +497,7 @@ class Walker:
             return 0.0
         if distance(self.start, goal) > limit + TOLERANCE:
             return None
-        if self._clear_lines([self.start], [goal])[0, 0]:
+        if self._clear_line(self.start, goal):
             return distance(self.start, goal)
         found = self.distances(limit, goal).get(goal)
         return found if found is not None and found <= limit + TOLERANCE else None
@@ -401,58 +515,127 @@ class Walker:
         lefts = np.array([left for _, left in spots], dtype=float)
         discs = shapely.buffer(shapely.points(centres), lefts, quad_segs=_ROUND_SEGMENTS)
         parts = discs
-        if self.convex:
-            pieces = np.empty(len(self.convex), dtype=object)
-            pieces[:] = self.convex
-            near = shapely.intersects(discs[:, None], pieces[None, :])
+        corners, counts, boxes = self._outlines()
+        if len(corners):
+            # a piece casts a shadow inside a disc only if it reaches into the disc: its bounding
+            # box is nearer the disc's centre than the disc's radius
+            x, y = centres[:, None, 0], centres[:, None, 1]
+            gap_x = np.maximum(np.maximum(boxes[None, :, 0] - x, x - boxes[None, :, 2]), 0)
+            gap_y = np.maximum(np.maximum(boxes[None, :, 1] - y, y - boxes[None, :, 3]), 0)
+            near = np.hypot(gap_x, gap_y) < lefts[:, None]
             rows, cols = np.nonzero(near)
             if len(rows):
-                shadows = _shadows(centres[rows], lefts[rows], [self._outlines()[c] for c in cols])
+                shadows = _shadows(centres[rows], lefts[rows], corners[cols], counts[cols])
+                # each disc less its shadows, one shadow at a time (for every disc at once)
                 grid = np.full((len(spots), int(near.sum(axis=1).max())), None, dtype=object)
                 grid[rows, np.arange(len(rows)) - np.searchsorted(rows, rows)] = shadows
-                shaded = near.any(axis=1)
                 parts = discs.copy()
-                parts[shaded] = shapely.difference(discs[shaded], shapely.union_all(grid[shaded], axis=1))
-        return shapely.union_all(parts).intersection(board)
+                for k in range(grid.shape[1]):
+                    has = near.sum(axis=1) > k
+                    parts[has] = shapely.difference(parts[has], grid[has, k])
+        found = shapely.union_all(parts)
+        x0, y0, x1, y1 = found.bounds
+        inside = low + TOLERANCE <= x0 and low + TOLERANCE <= y0 and x1 <= high - TOLERANCE and y1 <= high - TOLERANCE
+        return found if inside else found.intersection(board)
 
-    def _outlines(self) -> list[np.ndarray]:
+    def _outlines(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every keep-out piece's corners, counter-clockwise without the closing one, padded as
+        :func:`_padded` does, their counts and bounding boxes: the terrain's (once per village and
+        radius), then the other bases'."""
         if self._outline_list is None:
-            self._outline_list = [shapely.get_coordinates(shape.exterior) for shape in self.convex]
+            outlines, boxes = self._terrain.outlines(*self._key)
+            if len(self.kid_reach):
+                rings = [centre + _disc_outline(float(reach - TOLERANCE))
+                         for centre, reach in zip(self.kid_xy, self.kid_reach)]
+                reach = (self.kid_reach - TOLERANCE)[:, None]
+                outlines = outlines + rings
+                boxes = np.vstack([boxes, np.hstack([self.kid_xy - reach, self.kid_xy + reach])])
+            corners, counts = _padded(outlines)
+            self._outline_list = (corners, counts, boxes)
         return self._outline_list
 
 
-def _shadows(viewpoints: np.ndarray, lengths: np.ndarray, outlines: list[np.ndarray]) -> np.ndarray:
-    """What each convex outline hides from its viewpoint, up to its length away (itself included):
-    the convex hull of its corners and their projections far beyond it."""
-    sizes = np.array([len(outline) for outline in outlines])
-    corners = np.vstack(outlines)
-    vx = np.repeat(viewpoints[:, 0], sizes)
-    vy = np.repeat(viewpoints[:, 1], sizes)
-    dx, dy = corners[:, 0] - vx, corners[:, 1] - vy
-    norm = np.hypot(dx, dy)
+@functools.lru_cache(maxsize=16)
+def _disc_outline(radius: float) -> np.ndarray:
+    """The corners of a base's keep-out disc of ``radius`` round the origin, counter-clockwise, as
+    shapely draws a buffered point."""
+    ring = shapely.get_coordinates(Point(0.0, 0.0).buffer(radius, quad_segs=_ROUND_SEGMENTS).exterior)[:-1]
+    return ring[::-1].copy()
+
+
+def _padded(outlines: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Outlines of different lengths as one array (n x longest x 2), each padded with copies of its
+    last corner, and their lengths."""
+    counts = np.array([len(outline) for outline in outlines], dtype=int)
+    longest = int(counts.max()) if len(counts) else 0
+    corners = np.empty((len(outlines), longest, 2))
+    for i, outline in enumerate(outlines):
+        corners[i, :len(outline)] = outline
+        corners[i, len(outline):] = outline[-1]
+    return corners, counts
+
+
+def _shadows(viewpoints: np.ndarray, lengths: np.ndarray, corners: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """What each convex outline (counter-clockwise corners, padded as :func:`_padded` does) hides from
+    its viewpoint, up to its length away, itself included: the outline's side facing the viewpoint,
+    then out along the two tangent lines to far beyond the length and the outline (``2 * length + 2``,
+    or twice the farthest corner) and back round through the direction between them, so the far side
+    lies outside the disc of that length."""
+    if not len(corners):
+        return np.empty(0, dtype=object)
+    longest = corners.shape[1]
+    eye = viewpoints[:, None, :]
+    edges = np.roll(corners, -1, axis=1) - corners
+    towards = eye - corners
+    facing = edges[..., 0] * towards[..., 1] - edges[..., 1] * towards[..., 0] < 0
+    # the padding's empty edges face as the closing edge does
+    padding = (np.arange(longest)[None, :] >= counts[:, None] - 1) & (np.arange(longest)[None, :] < longest - 1)
+    facing = np.where(padding, facing[:, -1:], facing)
+    facing_before = np.roll(facing, 1, axis=1)
+    front = facing | facing_before
+    first = facing & ~facing_before
+    last = facing_before & ~facing
+    away = corners - eye
+    norm = np.hypot(away[..., 0], away[..., 1])
     norm[norm == 0] = 1.0
-    far = np.repeat(2 * lengths + 2, sizes)
-    projected = np.column_stack([vx + dx / norm * far, vy + dy / norm * far])
-    starts = np.repeat(np.cumsum(sizes) - sizes, sizes)
-    within = np.arange(len(corners)) - starts
-    points = np.empty((2 * len(corners), 2))
-    points[2 * starts + within] = corners
-    points[2 * starts + sizes.repeat(sizes) + within] = projected
-    return shapely.convex_hull(shapely.multipoints(shapely.points(points), indices=np.repeat(np.arange(len(sizes)), 2 * sizes)))
+    rays = away / norm[..., None]
+    far = np.maximum(2 * lengths + 2, 2 * norm.max(axis=1))[:, None, None]
+    projected = eye + rays * far
+    rows = np.arange(len(corners))
+    between = rays[rows, np.argmax(first, axis=1)] + rays[rows, np.argmax(last, axis=1)]
+    size = np.hypot(between[:, 0], between[:, 1])
+    size[size == 0] = 1.0
+    middle = np.broadcast_to((eye[:, 0, :] + between / size[:, None] * far[:, 0, :])[:, None, :], corners.shape)
+    # three points per corner: front corners stay, back corners go to the far middle point; the
+    # chain's first corner is entered from the far side, its last corner leaves for it
+    kept = np.where(front[..., None], corners, middle)
+    ring = np.stack([np.where(first[..., None], middle, kept),
+                     np.where((first | last)[..., None], projected, kept),
+                     np.where(last[..., None], middle, kept)], axis=2).reshape(len(corners), 3 * longest, 2)
+    keep = np.ones(ring.shape[:2], dtype=bool)
+    keep[:, 1:] = (ring[:, 1:] != ring[:, :-1]).any(axis=2)
+    index = np.broadcast_to(rows[:, None], keep.shape)
+    return shapely.polygons(shapely.linearrings(ring[keep], indices=index[keep]))
 
 
 def region_rings(region: BaseGeometry, digits: int = 3) -> list[dict[str, list[list[float]]]]:
     """A region as JSON-safe polygons: [{"outer": [[x, y], ...], "holes": [[[x, y], ...], ...]}]."""
     simplified = region.simplify(TOLERANCE / 2, preserve_topology=True)
-    rings = []
-    for part in shapely.get_parts(simplified):
-        if part.geom_type != "Polygon" or part.is_empty:
-            continue
-        rings.append({
-            "outer": [[round(x, digits), round(y, digits)] for x, y in part.exterior.coords],
-            "holes": [[[round(x, digits), round(y, digits)] for x, y in hole.coords] for hole in part.interiors],
-        })
-    return rings
+    parts = shapely.get_parts(simplified)
+    parts = parts[(shapely.get_type_id(parts) == 3) & ~shapely.is_empty(parts)]
+    if not len(parts):
+        return []
+    rings, owner = shapely.get_rings(parts, return_index=True)
+    coords, which = shapely.get_coordinates(rings, return_index=True)
+    cuts = np.searchsorted(which, np.arange(1, len(rings)))
+    points = np.split(np.round(coords, digits), cuts)
+    found: list[dict[str, Any]] = []
+    for ring, part in zip(points, owner.tolist()):
+        if part == len(found):
+            found.append({"outer": ring.tolist(), "holes": []})
+        else:
+            found[part]["holes"].append(ring.tolist())
+    return found
 
 
 def vault_landing(terrain: Terrain, piece_id: str, pos: Point2, radius: float) -> list[float] | None:
