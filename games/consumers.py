@@ -71,7 +71,9 @@ class FloodCooldown:
     disconnect, some 15 database and Redis calls each, over and over. Keyed by what the
     socket presented: its API token, else its session, else its client address. A ban lasts
     the cooldown, twice as long as the last one when it comes before the last one's length
-    has passed again since it ended, up to ``MAX_DOUBLINGS`` doublings.
+    has passed again since it ended, up to ``MAX_DOUBLINGS`` doublings. A socket that comes
+    during a ban starts it again (``knock``): a client that keeps knocking stays out, and
+    one that waits the ban out is let in.
     """
 
     MAX_DOUBLINGS = 5
@@ -90,6 +92,14 @@ class FloodCooldown:
     def barred(self, who: str, now: float) -> bool:
         ban = self.bans.get(who)
         return ban is not None and now < ban[0]
+
+    def knock(self, who: str, now: float) -> bool:
+        """Whether a new socket of ``who`` is barred now; if it is, its ban starts again."""
+        if not self.barred(who, now):
+            return False
+        length = self.bans[who][1]
+        self.bans[who] = (now + length, length)
+        return True
 
 
 FLOOD_COOLDOWN = FloodCooldown()
@@ -118,7 +128,7 @@ def refuse_flooders(application):
     the session, the user and the consumer are looked up (``FloodCooldown``)."""
 
     async def app(scope, receive, send):
-        if scope["type"] == "websocket" and FLOOD_COOLDOWN.barred(who_connects(scope), ArrivalControlMixin.clock()):
+        if scope["type"] == "websocket" and FLOOD_COOLDOWN.knock(who_connects(scope), ArrivalControlMixin.clock()):
             await ArrivalControlMixin._accept_and_close(receive, send, CLOSE_TOO_FAST)
             return
         await application(scope, receive, send)

@@ -159,7 +159,7 @@ SNOWBALL_SOCKET_RATE = float(os.environ.get("SNOWBALL_SOCKET_RATE", "20"))
 SNOWBALL_SOCKET_BURST = int(os.environ.get("SNOWBALL_SOCKET_BURST", "10"))
 SNOWBALL_SOCKET_STRIKES = int(os.environ.get("SNOWBALL_SOCKET_STRIKES", "5"))
 # Seconds after a close for flooding (4008) during which the same token, session or address
-# has its new sockets closed with 4008 at once.
+# has its new sockets closed with 4008 at once; each such socket starts the wait again.
 SNOWBALL_FLOOD_COOLDOWN_SECONDS = float(os.environ.get("SNOWBALL_FLOOD_COOLDOWN_SECONDS", "10"))
 # Open websockets one client address may hold in one worker; the address is the peer's, or
 # the last of X-Forwarded-For when a proxy in front appends it (and only then).

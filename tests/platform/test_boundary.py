@@ -389,7 +389,8 @@ async def test_a_reply_to_a_socket_the_client_already_closed_is_dropped_without_
 
 async def test_a_flooders_next_sockets_are_closed_at_once_until_its_cooldown_ends(make_user, monkeypatch, settings):
     """Closed with 4008, the same token's next socket is closed with 4008 before it is even
-    sent a view; another player's is not; after the cooldown the token connects again."""
+    sent a view, and starts the cooldown again; another player's is not; once the token has
+    waited a whole cooldown it connects again."""
     settings.SNOWBALL_FLOOD_COOLDOWN_SECONDS = 10
     clock = FakeClock()
     monkeypatch.setattr(consumers.ArrivalControlMixin, "clock", staticmethod(clock))
@@ -410,11 +411,28 @@ async def test_a_flooders_next_sockets_are_closed_at_once_until_its_cooldown_end
     spectator = socket(path)
     await _opened(spectator)
 
-    clock.now = 10.5
+    clock.now = 10.5  # the first cooldown is over, but the knock at 5.0 started it again
+    knocking = socket(path, key=key)
+    connected, _ = await knocking.connect(timeout=5)
+    assert connected and await knocking.receive_output(timeout=5) == {"type": "websocket.close", "code": 4008}
+
+    clock.now = 20.5  # a whole cooldown after the last knock
     later = socket(path, key=key)
     assert (await _opened(later))["type"] == "view"
     for comm in (spectator, later):
         await comm.disconnect()
+
+
+def test_a_socket_that_comes_during_a_ban_starts_it_again_and_one_that_waits_it_out_is_let_in():
+    cooldown = consumers.FloodCooldown()
+    cooldown.bar("token:x", now=0.0, seconds=10)
+    assert cooldown.knock("token:x", 9.9)  # barred; the ban now runs to 19.9
+    assert cooldown.barred("token:x", 19.89) and not cooldown.barred("token:x", 19.9)
+    assert not cooldown.knock("token:x", 19.9) and not cooldown.knock("token:x", 19.95)
+    assert not cooldown.knock("token:other", 5.0)
+    cooldown.bar("token:x", now=20.0, seconds=10)  # flooding again right after: twice as long
+    assert cooldown.knock("token:x", 39.0) and cooldown.barred("token:x", 58.9)
+    assert not cooldown.barred("token:x", 59.0)
 
 
 def test_a_flooder_that_floods_again_soon_after_its_cooldown_waits_twice_as_long():
