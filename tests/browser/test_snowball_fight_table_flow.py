@@ -6,7 +6,7 @@ import re
 import time
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Error as PlaywrightError, expect
 
 from tests.browser.conftest import SHOTS, as_guest, script_errors_of
 
@@ -59,6 +59,45 @@ def _row(page, seat: int):
     return page.locator(f".seat-row[data-seat='{seat}']")
 
 
+def _until_it_takes(click, took, what: str) -> None:
+    """``click()`` until ``took()`` passes: a click that lands while the waiting room is being
+    redrawn (a swap from the socket) is lost, as a player's would be, and made again."""
+    for _ in range(5):
+        try:
+            took(1000)
+            return
+        except AssertionError:
+            pass
+        try:
+            click(3000)
+        except PlaywrightError:
+            pass
+        try:
+            took(3000)
+            return
+        except AssertionError:
+            pass
+    raise AssertionError(f"{what} did not take")
+
+
+def _sit(page, seat: int, name: str) -> None:
+    _until_it_takes(lambda ms: _row(page, seat).locator("button:has-text('Sit here')").click(timeout=ms),
+                    lambda ms: expect(_row(page, seat)).to_contain_text(name, timeout=ms), f"{name} sitting")
+
+
+def _add_computer(page, seat: int) -> None:
+    _until_it_takes(lambda ms: _row(page, seat).locator("button:has-text('Add computer player')").click(timeout=ms),
+                    lambda ms: expect(_row(page, seat)).to_contain_text(f"Computer {seat + 1}", timeout=ms),
+                    f"a computer player at seat {seat}")
+
+
+def _choose_team(page, seat: int, team: int) -> None:
+    choice = _row(page, seat).locator(f"button.team-choice[data-team='{team}']")
+    _until_it_takes(lambda ms: choice.click(timeout=ms),
+                    lambda ms: expect(choice).to_have_attribute("aria-pressed", "true", timeout=ms),
+                    f"seat {seat} joining team {team}")
+
+
 def _create(page, seats: int, teams: int | None = None, draft: str | None = None) -> str:
     page.click("a.game-type[href$='/snowball-fight/']")
     page.select_option("select[name=num_seats]", str(seats))
@@ -99,10 +138,9 @@ def test_four_players_two_of_them_computers_with_a_spectator_and_a_phone(browser
     ana = _player(browser, base, base + "/", "Ana")
     game_url = _create(ana, 4)
     ben = _player(browser, base, game_url, "Ben", width=375)
-    _row(ben, 1).locator("button:has-text('Sit here')").click()
+    _sit(ben, 1, "Ben")
     for seat in (2, 3):
-        _row(ana, seat).locator("button:has-text('Add computer player')").click()
-        expect(_row(ana, seat)).to_contain_text(f"Computer {seat + 1}")
+        _add_computer(ana, seat)
     ana.click("#start-game")
     eve = browser.new_context(viewport={"width": 375, "height": 800}).new_page()
     eve.goto(game_url)
@@ -143,15 +181,15 @@ def test_two_against_two_with_a_chosen_leader_handing_out_cards(browser, live_se
     ana = _player(browser, base, base + "/", "Ana")
     game_url = _create(ana, 4, 2)
     ben = _player(browser, base, game_url, "Ben", width=375)
-    _row(ben, 1).locator("button:has-text('Sit here')").click()
-    _row(ben, 1).locator("button.team-choice[data-team='0']").click()
+    _sit(ben, 1, "Ben")
+    _choose_team(ben, 1, 0)
     expect(_row(ana, 0).locator(".team-leader")).to_be_visible()
-    _row(ben, 1).locator("button:has-text('Make team leader')").click()
+    _until_it_takes(lambda ms: _row(ben, 1).locator("button:has-text('Make team leader')").click(timeout=ms),
+                    lambda ms: expect(_row(ben, 1).locator(".team-leader")).to_be_visible(timeout=ms), "Ben leading")
     expect(_row(ana, 1).locator(".team-leader")).to_be_visible()
     expect(_row(ana, 0).locator(".team-leader")).to_have_count(0)
     for seat in (2, 3):
-        _row(ana, seat).locator("button:has-text('Add computer player')").click()
-        expect(_row(ana, seat)).to_contain_text(f"Computer {seat + 1}")
+        _add_computer(ana, seat)
     expect(ana.locator(".team-chip[data-team='0']")).to_contain_text("Ben (leader)")
     expect(ana.locator(".team-chip[data-team='1']")).to_contain_text("Computer 3 (leader)")
     shot(ana, "sbf2v2-01-waiting-room")
@@ -206,9 +244,8 @@ def test_three_players_one_a_computer_play_to_the_result_with_a_spectator_and_a_
     _part(ana, ".game-types", "sbf3-00-lobby-games-with-rules-links")
     game_url = _create(ana, 3, draft="quick")
     ben = _player(browser, base, game_url, "Ben", width=375)
-    _row(ben, 1).locator("button:has-text('Sit here')").click()
-    _row(ana, 2).locator("button:has-text('Add computer player')").click()
-    expect(_row(ana, 2)).to_contain_text("Computer 3")
+    _sit(ben, 1, "Ben")
+    _add_computer(ana, 2)
     ana.click("#start-game")
     eve = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     eve.goto(game_url)
