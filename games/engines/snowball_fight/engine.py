@@ -53,6 +53,7 @@ MAX_TURNS = 100  # house ruling "Turn limit": after this turn the Arsenal piles 
 LAST_TURN = 2 * MAX_TURNS  # ... and a final round still going after this turn ends the game there
 TURN_LIMIT_WHY = (f"that began when the Arsenal piles counted as depleted after turn {MAX_TURNS} "
                   "(house ruling \"Turn limit\")")
+ARSENAL_CLOSED_REASON = f"The Arsenal piles counted as depleted after turn {MAX_TURNS} (house ruling \"Turn limit\")"
 LAST_TURN_REASON = (f"The final round was still going after turn {LAST_TURN}, where the house ruling "
                     "\"Turn limit\" ends every game")
 SCORING_TEXT = ("Cards in draw piles and discard piles score; cards in a Weapons Cache do not")

@@ -220,8 +220,7 @@ def start_turn(s: State, events: list[Event]) -> None:
         return
     n = s["players"]
     if E.close_arsenal_at_turn_limit(s, events):
-        _finish(s, events, code="turn_limit",
-                reason=f"The Arsenal piles counted as depleted after turn {E.MAX_TURNS} (house ruling \"Turn limit\")")
+        _finish(s, events, code="turn_limit", reason=E.ARSENAL_CLOSED_REASON)
         return
     if s["tiebreak"] is None and not any(s["arsenal"]):
         _finish(s, events, code="arsenal_empty", reason="All Arsenal piles are empty")
@@ -340,8 +339,7 @@ def _start_team_turn(s: State, events: list[Event]) -> None:
     """End checks, the switch to a team's common deck, then draws and the leaders' deals."""
     n = s["players"]
     if E.close_arsenal_at_turn_limit(s, events):
-        _finish_teams(s, events, code="turn_limit",
-                      reason=f"The Arsenal piles counted as depleted after turn {E.MAX_TURNS} (house ruling \"Turn limit\")")
+        _finish_teams(s, events, code="turn_limit", reason=E.ARSENAL_CLOSED_REASON)
         return
     if not any(s["arsenal"]):
         _finish_teams(s, events, code="arsenal_empty", reason="All Arsenal piles are empty")
