@@ -55,7 +55,8 @@ def _ring_path(size: float, ring: list[list[float]] | Any) -> str:
 
 
 def region_path(size: float, region: list[dict[str, Any]]) -> str:
-    """The engine's region description (outer rings with holes) as one even-odd SVG path."""
+    """The engine's region description (polygons that may overlap, outer rings counter-clockwise,
+    holes clockwise) as one SVG path to fill with the nonzero rule, which fills their union."""
     parts = []
     for piece in region or []:
         parts.append(_ring_path(size, piece["outer"]))

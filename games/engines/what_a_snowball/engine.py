@@ -434,11 +434,17 @@ def _reaction_cards(s: State, seat: int, moment: str) -> list[str]:
 
 
 @functools.lru_cache(maxsize=64)
+def _move_walker(terrain: Any, bases: tuple, kid_id: str, snowless: tuple[str, ...]) -> Walker:
+    """The shortest ways for a Kid's MOVE from one state, remembered (with the paths it has found):
+    the drawn area, the check of the chosen point and every seat's view of the state ask for them."""
+    start, radius = next((pos, r) for k, pos, r in bases if k == kid_id)
+    return Walker(terrain, bases, kid_id, start, radius, extra=snowless, extra_radius=0.0)
+
+
+@functools.lru_cache(maxsize=64)
 def _region_rings(terrain: Any, bases: tuple, kid_id: str, snowless: tuple[str, ...], roll: float) -> list:
     """The drawn reachable area of a MOVE, remembered: every seat's view of one state asks for it."""
-    start, radius = next((pos, r) for k, pos, r in bases if k == kid_id)
-    walker = Walker(terrain, bases, kid_id, start, radius, extra=snowless, extra_radius=0.0)
-    return region_rings(walker.region(roll))
+    return region_rings(_move_walker(terrain, bases, kid_id, snowless).region(roll))
 
 
 # --- the ruleset --------------------------------------------------------------------------------
@@ -790,10 +796,9 @@ class WhatASnowball:
         return landing
 
     def _walker(self, s: State, kid_id: str, slide: bool) -> Walker:
-        kid = s["kids"][kid_id]
-        terrain = _terrain(s)
+        bases = tuple((k, tuple(pos), r) for k, pos, r in _bases(s))
         snowless = tuple(p["id"] for p in s["terrain"] if p["snowless"]) if slide else ()
-        return Walker(terrain, _bases(s), kid_id, kid["pos"], kid["radius"], extra=snowless, extra_radius=0.0)
+        return _move_walker(_terrain(s), bases, kid_id, snowless)
 
     def _move_region(self, s: State) -> Action:
         pending = s["pending"]

@@ -89,15 +89,15 @@ class Terrain:
         sight = list(self.shrunk.values())
         self.sight_blocker = shapely.union_all(sight) if sight else Polygon()
         shapely.prepare(self.sight_blocker)
-        self._grown: dict[tuple[float, tuple[str, ...]], tuple[BaseGeometry, list[tuple[float, float]],
+        self._grown: dict[tuple[float, tuple[str, ...]], tuple[BaseGeometry, list[tuple[float, float, int]],
                                                                 list[BaseGeometry]]] = {}
         self._combined: dict[tuple, Any] = {}
 
-    def grown(self, radius: float, extra: tuple[str, ...] = ()) -> tuple[BaseGeometry, list[tuple[float, float]],
+    def grown(self, radius: float, extra: tuple[str, ...] = ()) -> tuple[BaseGeometry, list[tuple[float, float, int]],
                                                                           list[BaseGeometry]]:
         """Where a base of ``radius`` may not put its centre (movement blockers plus the pieces
-        named in ``extra``), shrunk by the tolerance: the union, the path nodes just outside it,
-        and each piece's (convex) shape."""
+        named in ``extra``), shrunk by the tolerance: the union, the path nodes just outside it
+        (x, y and the index of the shape they go round), and each piece's (convex) shape."""
         key = (radius, extra)
         if key not in self._grown:
             ids = self.movement + [i for i in extra if i not in self.movement]
@@ -105,14 +105,14 @@ class Terrain:
                       else self.shapes[i] for i in ids]
             keepout = shapely.union_all(shapes) if shapes else Polygon()
             shapely.prepare(keepout)
-            nodes: list[tuple[float, float]] = []
-            for i in ids:
-                nodes += _corner_nodes(self.shapes[i], radius)
+            nodes: list[tuple[float, float, int]] = []
+            for owner, i in enumerate(ids):
+                nodes += [(x, y, owner) for x, y in _corner_nodes(self.shapes[i], radius)]
             self._grown[key] = (keepout, nodes, shapes)
         return self._grown[key]
 
     def keepout(self, radius: float, extra: tuple[str, ...], extra_radius: float
-                ) -> tuple[BaseGeometry, list[tuple[float, float]], list[BaseGeometry]]:
+                ) -> tuple[BaseGeometry, list[tuple[float, float, int]], list[BaseGeometry]]:
         """:meth:`grown` for a mover of ``radius``, with the pieces in ``extra`` kept out at ``extra_radius``."""
         if not extra:
             return self.grown(radius)
@@ -122,21 +122,26 @@ class Terrain:
             more, more_nodes, more_convex = self.grown(extra_radius, extra)
             union = shapely.union_all([ground, more])
             shapely.prepare(union)
-            self._combined[key] = (union, nodes + more_nodes, convex + more_convex)
+            shifted = [(x, y, owner + len(convex)) for x, y, owner in more_nodes]
+            self._combined[key] = (union, nodes + shifted, convex + more_convex)
         return self._combined[key]
 
-    def free_nodes(self, radius: float, extra: tuple[str, ...], extra_radius: float) -> np.ndarray:
+    def free_nodes(self, radius: float, extra: tuple[str, ...], extra_radius: float
+                   ) -> tuple[np.ndarray, np.ndarray]:
         """The terrain's path nodes for :meth:`keepout` that lie inside the village and outside the
-        keep-out shapes (n x 2)."""
+        keep-out shapes (n x 2), and the index of the shape each goes round."""
         key = ("nodes", radius, extra, extra_radius)
         if key not in self._combined:
             union, nodes, _convex = self.keepout(radius, extra, extra_radius)
-            found = np.array(nodes, dtype=float).reshape(-1, 2)
+            table = np.array(nodes, dtype=float).reshape(-1, 3)
+            found, owners = table[:, :2], table[:, 2].astype(int)
             low, high = radius - TOLERANCE, SIZE - radius + TOLERANCE
-            found = found[(found[:, 0] >= low) & (found[:, 0] <= high) & (found[:, 1] >= low) & (found[:, 1] <= high)]
+            inside = (found[:, 0] >= low) & (found[:, 0] <= high) & (found[:, 1] >= low) & (found[:, 1] <= high)
+            found, owners = found[inside], owners[inside]
             if len(found):
-                found = found[~shapely.intersects_xy(union, found[:, 0], found[:, 1])]
-            self._combined[key] = found
+                clear = ~shapely.intersects_xy(union, found[:, 0], found[:, 1])
+                found, owners = found[clear], owners[clear]
+            self._combined[key] = (np.ascontiguousarray(found), owners)
         return self._combined[key]
 
     def outlines(self, radius: float, extra: tuple[str, ...], extra_radius: float
@@ -352,33 +357,37 @@ class Walker:
         low, high = radius - TOLERANCE, SIZE - radius + TOLERANCE
         self.bounds = (low, high)
         self._outline_list: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._terrain_shapes = len(terrain.keepout(*self._key)[2])
+        self._searches: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
 
-    def _candidates(self, reach: float) -> np.ndarray:
-        """The path nodes within ``reach`` of the start: the terrain's, then those round other bases,
-        each inside the village and clear of every keep-out shape."""
-        terrain_nodes = self._terrain.free_nodes(*self._key)
+    def _candidates(self, reach: float) -> tuple[np.ndarray, np.ndarray]:
+        """The path nodes within ``reach`` of the start, and the keep-out shape each goes round (its
+        index in :meth:`_outlines`): the terrain's, then those round other bases, each inside the
+        village and clear of every keep-out shape."""
+        terrain_nodes, terrain_owners = self._terrain.free_nodes(*self._key)
         near = np.hypot(terrain_nodes[:, 0] - self.start[0], terrain_nodes[:, 1] - self.start[1]) <= reach
-        terrain_nodes = terrain_nodes[near]
-        if len(self.kid_reach):
-            gaps = np.hypot(self.kid_xy[:, 0] - self.start[0], self.kid_xy[:, 1] - self.start[1])
-            close = gaps <= reach + _circle_offsets_reach(self.kid_reach) + 1e-6
-            kid_nodes = _circle_nodes(self.kid_xy[close], self.kid_reach[close])
-            near = np.hypot(kid_nodes[:, 0] - self.start[0], kid_nodes[:, 1] - self.start[1]) <= reach
-            kid_nodes = kid_nodes[near]
-            low, high = self.bounds
-            inside = (kid_nodes[:, 0] >= low) & (kid_nodes[:, 0] <= high) & (kid_nodes[:, 1] >= low) \
-                & (kid_nodes[:, 1] <= high)
-            kid_nodes = kid_nodes[inside]
-            if len(kid_nodes):
-                kid_nodes = kid_nodes[~shapely.intersects_xy(self.ground, kid_nodes[:, 0], kid_nodes[:, 1])]
-            candidates = np.vstack([terrain_nodes, kid_nodes])
-            return candidates[~self._on_kids(candidates)] if len(candidates) else candidates
-        return terrain_nodes
+        nodes, owners = terrain_nodes[near], terrain_owners[near]
+        if not len(self.kid_reach):
+            return nodes, owners
+        gaps = np.hypot(self.kid_xy[:, 0] - self.start[0], self.kid_xy[:, 1] - self.start[1])
+        close = np.nonzero(gaps <= reach + _circle_offsets_reach(self.kid_reach) + 1e-6)[0]
+        kid_nodes = _circle_nodes(self.kid_xy[close], self.kid_reach[close])
+        kid_owners = np.repeat(close + self._terrain_shapes, 4 * _NODE_QUAD_SEGMENTS["circle"])
+        low, high = self.bounds
+        keep = (np.hypot(kid_nodes[:, 0] - self.start[0], kid_nodes[:, 1] - self.start[1]) <= reach) \
+            & (kid_nodes[:, 0] >= low) & (kid_nodes[:, 0] <= high) & (kid_nodes[:, 1] >= low) & (kid_nodes[:, 1] <= high)
+        kid_nodes, kid_owners = kid_nodes[keep], kid_owners[keep]
+        if len(kid_nodes):
+            clear = ~shapely.intersects_xy(self.ground, kid_nodes[:, 0], kid_nodes[:, 1])
+            kid_nodes, kid_owners = kid_nodes[clear], kid_owners[clear]
+        nodes, owners = np.vstack([nodes, kid_nodes]), np.concatenate([owners, kid_owners])
+        clear = ~self._on_kids(nodes)
+        return nodes[clear], owners[clear]
 
     @property
     def nodes(self) -> list[tuple[float, float]]:
         """Every path node (within the village)."""
-        return [tuple(p) for p in self._candidates(math.inf).tolist()]
+        return [tuple(p) for p in self._candidates(math.inf)[0].tolist()]
 
     def _on_kids(self, points: np.ndarray) -> np.ndarray:
         """For each point, whether it is inside another Kid's keep-out circle (by more than the tolerance)."""
@@ -436,57 +445,61 @@ class Walker:
         along = np.clip((cx * dx + cy * dy) / length2, 0.0, 1.0) if length2 > 0 else np.zeros(len(cx))
         return not (np.hypot(along * dx - cx, along * dy - cy) < self.kid_reach - TOLERANCE).any()
 
-    def distances(self, limit: float, goal: Point2 | None = None) -> dict[tuple[float, float], float]:
-        """Shortest path lengths from the start to every node (and ``goal``) no further than ``limit``.
-
-        With a goal, nodes that cannot lie on a path to it within the limit are skipped.
-        """
+    def _search(self, limit: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Shortest paths from the start no longer than ``limit`` (with the tolerance), found once per
+        limit: the nodes reached (n x 2, the start first), their path lengths, the node each is
+        reached from and the keep-out shape each goes round (-1 for the start)."""
+        if limit in self._searches:
+            return self._searches[limit]
         reach = limit + TOLERANCE
-        candidates = self._candidates(reach)
-        start = np.array([self.start], dtype=float)
-        if goal is not None:
-            goal = (float(goal[0]), float(goal[1]))
-            if len(candidates):
-                candidates = candidates[np.hypot(candidates[:, 0] - self.start[0], candidates[:, 1] - self.start[1])
-                                        + np.hypot(candidates[:, 0] - goal[0], candidates[:, 1] - goal[1]) <= reach]
-            origins = np.vstack([start, candidates])
-            targets = np.vstack([candidates, np.array([goal], dtype=float)])
-        else:
-            origins = np.vstack([start, candidates])
-            targets = candidates
-        points = [tuple(p) for p in targets.tolist()]
-        row = {p: i for i, p in enumerate([self.start] + points[:len(candidates)])}
-        # a way from a node can be taken only if the straight distance to the node, the way and
-        # what is left to the goal fit in the reach (a node is never nearer than in a straight line)
-        left = np.zeros(len(targets)) if goal is None else np.hypot(targets[:, 0] - goal[0], targets[:, 1] - goal[1])
-        before = np.hypot(origins[:, 0] - self.start[0], origins[:, 1] - self.start[1])
-        ways = np.hypot(origins[:, None, 0] - targets[None, :, 0], origins[:, None, 1] - targets[None, :, 1])
-        sees = self._clear_lines(origins, targets, (before[:, None] + ways + left[None, :] <= reach + 1e-9)
-                                 & (ways > 0)).tolist()
-        left = [0.0] * len(points) if goal is None else [distance(p, goal) for p in points]
-        best = {self.start: 0.0}
-        queue = [(0.0, self.start)]
-        settled: set[tuple[float, float]] = set()
-        count = len(points)
+        candidates, owners = self._candidates(reach)
+        points = np.vstack([np.array([self.start], dtype=float), candidates])
+        # a way can be on a path within the reach only if the straight distance to its first end
+        # and the way itself fit in it (a node is never nearer than in a straight line)
+        before = np.hypot(points[:, 0] - self.start[0], points[:, 1] - self.start[1])
+        ways = np.hypot(points[:, None, 0] - points[None, :, 0], points[:, None, 1] - points[None, :, 1])
+        needed = (before[:, None] + ways <= reach + 1e-9) & (ways > 0)
+        needed[:, 0] = False
+        tested = np.triu(needed | needed.T, 1)
+        sees = self._clear_lines(points, points, tested)
+        sees |= sees.T
+        sees &= needed
+        rows, cols = np.nonzero(sees)
+        neighbours = np.split(cols, np.searchsorted(rows, np.arange(1, len(points))))
+        xy = points.tolist()
+        best = [math.inf] * len(points)
+        best[0] = 0.0
+        came_from = [-1] * len(points)
+        settled = [False] * len(points)
+        queue = [(0.0, 0)]
         hypot = math.hypot
         while queue:
             length, here = heapq.heappop(queue)
-            if here in settled:
+            if settled[here]:
                 continue
-            settled.add(here)
-            if goal is not None and here == goal:
-                break
-            clear = sees[row[here]]
-            hx, hy = here
-            for j in range(count):
-                if clear[j]:
-                    p = points[j]
-                    if p not in settled:
-                        through = length + hypot(hx - p[0], hy - p[1])
-                        if through < best.get(p, math.inf) and through + left[j] <= reach:
-                            best[p] = through
-                            heapq.heappush(queue, (through, p))
-        return best
+            settled[here] = True
+            hx, hy = xy[here]
+            for there in neighbours[here].tolist():
+                if not settled[there]:
+                    px, py = xy[there]
+                    through = length + hypot(hx - px, hy - py)
+                    if through < best[there] and through <= reach:
+                        best[there] = through
+                        came_from[there] = here
+                        heapq.heappush(queue, (through, there))
+        reached = np.nonzero(np.array(settled))[0]
+        renumber = np.full(len(points), -1)
+        renumber[reached] = np.arange(len(reached))
+        froms = np.array(came_from)[reached]
+        found = (points[reached], np.array(best)[reached], np.where(froms >= 0, renumber[froms], -1),
+                 np.concatenate([[-1], owners])[reached])
+        self._searches[limit] = found
+        return found
+
+    def distances(self, limit: float) -> dict[tuple[float, float], float]:
+        """Shortest path lengths from the start to every node no further than ``limit``."""
+        points, lengths, _froms, _owners = self._search(limit)
+        return {(x, y): length for (x, y), length in zip(points.tolist(), lengths.tolist())}
 
     def path_length(self, goal: Point2, limit: float) -> float | None:
         """The shortest path to ``goal`` if it is within ``limit`` (with the tolerance), else None."""
@@ -499,44 +512,66 @@ class Walker:
             return None
         if self._clear_line(self.start, goal):
             return distance(self.start, goal)
-        found = self.distances(limit, goal).get(goal)
-        return found if found is not None and found <= limit + TOLERANCE else None
+        points, lengths, _froms, _owners = self._search(limit)
+        hypot = math.hypot
+        through = [length + hypot(x - goal[0], y - goal[1]) for (x, y), length in zip(points.tolist(), lengths.tolist())]
+        hopeful = np.array(through) <= limit + TOLERANCE
+        hopeful[0] = False
+        if not hopeful.any():
+            return None
+        sees = self._clear_lines(points[hopeful], np.array([goal]))[:, 0]
+        found = [t for t, clear in zip(np.array(through)[hopeful].tolist(), sees.tolist()) if clear]
+        return min(found) if found else None
 
-    def region(self, limit: float) -> BaseGeometry:
-        """The area the centre can reach with a path of at most ``limit``: the union, over every
-        node reached, of what it sees within the length left, less the keep-out shapes."""
-        spots = [(point, limit - length) for point, length in self.distances(limit).items()
-                 if limit - length > TOLERANCE]
+    def region(self, limit: float) -> np.ndarray:
+        """The area the centre can reach with a path of at most ``limit``, as cells (polygons, each
+        seen whole from one point) whose union it is; cells may overlap.
+
+        A place is reached along a shortest path whose last turn is round a keep-out shape at some
+        node, and that node's predecessor does not see it. So each node adds only its cells, one for
+        each shape it touches: the sector from the straight way on past the node round to the
+        shape, out to the length left, less what other shapes hide from the node. The start's cell
+        is its whole disc less its shadows.
+        """
+        points, lengths, froms, owners = self._search(limit)
         low, high = self.bounds
         board = box(low + TOLERANCE, low + TOLERANCE, high - TOLERANCE, high - TOLERANCE)
-        if not spots:
-            return Point(self.start).buffer(TOLERANCE / 2).intersection(board)
-        centres = np.array([point for point, _ in spots], dtype=float)
-        lefts = np.array([left for _, left in spots], dtype=float)
-        discs = shapely.buffer(shapely.points(centres), lefts, quad_segs=_ROUND_SEGMENTS)
-        parts = discs
+        if limit <= TOLERANCE:
+            return np.array([Point(self.start).buffer(TOLERANCE / 2).intersection(board)], dtype=object)
         corners, counts, boxes = self._outlines()
+        turning = np.nonzero(limit - lengths > TOLERANCE)[0]
+        turning, shapes = _touching(points, turning[turning > 0], owners, corners, boxes)
+        sectors, viewpoints, lefts, own = _sectors(points[turning], points[froms[turning]], limit - lengths[turning],
+                                                  corners, shapes)
+        cells = np.concatenate([shapely.buffer(shapely.points(np.array([self.start])), limit,
+                                               quad_segs=_ROUND_SEGMENTS), sectors])
+        viewpoints = np.vstack([np.array([self.start]), viewpoints])
+        lefts = np.concatenate([[limit], lefts])
+        own = np.concatenate([[-1], own])
         if len(corners):
-            # a piece casts a shadow inside a disc only if it reaches into the disc: its bounding
-            # box is nearer the disc's centre than the disc's radius
-            x, y = centres[:, None, 0], centres[:, None, 1]
+            # a piece casts a shadow inside a cell only if it reaches into the cell's box and into
+            # the disc round its viewpoint (and is not the shape the cell's node turns round)
+            cell_boxes = shapely.bounds(cells)
+            x, y = viewpoints[:, None, 0], viewpoints[:, None, 1]
             gap_x = np.maximum(np.maximum(boxes[None, :, 0] - x, x - boxes[None, :, 2]), 0)
             gap_y = np.maximum(np.maximum(boxes[None, :, 1] - y, y - boxes[None, :, 3]), 0)
-            near = np.hypot(gap_x, gap_y) < lefts[:, None]
+            near = (np.hypot(gap_x, gap_y) < lefts[:, None]) \
+                & (boxes[None, :, 0] < cell_boxes[:, None, 2]) & (boxes[None, :, 2] > cell_boxes[:, None, 0]) \
+                & (boxes[None, :, 1] < cell_boxes[:, None, 3]) & (boxes[None, :, 3] > cell_boxes[:, None, 1])
+            near[np.arange(len(own))[own >= 0], own[own >= 0]] = False
             rows, cols = np.nonzero(near)
             if len(rows):
-                shadows = _shadows(centres[rows], lefts[rows], corners[cols], counts[cols])
-                # each disc less its shadows, one shadow at a time (for every disc at once)
-                grid = np.full((len(spots), int(near.sum(axis=1).max())), None, dtype=object)
+                shadows = _shadows(viewpoints[rows], lefts[rows], corners[cols], counts[cols])
+                # each cell less its shadows, one shadow at a time (for every cell at once)
+                grid = np.full((len(cells), int(near.sum(axis=1).max())), None, dtype=object)
                 grid[rows, np.arange(len(rows)) - np.searchsorted(rows, rows)] = shadows
-                parts = discs.copy()
                 for k in range(grid.shape[1]):
                     has = near.sum(axis=1) > k
-                    parts[has] = shapely.difference(parts[has], grid[has, k])
-        found = shapely.union_all(parts)
-        x0, y0, x1, y1 = found.bounds
-        inside = low + TOLERANCE <= x0 and low + TOLERANCE <= y0 and x1 <= high - TOLERANCE and y1 <= high - TOLERANCE
-        return found if inside else found.intersection(board)
+                    cells[has] = shapely.difference(cells[has], grid[has, k])
+        edges = shapely.bounds(cells)
+        outside = ((edges[:, :2] < low + TOLERANCE) | (edges[:, 2:] > high - TOLERANCE)).any(axis=1)
+        cells[outside] = shapely.intersection(cells[outside], board)
+        return cells[~shapely.is_empty(cells)]
 
     def _outlines(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every keep-out piece's corners, counter-clockwise without the closing one, padded as
@@ -618,14 +653,87 @@ def _shadows(viewpoints: np.ndarray, lengths: np.ndarray, corners: np.ndarray, c
     return shapely.polygons(shapely.linearrings(ring[keep], indices=index[keep]))
 
 
-def region_rings(region: BaseGeometry, digits: int = 3) -> list[dict[str, list[list[float]]]]:
-    """A region as JSON-safe polygons: [{"outer": [[x, y], ...], "holes": [[[x, y], ...], ...]}]."""
-    simplified = region.simplify(TOLERANCE / 2, preserve_topology=True)
-    parts = shapely.get_parts(simplified)
+_TOUCHING = 0.1
+"""Inches: a node turns round every keep-out shape this close to it (its own shape, and another
+where two shapes meet, such as a Kid standing against a wall)."""
+
+
+def _touching(points: np.ndarray, nodes: np.ndarray, owners: np.ndarray, corners: np.ndarray, boxes: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs of a node (an index into ``points``) and a keep-out shape it may turn round: its own,
+    and any other within :data:`_TOUCHING` of it."""
+    xy = points[nodes]
+    x, y = xy[:, None, 0], xy[:, None, 1]
+    gap_x = np.maximum(np.maximum(boxes[None, :, 0] - x, x - boxes[None, :, 2]), 0)
+    gap_y = np.maximum(np.maximum(boxes[None, :, 1] - y, y - boxes[None, :, 3]), 0)
+    near = np.hypot(gap_x, gap_y) < _TOUCHING
+    near[np.arange(len(nodes)), owners[nodes]] = False
+    rows, cols = np.nonzero(near)
+    if len(rows):
+        # the distance from the node to each side of the shape
+        start = corners[cols]
+        side = np.roll(start, -1, axis=1) - start
+        towards = xy[rows, None, :] - start
+        length2 = (side * side).sum(axis=2)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            along = np.clip(np.where(length2 > 0, (towards * side).sum(axis=2) / length2, 0.0), 0.0, 1.0)
+        gaps = np.hypot(towards[..., 0] - along * side[..., 0], towards[..., 1] - along * side[..., 1]).min(axis=1)
+        rows, cols = rows[gaps < _TOUCHING], cols[gaps < _TOUCHING]
+    return np.concatenate([nodes, nodes[rows]]), np.concatenate([owners[nodes], cols])
+
+
+_ARC_STEP = 2 * math.pi / (4 * _ROUND_SEGMENTS)
+"""The widest angle between two corners of a drawn arc, as shapely draws a disc."""
+
+
+def _sectors(nodes: np.ndarray, previous: np.ndarray, lefts: np.ndarray, corners: np.ndarray, owners: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each node's cell before shadows: the sector round the node, out to its length left, from the
+    straight way on from ``previous`` through the node to the tangent of the shape it turns round
+    (``owners``: rows of ``corners``, padded as :func:`_padded` does). A node whose way on runs into
+    its shape turns round nothing and has no sector. Returns the sectors as polygons, and those
+    nodes' points, lengths left and owners."""
+    if not len(nodes):
+        return np.empty(0, dtype=object), np.zeros((0, 2)), np.zeros(0), np.zeros(0, dtype=int)
+    outline = corners[owners]
+    centre = outline.mean(axis=1)
+    towards = np.arctan2(centre[:, 1] - nodes[:, 1], centre[:, 0] - nodes[:, 0])
+    seen = np.arctan2(outline[..., 1] - nodes[:, None, 1], outline[..., 0] - nodes[:, None, 0]) - towards[:, None]
+    seen = (seen + np.pi) % (2 * np.pi) - np.pi
+    first, last = seen.min(axis=1), seen.max(axis=1)
+    onward = np.arctan2(nodes[:, 1] - previous[:, 1], nodes[:, 0] - previous[:, 0]) - towards
+    onward = (onward + np.pi) % (2 * np.pi) - np.pi
+    turns_right = onward > last
+    low = np.where(turns_right, last, onward)
+    high = np.where(turns_right, onward, first)
+    keep = (turns_right | (onward < first)) & (high - low > 1e-9)
+    nodes, lefts, owners, towards, low, high = nodes[keep], lefts[keep], owners[keep], towards[keep], low[keep], high[keep]
+    if not len(nodes):
+        return np.empty(0, dtype=object), nodes, lefts, owners
+    steps = np.ceil((high - low) / _ARC_STEP).astype(int) + 1
+    sizes = steps + 1
+    which = np.repeat(np.arange(len(nodes)), sizes)
+    offset = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    angle = towards[which] + low[which] + (offset - 1) / (steps[which] - 1) * (high - low)[which]
+    radius = np.where(offset == 0, 0.0, lefts[which])
+    ring = np.column_stack([nodes[which, 0] + radius * np.cos(angle), nodes[which, 1] + radius * np.sin(angle)])
+    return shapely.polygons(shapely.linearrings(ring, indices=which)), nodes, lefts, owners
+
+
+def region_rings(cells: np.ndarray, digits: int = 3) -> list[dict[str, list[list[float]]]]:
+    """Polygons as JSON-safe rings on a grid of ``digits`` decimals (each still a valid polygon;
+    slivers thinner than the grid vanish), outer rings counter-clockwise and holes clockwise:
+    [{"outer": [[x, y], ...], "holes": [[[x, y], ...], ...]}]."""
+    parts = shapely.get_parts(cells)
+    exact = parts[shapely.get_type_id(parts) == 3]
+    parts = shapely.set_coordinates(exact.copy(), np.round(shapely.get_coordinates(exact), digits))
+    broken = ~shapely.is_valid(parts)
+    if broken.any():
+        parts = np.concatenate([parts[~broken], shapely.get_parts(shapely.set_precision(exact[broken], 10.0 ** -digits))])
     parts = parts[(shapely.get_type_id(parts) == 3) & ~shapely.is_empty(parts)]
     if not len(parts):
         return []
-    rings, owner = shapely.get_rings(parts, return_index=True)
+    rings, owner = shapely.get_rings(shapely.orient_polygons(parts), return_index=True)
     coords, which = shapely.get_coordinates(rings, return_index=True)
     cuts = np.searchsorted(which, np.arange(1, len(rings)))
     points = np.split(np.round(coords, digits), cuts)
