@@ -157,6 +157,16 @@ class Terrain:
                                    np.array([shape.bounds for shape in convex], dtype=float).reshape(-1, 4))
         return self._combined[key]
 
+    def padded_outlines(self, radius: float, extra: tuple[str, ...], extra_radius: float
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`outlines` as one array, padded as :func:`_padded` does, with their counts and boxes."""
+        key = ("padded", radius, extra, extra_radius)
+        if key not in self._combined:
+            outlines, boxes = self.outlines(radius, extra, extra_radius)
+            corners, counts = _padded(outlines)
+            self._combined[key] = (corners, counts, boxes)
+        return self._combined[key]
+
     def on_snowless(self, point: Point2) -> bool:
         """Whether a centre stands on snowless ground (a gritted road)."""
         return bool(self.snowless.covers(Point(point[0], point[1])))
@@ -171,14 +181,11 @@ def _corner_nodes(shape: BaseGeometry, radius: float) -> list[tuple[float, float
     return [(x, y) for x, y in list(ring)[:-1]]
 
 
-@functools.lru_cache(maxsize=8)
-def _circle_offsets(radius: float) -> np.ndarray:
-    """The path nodes round a base's keep-out circle of ``radius``, relative to its centre."""
-    segments = _NODE_QUAD_SEGMENTS["circle"]
-    sides = 4 * segments
-    reach = (radius + TOLERANCE) / math.cos(math.pi / sides)
-    return np.array([(reach * math.cos(2 * math.pi * (k + 0.5) / sides),
-                      reach * math.sin(2 * math.pi * (k + 0.5) / sides)) for k in range(sides)])
+@functools.lru_cache(maxsize=2)
+def _circle_directions(sides: int) -> np.ndarray:
+    """Unit vectors to the corners of a polygon of ``sides`` round a base, half a side off the x axis."""
+    return np.array([(math.cos(2 * math.pi * (k + 0.5) / sides), math.sin(2 * math.pi * (k + 0.5) / sides))
+                     for k in range(sides)])
 
 
 def _circle_offsets_reach(radii: np.ndarray) -> np.ndarray:
@@ -191,7 +198,9 @@ def _circle_nodes(centers: np.ndarray, radii: np.ndarray) -> np.ndarray:
     pushed just outside the circle."""
     if not len(radii):
         return np.zeros((0, 2))
-    return np.vstack([centers[i] + _circle_offsets(float(radii[i])) for i in range(len(radii))])
+    sides = 4 * _NODE_QUAD_SEGMENTS["circle"]
+    reach = (radii + TOLERANCE) / math.cos(math.pi / sides)
+    return (centers[:, None, :] + reach[:, None, None] * _circle_directions(sides)[None]).reshape(-1, 2)
 
 
 def _terrain_key(pieces: Sequence[Mapping[str, Any]]) -> tuple:
@@ -465,7 +474,8 @@ class Walker:
         sees |= sees.T
         sees &= needed
         rows, cols = np.nonzero(sees)
-        neighbours = np.split(cols, np.searchsorted(rows, np.arange(1, len(points))))
+        ends = np.searchsorted(rows, np.arange(len(points) + 1)).tolist()
+        cols = cols.tolist()
         xy = points.tolist()
         best = [math.inf] * len(points)
         best[0] = 0.0
@@ -479,7 +489,7 @@ class Walker:
                 continue
             settled[here] = True
             hx, hy = xy[here]
-            for there in neighbours[here].tolist():
+            for there in cols[ends[here]:ends[here + 1]]:
                 if not settled[there]:
                     px, py = xy[there]
                     through = length + hypot(hx - px, hy - py)
@@ -535,7 +545,7 @@ class Walker:
         """
         points, lengths, froms, owners = self._search(limit)
         low, high = self.bounds
-        board = box(low + TOLERANCE, low + TOLERANCE, high - TOLERANCE, high - TOLERANCE)
+        board = _board(low + TOLERANCE, high - TOLERANCE)
         if limit <= TOLERANCE:
             return np.array([Point(self.start).buffer(TOLERANCE / 2).intersection(board)], dtype=object)
         corners, counts, boxes = self._outlines()
@@ -543,8 +553,7 @@ class Walker:
         turning, shapes = _touching(points, turning[turning > 0], owners, corners, boxes)
         sectors, viewpoints, lefts, own = _sectors(points[turning], points[froms[turning]], limit - lengths[turning],
                                                   corners, shapes)
-        cells = np.concatenate([shapely.buffer(shapely.points(np.array([self.start])), limit,
-                                               quad_segs=_ROUND_SEGMENTS), sectors])
+        cells = np.concatenate([[shapely.polygons(_disc_outline(float(limit))[::-1] + self.start)], sectors])
         viewpoints = np.vstack([np.array([self.start]), viewpoints])
         lefts = np.concatenate([[limit], lefts])
         own = np.concatenate([[-1], own])
@@ -578,24 +587,43 @@ class Walker:
         :func:`_padded` does, their counts and bounding boxes: the terrain's (once per village and
         radius), then the other bases'."""
         if self._outline_list is None:
-            outlines, boxes = self._terrain.outlines(*self._key)
+            corners, counts, boxes = self._terrain.padded_outlines(*self._key)
             if len(self.kid_reach):
-                rings = [centre + _disc_outline(float(reach - TOLERANCE))
-                         for centre, reach in zip(self.kid_xy, self.kid_reach)]
-                reach = (self.kid_reach - TOLERANCE)[:, None]
-                outlines = outlines + rings
-                boxes = np.vstack([boxes, np.hstack([self.kid_xy - reach, self.kid_xy + reach])])
-            corners, counts = _padded(outlines)
+                reach = self.kid_reach - TOLERANCE
+                discs = np.array([_disc_outline(float(r)) for r in reach.tolist()])
+                longest = max(corners.shape[1], discs.shape[1])
+                corners = _pad_to(corners, longest)
+                kids = _pad_to(self.kid_xy[:, None, :] + discs, longest)
+                corners = np.concatenate([corners, kids])
+                counts = np.concatenate([counts, np.full(len(reach), discs.shape[1])])
+                boxes = np.vstack([boxes, np.hstack([self.kid_xy - reach[:, None], self.kid_xy + reach[:, None]])])
             self._outline_list = (corners, counts, boxes)
         return self._outline_list
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=8)
+def _board(low: float, high: float) -> BaseGeometry:
+    """The square where a centre may stand, from ``low`` to ``high`` on both axes."""
+    square = box(low, low, high, high)
+    shapely.prepare(square)
+    return square
+
+
+@functools.lru_cache(maxsize=32)
 def _disc_outline(radius: float) -> np.ndarray:
     """The corners of a base's keep-out disc of ``radius`` round the origin, counter-clockwise, as
     shapely draws a buffered point."""
     ring = shapely.get_coordinates(Point(0.0, 0.0).buffer(radius, quad_segs=_ROUND_SEGMENTS).exterior)[:-1]
     return ring[::-1].copy()
+
+
+def _pad_to(corners: np.ndarray, longest: int) -> np.ndarray:
+    """Padded outlines (n x k x 2) padded on to ``longest`` corners each, with copies of the last."""
+    if corners.shape[1] >= longest:
+        return corners
+    if not len(corners):
+        return np.empty((0, longest, 2))
+    return np.concatenate([corners, np.repeat(corners[:, -1:], longest - corners.shape[1], axis=1)], axis=1)
 
 
 def _padded(outlines: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -735,14 +763,14 @@ def region_rings(cells: np.ndarray, digits: int = 3) -> list[dict[str, list[list
         return []
     rings, owner = shapely.get_rings(shapely.orient_polygons(parts), return_index=True)
     coords, which = shapely.get_coordinates(rings, return_index=True)
-    cuts = np.searchsorted(which, np.arange(1, len(rings)))
-    points = np.split(np.round(coords, digits), cuts)
+    ends = np.searchsorted(which, np.arange(len(rings) + 1)).tolist()
+    flat = coords.tolist()
     found: list[dict[str, Any]] = []
-    for ring, part in zip(points, owner.tolist()):
+    for start, end, part in zip(ends, ends[1:], owner.tolist()):
         if part == len(found):
-            found.append({"outer": ring.tolist(), "holes": []})
+            found.append({"outer": flat[start:end], "holes": []})
         else:
-            found[part]["holes"].append(ring.tolist())
+            found[part]["holes"].append(flat[start:end])
     return found
 
 
