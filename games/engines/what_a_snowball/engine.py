@@ -99,13 +99,29 @@ def _event(events: list[Event], kind: str, text: str, **data: Any) -> None:
     events.append({"type": kind, "text": text, **data})
 
 
+_REPLACED_ONLY = frozenset({"terrain", "options", "seat_team", "kid_order", "team_order", "team_rolls", "order",
+                            "order_rolls", "result"})
+"""State entries that ``apply`` may replace but never changes in place: copies of a state share them."""
+
+
 def _copy(state: State) -> State:
-    """A copy ``apply`` may change freely; the terrain, which never changes, is shared."""
-    terrain = state["terrain"]
-    rest = {k: v for k, v in state.items() if k != "terrain"}
-    s = marshal.loads(marshal.dumps(rest))
-    s["terrain"] = terrain
+    """A copy ``apply`` may change in place; it shares only the entries in ``_REPLACED_ONLY``."""
+    s = dict(state)
+    s["kids"] = {kid_id: _copy_kid(kid) for kid_id, kid in state["kids"].items()}
+    s["deck"] = list(state["deck"])
+    rest = {k: v for k, v in state.items() if k not in _REPLACED_ONLY and k != "kids" and k != "deck"}
+    s.update(marshal.loads(marshal.dumps(rest)))
     return s
+
+
+def _copy_kid(kid: dict[str, Any]) -> dict[str, Any]:
+    """A Kid's entry with its own lists (every other value in it is a number, a string, a bool or None)."""
+    copied = kid.copy()
+    copied["traits"] = list(kid["traits"])
+    copied["snowballs"] = list(kid["snowballs"])
+    if kid["pos"] is not None:
+        copied["pos"] = list(kid["pos"])
+    return copied
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:
