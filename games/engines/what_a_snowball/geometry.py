@@ -154,7 +154,7 @@ class Terrain:
 
     def on_snowless(self, point: Point2) -> bool:
         """Whether a centre stands on snowless ground (a gritted road)."""
-        return bool(self.snowless.covers(Point(point[0], point[1])))
+        return bool(shapely.intersects_xy(self.snowless, point[0], point[1]))
 
 
 def _corner_nodes(shape: BaseGeometry, radius: float) -> list[tuple[float, float]]:
