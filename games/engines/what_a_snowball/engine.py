@@ -99,29 +99,32 @@ def _event(events: list[Event], kind: str, text: str, **data: Any) -> None:
     events.append({"type": kind, "text": text, **data})
 
 
-_REPLACED_ONLY = frozenset({"terrain", "options", "seat_team", "kid_order", "team_order", "team_rolls", "order",
-                            "order_rolls", "result"})
-"""State entries that ``apply`` may replace but never changes in place: copies of a state share them."""
-
-
 def _copy(state: State) -> State:
-    """A copy ``apply`` may change in place; it shares only the entries in ``_REPLACED_ONLY``."""
-    s = dict(state)
-    s["kids"] = {kid_id: _copy_kid(kid) for kid_id, kid in state["kids"].items()}
-    s["deck"] = list(state["deck"])
-    rest = {k: v for k, v in state.items() if k not in _REPLACED_ONLY and k != "kids" and k != "deck"}
-    s.update(marshal.loads(marshal.dumps(rest)))
+    """A copy ``apply`` may change in place: it has its own copy of every list and dict that some action
+    changes in place, and shares what actions only ever replace (the terrain, options, seat teams, rolls
+    and orders, a caught cheat, the result; each Kid's "pos" and "traits"; a move's dice; a throw's
+    modifiers). test_what_a_snowball_copies checks that ``apply`` leaves the state it is given as it was."""
+    s = state.copy()
+    kids = {}
+    for kid_id, kid in state["kids"].items():
+        kid = kid.copy()
+        kid["snowballs"] = kid["snowballs"][:]
+        kids[kid_id] = kid
+    s["kids"] = kids
+    for key in ("deck", "discards", "surrender_votes", "surrendered"):
+        s[key] = state[key][:]
+    for key in ("hands", "never_ask"):
+        s[key] = [cards[:] for cards in state[key]]
+    s["corners"] = {team: picks[:] for team, picks in state["corners"].items()}
+    activation = state["activation"]
+    if activation is not None:
+        s["activation"] = {**activation, "tray": activation["tray"][:]}
+    pending = state["pending"]
+    if pending is not None:
+        s["pending"] = {**pending, "cards": pending["cards"][:]} if "cards" in pending else pending.copy()
+    if state["throw"] is not None:
+        s["throw"] = state["throw"].copy()
     return s
-
-
-def _copy_kid(kid: dict[str, Any]) -> dict[str, Any]:
-    """A Kid's entry with its own lists (every other value in it is a number, a string, a bool or None)."""
-    copied = kid.copy()
-    copied["traits"] = list(kid["traits"])
-    copied["snowballs"] = list(kid["snowballs"])
-    if kid["pos"] is not None:
-        copied["pos"] = list(kid["pos"])
-    return copied
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:
