@@ -282,7 +282,7 @@ def _gap(s: State, a: str, b: str) -> float:
 
 
 def _teams_left(s: State) -> list[int]:
-    return sorted({s["kids"][k]["team"] for k in _in_play(s)})
+    return sorted({kid["team"] for kid in s["kids"].values() if kid["home"] is None and kid["pos"] is not None})
 
 
 def can_cheat(aggressor: dict[str, Any], victim: dict[str, Any]) -> bool:

@@ -86,6 +86,7 @@ class Terrain:
         for shape in self.shrunk.values():
             shapely.prepare(shape)
         self.boxes = {i: shape.bounds for i, shape in self.shapes.items()}
+        self.movement_boxes = [self.boxes[i] for i in self.movement]
         sight = list(self.shrunk.values())
         self.sight_blocker = shapely.union_all(sight) if sight else Polygon()
         shapely.prepare(self.sight_blocker)
@@ -236,10 +237,15 @@ def placement_problem(terrain: Terrain, bases: Iterable[Base], pos: Point2, radi
     for kid_id, center, other in bases:
         if kid_id not in skip and distance(pos, center) < radius + other - TOLERANCE:
             return kid_id
-    if terrain.movement:
-        near = np.nonzero(shapely.distance(terrain.movement_shapes, Point(x, y)) < radius - TOLERANCE)[0]
-        if len(near):
-            return terrain.movement[int(near[0])]
+    reach = radius - TOLERANCE
+    # only a piece whose bounding box is within reach can be (a little slack keeps rounding out of it)
+    slack = reach + 1e-9
+    near = [i for i, (x0, y0, x1, y1) in enumerate(terrain.movement_boxes)
+            if x0 - slack <= x <= x1 + slack and y0 - slack <= y <= y1 + slack]
+    if near:
+        overlaps = np.nonzero(shapely.distance(terrain.movement_shapes[near], Point(x, y)) < reach)[0]
+        if len(overlaps):
+            return terrain.movement[near[int(overlaps[0])]]
     return None
 
 
