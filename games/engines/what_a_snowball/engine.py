@@ -100,11 +100,30 @@ def _event(events: list[Event], kind: str, text: str, **data: Any) -> None:
 
 
 def _copy(state: State) -> State:
-    """A copy ``apply`` may change freely; the terrain, which never changes, is shared."""
-    terrain = state["terrain"]
-    rest = {k: v for k, v in state.items() if k != "terrain"}
-    s = marshal.loads(marshal.dumps(rest))
-    s["terrain"] = terrain
+    """A copy ``apply`` may change in place: it has its own copy of every list and dict that some action
+    changes in place, and shares what actions only ever replace (the terrain, options, seat teams, rolls
+    and orders, a caught cheat, the result; each Kid's "pos" and "traits"; a move's dice; a throw's
+    modifiers). test_what_a_snowball_copies checks that ``apply`` leaves the state it is given as it was."""
+    s = state.copy()
+    kids = {}
+    for kid_id, kid in state["kids"].items():
+        kid = kid.copy()
+        kid["snowballs"] = kid["snowballs"][:]
+        kids[kid_id] = kid
+    s["kids"] = kids
+    for key in ("deck", "discards", "surrender_votes", "surrendered"):
+        s[key] = state[key][:]
+    for key in ("hands", "never_ask"):
+        s[key] = [cards[:] for cards in state[key]]
+    s["corners"] = {team: picks[:] for team, picks in state["corners"].items()}
+    activation = state["activation"]
+    if activation is not None:
+        s["activation"] = {**activation, "tray": activation["tray"][:]}
+    pending = state["pending"]
+    if pending is not None:
+        s["pending"] = {**pending, "cards": pending["cards"][:]} if "cards" in pending else pending.copy()
+    if state["throw"] is not None:
+        s["throw"] = state["throw"].copy()
     return s
 
 
@@ -240,8 +259,8 @@ def _read_roster(raw: Any, players: int, seat_team: list[int], special: bool) ->
 # --- queries over a state ----------------------------------------------------------------------
 
 def _in_play(s: State) -> list[str]:
-    return [kid_id for kid_id in s["kid_order"] if s["kids"][kid_id]["home"] is None
-            and s["kids"][kid_id]["pos"] is not None]
+    kids = s["kids"]
+    return [kid_id for kid_id in s["kid_order"] if kids[kid_id]["home"] is None and kids[kid_id]["pos"] is not None]
 
 
 def _bases(s: State) -> list[tuple[str, list[float], float]]:
@@ -263,7 +282,7 @@ def _gap(s: State, a: str, b: str) -> float:
 
 
 def _teams_left(s: State) -> list[int]:
-    return sorted({s["kids"][k]["team"] for k in _in_play(s)})
+    return sorted({kid["team"] for kid in s["kids"].values() if kid["home"] is None and kid["pos"] is not None})
 
 
 def can_cheat(aggressor: dict[str, Any], victim: dict[str, Any]) -> bool:
@@ -369,13 +388,23 @@ def _face_table(kind: str, traits: tuple[str, ...]) -> dict[int, tuple[str, ...]
 
 
 def _can_spend_as(kid: dict[str, Any], value: int, result: str) -> bool:
-    """Whether a die showing ``value`` can be spent as ``result`` (a Wild die acts as any other result)."""
-    meanings = _meanings(kid, value)
-    if result == "wild":
-        return "wild" in meanings
-    if kid["down"]:
-        return False
-    return result in meanings or "wild" in meanings
+    """Whether a die showing ``value`` can be spent as ``result``."""
+    return result in _die_uses(kid, value)
+
+
+def _die_uses(kid: dict[str, Any], value: int) -> frozenset[str]:
+    """Every result a die showing ``value`` can be spent as."""
+    return _die_uses_for(kid["type"], tuple(kid["traits"]), kid["down"], value)
+
+
+@functools.lru_cache(maxsize=256)
+def _die_uses_for(kind: str, traits: tuple[str, ...], down: bool, value: int) -> frozenset[str]:
+    """:func:`_die_uses` worked out once: a Wild die acts as any other result; a Kid knocked down spends
+    only Wild dice (to get up, recover or prepare)."""
+    meanings = _face_table(kind, traits)[value]
+    if "wild" in meanings:
+        return frozenset({"wild"}) if down else frozenset(K.ACTIONS + ("wild",))
+    return frozenset() if down else frozenset(meanings)
 
 
 def _corner_spots(s: State, team: int) -> list[list[float]]:
@@ -408,18 +437,33 @@ def _problem_words(s: State, problem: str) -> str:
     return f"the base would overlap {_the(piece['label'])} ({problem})"
 
 
+_DEPLOY_OFFSETS = tuple(sorted(((i * 0.5 + 0.5, j * 0.5 + 0.5) for i in range(11) for j in range(11)),
+                               key=lambda d: (d[0] ** 2 + d[1] ** 2, d)))
+"""Offsets into the village from a corner, on a half-inch grid, nearest first: where set-up examples are looked for."""
+
+
 def example_placement(s: State, kid_id: str) -> list[float] | None:
     """A legal spot for a Kid being set up: the free spot nearest one of its corners, on a half-inch grid."""
     kid = s["kids"][kid_id]
-    for corner in _corner_spots(s, kid["team"]):
+    bases = tuple((k, tuple(pos), radius) for k, pos, radius in _bases(s))
+    corners = tuple(villages.CORNERS[c] for c in s["corners"][str(kid["team"])])
+    spot = _free_deploy_spot(_terrain(s), bases, kid_id, kid["radius"], corners)
+    return list(spot) if spot is not None else None
+
+
+@functools.lru_cache(maxsize=64)
+def _free_deploy_spot(terrain: Any, bases: tuple, kid_id: str, radius: float,
+                      corners: tuple) -> tuple[float, float] | None:
+    """:func:`example_placement` worked out once: a seat's prompt and legal actions ask for the same spot."""
+    reach = DEPLOY_DISTANCE - radius
+    for corner in corners:
         sx = 1.0 if corner[0] == 0 else -1.0
         sy = 1.0 if corner[1] == 0 else -1.0
-        spots = sorted(((i * 0.5 + 0.5, j * 0.5 + 0.5) for i in range(11) for j in range(11)),
-                       key=lambda d: (d[0] ** 2 + d[1] ** 2, d))
-        for dx, dy in spots:
+        for dx, dy in _DEPLOY_OFFSETS:
             to = [corner[0] + sx * dx, corner[1] + sy * dy]
-            if _deploy_problem(s, kid_id, to) is None:
-                return to
+            if any(within(distance(to, c), reach) for c in corners) \
+                    and placement_problem(terrain, bases, to, radius, ignore=(kid_id,)) is None:
+                return to[0], to[1]
     return None
 
 
@@ -698,28 +742,30 @@ class WhatASnowball:
         kid_id = activation["kid"]
         kid = s["kids"][kid_id]
         found: list[Action] = []
-        values = sorted(set(activation["tray"]))
-        terrain = _terrain(s)
-        on_snow = not terrain.on_snowless(kid["pos"])
-        targets = None
-        for value in values:
-            if _can_spend_as(kid, value, "move"):
+        on_snow = not _terrain(s).on_snowless(kid["pos"])
+        vaults = gathers = throws = None
+        for value in sorted(set(activation["tray"])):
+            uses = _die_uses(kid, value)
+            if "move" in uses:
                 found.append({"type": "move", "die": value})
                 if kid["type"] == "penguin" and on_snow:
                     found.append({"type": "move", "die": value, "slide": True})
-                for piece_id in terrain.vaultable:
-                    landing = self._vault_spot(s, kid_id, piece_id)
-                    if landing is not None:
-                        found.append({"type": "vault", "die": value, "terrain": piece_id, "to": landing})
-            if _can_spend_as(kid, value, "gather") and on_snow:
-                found += [{"type": "gather", "die": value, **g} for g in self._gather_options(s, kid_id)]
-            if _can_spend_as(kid, value, "aim"):
+                if vaults is None:
+                    vaults = self._vault_options(s, kid_id)
+                found += [{"type": "vault", "die": value, "terrain": piece_id, "to": list(landing)}
+                          for piece_id, landing in vaults]
+            if "gather" in uses and on_snow:
+                if gathers is None:
+                    gathers = self._gather_options(s, kid_id)
+                found += [{"type": "gather", "die": value, **g} for g in gathers]
+            if "aim" in uses:
                 found.append({"type": "aim", "die": value})
-            if _can_spend_as(kid, value, "throw"):
-                if targets is None:
-                    targets = _visible_enemies(s, kid_id)
-                found += [{"type": "throw", "die": value, **t} for t in self._throw_options(s, kid_id, targets)]
-            if _can_spend_as(kid, value, "wild"):
+            if "throw" in uses:
+                if throws is None:
+                    throws = self._throw_options(s, kid_id)
+                found += [{"type": "throw", "die": value, "target": t["target"], "snowball": t["snowball"],
+                           "cards": list(t["cards"])} for t in throws]
+            if "wild" in uses:
                 if kid["command_dice"] < K.MAX_COMMAND_DICE:
                     found.append({"type": "wild", "die": value, "use": "recover"})
                 found.append({"type": "wild", "die": value, "use": "prepare"})
@@ -736,10 +782,18 @@ class WhatASnowball:
         if self._own_card_actions(s, activation["kid"]):
             return True
         for value in set(activation["tray"]):
-            if _can_spend_as(kid, value, "wild") or _can_spend_as(kid, value, "move") \
-                    or _can_spend_as(kid, value, "aim"):
+            if not _die_uses(kid, value).isdisjoint(("wild", "move", "aim")):
                 return True
         return any(a["type"] != "end_activation" for a in self._turn_actions(s))
+
+    def _vault_options(self, s: State, kid_id: str) -> list[tuple[str, list[float]]]:
+        """Each vaultable piece the Kid can vault now, with where it lands."""
+        found = []
+        for piece_id in _terrain(s).vaultable:
+            landing = self._vault_spot(s, kid_id, piece_id)
+            if landing is not None:
+                found.append((piece_id, landing))
+        return found
 
     def _gather_options(self, s: State, kid_id: str) -> list[dict[str, Any]]:
         kid = s["kids"][kid_id]
@@ -753,18 +807,21 @@ class WhatASnowball:
             options.append({"make": "mend"})
         return options
 
-    def _throw_options(self, s: State, kid_id: str, targets: list[str]) -> list[dict[str, Any]]:
+    def _throw_options(self, s: State, kid_id: str) -> list[dict[str, Any]]:
+        """Every throw the Kid can make: each enemy it sees, each snowball it holds, each card combination."""
         kid = s["kids"][kid_id]
         balls: list[Any] = sorted(set(kid["snowballs"]))
         if kid["type"] == "snowman" and kid["command_dice"] >= 2:
             balls.append("self")
+        if not balls:
+            return []
         hand = _hand(s, kid["seat"])
         combos: list[list[str]] = [[]]
         for card in ("pitch", "ice"):
             if card in hand:
                 combos += [c + [card] for c in combos]
         options = []
-        for target in targets:
+        for target in _visible_enemies(s, kid_id):
             too_close = self._too_close(s, kid_id, target)
             for ball in balls:
                 for combo in combos:
@@ -1668,7 +1725,7 @@ class WhatASnowball:
 
     def _apply_surrenders(self, s: State, events: list[Event]) -> None:
         """Send home the Kids of every team whose seats all voted to surrender (from the first turn on)."""
-        if s["phase"] != "play":
+        if s["phase"] != "play" or not any(s["surrender_votes"]):
             return
         for team in range(s["team_count"]):
             if team in s["surrendered"]:

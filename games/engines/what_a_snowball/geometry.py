@@ -86,6 +86,7 @@ class Terrain:
         for shape in self.shrunk.values():
             shapely.prepare(shape)
         self.boxes = {i: shape.bounds for i, shape in self.shapes.items()}
+        self.movement_boxes = [self.boxes[i] for i in self.movement]
         sight = list(self.shrunk.values())
         self.sight_blocker = shapely.union_all(sight) if sight else Polygon()
         shapely.prepare(self.sight_blocker)
@@ -169,7 +170,7 @@ class Terrain:
 
     def on_snowless(self, point: Point2) -> bool:
         """Whether a centre stands on snowless ground (a gritted road)."""
-        return bool(self.snowless.covers(Point(point[0], point[1])))
+        return bool(shapely.intersects_xy(self.snowless, point[0], point[1]))
 
 
 def _corner_nodes(shape: BaseGeometry, radius: float) -> list[tuple[float, float]]:
@@ -250,10 +251,15 @@ def placement_problem(terrain: Terrain, bases: Iterable[Base], pos: Point2, radi
     for kid_id, center, other in bases:
         if kid_id not in skip and distance(pos, center) < radius + other - TOLERANCE:
             return kid_id
-    if terrain.movement:
-        near = np.nonzero(shapely.distance(terrain.movement_shapes, Point(x, y)) < radius - TOLERANCE)[0]
-        if len(near):
-            return terrain.movement[int(near[0])]
+    reach = radius - TOLERANCE
+    # only a piece whose bounding box is within reach can be (a little slack keeps rounding out of it)
+    slack = reach + 1e-9
+    near = [i for i, (x0, y0, x1, y1) in enumerate(terrain.movement_boxes)
+            if x0 - slack <= x <= x1 + slack and y0 - slack <= y <= y1 + slack]
+    if near:
+        overlaps = np.nonzero(shapely.distance(terrain.movement_shapes[near], Point(x, y)) < reach)[0]
+        if len(overlaps):
+            return terrain.movement[near[int(overlaps[0])]]
     return None
 
 
@@ -310,33 +316,42 @@ def line_of_fire(terrain: Terrain, bases: Sequence[Base], from_id: str, to_id: s
 
 def sight_clear(terrain: Terrain, bases: Sequence[Base], from_id: str, to_ids: Sequence[str]) -> list[bool]:
     """For each Kid in ``to_ids``, whether :func:`line_of_fire` from ``from_id`` to it is visible
-    (no other base and no sight-blocking terrain in the way); every line is tested at once."""
+    (no other base and no sight-blocking terrain in the way); the terrain is tested for every line at once."""
     if not to_ids:
         return []
-    ids = [kid_id for kid_id, _center, _radius in bases]
-    centres = np.array([center for _kid_id, center, _radius in bases], dtype=float).reshape(-1, 2)
-    radii = np.array([radius for _kid_id, _center, radius in bases], dtype=float)
-    where = {kid_id: i for i, kid_id in enumerate(ids)}
-    a = centres[where[from_id]]
-    ends = centres[[where[t] for t in to_ids]]
-    # each other base's distance to each line, as _segment_gap works it out
-    dx, dy = ends[:, 0, None] - a[0], ends[:, 1, None] - a[1]
+    centres = {kid_id: center for kid_id, center, _radius in bases}
+    a = centres[from_id]
+    clear = [not _base_in_the_way(bases, a, centres[target], from_id, target) for target in to_ids]
+    open_ = [i for i, ok in enumerate(clear) if ok]
+    if open_ and not terrain.sight_blocker.is_empty:
+        ends = [centres[to_ids[i]] for i in open_]
+        lines = shapely.linestrings(np.array([(a, b) for b in ends], dtype=float).reshape(-1, 2, 2))
+        for k, b in enumerate(ends):
+            if b[0] == a[0] and b[1] == a[1]:
+                lines[k] = Point(a)
+        for i, blocked in zip(open_, shapely.intersects(terrain.sight_blocker, lines).tolist()):
+            clear[i] = not blocked
+    return clear
+
+
+def _base_in_the_way(bases: Sequence[Base], a: Point2, b: Point2, from_id: str, to_id: str) -> bool:
+    """Whether a base other than the two Kids' reaches into the line from ``a`` to ``b`` (as
+    :func:`line_of_fire` tests it, with :func:`_segment_gap` written out)."""
+    ax, ay = a[0], a[1]
+    dx, dy = b[0] - ax, b[1] - ay
     length2 = dx * dx + dy * dy
-    with np.errstate(invalid="ignore", divide="ignore"):
-        along = np.where(length2 == 0.0, 0.0,
-                         ((centres[None, :, 0] - a[0]) * dx + (centres[None, :, 1] - a[1]) * dy) / length2)
-    along = np.maximum(0.0, np.minimum(1.0, along))
-    gaps = np.hypot(a[0] + along * dx - centres[None, :, 0], a[1] + along * dy - centres[None, :, 1]) - radii[None, :]
-    others = np.ones((len(to_ids), len(ids)), dtype=bool)
-    others[:, where[from_id]] = False
-    others[np.arange(len(to_ids)), [where[t] for t in to_ids]] = False
-    clear = ~((gaps < -TOLERANCE) & others).any(axis=1)
-    if clear.any() and not terrain.sight_blocker.is_empty:
-        open_ = np.nonzero(clear)[0]
-        lines = shapely.linestrings(np.stack([np.broadcast_to(a, ends[open_].shape), ends[open_]], axis=1))
-        lines[length2[open_, 0] == 0.0] = Point(a)
-        clear[open_] = ~shapely.intersects(terrain.sight_blocker, lines)
-    return clear.tolist()
+    low_x, high_x = min(ax, b[0]), max(ax, b[0])
+    low_y, high_y = min(ay, b[1]), max(ay, b[1])
+    hypot = math.hypot
+    for kid_id, (px, py), radius in bases:
+        # a base wholly beyond the line's bounding box cannot reach into the line
+        if px + radius < low_x or px - radius > high_x or py + radius < low_y or py - radius > high_y \
+                or kid_id == from_id or kid_id == to_id:
+            continue
+        t = 0.0 if length2 == 0.0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+        if hypot(ax + t * dx - px, ay + t * dy - py) - radius < -TOLERANCE:
+            return True
+    return False
 
 
 # --- moving -------------------------------------------------------------------------------------
