@@ -485,9 +485,9 @@ def _move_walker(terrain: Any, bases: tuple, kid_id: str, snowless: tuple[str, .
     return Walker(terrain, bases, kid_id, start, radius, extra=snowless, extra_radius=0.0)
 
 
-@functools.lru_cache(maxsize=64)
 def _region_rings(terrain: Any, bases: tuple, kid_id: str, snowless: tuple[str, ...], roll: float) -> list:
-    """The drawn reachable area of a MOVE, remembered: every seat's view of one state asks for it."""
+    """The drawn reachable area of a MOVE, as fresh JSON-safe rings (the area itself is remembered
+    with the MOVE's shortest ways: every seat's view of one state asks for it)."""
     return region_rings(_move_walker(terrain, bases, kid_id, snowless).region(roll))
 
 
@@ -867,7 +867,7 @@ class WhatASnowball:
         return {
             "type": "move_to", "kid": kid_id, "from": list(kid["pos"]), "roll": pending["roll"],
             "piece_radius": kid["radius"], "tolerance": TOLERANCE, "keeps_off_snowless": pending["slide"],
-            "region": marshal.loads(marshal.dumps(rings)), "must_avoid": self._avoid_list(s, kid["radius"]),
+            "region": rings, "must_avoid": self._avoid_list(s, kid["radius"]),
             "shove": self._shove_candidates(s, kid_id) if pending["shove"] else [],
             "example": {"type": "move_to", "to": list(kid["pos"])},
         }

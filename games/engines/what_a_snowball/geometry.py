@@ -383,6 +383,7 @@ class Walker:
         self._outline_list: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._terrain_shapes = len(terrain.keepout(*self._key)[2])
         self._searches: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._regions: dict[float, np.ndarray] = {}
 
     def _candidates(self, reach: float) -> tuple[np.ndarray, np.ndarray]:
         """The path nodes within ``reach`` of the start, and the keep-out shape each goes round (its
@@ -550,7 +551,7 @@ class Walker:
 
     def region(self, limit: float) -> np.ndarray:
         """The area the centre can reach with a path of at most ``limit``, as cells (polygons, each
-        seen whole from one point) whose union it is; cells may overlap.
+        seen whole from one point) whose union it is; cells may overlap. Worked out once per limit.
 
         A place is reached along a shortest path whose last turn is round a keep-out shape at some
         node, and that node's predecessor does not see it. So each node adds only its cells, one for
@@ -558,6 +559,12 @@ class Walker:
         shape, out to the length left, less what other shapes hide from the node. The start's cell
         is its whole disc less its shadows.
         """
+        if limit not in self._regions:
+            self._regions[limit] = self._cells(limit)
+        return self._regions[limit].copy()
+
+    def _cells(self, limit: float) -> np.ndarray:
+        """:meth:`region`, worked out."""
         points, lengths, froms, owners = self._search(limit)
         low, high = self.bounds
         board = _board(low + TOLERANCE, high - TOLERANCE)
@@ -656,45 +663,32 @@ def _padded(outlines: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 def _shadows(viewpoints: np.ndarray, lengths: np.ndarray, corners: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """What each convex outline (counter-clockwise corners, padded as :func:`_padded` does) hides from
     its viewpoint, up to its length away, itself included: the outline's side facing the viewpoint,
-    then out along the two tangent lines to far beyond the length and the outline (``2 * length + 2``,
-    or twice the farthest corner) and back round through the direction between them, so the far side
-    lies outside the disc of that length."""
+    from one tangent corner to the other, then out along the tangent lines to far beyond the length
+    and the outline (``2 * length + 2``, or twice the farthest corner) and back round through the
+    direction between them, so the far side lies outside the disc of that length."""
     if not len(corners):
         return np.empty(0, dtype=object)
-    longest = corners.shape[1]
-    eye = viewpoints[:, None, :]
-    edges = np.roll(corners, -1, axis=1) - corners
-    towards = eye - corners
-    facing = edges[..., 0] * towards[..., 1] - edges[..., 1] * towards[..., 0] < 0
-    # the padding's empty edges face as the closing edge does
-    padding = (np.arange(longest)[None, :] >= counts[:, None] - 1) & (np.arange(longest)[None, :] < longest - 1)
-    facing = np.where(padding, facing[:, -1:], facing)
-    facing_before = np.roll(facing, 1, axis=1)
-    front = facing | facing_before
-    first = facing & ~facing_before
-    last = facing_before & ~facing
-    away = corners - eye
-    norm = np.hypot(away[..., 0], away[..., 1])
-    norm[norm == 0] = 1.0
-    rays = away / norm[..., None]
-    far = np.maximum(2 * lengths + 2, 2 * norm.max(axis=1))[:, None, None]
-    projected = eye + rays * far
     rows = np.arange(len(corners))
-    between = rays[rows, np.argmax(first, axis=1)] + rays[rows, np.argmax(last, axis=1)]
-    size = np.hypot(between[:, 0], between[:, 1])
-    size[size == 0] = 1.0
-    middle = np.broadcast_to((eye[:, 0, :] + between / size[:, None] * far[:, 0, :])[:, None, :], corners.shape)
-    # three points per corner: front corners stay, back corners go to the far middle point; the
-    # chain's first corner is entered from the far side, its last corner leaves for it
-    kept = np.where(front[..., None], corners, middle)
-    ring = np.stack([np.where(first[..., None], middle, kept),
-                     np.where((first | last)[..., None], projected, kept),
-                     np.where(last[..., None], middle, kept)], axis=2).reshape(len(corners), 3 * longest, 2)
-    keep = np.ones(ring.shape[:2], dtype=bool)
-    keep[:, 1:] = (ring[:, 1:] != ring[:, :-1]).any(axis=2)
-    index = np.broadcast_to(rows[:, None], keep.shape)
-    return shapely.polygons(shapely.linearrings(ring[keep], indices=index[keep]))
-
+    away = corners - viewpoints[:, None, :]
+    towards = np.arctan2(away[:, 0, 1], away[:, 0, 0])
+    seen = (np.arctan2(away[..., 1], away[..., 0]) - towards[:, None] + np.pi) % (2 * np.pi) - np.pi
+    real = np.arange(corners.shape[1])[None, :] < counts[:, None]
+    right = np.argmin(np.where(real, seen, np.inf), axis=1)
+    left = np.argmax(np.where(real, seen, -np.inf), axis=1)
+    # the facing side runs counter-clockwise from the left tangent corner to the right one
+    chain = (right - left) % counts + 1
+    sizes = chain + 3
+    which = np.repeat(rows, sizes)
+    step = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    on_side = step < chain[which]
+    ring = np.empty((len(which), 2))
+    ring[on_side] = corners[which[on_side], ((left[which] + step) % counts[which])[on_side]]
+    low, high = towards + seen[rows, right], towards + seen[rows, left]
+    far = np.maximum(2 * lengths + 2, 2 * np.hypot(away[..., 0], away[..., 1]).max(axis=1))
+    turn = np.stack([low, (low + high) / 2, high], axis=1)
+    ring[~on_side] = (viewpoints[:, None, :] + far[:, None, None] * np.stack([np.cos(turn), np.sin(turn)], axis=2)
+                      ).reshape(-1, 2)
+    return shapely.polygons(shapely.linearrings(ring, indices=which))
 
 _TOUCHING = 0.1
 """Inches: a node turns round every keep-out shape this close to it (its own shape, and another
