@@ -601,7 +601,9 @@ class Walker:
                     cells[has] = shapely.difference(cells[has], grid[has, k])
         edges = shapely.bounds(cells)
         outside = ((edges[:, :2] < low + TOLERANCE) | (edges[:, 2:] > high - TOLERANCE)).any(axis=1)
-        cells[outside] = shapely.intersection(cells[outside], board)
+        if outside.any():
+            cells[outside] = shapely.clip_by_rect(cells[outside], low + TOLERANCE, low + TOLERANCE,
+                                                  high - TOLERANCE, high - TOLERANCE)
         return cells[~shapely.is_empty(cells)]
 
     def _outlines(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
