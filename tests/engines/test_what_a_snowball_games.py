@@ -12,10 +12,13 @@ import random
 from typing import Any
 
 import pytest
+import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engines.base import GameError, NotYourTurn
+from shapely.geometry import Point, Polygon
+
+from games.engines.base import GameError, IllegalAction, NotYourTurn
 from games.engines.what_a_snowball import RULESET as R
 from games.engines.what_a_snowball import kids as K
 from games.engines.what_a_snowball.bot import random_action
@@ -198,3 +201,46 @@ def test_every_prompt_default_is_accepted():
         s, _ = R.apply(s, seat, asked[seat].default)
         steps += 1
     assert R.outcome(s) is not None
+
+
+def move_prompts(seed: int, count: int):
+    """The first ``count`` states of a random game where a Kid chooses where to MOVE."""
+    players, teams, options = random_table(random.Random(seed))
+    s = R.new_game(players=players, options=options, seed=seed, teams=teams)
+    rng = random.Random(seed)
+    found = 0
+    while R.outcome(s) is None and found < count:
+        asked = R.to_act(s)
+        seat = rng.choice(sorted(asked))
+        pending = s.get("pending")
+        if isinstance(pending, dict) and pending.get("kind") == "move_to":
+            found += 1
+            yield s
+            seat = pending["seat"]
+        s, _ = R.apply(s, seat, random_action(R.view(s, seat), rng))
+
+
+@settings(max_examples=int(12 * SCALE), **SETTINGS)
+@given(seed=st.integers(0, 2**40))
+def test_the_move_region_a_client_reads_is_what_the_engine_accepts(seed):
+    """The JSON region's polygons are valid, outer rings counter-clockwise; a point inside any of them
+    is accepted as a MOVE and a point outside all of them is refused (away from their edges)."""
+    rng = random.Random(seed)
+    for s in move_prompts(seed, 4):
+        seat, kid = s["pending"]["seat"], s["kids"][s["pending"]["kid"]]
+        legal = next(a for a in R.legal_actions(s, seat) if a["type"] == "move_to")
+        polygons = [Polygon(part["outer"], part["holes"]) for part in legal["region"]]
+        assert polygons and all(p.is_valid and p.exterior.is_ccw for p in polygons)
+        edges = shapely.union_all([p.boundary for p in polygons])
+        roll = legal["roll"]
+        for _ in range(25):
+            to = [kid["pos"][0] + rng.uniform(-roll, roll), kid["pos"][1] + rng.uniform(-roll, roll)]
+            if edges.distance(Point(to)) < 0.03:
+                continue
+            inside = any(p.contains(Point(to)) for p in polygons)
+            try:
+                R.apply(s, seat, {"type": "move_to", "to": to})
+                accepted = True
+            except IllegalAction:
+                accepted = False
+            assert accepted is inside, (to, inside)
