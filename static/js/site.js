@@ -240,12 +240,44 @@
   // A form marked data-keep keeps the boxes its player ticked when the page is redrawn for
   // someone else's move (the same data-keep key means the same question).
   var kept = {};
-  document.addEventListener("htmx:wsBeforeMessage", function () {
+  function keepTicked() {
     document.querySelectorAll("form[data-keep]").forEach(function (form) {
       var ticked = [];
       form.querySelectorAll("input:checked").forEach(function (box) { ticked.push([box.name, box.value]); });
       kept[form.dataset.keep] = ticked;
     });
+  }
+
+  // A redraw that comes while the pointer is pressed waits until it is released and its click
+  // has gone through: a button swapped away between press and release would lose the click.
+  var HOLD_AT_MOST_MS = 1500;
+  var pressed = false, held = [], holdTimer = null;
+  document.addEventListener("pointerdown", function () {
+    pressed = true;
+    clearTimeout(holdTimer);
+    holdTimer = setTimeout(redrawHeld, HOLD_AT_MOST_MS);
+  }, true);
+  ["pointerup", "pointercancel"].forEach(function (name) {
+    document.addEventListener(name, function () { if (pressed) setTimeout(redrawHeld, 0); }, true);
+  });
+  function redrawHeld() {
+    pressed = false;
+    clearTimeout(holdTimer);
+    var messages = held;
+    held = [];
+    messages.forEach(function (m) {
+      keepTicked();
+      htmx.swap(document.body, m.message, {swapStyle: "none"});
+      htmx.trigger(m.socket, "htmx:wsAfterMessage", {message: m.message});
+    });
+  }
+  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
+    if (pressed) {
+      evt.preventDefault();
+      held.push({message: evt.detail.message, socket: evt.target});
+      return;
+    }
+    keepTicked();
   });
   function restoreKept() {
     document.querySelectorAll("form[data-keep]").forEach(function (form) {

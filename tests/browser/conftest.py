@@ -42,10 +42,13 @@ def shot():
 
 
 def as_guest(page, url: str, name: str) -> None:
-    """Open ``url`` and come in as a guest called ``name`` (the page asks for a name first)."""
+    """Open ``url`` and come in as a guest called ``name`` (the page asks for a name first), and
+    wait for the page it leads to to load (its style sheet laid out, so a click lands where a
+    player would see the button)."""
     page.goto(url)
     page.fill("input[name=display_name]", name)
-    page.click(".guest-form button[type=submit]")
+    with page.expect_navigation(wait_until="load"):
+        page.click(".guest-form button[type=submit]")
 
 
 def live_version(page) -> str:
