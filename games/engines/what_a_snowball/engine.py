@@ -356,15 +356,38 @@ def _fire_between(terrain: Any, bases: tuple, thrower: str, target: str) -> dict
 
 def _visible_enemies(s: State, kid_id: str) -> list[str]:
     """The enemy Kids ``kid_id`` can see (a line of fire that is not blocked)."""
-    bases = tuple((k, tuple(pos), radius) for k, pos, radius in _bases(s))
-    enemies = tuple(_enemies(s, kid_id))
-    return [t for t, ok in zip(enemies, _sight_between(_terrain(s), bases, kid_id, enemies)) if ok]
+    kids = s["kids"]
+    team = kids[kid_id]["team"]
+    bases = []
+    enemies = []
+    for k in s["kid_order"]:
+        kid = kids[k]
+        pos = kid["pos"]
+        if kid["home"] is None and pos is not None:
+            bases.append((k, tuple(pos), kid["radius"]))
+            if kid["team"] != team:
+                enemies.append(k)
+    if not enemies:
+        return []
+    enemies_seen = _sight_between(_terrain(s), tuple(bases), kid_id, tuple(enemies))
+    return [t for t, ok in zip(enemies, enemies_seen) if ok]
 
 
 @functools.lru_cache(maxsize=256)
 def _sight_between(terrain: Any, bases: tuple, thrower: str, targets: tuple) -> tuple:
     """Which lines of fire are clear, remembered: the Kids stand still through most of a turn's actions."""
     return tuple(sight_clear(terrain, bases, thrower, targets))
+
+
+def _on_snow(s: State, pos: list[float]) -> bool:
+    """Whether a centre stands on snowy ground (not on a gritted road)."""
+    return not _on_snowless(_terrain(s), pos[0], pos[1])
+
+
+@functools.lru_cache(maxsize=256)
+def _on_snowless(terrain: Any, x: float, y: float) -> bool:
+    """``Terrain.on_snowless`` remembered: a Kid's ground is asked about at every action of its activation."""
+    return terrain.on_snowless((x, y))
 
 
 def _enemies(s: State, kid_id: str) -> list[str]:
@@ -475,6 +498,18 @@ def _reaction_cards(s: State, seat: int, moment: str) -> list[str]:
     """Cards the seat holds that it may play at this moment and has not set to "never ask"."""
     wanted = {"throw_declared": ("dork", "dash"), "hit": ("grandma",), "caught": ("miracle",)}[moment]
     return [c for c in wanted if c in _hand(s, seat) and c not in s["never_ask"][seat]]
+
+
+@functools.lru_cache(maxsize=256)
+def _vault_landings(terrain: Any, x: float, y: float, radius: float) -> tuple[tuple[str, tuple[float, float]], ...]:
+    """Where a base at (x, y) lands vaulting each vaultable piece it touches, remembered: a Kid that stays
+    put is offered the same vaults at every action of its activation."""
+    found = []
+    for piece_id in terrain.vaultable:
+        landing = vault_landing(terrain, piece_id, (x, y), radius)
+        if landing is not None:
+            found.append((piece_id, tuple(landing)))
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=64)
@@ -742,7 +777,7 @@ class WhatASnowball:
         kid_id = activation["kid"]
         kid = s["kids"][kid_id]
         found: list[Action] = []
-        on_snow = not _terrain(s).on_snowless(kid["pos"])
+        on_snow = _on_snow(s, kid["pos"])
         vaults = gathers = throws = None
         for value in sorted(set(activation["tray"])):
             uses = _die_uses(kid, value)
@@ -776,24 +811,33 @@ class WhatASnowball:
         return found
 
     def _can_spend(self, s: State) -> bool:
-        """Whether the active Kid can do anything but end its activation (the cheap checks first)."""
+        """Whether :meth:`_turn_actions` offers the active Kid anything but ending its activation, the
+        cheap checks first: a MOVE, AIM or Wild die is always usable, GATHER SNOW whenever the Kid stands
+        on snow (it can always make a new snowball), THROW when it has a throw."""
         activation = s["activation"]
-        kid = s["kids"][activation["kid"]]
-        if self._own_card_actions(s, activation["kid"]):
+        kid_id = activation["kid"]
+        kid = s["kids"][kid_id]
+        if self._own_card_actions(s, kid_id):
             return True
+        uses: set[str] = set()
         for value in set(activation["tray"]):
-            if not _die_uses(kid, value).isdisjoint(("wild", "move", "aim")):
-                return True
-        return any(a["type"] != "end_activation" for a in self._turn_actions(s))
+            uses |= _die_uses(kid, value)
+        if not uses.isdisjoint(("wild", "move", "aim")):
+            return True
+        if "gather" in uses and _on_snow(s, kid["pos"]):
+            return True
+        return "throw" in uses and bool(self._throw_options(s, kid_id))
 
     def _vault_options(self, s: State, kid_id: str) -> list[tuple[str, list[float]]]:
         """Each vaultable piece the Kid can vault now, with where it lands."""
-        found = []
-        for piece_id in _terrain(s).vaultable:
-            landing = self._vault_spot(s, kid_id, piece_id)
-            if landing is not None:
-                found.append((piece_id, landing))
-        return found
+        kid = s["kids"][kid_id]
+        if kid["down"]:
+            return []
+        terrain = _terrain(s)
+        pos = kid["pos"]
+        return [(piece_id, list(landing))
+                for piece_id, landing in _vault_landings(terrain, pos[0], pos[1], kid["radius"])
+                if not placement_problem(terrain, _bases(s), landing, kid["radius"], ignore=(kid_id,))]
 
     def _gather_options(self, s: State, kid_id: str) -> list[dict[str, Any]]:
         kid = s["kids"][kid_id]
@@ -843,14 +887,7 @@ class WhatASnowball:
         return found
 
     def _vault_spot(self, s: State, kid_id: str, piece_id: str) -> list[float] | None:
-        kid = s["kids"][kid_id]
-        if kid["down"]:
-            return None
-        terrain = _terrain(s)
-        landing = vault_landing(terrain, piece_id, kid["pos"], kid["radius"])
-        if landing is None or placement_problem(terrain, _bases(s), landing, kid["radius"], ignore=(kid_id,)):
-            return None
-        return landing
+        return next((landing for piece, landing in self._vault_options(s, kid_id) if piece == piece_id), None)
 
     def _walker(self, s: State, kid_id: str, slide: bool) -> Walker:
         bases = tuple((k, tuple(pos), r) for k, pos, r in _bases(s))
@@ -1159,7 +1196,7 @@ class WhatASnowball:
         if slide:
             if kid["type"] != "penguin":
                 raise IllegalAction(f"Only Penguins slide; {kid['name']} is a {K.TYPES[kid['type']]['label']}.")
-            if _terrain(s).on_snowless(kid["pos"]):
+            if not _on_snow(s, kid["pos"]):
                 raise IllegalAction(f"{kid['name']} stands on snowless ground and cannot slide from here.")
         self._use_die(s, value)
         rng = rng_for(s)
@@ -1258,7 +1295,7 @@ class WhatASnowball:
 
     def _do_gather(self, s: State, seat: int, action: Action, events: list[Event]) -> None:
         kid_id, kid, value = self._spend(s, action, "gather")
-        if _terrain(s).on_snowless(kid["pos"]):
+        if not _on_snow(s, kid["pos"]):
             raise IllegalAction(f"{kid['name']} stands on snowless ground (a gritted road): no snow to gather.")
         make = _str(action, "make")
         amount = K.TYPES[kid["type"]]["gather"]
