@@ -102,19 +102,13 @@ def _event(events: list[Event], kind: str, text: str, **data: Any) -> None:
 def _copy(state: State) -> State:
     """A copy ``apply`` may change in place: it has its own copy of every list and dict that some action
     changes in place, and shares what actions only ever replace (the terrain, options, seat teams, rolls
-    and orders, a caught cheat, the result; each Kid's "pos" and "traits"; a move's dice; a throw's
-    modifiers). test_what_a_snowball_copies checks that ``apply`` leaves the state it is given as it was."""
+    and orders, a caught cheat, the result; each Kid's "pos", "traits" and "snowballs"; each seat's hand
+    and "never ask" cards; a move's dice; a throw's modifiers). test_what_a_snowball_copies checks that
+    ``apply`` leaves the state it is given as it was."""
     s = state.copy()
-    kids = {}
-    for kid_id, kid in state["kids"].items():
-        kid = kid.copy()
-        kid["snowballs"] = kid["snowballs"][:]
-        kids[kid_id] = kid
-    s["kids"] = kids
-    for key in ("deck", "discards", "surrender_votes", "surrendered"):
+    s["kids"] = {kid_id: kid.copy() for kid_id, kid in state["kids"].items()}
+    for key in ("deck", "discards", "surrender_votes", "surrendered", "hands", "never_ask"):
         s[key] = state[key][:]
-    for key in ("hands", "never_ask"):
-        s[key] = [cards[:] for cards in state[key]]
     s["corners"] = {team: picks[:] for team, picks in state["corners"].items()}
     activation = state["activation"]
     if activation is not None:
@@ -125,6 +119,12 @@ def _copy(state: State) -> State:
     if state["throw"] is not None:
         s["throw"] = state["throw"].copy()
     return s
+
+
+def _without(values: list[Any], value: Any) -> list[Any]:
+    """A new list: ``values`` less its first ``value``."""
+    index = values.index(value)
+    return values[:index] + values[index + 1:]
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:
@@ -283,6 +283,18 @@ def _gap(s: State, a: str, b: str) -> float:
 
 def _teams_left(s: State) -> list[int]:
     return sorted({kid["team"] for kid in s["kids"].values() if kid["home"] is None and kid["pos"] is not None})
+
+
+def _several_teams_left(s: State) -> bool:
+    """Whether Kids of two teams or more are still in the village (stops at the second team found)."""
+    first = None
+    for kid in s["kids"].values():
+        if kid["home"] is None and kid["pos"] is not None:
+            if first is None:
+                first = kid["team"]
+            elif kid["team"] != first:
+                return True
+    return False
 
 
 def can_cheat(aggressor: dict[str, Any], victim: dict[str, Any]) -> bool:
@@ -844,9 +856,10 @@ class WhatASnowball:
         options: list[dict[str, Any]] = [{"make": "new"}]
         sizes = sorted(set(kid["snowballs"]))
         options += [{"make": "grow", "size": size} for size in sizes if size < K.MAX_SIZE]
-        for mate in _mates(s, kid_id):
-            if within(_gap(s, kid_id, mate), GIVE_DISTANCE):
-                options += [{"make": "give", "size": size, "to": mate} for size in sizes]
+        if sizes:
+            for mate in _mates(s, kid_id):
+                if within(_gap(s, kid_id, mate), GIVE_DISTANCE):
+                    options += [{"make": "give", "size": size, "to": mate} for size in sizes]
         if kid["type"] == "snowman" and kid["command_dice"] < K.MAX_COMMAND_DICE:
             options.append({"make": "mend"})
         return options
@@ -1000,7 +1013,7 @@ class WhatASnowball:
                 _event(events, "deck_empty", "The ability-card pile is empty.", seat=seat)
                 break
             drawn.append(s["deck"].pop())
-        s["hands"][seat] += drawn
+        s["hands"][seat] = s["hands"][seat] + drawn
         if drawn:
             _event(events, "draw", f"{_p(seat)} draws {_count(len(drawn), 'ability card')} ({why}).", seat=seat,
                    count=len(drawn), why=why)
@@ -1008,7 +1021,7 @@ class WhatASnowball:
                    cards=drawn, visible_to=[seat])
 
     def _discard(self, s: State, seat: int, card: str, events: list[Event], kid_id: str | None) -> None:
-        s["hands"][seat].remove(card)
+        s["hands"][seat] = _without(s["hands"][seat], card)
         s["discards"].append(card)
         who = f" for {s['kids'][kid_id]['name']}" if kid_id else ""
         _event(events, "card", f"{_p(seat)} plays \"{K.CARDS[card]['title']}\"{who}.", seat=seat, card=card,
@@ -1029,9 +1042,9 @@ class WhatASnowball:
         on = _bool(action, "on", True)
         settings = s["never_ask"][seat]
         if on and card not in settings:
-            settings.append(card)
+            s["never_ask"][seat] = settings + [card]
         if not on and card in settings:
-            settings.remove(card)
+            s["never_ask"][seat] = _without(settings, card)
         _event(events, "setting", f"You will {'never be asked' if on else 'be asked'} to play "
                f"\"{K.CARDS[card]['title']}\".", seat=seat, card=card, never_ask=on, visible_to=[seat])
         pending = s["pending"]
@@ -1310,9 +1323,8 @@ class WhatASnowball:
             if size >= K.MAX_SIZE:
                 raise IllegalAction(f"A Size {size} snowball cannot grow: Size {K.MAX_SIZE} is the largest.")
             self._use_die(s, value)
-            kid["snowballs"].remove(size)
             grown = min(K.MAX_SIZE, size + amount)
-            kid["snowballs"] = sorted(kid["snowballs"] + [grown])
+            kid["snowballs"] = sorted(_without(kid["snowballs"], size) + [grown])
             text = f"grows a Size {size} snowball to Size {grown}"
             data = {"size": size, "grown": grown}
         elif make == "give":
@@ -1328,7 +1340,7 @@ class WhatASnowball:
                 raise IllegalAction(f"{mate['name']} is {_inches(gap)} from {kid['name']}; a snowball can be given "
                                     f"within {GIVE_DISTANCE:.0f}\".")
             self._use_die(s, value)
-            kid["snowballs"].remove(size)
+            kid["snowballs"] = _without(kid["snowballs"], size)
             mate["snowballs"] = sorted(mate["snowballs"] + [size])
             text = f"gives a Size {size} snowball to {mate['name']} ({_inches(gap)} away)"
             data = {"size": size, "to": mate_id, "gap": round(gap, 3)}
@@ -1433,7 +1445,7 @@ class WhatASnowball:
         if ball == "self":
             kid["command_dice"] -= 1
         else:
-            kid["snowballs"].remove(size)
+            kid["snowballs"] = _without(kid["snowballs"], size)
         for card in cards:
             self._discard(s, seat, card, events, kid_id)
         needs = range_needs(fire["gap"])
@@ -1737,9 +1749,8 @@ class WhatASnowball:
                 return
             if s["pending"] is not None:
                 return
-            left = _teams_left(s)
-            if len(left) <= 1:
-                self._end_game(s, events, "one team is left" if left else "no Kids are left")
+            if not _several_teams_left(s):
+                self._end_game(s, events, "one team is left" if _teams_left(s) else "no Kids are left")
                 return
             activation = s["activation"]
             if activation is None:
