@@ -102,14 +102,15 @@ def _event(events: list[Event], kind: str, text: str, **data: Any) -> None:
 def _copy(state: State) -> State:
     """A copy ``apply`` may change in place: it has its own copy of every list and dict that some action
     changes in place, and shares what actions only ever replace (the terrain, options, seat teams, rolls
-    and orders, a caught cheat, the result; each Kid's "pos", "traits" and "snowballs"; each seat's hand
-    and "never ask" cards; a move's dice; a throw's modifiers). test_what_a_snowball_copies checks that
-    ``apply`` leaves the state it is given as it was."""
+    and orders, a caught cheat, the result; the ability-card pile and the discards; each team's corners;
+    each Kid's "pos", "traits" and "snowballs"; each seat's hand and "never ask" cards; a move's dice; a
+    throw's modifiers). test_what_a_snowball_copies checks that ``apply`` leaves the state it is given as
+    it was."""
     s = state.copy()
     s["kids"] = {kid_id: kid.copy() for kid_id, kid in state["kids"].items()}
-    for key in ("deck", "discards", "surrender_votes", "surrendered", "hands", "never_ask"):
+    for key in ("surrender_votes", "surrendered", "hands", "never_ask"):
         s[key] = state[key][:]
-    s["corners"] = {team: picks[:] for team, picks in state["corners"].items()}
+    s["corners"] = state["corners"].copy()
     activation = state["activation"]
     if activation is not None:
         s["activation"] = {**activation, "tray": activation["tray"][:]}
@@ -405,11 +406,6 @@ def _on_snowless(terrain: Any, x: float, y: float) -> bool:
 def _enemies(s: State, kid_id: str) -> list[str]:
     team = s["kids"][kid_id]["team"]
     return [k for k in _in_play(s) if s["kids"][k]["team"] != team]
-
-
-def _mates(s: State, kid_id: str) -> list[str]:
-    team = s["kids"][kid_id]["team"]
-    return [k for k in _in_play(s) if s["kids"][k]["team"] == team and k != kid_id]
 
 
 def _meanings(kid: dict[str, Any], value: int) -> tuple[str, ...]:
@@ -810,8 +806,8 @@ class WhatASnowball:
             if "throw" in uses:
                 if throws is None:
                     throws = self._throw_options(s, kid_id)
-                found += [{"type": "throw", "die": value, "target": t["target"], "snowball": t["snowball"],
-                           "cards": list(t["cards"])} for t in throws]
+                found += [{"type": "throw", "die": value, "target": target, "snowball": ball, "cards": list(cards)}
+                          for target, ball, cards in throws]
             if "wild" in uses:
                 if kid["command_dice"] < K.MAX_COMMAND_DICE:
                     found.append({"type": "wild", "die": value, "use": "recover"})
@@ -857,15 +853,20 @@ class WhatASnowball:
         sizes = sorted(set(kid["snowballs"]))
         options += [{"make": "grow", "size": size} for size in sizes if size < K.MAX_SIZE]
         if sizes:
-            for mate in _mates(s, kid_id):
-                if within(_gap(s, kid_id, mate), GIVE_DISTANCE):
-                    options += [{"make": "give", "size": size, "to": mate} for size in sizes]
+            kids = s["kids"]
+            for mate_id in s["kid_order"]:
+                mate = kids[mate_id]
+                if mate["team"] == kid["team"] and mate_id != kid_id and mate["home"] is None \
+                        and mate["pos"] is not None \
+                        and within(base_gap(kid["pos"], kid["radius"], mate["pos"], mate["radius"]), GIVE_DISTANCE):
+                    options += [{"make": "give", "size": size, "to": mate_id} for size in sizes]
         if kid["type"] == "snowman" and kid["command_dice"] < K.MAX_COMMAND_DICE:
             options.append({"make": "mend"})
         return options
 
-    def _throw_options(self, s: State, kid_id: str) -> list[dict[str, Any]]:
-        """Every throw the Kid can make: each enemy it sees, each snowball it holds, each card combination."""
+    def _throw_options(self, s: State, kid_id: str) -> list[tuple[str, Any, list[str]]]:
+        """Every throw the Kid can make, as (target, snowball, cards): each enemy it sees, each snowball it
+        holds, each card combination."""
         kid = s["kids"][kid_id]
         balls: list[Any] = sorted(set(kid["snowballs"]))
         if kid["type"] == "snowman" and kid["command_dice"] >= 2:
@@ -884,7 +885,7 @@ class WhatASnowball:
                 for combo in combos:
                     if too_close and "pitch" in combo:
                         continue
-                    options.append({"target": target, "snowball": ball, "cards": combo})
+                    options.append((target, ball, combo))
         return options
 
     def _own_card_actions(self, s: State, kid_id: str) -> list[Action]:
@@ -969,7 +970,7 @@ class WhatASnowball:
         self._take_corner(s, self._picking_team(s), corner, events, seat)
 
     def _take_corner(self, s: State, team: int, corner: int, events: list[Event], seat: int | None) -> None:
-        s["corners"][str(team)].append(corner)
+        s["corners"][str(team)] = s["corners"][str(team)] + [corner]
         s["pick_index"] += 1
         who = f"{_p(seat)} picks" if seat is not None else "takes the last corner,"
         _event(events, "corner", f"Team {TEAM_NAMES[team]}: {who} the {villages.CORNER_NAMES[corner]} corner.",
@@ -1007,12 +1008,12 @@ class WhatASnowball:
     # cards
 
     def _draw(self, s: State, seat: int, count: int, events: list[Event], why: str) -> None:
-        drawn = []
-        for _ in range(count):
-            if not s["deck"]:
-                _event(events, "deck_empty", "The ability-card pile is empty.", seat=seat)
-                break
-            drawn.append(s["deck"].pop())
+        deck = s["deck"]
+        kept = max(0, len(deck) - count)
+        drawn = deck[kept:][::-1]
+        s["deck"] = deck[:kept]
+        if len(drawn) < count:
+            _event(events, "deck_empty", "The ability-card pile is empty.", seat=seat)
         s["hands"][seat] = s["hands"][seat] + drawn
         if drawn:
             _event(events, "draw", f"{_p(seat)} draws {_count(len(drawn), 'ability card')} ({why}).", seat=seat,
@@ -1022,7 +1023,7 @@ class WhatASnowball:
 
     def _discard(self, s: State, seat: int, card: str, events: list[Event], kid_id: str | None) -> None:
         s["hands"][seat] = _without(s["hands"][seat], card)
-        s["discards"].append(card)
+        s["discards"] = s["discards"] + [card]
         who = f" for {s['kids'][kid_id]['name']}" if kid_id else ""
         _event(events, "card", f"{_p(seat)} plays \"{K.CARDS[card]['title']}\"{who}.", seat=seat, card=card,
                kid=kid_id)
