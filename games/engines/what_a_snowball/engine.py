@@ -264,8 +264,24 @@ def _in_play(s: State) -> list[str]:
     return [kid_id for kid_id in s["kid_order"] if kids[kid_id]["home"] is None and kids[kid_id]["pos"] is not None]
 
 
+def _in_the_village(kid: dict[str, Any]) -> bool:
+    """Whether a Kid stands in the village: placed, and not sent home."""
+    return kid["home"] is None and kid["pos"] is not None
+
+
 def _bases(s: State) -> list[tuple[str, list[float], float]]:
     return [(kid_id, s["kids"][kid_id]["pos"], s["kids"][kid_id]["radius"]) for kid_id in _in_play(s)]
+
+
+def _base_tuples(s: State) -> tuple[tuple[str, tuple[float, float], float], ...]:
+    """:func:`_bases` as tuples, in one pass: the key of what is remembered per position of the Kids."""
+    kids = s["kids"]
+    found = []
+    for kid_id in s["kid_order"]:
+        kid = kids[kid_id]
+        if kid["home"] is None and kid["pos"] is not None:
+            found.append((kid_id, tuple(kid["pos"]), kid["radius"]))
+    return tuple(found)
 
 
 def _terrain(s: State):
@@ -356,8 +372,7 @@ def _blocker_words(s: State, blocker: str) -> str:
 
 
 def _fire(s: State, thrower: str, target: str) -> dict[str, Any]:
-    bases = tuple((kid_id, tuple(pos), radius) for kid_id, pos, radius in _bases(s))
-    fire = _fire_between(_terrain(s), bases, thrower, target)
+    fire = _fire_between(_terrain(s), _base_tuples(s), thrower, target)
     return dict(fire, objects=list(fire["objects"]))
 
 
@@ -425,17 +440,25 @@ def _can_spend_as(kid: dict[str, Any], value: int, result: str) -> bool:
 
 def _die_uses(kid: dict[str, Any], value: int) -> frozenset[str]:
     """Every result a die showing ``value`` can be spent as."""
-    return _die_uses_for(kid["type"], tuple(kid["traits"]), kid["down"], value)
+    return _uses_by_face(kid)[value]
 
 
-@functools.lru_cache(maxsize=256)
-def _die_uses_for(kind: str, traits: tuple[str, ...], down: bool, value: int) -> frozenset[str]:
-    """:func:`_die_uses` worked out once: a Wild die acts as any other result; a Kid knocked down spends
-    only Wild dice (to get up, recover or prepare)."""
-    meanings = _face_table(kind, traits)[value]
-    if "wild" in meanings:
-        return frozenset({"wild"}) if down else frozenset(K.ACTIONS + ("wild",))
-    return frozenset() if down else frozenset(meanings)
+def _uses_by_face(kid: dict[str, Any]) -> dict[int, frozenset[str]]:
+    """For each face, every result a die showing it can be spent as, for the Kid as it is now."""
+    return _uses_by_face_for(kid["type"], tuple(kid["traits"]), kid["down"])
+
+
+@functools.lru_cache(maxsize=64)
+def _uses_by_face_for(kind: str, traits: tuple[str, ...], down: bool) -> dict[int, frozenset[str]]:
+    """:func:`_uses_by_face` worked out once: a Wild die acts as any other result; a Kid knocked down
+    spends only Wild dice (to get up, recover or prepare)."""
+    uses = {}
+    for value, meanings in _face_table(kind, traits).items():
+        if "wild" in meanings:
+            uses[value] = frozenset({"wild"}) if down else frozenset(K.ACTIONS + ("wild",))
+        else:
+            uses[value] = frozenset() if down else frozenset(meanings)
+    return uses
 
 
 def _corner_spots(s: State, team: int) -> list[list[float]]:
@@ -476,9 +499,8 @@ _DEPLOY_OFFSETS = tuple(sorted(((i * 0.5 + 0.5, j * 0.5 + 0.5) for i in range(11
 def example_placement(s: State, kid_id: str) -> list[float] | None:
     """A legal spot for a Kid being set up: the free spot nearest one of its corners, on a half-inch grid."""
     kid = s["kids"][kid_id]
-    bases = tuple((k, tuple(pos), radius) for k, pos, radius in _bases(s))
     corners = tuple(villages.CORNERS[c] for c in s["corners"][str(kid["team"])])
-    spot = _free_deploy_spot(_terrain(s), bases, kid_id, kid["radius"], corners)
+    spot = _free_deploy_spot(_terrain(s), _base_tuples(s), kid_id, kid["radius"], corners)
     return list(spot) if spot is not None else None
 
 
@@ -787,8 +809,9 @@ class WhatASnowball:
         found: list[Action] = []
         on_snow = _on_snow(s, kid["pos"])
         vaults = gathers = throws = None
+        uses_by_face = _uses_by_face(kid)
         for value in sorted(set(activation["tray"])):
-            uses = _die_uses(kid, value)
+            uses = uses_by_face[value]
             if "move" in uses:
                 found.append({"type": "move", "die": value})
                 if kid["type"] == "penguin" and on_snow:
@@ -827,9 +850,10 @@ class WhatASnowball:
         kid = s["kids"][kid_id]
         if self._own_card_actions(s, kid_id):
             return True
+        uses_by_face = _uses_by_face(kid)
         uses: set[str] = set()
         for value in set(activation["tray"]):
-            uses |= _die_uses(kid, value)
+            uses |= uses_by_face[value]
         if not uses.isdisjoint(("wild", "move", "aim")):
             return True
         if "gather" in uses and _on_snow(s, kid["pos"]):
@@ -901,6 +925,7 @@ class WhatASnowball:
         return found
 
     def _vault_spot(self, s: State, kid_id: str, piece_id: str) -> list[float] | None:
+        """Where the Kid lands vaulting ``piece_id`` now; None when it cannot vault it."""
         return next((landing for piece, landing in self._vault_options(s, kid_id) if piece == piece_id), None)
 
     def _walker(self, s: State, kid_id: str, slide: bool) -> Walker:
@@ -1243,7 +1268,7 @@ class WhatASnowball:
             if not pending["shove"]:
                 raise IllegalAction("Only a MOVE bought with a Command Die can knock another Kid down.")
             victim = s["kids"].get(shove)
-            if victim is None or shove not in _in_play(s):
+            if victim is None or not _in_the_village(victim):
                 raise BadAction(f"There is no Kid {shove!r} in the village.")
             if victim["team"] == kid["team"]:
                 raise IllegalAction(f"{victim['name']} is on your team.")
@@ -1332,7 +1357,7 @@ class WhatASnowball:
             size = self._ball(kid, action)
             mate_id = _str(action, "to")
             mate = s["kids"].get(mate_id)
-            if mate is None or mate_id not in _in_play(s):
+            if mate is None or not _in_the_village(mate):
                 raise BadAction(f"There is no Kid {mate_id!r} in the village.")
             if mate["team"] != kid["team"] or mate_id == kid_id:
                 raise IllegalAction(f"{mate['name']} is not a team-mate of {kid['name']}.")
@@ -1412,7 +1437,7 @@ class WhatASnowball:
         kid_id, kid, value = self._spend(s, action, "throw")
         target = _str(action, "target")
         victim = s["kids"].get(target)
-        if victim is None or target not in _in_play(s):
+        if victim is None or not _in_the_village(victim):
             raise BadAction(f"There is no Kid {target!r} in the village.")
         if victim["team"] == kid["team"]:
             raise IllegalAction(f"{victim['name']} is on your team: throw at another team's Kid.")
