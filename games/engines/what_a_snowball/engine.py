@@ -102,20 +102,15 @@ def _event(events: list[Event], kind: str, text: str, **data: Any) -> None:
 def _copy(state: State) -> State:
     """A copy ``apply`` may change in place: it has its own copy of every list and dict that some action
     changes in place, and shares what actions only ever replace (the terrain, options, seat teams, rolls
-    and orders, a caught cheat, the result; each Kid's "pos" and "traits"; a move's dice; a throw's
-    modifiers). test_what_a_snowball_copies checks that ``apply`` leaves the state it is given as it was."""
+    and orders, a caught cheat, the result; the ability-card pile and the discards; each team's corners;
+    each Kid's "pos", "traits" and "snowballs"; each seat's hand and "never ask" cards; a move's dice; a
+    throw's modifiers). test_what_a_snowball_copies checks that ``apply`` leaves the state it is given as
+    it was."""
     s = state.copy()
-    kids = {}
-    for kid_id, kid in state["kids"].items():
-        kid = kid.copy()
-        kid["snowballs"] = kid["snowballs"][:]
-        kids[kid_id] = kid
-    s["kids"] = kids
-    for key in ("deck", "discards", "surrender_votes", "surrendered"):
+    s["kids"] = {kid_id: kid.copy() for kid_id, kid in state["kids"].items()}
+    for key in ("surrender_votes", "surrendered", "hands", "never_ask"):
         s[key] = state[key][:]
-    for key in ("hands", "never_ask"):
-        s[key] = [cards[:] for cards in state[key]]
-    s["corners"] = {team: picks[:] for team, picks in state["corners"].items()}
+    s["corners"] = state["corners"].copy()
     activation = state["activation"]
     if activation is not None:
         s["activation"] = {**activation, "tray": activation["tray"][:]}
@@ -125,6 +120,12 @@ def _copy(state: State) -> State:
     if state["throw"] is not None:
         s["throw"] = state["throw"].copy()
     return s
+
+
+def _without(values: list[Any], value: Any) -> list[Any]:
+    """A new list: ``values`` less its first ``value``."""
+    index = values.index(value)
+    return values[:index] + values[index + 1:]
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:
@@ -263,8 +264,24 @@ def _in_play(s: State) -> list[str]:
     return [kid_id for kid_id in s["kid_order"] if kids[kid_id]["home"] is None and kids[kid_id]["pos"] is not None]
 
 
+def _in_the_village(kid: dict[str, Any]) -> bool:
+    """Whether a Kid stands in the village: placed, and not sent home."""
+    return kid["home"] is None and kid["pos"] is not None
+
+
 def _bases(s: State) -> list[tuple[str, list[float], float]]:
     return [(kid_id, s["kids"][kid_id]["pos"], s["kids"][kid_id]["radius"]) for kid_id in _in_play(s)]
+
+
+def _base_tuples(s: State) -> tuple[tuple[str, tuple[float, float], float], ...]:
+    """:func:`_bases` as tuples, in one pass: the key of what is remembered per position of the Kids."""
+    kids = s["kids"]
+    found = []
+    for kid_id in s["kid_order"]:
+        kid = kids[kid_id]
+        if kid["home"] is None and kid["pos"] is not None:
+            found.append((kid_id, tuple(kid["pos"]), kid["radius"]))
+    return tuple(found)
 
 
 def _terrain(s: State):
@@ -283,6 +300,18 @@ def _gap(s: State, a: str, b: str) -> float:
 
 def _teams_left(s: State) -> list[int]:
     return sorted({kid["team"] for kid in s["kids"].values() if kid["home"] is None and kid["pos"] is not None})
+
+
+def _several_teams_left(s: State) -> bool:
+    """Whether Kids of two teams or more are still in the village (stops at the second team found)."""
+    first = None
+    for kid in s["kids"].values():
+        if kid["home"] is None and kid["pos"] is not None:
+            if first is None:
+                first = kid["team"]
+            elif kid["team"] != first:
+                return True
+    return False
 
 
 def can_cheat(aggressor: dict[str, Any], victim: dict[str, Any]) -> bool:
@@ -343,8 +372,7 @@ def _blocker_words(s: State, blocker: str) -> str:
 
 
 def _fire(s: State, thrower: str, target: str) -> dict[str, Any]:
-    bases = tuple((kid_id, tuple(pos), radius) for kid_id, pos, radius in _bases(s))
-    fire = _fire_between(_terrain(s), bases, thrower, target)
+    fire = _fire_between(_terrain(s), _base_tuples(s), thrower, target)
     return dict(fire, objects=list(fire["objects"]))
 
 
@@ -356,9 +384,21 @@ def _fire_between(terrain: Any, bases: tuple, thrower: str, target: str) -> dict
 
 def _visible_enemies(s: State, kid_id: str) -> list[str]:
     """The enemy Kids ``kid_id`` can see (a line of fire that is not blocked)."""
-    bases = tuple((k, tuple(pos), radius) for k, pos, radius in _bases(s))
-    enemies = tuple(_enemies(s, kid_id))
-    return [t for t, ok in zip(enemies, _sight_between(_terrain(s), bases, kid_id, enemies)) if ok]
+    kids = s["kids"]
+    team = kids[kid_id]["team"]
+    bases = []
+    enemies = []
+    for k in s["kid_order"]:
+        kid = kids[k]
+        pos = kid["pos"]
+        if kid["home"] is None and pos is not None:
+            bases.append((k, tuple(pos), kid["radius"]))
+            if kid["team"] != team:
+                enemies.append(k)
+    if not enemies:
+        return []
+    enemies_seen = _sight_between(_terrain(s), tuple(bases), kid_id, tuple(enemies))
+    return [t for t, ok in zip(enemies, enemies_seen) if ok]
 
 
 @functools.lru_cache(maxsize=256)
@@ -367,14 +407,20 @@ def _sight_between(terrain: Any, bases: tuple, thrower: str, targets: tuple) -> 
     return tuple(sight_clear(terrain, bases, thrower, targets))
 
 
+def _on_snow(s: State, pos: list[float]) -> bool:
+    """Whether a centre stands on snowy ground (not on a gritted road)."""
+    return not _on_snowless(_terrain(s), pos[0], pos[1])
+
+
+@functools.lru_cache(maxsize=256)
+def _on_snowless(terrain: Any, x: float, y: float) -> bool:
+    """``Terrain.on_snowless`` remembered: a Kid's ground is asked about at every action of its activation."""
+    return terrain.on_snowless((x, y))
+
+
 def _enemies(s: State, kid_id: str) -> list[str]:
     team = s["kids"][kid_id]["team"]
     return [k for k in _in_play(s) if s["kids"][k]["team"] != team]
-
-
-def _mates(s: State, kid_id: str) -> list[str]:
-    team = s["kids"][kid_id]["team"]
-    return [k for k in _in_play(s) if s["kids"][k]["team"] == team and k != kid_id]
 
 
 def _meanings(kid: dict[str, Any], value: int) -> tuple[str, ...]:
@@ -394,17 +440,25 @@ def _can_spend_as(kid: dict[str, Any], value: int, result: str) -> bool:
 
 def _die_uses(kid: dict[str, Any], value: int) -> frozenset[str]:
     """Every result a die showing ``value`` can be spent as."""
-    return _die_uses_for(kid["type"], tuple(kid["traits"]), kid["down"], value)
+    return _uses_by_face(kid)[value]
 
 
-@functools.lru_cache(maxsize=256)
-def _die_uses_for(kind: str, traits: tuple[str, ...], down: bool, value: int) -> frozenset[str]:
-    """:func:`_die_uses` worked out once: a Wild die acts as any other result; a Kid knocked down spends
-    only Wild dice (to get up, recover or prepare)."""
-    meanings = _face_table(kind, traits)[value]
-    if "wild" in meanings:
-        return frozenset({"wild"}) if down else frozenset(K.ACTIONS + ("wild",))
-    return frozenset() if down else frozenset(meanings)
+def _uses_by_face(kid: dict[str, Any]) -> dict[int, frozenset[str]]:
+    """For each face, every result a die showing it can be spent as, for the Kid as it is now."""
+    return _uses_by_face_for(kid["type"], tuple(kid["traits"]), kid["down"])
+
+
+@functools.lru_cache(maxsize=64)
+def _uses_by_face_for(kind: str, traits: tuple[str, ...], down: bool) -> dict[int, frozenset[str]]:
+    """:func:`_uses_by_face` worked out once: a Wild die acts as any other result; a Kid knocked down
+    spends only Wild dice (to get up, recover or prepare)."""
+    uses = {}
+    for value, meanings in _face_table(kind, traits).items():
+        if "wild" in meanings:
+            uses[value] = frozenset({"wild"}) if down else frozenset(K.ACTIONS + ("wild",))
+        else:
+            uses[value] = frozenset() if down else frozenset(meanings)
+    return uses
 
 
 def _corner_spots(s: State, team: int) -> list[list[float]]:
@@ -445,9 +499,8 @@ _DEPLOY_OFFSETS = tuple(sorted(((i * 0.5 + 0.5, j * 0.5 + 0.5) for i in range(11
 def example_placement(s: State, kid_id: str) -> list[float] | None:
     """A legal spot for a Kid being set up: the free spot nearest one of its corners, on a half-inch grid."""
     kid = s["kids"][kid_id]
-    bases = tuple((k, tuple(pos), radius) for k, pos, radius in _bases(s))
     corners = tuple(villages.CORNERS[c] for c in s["corners"][str(kid["team"])])
-    spot = _free_deploy_spot(_terrain(s), bases, kid_id, kid["radius"], corners)
+    spot = _free_deploy_spot(_terrain(s), _base_tuples(s), kid_id, kid["radius"], corners)
     return list(spot) if spot is not None else None
 
 
@@ -475,6 +528,18 @@ def _reaction_cards(s: State, seat: int, moment: str) -> list[str]:
     """Cards the seat holds that it may play at this moment and has not set to "never ask"."""
     wanted = {"throw_declared": ("dork", "dash"), "hit": ("grandma",), "caught": ("miracle",)}[moment]
     return [c for c in wanted if c in _hand(s, seat) and c not in s["never_ask"][seat]]
+
+
+@functools.lru_cache(maxsize=256)
+def _vault_landings(terrain: Any, x: float, y: float, radius: float) -> tuple[tuple[str, tuple[float, float]], ...]:
+    """Where a base at (x, y) lands vaulting each vaultable piece it touches, remembered: a Kid that stays
+    put is offered the same vaults at every action of its activation."""
+    found = []
+    for piece_id in terrain.vaultable:
+        landing = vault_landing(terrain, piece_id, (x, y), radius)
+        if landing is not None:
+            found.append((piece_id, tuple(landing)))
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=64)
@@ -742,10 +807,11 @@ class WhatASnowball:
         kid_id = activation["kid"]
         kid = s["kids"][kid_id]
         found: list[Action] = []
-        on_snow = not _terrain(s).on_snowless(kid["pos"])
+        on_snow = _on_snow(s, kid["pos"])
         vaults = gathers = throws = None
+        uses_by_face = _uses_by_face(kid)
         for value in sorted(set(activation["tray"])):
-            uses = _die_uses(kid, value)
+            uses = uses_by_face[value]
             if "move" in uses:
                 found.append({"type": "move", "die": value})
                 if kid["type"] == "penguin" and on_snow:
@@ -763,8 +829,8 @@ class WhatASnowball:
             if "throw" in uses:
                 if throws is None:
                     throws = self._throw_options(s, kid_id)
-                found += [{"type": "throw", "die": value, "target": t["target"], "snowball": t["snowball"],
-                           "cards": list(t["cards"])} for t in throws]
+                found += [{"type": "throw", "die": value, "target": target, "snowball": ball, "cards": list(cards)}
+                          for target, ball, cards in throws]
             if "wild" in uses:
                 if kid["command_dice"] < K.MAX_COMMAND_DICE:
                     found.append({"type": "wild", "die": value, "use": "recover"})
@@ -776,39 +842,55 @@ class WhatASnowball:
         return found
 
     def _can_spend(self, s: State) -> bool:
-        """Whether the active Kid can do anything but end its activation (the cheap checks first)."""
+        """Whether :meth:`_turn_actions` offers the active Kid anything but ending its activation, the
+        cheap checks first: a MOVE, AIM or Wild die is always usable, GATHER SNOW whenever the Kid stands
+        on snow (it can always make a new snowball), THROW when it has a throw."""
         activation = s["activation"]
-        kid = s["kids"][activation["kid"]]
-        if self._own_card_actions(s, activation["kid"]):
+        kid_id = activation["kid"]
+        kid = s["kids"][kid_id]
+        if self._own_card_actions(s, kid_id):
             return True
+        uses_by_face = _uses_by_face(kid)
+        uses: set[str] = set()
         for value in set(activation["tray"]):
-            if not _die_uses(kid, value).isdisjoint(("wild", "move", "aim")):
-                return True
-        return any(a["type"] != "end_activation" for a in self._turn_actions(s))
+            uses |= uses_by_face[value]
+        if not uses.isdisjoint(("wild", "move", "aim")):
+            return True
+        if "gather" in uses and _on_snow(s, kid["pos"]):
+            return True
+        return "throw" in uses and bool(self._throw_options(s, kid_id))
 
     def _vault_options(self, s: State, kid_id: str) -> list[tuple[str, list[float]]]:
         """Each vaultable piece the Kid can vault now, with where it lands."""
-        found = []
-        for piece_id in _terrain(s).vaultable:
-            landing = self._vault_spot(s, kid_id, piece_id)
-            if landing is not None:
-                found.append((piece_id, landing))
-        return found
+        kid = s["kids"][kid_id]
+        if kid["down"]:
+            return []
+        terrain = _terrain(s)
+        pos = kid["pos"]
+        return [(piece_id, list(landing))
+                for piece_id, landing in _vault_landings(terrain, pos[0], pos[1], kid["radius"])
+                if not placement_problem(terrain, _bases(s), landing, kid["radius"], ignore=(kid_id,))]
 
     def _gather_options(self, s: State, kid_id: str) -> list[dict[str, Any]]:
         kid = s["kids"][kid_id]
         options: list[dict[str, Any]] = [{"make": "new"}]
         sizes = sorted(set(kid["snowballs"]))
         options += [{"make": "grow", "size": size} for size in sizes if size < K.MAX_SIZE]
-        for mate in _mates(s, kid_id):
-            if within(_gap(s, kid_id, mate), GIVE_DISTANCE):
-                options += [{"make": "give", "size": size, "to": mate} for size in sizes]
+        if sizes:
+            kids = s["kids"]
+            for mate_id in s["kid_order"]:
+                mate = kids[mate_id]
+                if mate["team"] == kid["team"] and mate_id != kid_id and mate["home"] is None \
+                        and mate["pos"] is not None \
+                        and within(base_gap(kid["pos"], kid["radius"], mate["pos"], mate["radius"]), GIVE_DISTANCE):
+                    options += [{"make": "give", "size": size, "to": mate_id} for size in sizes]
         if kid["type"] == "snowman" and kid["command_dice"] < K.MAX_COMMAND_DICE:
             options.append({"make": "mend"})
         return options
 
-    def _throw_options(self, s: State, kid_id: str) -> list[dict[str, Any]]:
-        """Every throw the Kid can make: each enemy it sees, each snowball it holds, each card combination."""
+    def _throw_options(self, s: State, kid_id: str) -> list[tuple[str, Any, list[str]]]:
+        """Every throw the Kid can make, as (target, snowball, cards): each enemy it sees, each snowball it
+        holds, each card combination."""
         kid = s["kids"][kid_id]
         balls: list[Any] = sorted(set(kid["snowballs"]))
         if kid["type"] == "snowman" and kid["command_dice"] >= 2:
@@ -827,7 +909,7 @@ class WhatASnowball:
                 for combo in combos:
                     if too_close and "pitch" in combo:
                         continue
-                    options.append({"target": target, "snowball": ball, "cards": combo})
+                    options.append((target, ball, combo))
         return options
 
     def _own_card_actions(self, s: State, kid_id: str) -> list[Action]:
@@ -843,14 +925,8 @@ class WhatASnowball:
         return found
 
     def _vault_spot(self, s: State, kid_id: str, piece_id: str) -> list[float] | None:
-        kid = s["kids"][kid_id]
-        if kid["down"]:
-            return None
-        terrain = _terrain(s)
-        landing = vault_landing(terrain, piece_id, kid["pos"], kid["radius"])
-        if landing is None or placement_problem(terrain, _bases(s), landing, kid["radius"], ignore=(kid_id,)):
-            return None
-        return landing
+        """Where the Kid lands vaulting ``piece_id`` now; None when it cannot vault it."""
+        return next((landing for piece, landing in self._vault_options(s, kid_id) if piece == piece_id), None)
 
     def _walker(self, s: State, kid_id: str, slide: bool) -> Walker:
         bases = tuple((k, tuple(pos), r) for k, pos, r in _bases(s))
@@ -919,7 +995,7 @@ class WhatASnowball:
         self._take_corner(s, self._picking_team(s), corner, events, seat)
 
     def _take_corner(self, s: State, team: int, corner: int, events: list[Event], seat: int | None) -> None:
-        s["corners"][str(team)].append(corner)
+        s["corners"][str(team)] = s["corners"][str(team)] + [corner]
         s["pick_index"] += 1
         who = f"{_p(seat)} picks" if seat is not None else "takes the last corner,"
         _event(events, "corner", f"Team {TEAM_NAMES[team]}: {who} the {villages.CORNER_NAMES[corner]} corner.",
@@ -957,13 +1033,13 @@ class WhatASnowball:
     # cards
 
     def _draw(self, s: State, seat: int, count: int, events: list[Event], why: str) -> None:
-        drawn = []
-        for _ in range(count):
-            if not s["deck"]:
-                _event(events, "deck_empty", "The ability-card pile is empty.", seat=seat)
-                break
-            drawn.append(s["deck"].pop())
-        s["hands"][seat] += drawn
+        deck = s["deck"]
+        kept = max(0, len(deck) - count)
+        drawn = deck[kept:][::-1]
+        s["deck"] = deck[:kept]
+        if len(drawn) < count:
+            _event(events, "deck_empty", "The ability-card pile is empty.", seat=seat)
+        s["hands"][seat] = s["hands"][seat] + drawn
         if drawn:
             _event(events, "draw", f"{_p(seat)} draws {_count(len(drawn), 'ability card')} ({why}).", seat=seat,
                    count=len(drawn), why=why)
@@ -971,8 +1047,8 @@ class WhatASnowball:
                    cards=drawn, visible_to=[seat])
 
     def _discard(self, s: State, seat: int, card: str, events: list[Event], kid_id: str | None) -> None:
-        s["hands"][seat].remove(card)
-        s["discards"].append(card)
+        s["hands"][seat] = _without(s["hands"][seat], card)
+        s["discards"] = s["discards"] + [card]
         who = f" for {s['kids'][kid_id]['name']}" if kid_id else ""
         _event(events, "card", f"{_p(seat)} plays \"{K.CARDS[card]['title']}\"{who}.", seat=seat, card=card,
                kid=kid_id)
@@ -992,9 +1068,9 @@ class WhatASnowball:
         on = _bool(action, "on", True)
         settings = s["never_ask"][seat]
         if on and card not in settings:
-            settings.append(card)
+            s["never_ask"][seat] = settings + [card]
         if not on and card in settings:
-            settings.remove(card)
+            s["never_ask"][seat] = _without(settings, card)
         _event(events, "setting", f"You will {'never be asked' if on else 'be asked'} to play "
                f"\"{K.CARDS[card]['title']}\".", seat=seat, card=card, never_ask=on, visible_to=[seat])
         pending = s["pending"]
@@ -1159,7 +1235,7 @@ class WhatASnowball:
         if slide:
             if kid["type"] != "penguin":
                 raise IllegalAction(f"Only Penguins slide; {kid['name']} is a {K.TYPES[kid['type']]['label']}.")
-            if _terrain(s).on_snowless(kid["pos"]):
+            if not _on_snow(s, kid["pos"]):
                 raise IllegalAction(f"{kid['name']} stands on snowless ground and cannot slide from here.")
         self._use_die(s, value)
         rng = rng_for(s)
@@ -1192,7 +1268,7 @@ class WhatASnowball:
             if not pending["shove"]:
                 raise IllegalAction("Only a MOVE bought with a Command Die can knock another Kid down.")
             victim = s["kids"].get(shove)
-            if victim is None or shove not in _in_play(s):
+            if victim is None or not _in_the_village(victim):
                 raise BadAction(f"There is no Kid {shove!r} in the village.")
             if victim["team"] == kid["team"]:
                 raise IllegalAction(f"{victim['name']} is on your team.")
@@ -1258,7 +1334,7 @@ class WhatASnowball:
 
     def _do_gather(self, s: State, seat: int, action: Action, events: list[Event]) -> None:
         kid_id, kid, value = self._spend(s, action, "gather")
-        if _terrain(s).on_snowless(kid["pos"]):
+        if not _on_snow(s, kid["pos"]):
             raise IllegalAction(f"{kid['name']} stands on snowless ground (a gritted road): no snow to gather.")
         make = _str(action, "make")
         amount = K.TYPES[kid["type"]]["gather"]
@@ -1273,16 +1349,15 @@ class WhatASnowball:
             if size >= K.MAX_SIZE:
                 raise IllegalAction(f"A Size {size} snowball cannot grow: Size {K.MAX_SIZE} is the largest.")
             self._use_die(s, value)
-            kid["snowballs"].remove(size)
             grown = min(K.MAX_SIZE, size + amount)
-            kid["snowballs"] = sorted(kid["snowballs"] + [grown])
+            kid["snowballs"] = sorted(_without(kid["snowballs"], size) + [grown])
             text = f"grows a Size {size} snowball to Size {grown}"
             data = {"size": size, "grown": grown}
         elif make == "give":
             size = self._ball(kid, action)
             mate_id = _str(action, "to")
             mate = s["kids"].get(mate_id)
-            if mate is None or mate_id not in _in_play(s):
+            if mate is None or not _in_the_village(mate):
                 raise BadAction(f"There is no Kid {mate_id!r} in the village.")
             if mate["team"] != kid["team"] or mate_id == kid_id:
                 raise IllegalAction(f"{mate['name']} is not a team-mate of {kid['name']}.")
@@ -1291,7 +1366,7 @@ class WhatASnowball:
                 raise IllegalAction(f"{mate['name']} is {_inches(gap)} from {kid['name']}; a snowball can be given "
                                     f"within {GIVE_DISTANCE:.0f}\".")
             self._use_die(s, value)
-            kid["snowballs"].remove(size)
+            kid["snowballs"] = _without(kid["snowballs"], size)
             mate["snowballs"] = sorted(mate["snowballs"] + [size])
             text = f"gives a Size {size} snowball to {mate['name']} ({_inches(gap)} away)"
             data = {"size": size, "to": mate_id, "gap": round(gap, 3)}
@@ -1362,7 +1437,7 @@ class WhatASnowball:
         kid_id, kid, value = self._spend(s, action, "throw")
         target = _str(action, "target")
         victim = s["kids"].get(target)
-        if victim is None or target not in _in_play(s):
+        if victim is None or not _in_the_village(victim):
             raise BadAction(f"There is no Kid {target!r} in the village.")
         if victim["team"] == kid["team"]:
             raise IllegalAction(f"{victim['name']} is on your team: throw at another team's Kid.")
@@ -1396,7 +1471,7 @@ class WhatASnowball:
         if ball == "self":
             kid["command_dice"] -= 1
         else:
-            kid["snowballs"].remove(size)
+            kid["snowballs"] = _without(kid["snowballs"], size)
         for card in cards:
             self._discard(s, seat, card, events, kid_id)
         needs = range_needs(fire["gap"])
@@ -1700,9 +1775,8 @@ class WhatASnowball:
                 return
             if s["pending"] is not None:
                 return
-            left = _teams_left(s)
-            if len(left) <= 1:
-                self._end_game(s, events, "one team is left" if left else "no Kids are left")
+            if not _several_teams_left(s):
+                self._end_game(s, events, "one team is left" if _teams_left(s) else "no Kids are left")
                 return
             activation = s["activation"]
             if activation is None:
