@@ -39,9 +39,9 @@ def hit_chance(needs: int, modifier: int) -> float:
     return hits / 36
 
 
-def _region(legal: Action) -> Any:
-    polygons = [Polygon(r["outer"], r["holes"]) for r in legal["region"]]
-    return shapely.union_all(polygons) if polygons else Polygon()
+def _region(legal: Action) -> np.ndarray:
+    """The MOVE's reachable area as the engine lists it: polygons that may overlap."""
+    return np.array([Polygon(r["outer"], r["holes"]) for r in legal["region"]], dtype=object)
 
 
 def _bases(view: View) -> list[tuple[str, list[float], float]]:
@@ -205,13 +205,14 @@ def _choose_spot(view: View, legal: Action) -> Action:
     return {"type": "move_to", "to": best}
 
 
-def _candidates(region: Any, start: list[float], roll: float) -> list[list[float]]:
-    """Grid points a little inside the reachable region."""
-    inner = region.buffer(-0.05)
+def _candidates(region: np.ndarray, start: list[float], roll: float) -> list[list[float]]:
+    """Grid points a little inside one of the reachable region's polygons."""
     steps = np.linspace(-roll, roll, 25)
     xs, ys = np.meshgrid(start[0] + steps, start[1] + steps)
     xs, ys = xs.ravel(), ys.ravel()
-    inside = shapely.contains_xy(inner, xs, ys)
+    inside = np.zeros(len(xs), dtype=bool)
+    for inner in shapely.buffer(region, -0.05):
+        inside |= shapely.contains_xy(inner, xs, ys)
     return [[float(x), float(y)] for x, y in zip(xs[inside], ys[inside])]
 
 
