@@ -8,14 +8,25 @@ import argparse
 import asyncio
 import json
 import random
+import time
 import uuid
 
 import requests
 import websockets
 
 
-# Entries of legal_actions that describe a region to pick a point in, not an action to send.
-REGION_KEYS = {"center", "bounds", "y_range", "from"}
+# Keys that mark an entry of legal_actions as a description (a region to pick a point in, dice
+# to choose from), not an action to send.
+REGION_KEYS = {"center", "bounds", "y_range", "from", "region", "corners", "per_character"}
+
+
+def sendable(entry: dict) -> dict | None:
+    """An entry of legal_actions as an action to send: a description (of a region to pick a point
+    in, or of orders to write) gives its ``example``, which is legal as it stands; a description
+    without one gives None; any other entry is an action already."""
+    if "example" in entry:
+        return entry["example"]
+    return None if REGION_KEYS & entry.keys() else entry
 
 
 def http(base: str, token: str):
@@ -32,30 +43,52 @@ def http(base: str, token: str):
     return call
 
 
+RETRIES_PER_VERSION = 3
+SECONDS_BETWEEN_FRAMES = 0.07
+"""Under the server's 20 frames a second (docs/api.md, "Limits")."""
+
+
 async def play(ws_url: str, token: str, rng: random.Random) -> dict:
+    """Answer each new version of the game that asks this seat with one random legal action (at
+    most a few more if the server refuses one), until the game is over."""
     async with websockets.connect(ws_url, additional_headers={"Authorization": f"Token {token}"}) as ws:
         newest = 0
+        answered = -1
+        choices: list[dict] = []
         last_sent = None
+        sent_at = 0.0
+
+        async def send(action: dict) -> str:
+            nonlocal sent_at
+            await asyncio.sleep(max(0.0, sent_at + SECONDS_BETWEEN_FRAMES - time.monotonic()))
+            frame = json.dumps({"type": "action", "action": action, "action_id": uuid.uuid4().hex,
+                                "version": answered})
+            await ws.send(frame)
+            sent_at = time.monotonic()
+            return frame
+
         async for text in ws:
             frame = json.loads(text)
             if frame["type"] == "error":
                 print("error:", frame["code"], frame["message"])
                 if frame["code"] == "too_fast" and last_sent:
-                    await asyncio.sleep(0.5)
+                    await asyncio.sleep(1.0)
                     await ws.send(last_sent)  # same action_id: applied at most once
+                    sent_at = time.monotonic()
+                elif frame["code"] != "stale_version" and choices:
+                    last_sent = await send(choices.pop())
                 continue
             if frame["type"] != "view" or frame["version"] < newest:
                 continue
             newest = frame["version"]
             if frame["status"] == "finished":
                 return frame["outcome"]
-            if frame["legal_actions"]:
-                concrete = [a for a in frame["legal_actions"] if not REGION_KEYS & a.keys()]
-                decisive = [a for a in concrete if a["type"] != "choose"] or concrete
-                action = rng.choice(decisive) if decisive else frame["prompt"]["default"]
-                last_sent = json.dumps({"type": "action", "action": action,
-                                        "action_id": uuid.uuid4().hex, "version": frame["version"]})
-                await ws.send(last_sent)
+            if frame["legal_actions"] and frame["prompt"] and newest > answered:
+                concrete = [a for a in map(sendable, frame["legal_actions"]) if a is not None]
+                decisive = [a for a in concrete if a["type"] not in ("choose", "surrender")] or concrete
+                choices = [frame["prompt"]["default"]] + rng.sample(decisive, min(len(decisive), RETRIES_PER_VERSION))
+                answered = newest
+                last_sent = await send(choices.pop())
     raise SystemExit("the server closed the connection")
 
 
@@ -66,13 +99,15 @@ def main() -> None:
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--create", action="store_true", help="create a game and wait for an opponent")
     group.add_argument("--join", type=int, metavar="GAME_ID", help="join this game and start it")
+    parser.add_argument("--game", default="snowball-fight", help="with --create: the game's slug (snowball-fight, "
+                        "jingle-bells, snowball-fighting, what-a-snowball)")
     parser.add_argument("--vs-computer", action="store_true", help="with --create: fill the other seat with a computer player")
     parser.add_argument("--seed", type=int, default=None)
     args = parser.parse_args()
 
     call = http(args.url, args.token)
     if args.create:
-        game = call("POST", "/api/games/", {"game_type": "snowball-fight"})
+        game = call("POST", "/api/games/", {"game_type": args.game})
         print(f"created game {game['id']}; invite code {game['invite_code']}")
         if args.vs_computer:
             call("POST", f"/api/games/{game['id']}/bots/")

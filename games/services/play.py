@@ -296,10 +296,13 @@ def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[Actio
     away = game.prompts.get("away") or {}
     grace = pacing.grace_seconds(game.pace, settings.SNOWBALL_ABSENCE_GRACE)
     asked_anew: list[int] = []
+    # a seat that answered is asked a new question, even one worded as the last, with its own
+    # time; a sealed choice stays one question until it is locked, however often it is revised
+    answered = {record.seat for record in logged}
     for seat, prompt in to_act.items():
         digest = _prompt_digest(prompt, ruleset.legal_actions(state, seat))
         old = old_seats.get(str(seat))
-        if old and old["digest"] == digest:
+        if old and old["digest"] == digest and (seat not in answered or prompt.kind == "sealed"):
             seats[str(seat)] = old
         else:
             due = pacing.due(game.pace, game.decision_seconds, prompt, now)

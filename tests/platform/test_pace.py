@@ -200,6 +200,31 @@ def call_command_output() -> str:
     return out.getvalue().strip()
 
 
+def test_a_seat_asked_the_same_question_again_gets_its_own_time_and_its_default_is_played_again(make_user):
+    """Against a computer player the pile game asks the same "take one or two" after every round:
+    each time it is a new question with a full deadline, and each missed one is played."""
+    ana = make_user("Ana")
+    game = _table(ana, pace="live", seconds=60, bots=1)
+    for missed in (1, 2):
+        _rewind(game.pk, 61)
+        version = Game.objects.get(pk=game.pk).version
+        assert services.sweep_deadlines(now=time.time()) == {game.pk: version + 2}  # Ana's default, the bot's take
+        game = Game.objects.get(pk=game.pk)
+        assert game.prompts["seats"]["0"]["since"] == game.version
+        assert game.prompts["seats"]["0"]["deadline"] > time.time() + 55
+        assert ActionRecord.objects.filter(game=game, seat=0, source=ActionRecord.Source.TIMEOUT).count() == missed
+
+
+def test_a_seat_that_answers_and_is_asked_the_same_again_gets_a_full_deadline(make_user):
+    ana = make_user("Ana")
+    game = _table(ana, pace="live", seconds=60, bots=1)
+    _rewind(game.pk, 50)
+    _take(game.pk, ana)  # the computer player takes one too, and Ana is asked "one or two?" again
+    game = Game.objects.get(pk=game.pk)
+    assert game.prompts["seats"]["0"]["since"] == game.version
+    assert game.prompts["seats"]["0"]["deadline"] > time.time() + 55
+
+
 def test_the_sweep_leaves_games_whose_deadline_is_to_come_and_finished_games(make_user):
     ana, ben = make_user("Ana"), make_user("Ben")
     waiting = _table(ana, ben, pace="live", seconds=30)

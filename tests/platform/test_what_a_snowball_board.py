@@ -117,7 +117,7 @@ def test_placing_draws_the_allowed_area_within_six_inches_of_the_teams_corners(d
         for x, y in ring.exterior.coords:
             assert min(Point(x, y).distance(Point(c)) for c in place[0]["corners"]) <= place[0]["within"] + 0.011
             assert 0.5 - 0.011 <= x <= SIZE - 0.5 + 0.011 and 0.5 - 0.011 <= y <= SIZE - 0.5 + 0.011
-    assert inside_drawn(d, place[0]["example"])
+    assert inside_drawn(d, place[0]["example"]["to"])
     # every unplaced Kid of this seat can be chosen, and the click data carries the legal actions
     for action in place:
         assert f'value="{action["kid"]}"' in page

@@ -67,7 +67,7 @@ def choose_action(view: View) -> Action:
         return {"type": "corner", "corner": next(a["corner"] for a in legal if a["type"] == "corner")}
     if "place" in kinds:
         place = next(a for a in legal if a["type"] == "place")
-        return {"type": "place", "kid": place["kid"], "to": place["example"]}
+        return dict(place["example"])
     if "roll" in kinds:
         kid = view["kids"][view["activation"]["kid"]]
         if kid["command_dice"] <= 3:
@@ -237,7 +237,7 @@ def random_action(view: View, rng: random.Random) -> Action:
     legal = [a for a in view["legal_actions"] if a["type"] not in ("set_never_ask", "surrender")]
     choice = rng.choice(legal)
     if choice["type"] == "place":
-        return {"type": "place", "kid": choice["kid"], "to": choice["example"]}
+        return dict(choice["example"])
     if choice["type"] == "move_to":
         region = _region(choice)
         points = _candidates(region, choice["from"], choice["roll"])

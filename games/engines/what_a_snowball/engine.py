@@ -778,7 +778,7 @@ class WhatASnowball:
                     found.append({"type": "place", "kid": kid_id, "corners": _corner_spots(s, kid["team"]),
                                   "within": DEPLOY_DISTANCE - kid["radius"], "piece_radius": kid["radius"],
                                   "must_avoid": self._avoid_list(s, kid["radius"]),
-                                  "example": example_placement(s, kid_id)})
+                                  "example": {"type": "place", "kid": kid_id, "to": example_placement(s, kid_id)}})
         elif kind == "start":
             found = [{"type": "roll"}, {"type": "play_card", "card": "not_done"}]
         elif kind == "turn":
