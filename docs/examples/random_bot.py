@@ -85,7 +85,9 @@ async def play(ws_url: str, token: str, rng: random.Random) -> dict:
                 return frame["outcome"]
             if frame["legal_actions"] and frame["prompt"] and newest > answered:
                 concrete = [a for a in map(sendable, frame["legal_actions"]) if a is not None]
-                decisive = [a for a in concrete if a["type"] not in ("choose", "surrender")] or concrete
+                # settings (set_...) and surrendering answer no question; a tentative choice settles nothing
+                answers = [a for a in concrete if a["type"] != "surrender" and not a["type"].startswith("set_")]
+                decisive = [a for a in answers if a["type"] != "choose"] or answers
                 choices = [frame["prompt"]["default"]] + rng.sample(decisive, min(len(decisive), RETRIES_PER_VERSION))
                 answered = newest
                 last_sent = await send(choices.pop())

@@ -111,10 +111,9 @@ def apply_timeouts(*, game_id: int, now: float | None = None) -> int | None:
             overdue_prompt = _seat_prompts(game)[str(seat)]
             if _prompt_digest(prompt, ruleset.legal_actions(state, seat)) != overdue_prompt["digest"]:
                 continue  # an earlier default gave this seat a new question, with its own time
-            since = overdue_prompt["since"]
             asked_before = ruleset.to_act(state)
             state = _apply(game, ruleset, state, seat, prompt.default,
-                           action_id=f"timeout-{since}-{seat}", source=ActionRecord.Source.TIMEOUT, logged=logged)
+                           action_id=f"timeout-{game.version}-{seat}", source=ActionRecord.Source.TIMEOUT, logged=logged)
             note_sealed_lock(game, ruleset, state, seat, asked_before, logged[-1].events, arrivals)
         state = run_automatic(game, ruleset, state, logged, arrivals)
         save_state(game, ruleset, state, logged, arrivals=arrivals)

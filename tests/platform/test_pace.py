@@ -215,6 +215,22 @@ def test_a_seat_asked_the_same_question_again_gets_its_own_time_and_its_default_
         assert ActionRecord.objects.filter(game=game, seat=0, source=ActionRecord.Source.TIMEOUT).count() == missed
 
 
+def test_a_game_left_with_an_answered_prompt_on_its_books_moves_on_at_the_next_sweep(make_user):
+    """A game saved when a re-asked seat kept the clock of the question it had missed (as the
+    server once did) gets that default played again, under its own id."""
+    ana = make_user("Ana")
+    game = _table(ana, pace="live", seconds=60, bots=1)
+    first_asked = game.prompts["seats"]["0"]["since"]
+    _rewind(game.pk, 61)
+    services.sweep_deadlines(now=time.time())
+    game = Game.objects.get(pk=game.pk)
+    game.prompts["seats"]["0"]["since"] = first_asked
+    game.prompts["seats"]["0"]["deadline"] = time.time() - 1
+    Game.objects.filter(pk=game.pk).update(prompts=game.prompts, next_deadline=time.time() - 1)
+    assert services.sweep_deadlines(now=time.time()) == {game.pk: game.version + 2}
+    assert ActionRecord.objects.filter(game=game, seat=0, source=ActionRecord.Source.TIMEOUT).count() == 2
+
+
 def test_a_seat_that_answers_and_is_asked_the_same_again_gets_a_full_deadline(make_user):
     ana = make_user("Ana")
     game = _table(ana, pace="live", seconds=60, bots=1)
