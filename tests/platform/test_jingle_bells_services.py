@@ -54,9 +54,12 @@ def test_a_person_plays_a_whole_game_against_the_computer(make_user):
 def test_a_game_started_in_the_browser_renders_for_players_and_spectators(make_user):
     ana, ben = make_user("Ana"), make_user("Ben")
     game = started_game(ana, ben, game_type=SLUG)
-    for _ in range(40):  # through the draft, the setup and into the dice
+    for _ in range(200):  # through the draft and the setup, until the fight is on
+        if selectors.game_state(selectors.get_game(game.pk))["phase"] not in ("draft", "deploy"):
+            break
         play_one(game.pk, {0: ana, 1: ben})
     game = selectors.get_game(game.pk)
+    assert game.status == Game.Status.ACTIVE
     pages = {seat: rendering.live_html(game, selectors.viewer_payload(game, seat), user)
              for seat, user in ((0, ana), (1, ben), (None, None))}
     assert selectors.game_state(game)["phase"] not in ("draft", "deploy")  # the fight is on
