@@ -550,12 +550,6 @@ def _move_walker(terrain: Any, bases: tuple, kid_id: str, snowless: tuple[str, .
     return Walker(terrain, bases, kid_id, start, radius, extra=snowless, extra_radius=0.0)
 
 
-def _region_rings(terrain: Any, bases: tuple, kid_id: str, snowless: tuple[str, ...], roll: float) -> list:
-    """The drawn reachable area of a MOVE, as fresh JSON-safe rings (the area itself is remembered
-    with the MOVE's shortest ways: every seat's view of one state asks for it)."""
-    return region_rings(_move_walker(terrain, bases, kid_id, snowless).region(roll))
-
-
 # --- the ruleset --------------------------------------------------------------------------------
 
 class WhatASnowball:
@@ -937,9 +931,7 @@ class WhatASnowball:
         pending = s["pending"]
         kid_id = pending["kid"]
         kid = s["kids"][kid_id]
-        bases = tuple((k, tuple(pos), r) for k, pos, r in _bases(s))
-        snowless = tuple(p["id"] for p in s["terrain"] if p["snowless"]) if pending["slide"] else ()
-        rings = _region_rings(_terrain(s), bases, kid_id, snowless, float(pending["roll"]))
+        rings = region_rings(self._walker(s, kid_id, pending["slide"]).region(float(pending["roll"])))
         return {
             "type": "move_to", "kid": kid_id, "from": list(kid["pos"]), "roll": pending["roll"],
             "piece_radius": kid["radius"], "tolerance": TOLERANCE, "keeps_off_snowless": pending["slide"],

@@ -409,23 +409,12 @@ class Walker:
         clear = ~self._on_kids(nodes)
         return nodes[clear], owners[clear]
 
-    @property
-    def nodes(self) -> list[tuple[float, float]]:
-        """Every path node (within the village)."""
-        return [tuple(p) for p in self._candidates(math.inf)[0].tolist()]
-
     def _on_kids(self, points: np.ndarray) -> np.ndarray:
         """For each point, whether it is inside another Kid's keep-out circle (by more than the tolerance)."""
         if not len(self.kid_reach):
             return np.zeros(len(points), dtype=bool)
         gaps = np.hypot(points[:, None, 0] - self.kid_xy[None, :, 0], points[:, None, 1] - self.kid_xy[None, :, 1])
         return (gaps < self.kid_reach[None, :] - TOLERANCE).any(axis=1)
-
-    @property
-    def convex(self) -> list[BaseGeometry]:
-        """Every keep-out piece as a convex shape: terrain grown by the radius, other bases grown by both."""
-        discs = shapely.buffer(shapely.points(self.kid_xy), self.kid_reach - TOLERANCE, quad_segs=_ROUND_SEGMENTS)
-        return list(self._terrain.keepout(*self._key)[2]) + list(discs)
 
     def stands_clear(self, point: Point2) -> bool:
         low, high = self.bounds
@@ -522,11 +511,6 @@ class Walker:
         self._searches[limit] = found
         return found
 
-    def distances(self, limit: float) -> dict[tuple[float, float], float]:
-        """Shortest path lengths from the start to every node no further than ``limit``."""
-        points, lengths, _froms, _owners = self._search(limit)
-        return {(x, y): length for (x, y), length in zip(points.tolist(), lengths.tolist())}
-
     def path_length(self, goal: Point2, limit: float) -> float | None:
         """The shortest path to ``goal`` if it is within ``limit`` (with the tolerance), else None."""
         goal = (float(goal[0]), float(goal[1]))
@@ -567,8 +551,8 @@ class Walker:
         """:meth:`region`, worked out."""
         points, lengths, froms, owners = self._search(limit)
         low, high = self.bounds
-        board = _board(low + TOLERANCE, high - TOLERANCE)
         if limit <= TOLERANCE:
+            board = _board(low + TOLERANCE, high - TOLERANCE)
             return np.array([Point(self.start).buffer(TOLERANCE / 2).intersection(board)], dtype=object)
         corners, counts, boxes = self._outlines()
         turning = np.nonzero(limit - lengths > TOLERANCE)[0]
