@@ -249,6 +249,16 @@ def test_a_move_reaches_exactly_its_roll_and_no_further(dice):
     assert of_type(events, "move")[0]["path"] == pytest.approx(4.0)
 
 
+def test_a_move_far_off_the_village_is_refused_with_the_point_in_a_few_figures(dice):
+    s = scene([{"team": 0, "pos": [3, 12]}, {"team": 1, "pos": [20, 20]}], tray=[1, 3], terrain=[])
+    dice(4)
+    s, _ = act(s, 0, {"type": "move", "die": 1})
+    with pytest.raises(IllegalAction) as refused:
+        R.apply(s, 0, {"type": "move_to", "to": [1e308, -2.25]})
+    assert "(1e+308, -2.2)" in str(refused.value) and "stick out of the village" in str(refused.value)
+    assert len(str(refused.value)) < 120
+
+
 def test_a_move_goes_round_a_house_not_through_or_into_it(dice):
     house = piece("t1", "house", rect(8, 8, 12, 16))
     s = scene([{"team": 0, "pos": [7.5, 12]}, {"team": 1, "pos": [20, 20]}], tray=[1, 3], terrain=[house])

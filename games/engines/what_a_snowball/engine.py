@@ -137,7 +137,12 @@ def _inches(value: float) -> str:
 
 
 def _at(point: Any) -> str:
-    return f"({point[0]:.1f}, {point[1]:.1f})"
+    return f"({_coordinate(point[0])}, {_coordinate(point[1])})"
+
+
+def _coordinate(value: float) -> str:
+    """A coordinate to a tenth of an inch; one far off the village in three figures."""
+    return f"{value:.1f}" if abs(value) < 1000 else f"{value:.3g}"
 
 
 def _dice_words(values: list[int]) -> str:
