@@ -1,7 +1,7 @@
 """Registry of rule engines: one slug, one ruleset. Nothing here imports Django."""
 from __future__ import annotations
 
-from games.engines.base import Ruleset
+from games.engines.base import Ruleset, shown
 
 _REGISTRY: dict[str, Ruleset] = {}
 _BUILTIN_LOADED = False
@@ -18,7 +18,7 @@ def get(slug: str) -> Ruleset:
     try:
         return _REGISTRY[slug]
     except KeyError:
-        raise KeyError(f"no game called {slug!r}; known games: {', '.join(sorted(_REGISTRY))}") from None
+        raise KeyError(f"no game called {shown(slug)}; known games: {', '.join(sorted(_REGISTRY))}") from None
 
 
 def all_rulesets() -> list[Ruleset]:

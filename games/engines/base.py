@@ -9,6 +9,7 @@ counter kept in the state, so a game replays exactly from seed + actions.
 from __future__ import annotations
 
 import random
+import reprlib
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -16,6 +17,21 @@ State = dict[str, Any]
 Action = dict[str, Any]
 Event = dict[str, Any]
 View = dict[str, Any]
+
+
+_SHORT_REPR = reprlib.Repr()
+_SHORT_REPR.maxstring = _SHORT_REPR.maxother = 40
+_SHORT_REPR.maxlong = 30
+_SHORT_REPR.maxlist = _SHORT_REPR.maxdict = _SHORT_REPR.maxtuple = _SHORT_REPR.maxset = 4
+_SHORT_REPR.maxlevel = 2
+
+
+def shown(value: Any, longest: int = 80) -> str:
+    """``repr`` of something a client sent, cut short for an error message: long strings, deep or
+    long lists and dicts and huge numbers are elided with "...", and the whole is at most ``longest``
+    characters."""
+    text = _SHORT_REPR.repr(value)
+    return text if len(text) <= longest else text[:longest - 3] + "..."
 
 
 class GameError(Exception):

@@ -33,6 +33,7 @@ from ..base import (
     State,
     View,
     rng_for,
+    shown,
 )
 from . import characters as cards
 from . import layouts
@@ -171,21 +172,21 @@ def _field(action: Action, key: str) -> Any:
 def _int(action: Action, key: str) -> int:
     value = _field(action, key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadAction(f'"{key}" must be a whole number, not {value!r}.')
+        raise BadAction(f'"{key}" must be a whole number, not {shown(value)}.')
     return value
 
 
 def _str(action: Action, key: str) -> str:
     value = _field(action, key)
     if not isinstance(value, str):
-        raise BadAction(f'"{key}" must be a name, not {value!r}.')
+        raise BadAction(f'"{key}" must be a name, not {shown(value)}.')
     return value
 
 
 def _point(value: Any, key: str) -> list[float]:
     if not isinstance(value, (list, tuple)) or len(value) != 2 or not (_is_coordinate(value[0])
                                                                         and _is_coordinate(value[1])):
-        raise BadAction(f'"{key}" must be a point [x, y] in centimetres, not {value!r}.')
+        raise BadAction(f'"{key}" must be a point [x, y] in centimetres, not {shown(value)}.')
     return [float(value[0]), float(value[1])]
 
 
@@ -197,7 +198,7 @@ def _die_list(value: Any, key: str) -> list[int]:
     if not isinstance(value, list) or any(
         isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6 for v in value
     ):
-        raise BadAction(f'"{key}" must be a list of die values 1-6, not {value!r}.')
+        raise BadAction(f'"{key}" must be a list of die values 1-6, not {shown(value)}.')
     return value
 
 
@@ -230,7 +231,7 @@ def line_of_sight(state: State, from_id: str, to_id: str) -> dict[str, Any]:
     pieces = state["pieces"]
     for piece_id in (from_id, to_id):
         if piece_id not in pieces:
-            raise KeyError(f"no piece called {piece_id!r}")
+            raise KeyError(f"no piece called {shown(piece_id)}")
     if pieces[from_id]["pos"] is None or pieces[to_id]["pos"] is None:
         return {"clear": False, "blocker": None, "distance": None}
     return sight_line(pieces, state["obstructions"], from_id, to_id)
@@ -503,7 +504,7 @@ class JingleBells:
             raise BadAction(f"Jingle Bells is for exactly 2 players, not {players}.")
         layout = (options or {}).get("layout", layouts.DEFAULT)
         if layout not in dict(layouts.CHOICES):
-            raise BadAction(f"Unknown table layout {layout!r}; choose one of {', '.join(dict(layouts.CHOICES))}.")
+            raise BadAction(f"Unknown table layout {shown(layout)}; choose one of {', '.join(dict(layouts.CHOICES))}.")
         s: State = {"seed": seed, "rng_counter": 0}
         rng = rng_for(s)
         first = rng.randint(0, 1)
@@ -696,7 +697,7 @@ class JingleBells:
             raise BadAction('An action must be an object with a "type".')
         kind = action["type"]
         if kind not in ACTION_TYPES:
-            raise BadAction(f"Unknown action {kind!r}; this game knows {', '.join(ACTION_TYPES)}.")
+            raise BadAction(f"Unknown action {shown(kind)}; this game knows {', '.join(ACTION_TYPES)}.")
         if seat not in SEATS:
             raise NotYourTurn("Only the two players can act in this game.")
         s = _copy(state)
@@ -719,7 +720,7 @@ class JingleBells:
     def _set_auto_dodge(self, s: State, seat: int, action: Action, events: list[Event]) -> None:
         on = _field(action, "on")
         if not isinstance(on, bool):
-            raise BadAction(f'"on" must be true or false, not {on!r}.')
+            raise BadAction(f'"on" must be true or false, not {shown(on)}.')
         s["auto_dodge"][seat] = on
         _event(events, "setting", "You will dodge automatically when you can." if on
                else "You will be asked before dodging.", seat=seat, auto_dodge=on, visible_to=[seat])
@@ -734,7 +735,7 @@ class JingleBells:
         if name not in s["pool"]:
             taken = name in cards.NAMES
             raise IllegalAction(f"{name} has already been picked." if taken else
-                                f"There is no character called {name!r}; choose from {', '.join(s['pool'])}.")
+                                f"There is no character called {shown(name)}; choose from {', '.join(s['pool'])}.")
         s["pool"].remove(name)
         s["teams"][seat].append(name)
         s["pieces"][name] = {"kind": "character", "seat": seat, "name": name, "pos": None,
@@ -828,7 +829,7 @@ class JingleBells:
         allocation = _field(action, "allocation")
         lock = action.get("lock", False)
         if not isinstance(lock, bool):
-            raise BadAction(f'"lock" must be true or false, not {lock!r}.')
+            raise BadAction(f'"lock" must be true or false, not {shown(lock)}.')
         names = _team_in_play(s, seat)
         if not isinstance(allocation, dict) or sorted(allocation) != sorted(names):
             raise BadAction(f'"allocation" must give two dice to each of {", ".join(names)}.')
@@ -890,7 +891,7 @@ class JingleBells:
     def _own_character(self, s: State, seat: int, action: Action) -> str:
         name = _str(action, "character")
         if name not in s["pieces"] or s["pieces"][name]["kind"] != "character":
-            raise BadAction(f"There is no character called {name!r}.")
+            raise BadAction(f"There is no character called {shown(name)}.")
         if name not in s["teams"][seat]:
             raise IllegalAction(f"{name} is not on your team.")
         if s["pieces"][name]["pos"] is None:
@@ -902,13 +903,13 @@ class JingleBells:
         value = _int(action, "die")
         dice = s["pieces"][name]["dice"]
         if value not in dice:
-            shown = ", ".join(map(str, dice)) if dice else "no dice"
-            raise IllegalAction(f"{name} has no {value} on their card (it has {shown}).")
+            faces = ", ".join(map(str, dice)) if dice else "no dice"
+            raise IllegalAction(f"{name} has no {value} on their card (it has {faces}).")
         as_value = action.get("as")
         if as_value is None or as_value == value:
             return value, None, cards.face(name, value)
         if isinstance(as_value, bool) or not isinstance(as_value, int):
-            raise BadAction(f'"as" must be a whole number, not {as_value!r}.')
+            raise BadAction(f'"as" must be a whole number, not {shown(as_value)}.')
         if name != "Stephen":
             raise IllegalAction(f"Only Stephen can treat a die as one higher or lower; {name} cannot.")
         if abs(as_value - value) != 1 or not 1 <= as_value <= 6:
@@ -918,7 +919,7 @@ class JingleBells:
     def _enemy_target(self, s: State, seat: int, action: Action) -> str:
         target = _str(action, "target")
         if target not in s["pieces"]:
-            raise BadAction(f"There is no character or snowman called {target!r}.")
+            raise BadAction(f"There is no character or snowman called {shown(target)}.")
         if s["pieces"][target]["seat"] == seat:
             raise IllegalAction(f"{s['pieces'][target]['name']} is on your side; throw at the other team.")
         if s["pieces"][target]["pos"] is None:
@@ -1038,7 +1039,7 @@ class JingleBells:
             target = _str(action, "target")
             other = s["pieces"].get(target)
             if other is None or other["kind"] != "character":
-                raise BadAction(f"There is no character called {target!r}.")
+                raise BadAction(f"There is no character called {shown(target)}.")
             if target == name:
                 raise IllegalAction("Bianca's Action makes another character re-roll, not herself.")
             if other["pos"] is None:
@@ -1058,7 +1059,7 @@ class JingleBells:
         elif name == "Natasha":
             mate = _str(action, "with")
             if mate not in s["teams"][seat] or mate == name:
-                raise IllegalAction(f"Natasha swaps places with a team-mate; {mate!r} is not one.")
+                raise IllegalAction(f"Natasha swaps places with a team-mate; {shown(mate)} is not one.")
             if s["pieces"][mate]["pos"] is None:
                 raise IllegalAction(f"{mate} has run away and is not on the field.")
             gap = _gap(s, name, mate)
@@ -1121,11 +1122,11 @@ class JingleBells:
 
     def _dodge(self, s: State, events: list[Event], target: str, value: int, as_value: int | None, auto: bool) -> None:
         s["pieces"][target]["dice"].remove(value)
-        shown = value if as_value is None else as_value
+        used = value if as_value is None else as_value
         how = "automatically " if auto else ""
         _event(events, "dodge", f"{_label(s, target)} {how}dodges with a {value}"
                f"{f' used as a {as_value}' if as_value is not None else ''}: no cold token.", target=target,
-               die=value, **{"as": as_value}, face=cards.face(target, shown), auto=auto)
+               die=value, **{"as": as_value}, face=cards.face(target, used), auto=auto)
 
     def _land(self, s: State, events: list[Event], target: str, p: dict[str, Any], by: str | None = None) -> None:
         piece = s["pieces"][target]
@@ -1183,7 +1184,7 @@ class JingleBells:
                    distance=round(_gap(s, "Robert", target), 3))
             self._land(s, events, "Robert", p, by=target)
         else:
-            raise BadAction(f'"choice" must be "dodge", "intercept" or "take", not {choice!r}.')
+            raise BadAction(f'"choice" must be "dodge", "intercept" or "take", not {shown(choice)}.')
         p["hits_done"] += 1
         if s["phase"] == "over":
             return
@@ -1250,7 +1251,7 @@ class JingleBells:
             raise IllegalAction(f"{name} is not coming back now; you are placing {', '.join(s['returning'][seat])}.")
         y = _field(action, "y")
         if isinstance(y, bool) or not isinstance(y, (int, float)) or not math.isfinite(y):
-            raise BadAction(f'"y" must be a number of centimetres, not {y!r}.')
+            raise BadAction(f'"y" must be a number of centimetres, not {shown(y)}.')
         spot = [_edge_x(seat, CHARACTER_RADIUS), float(y)]
         problem = placement_problem(s["pieces"], s["obstructions"], WIDTH, HEIGHT, spot, CHARACTER_RADIUS)
         if problem:

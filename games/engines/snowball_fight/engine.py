@@ -43,6 +43,7 @@ from games.engines.base import (
     Prompt,
     State,
     rng_for,
+    shown,
 )
 from games.engines.snowball_fight import cards as C
 from games.engines.snowball_fight.cards import card_name, kind_of, side_of
@@ -129,10 +130,10 @@ def normalize_options(options: dict[str, Any] | None) -> dict[str, Any]:
     options = dict(options or {})
     unknown = sorted(set(options) - {o.name for o in OPTIONS})
     if unknown:
-        raise BadAction(f"unknown option {unknown[0]!r}; known options: draft, alternates")
+        raise BadAction(f"unknown option {shown(unknown[0])}; known options: draft, alternates")
     draft = options.get("draft", "draft")
     if draft not in ("draft", "quick"):
-        raise BadAction(f"option draft must be 'draft' or 'quick', got {draft!r}")
+        raise BadAction(f"option draft must be 'draft' or 'quick', got {shown(draft)}")
     alternates = options.get("alternates", [])
     if isinstance(alternates, str):
         alternates = [a.strip() for a in alternates.split(",") if a.strip()]
@@ -145,11 +146,11 @@ def normalize_options(options: dict[str, Any] | None) -> dict[str, Any]:
         alt, _, std = entry.partition(":")
         if alt not in C.ALTERNATE_EXTREMES:
             raise BadAction(
-                f"unknown alternate Extreme card {alt!r} in {entry!r}; "
+                f"unknown alternate Extreme card {shown(alt)} in {shown(entry)}; "
                 f"choose from {', '.join(C.ALTERNATE_EXTREMES)}")
         if std not in C.STANDARD_EXTREMES:
             raise BadAction(
-                f"unknown standard Extreme card {std!r} in {entry!r}; "
+                f"unknown standard Extreme card {shown(std)} in {shown(entry)}; "
                 f"choose from {', '.join(C.STANDARD_EXTREMES)}")
         if std in replaced:
             raise BadAction(f"{C.KINDS[std].name} is replaced twice")
@@ -177,9 +178,9 @@ def new_game(*, players: int, options: dict[str, Any] | None, seed: int,
     (the team, 0 or 1, of each seat) the Team Play variant (see ``table.py``).
     """
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise BadAction(f"seed must be an integer, got {seed!r}")
+        raise BadAction(f"seed must be an integer, got {shown(seed)}")
     if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= MAX_SEATS:
-        raise BadAction(f"Snowball Fight takes 2 to {MAX_SEATS} players, got {players!r}")
+        raise BadAction(f"Snowball Fight takes 2 to {MAX_SEATS} players, got {shown(players)}")
     if players != 2 or teams is not None:
         return table.new_table_game(players=players, options=options, seed=seed, teams=teams)
     opts = normalize_options(options)
@@ -285,14 +286,14 @@ def _discard_name(s: State, seat: int) -> str:
 def apply(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
     """Validate ``action`` by ``seat`` and return the new state and what happened."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise BadAction(f"an action must be an object with a 'type', got {action!r}")
+        raise BadAction(f"an action must be an object with a 'type', got {shown(action)}")
     kind = action["type"]
     if kind not in _ACTION_TYPES:
-        raise BadAction(f"unknown action type {kind!r}; expected one of {', '.join(_ACTION_TYPES)}")
+        raise BadAction(f"unknown action type {shown(kind)}; expected one of {', '.join(_ACTION_TYPES)}")
     if state["phase"] == "over":
         raise IllegalAction("the game is over")
     if not isinstance(seat, int) or not 0 <= seat < state["players"]:
-        raise NotYourTurn(f"seat {seat!r} is not playing in this game")
+        raise NotYourTurn(f"seat {shown(seat)} is not playing in this game")
     events: list[Event] = []
     if state["step"] == "resolve":
         s = _copy(state)
@@ -325,7 +326,7 @@ def _sealed_action(state: State, seat: int, action: Action, events: list[Event])
         else:
             choice = _parse_choice(state, seat, action)
     else:
-        raise IllegalAction(f"{kind!r} is not possible now: you are choosing a card "
+        raise IllegalAction(f"{shown(kind)} is not possible now: you are choosing a card "
                             "(send choose, lock or play)")
     locked = state["locked"][:]
     if kind == "choose":
@@ -377,14 +378,14 @@ def _parse_choice(s: State, seat: int, action: Action) -> dict[str, Any]:
         return {"keep": sorted(keep)}
     cid = action.get("card")
     if not isinstance(cid, str):
-        raise BadAction(f"{action['type']} needs 'card', a card id such as 'c07'; got {cid!r}")
+        raise BadAction(f"{action['type']} needs 'card', a card id such as 'c07'; got {shown(cid)}")
     if step == "pick":
         if cid not in s["draft"]["packs"][seat]:
             raise IllegalAction(f"card {cid} is not among the cards you are drafting from")
         return {"card": cid}
     side = action.get("side")
     if side not in SIDE_NAMES:
-        raise BadAction(f"side must be 'top' or 'bottom', got {side!r}")
+        raise BadAction(f"side must be 'top' or 'bottom', got {shown(side)}")
     if cid not in s["hands"][seat] and cid not in s["cache"][seat]:
         raise IllegalAction(f"card {cid} is not in your hand")
     return {"card": cid, "side": side}
@@ -737,15 +738,15 @@ def _match_option(task: dict[str, Any], action: Action) -> Action:
     expected = sorted({o["type"] for o in options})
     if action["type"] not in expected:
         raise IllegalAction(f"you are asked to {verb}; send type "
-                            f"{' or '.join(repr(e) for e in expected)}, not {action['type']!r}")
+                            f"{' or '.join(repr(e) for e in expected)}, not {shown(action['type'])}")
     if "side" in options[0] and action.get("side") not in SIDE_NAMES:
-        raise BadAction(f"side must be 'top' or 'bottom', got {action.get('side')!r}")
+        raise BadAction(f"side must be 'top' or 'bottom', got {shown(action.get('side'))}")
     for field in ("give", "take", "card"):
         allowed = sorted({o[field] for o in options if field in o})
         if allowed and action.get(field) not in allowed:
             raise IllegalAction(f"card {action.get(field)} is not one you can {verb}; "
                                 f"you can choose {', '.join(allowed)}")
-    raise IllegalAction(f"that is not one of the answers you can give: {action!r}")
+    raise IllegalAction(f"that is not one of the answers you can give: {shown(action)}")
 
 
 _ASK_VERB = {

@@ -28,7 +28,7 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Any
 
-from games.engines.base import Action, BadAction, Event, IllegalAction, NotYourTurn, State, rng_for
+from games.engines.base import Action, BadAction, Event, IllegalAction, NotYourTurn, State, rng_for, shown
 from games.engines.snowball_fight import cards as C
 from games.engines.snowball_fight import engine as E
 from games.engines.snowball_fight.cards import card_name
@@ -58,10 +58,10 @@ def central_size(players: int, teams: bool) -> int:
 def team_layout(players: int, teams: Any) -> tuple[list[int], list[int]]:
     """Checked teams and each seat's opponent (the k-th member of one team faces the k-th of the other)."""
     if not isinstance(teams, (list, tuple)) or len(teams) != players:
-        raise BadAction(f"teams must list the team (0 or 1) of each of the {players} seats, got {teams!r}")
+        raise BadAction(f"teams must list the team (0 or 1) of each of the {players} seats, got {shown(teams)}")
     for seat, team in enumerate(teams):
         if team not in (0, 1) or isinstance(team, bool):
-            raise BadAction(f"teams[{seat}] must be 0 or 1, got {team!r}")
+            raise BadAction(f"teams[{seat}] must be 0 or 1, got {shown(team)}")
     sizes = [list(teams).count(0), list(teams).count(1)]
     if sizes[0] != sizes[1] or sizes[0] < 2:
         raise BadAction(f"team play needs two teams of equal size, at least two each; got {sizes[0]} "
@@ -78,11 +78,11 @@ def _leaders(options: dict[str, Any], teams: list[int]) -> list[int]:
     if leaders is None:
         return [teams.index(0), teams.index(1)]
     if not isinstance(leaders, (list, tuple)) or len(leaders) != 2:
-        raise BadAction(f"option team_leaders must list two seats, one per team, got {leaders!r}")
+        raise BadAction(f"option team_leaders must list two seats, one per team, got {shown(leaders)}")
     for team, seat in enumerate(leaders):
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(teams) \
                 or teams[seat] != team:
-            raise BadAction(f"team_leaders[{team}] must be a seat of team {team}, got {seat!r}")
+            raise BadAction(f"team_leaders[{team}] must be a seat of team {team}, got {shown(seat)}")
     return list(leaders)
 
 
@@ -184,9 +184,9 @@ def parse_ring_choice(state: State, seat: int, action: Action) -> dict[str, Any]
         play = action.get(where)
         if not isinstance(play, dict) or not isinstance(play.get("card"), str):
             raise BadAction(f"{action['type']} needs '{where}': {{'card': id, 'side': 'top'|'bottom'}} "
-                            f"(one card to each neighbour); got {play!r}")
+                            f"(one card to each neighbour); got {shown(play)}")
         if play.get("side") not in SIDES:
-            raise BadAction(f"{where} side must be 'top' or 'bottom', got {play.get('side')!r}")
+            raise BadAction(f"{where} side must be 'top' or 'bottom', got {shown(play.get('side'))}")
         cid = play["card"]
         if cid not in state["hands"][seat] and cid not in state["cache"][seat]:
             raise IllegalAction(f"card {cid} ({where}) is not in your hand")
@@ -454,7 +454,7 @@ def deal_action(state: State, seat: int, action: Action, events: list[Event]) ->
         if seat in range(state["players"]) and seat not in dealers(state):
             raise NotYourTurn("the team leaders are handing out cards; wait for them")
         raise IllegalAction(f"you are asked to hand out your team's cards; send type 'deal', "
-                            f"not {action['type']!r}")
+                            f"not {shown(action['type'])}")
     if seat not in dealers(state):
         raise NotYourTurn("you have no cards to hand out now")
     team = state["teams"][seat]
@@ -470,7 +470,7 @@ def deal_action(state: State, seat: int, action: Action, events: list[Event]) ->
     chosen = list(give.values())
     for cid in chosen:
         if cid not in pool["cards"]:
-            raise IllegalAction(f"card {cid!r} is not among the cards your team drew")
+            raise IllegalAction(f"card {shown(cid)} is not among the cards your team drew")
     if len(set(chosen)) != len(chosen):
         raise IllegalAction("give each team-mate a different card")
     s = E._copy(state)

@@ -34,6 +34,7 @@ from games.engines.base import (
     Prompt,
     State,
     rng_for,
+    shown,
 )
 from games.engines.snowball_fighting import orders as O
 from games.engines.snowball_fighting import rules as R
@@ -79,16 +80,16 @@ def normalize_options(options: dict[str, Any] | None) -> dict[str, Any]:
     known = {o.name for o in OPTIONS} | {"map"}
     unknown = sorted(set(options) - known)
     if unknown:
-        raise BadAction(f"unknown option {unknown[0]!r}; known options: map, rule12, rule13, rule14")
+        raise BadAction(f"unknown option {shown(unknown[0])}; known options: map, rule12, rule13, rule14")
     out: dict[str, Any] = {}
     for name in ("rule12", "rule13", "rule14"):
         value = options.get(name, False)
         if not isinstance(value, bool):
-            raise BadAction(f"option {name} must be true or false, got {value!r}")
+            raise BadAction(f"option {name} must be true or false, got {shown(value)}")
         out[name] = value
     garden = options.get("map", "garden")
     if garden not in MAPS:
-        raise BadAction(f"option map must be one of {', '.join(_MAP_NAMES)}, got {garden!r}")
+        raise BadAction(f"option map must be one of {', '.join(_MAP_NAMES)}, got {shown(garden)}")
     out["map"] = garden
     return out
 
@@ -106,9 +107,9 @@ def _combatant(name: str, hex_ref: str) -> dict[str, Any]:
 def new_game(*, players: int, options: dict[str, Any] | None, seed: int) -> State:
     """A game in its setup step: every seat is asked for a nom de guerre and start hexes."""
     if not isinstance(players, int) or isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise BadAction(f"Snowball Fighting is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players!r}")
+        raise BadAction(f"Snowball Fighting is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {shown(players)}")
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise BadAction(f"seed must be an integer, got {seed!r}")
+        raise BadAction(f"seed must be an integer, got {shown(seed)}")
     return {
         "seed": seed, "rng_counter": 0, "players": players, "options": normalize_options(options),
         "phase": "setup", "turn": 0, "clock": 0,
@@ -221,9 +222,9 @@ def apply(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
     """Validate and apply one action; the given state is never changed."""
     if not isinstance(action, dict) or action.get("type") not in ACTION_TYPES:
         kind = action.get("type") if isinstance(action, dict) else action
-        raise BadAction(f"unknown action {kind!r}; actions are {', '.join(ACTION_TYPES)}")
+        raise BadAction(f"unknown action {shown(kind)}; actions are {', '.join(ACTION_TYPES)}")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["players"]:
-        raise NotYourTurn(f"there is no seat {seat!r} in this game")
+        raise NotYourTurn(f"there is no seat {shown(seat)} in this game")
     if state["phase"] == "over":
         raise IllegalAction("the game is over")
     if seat not in asked_seats(state):
@@ -262,7 +263,7 @@ def _do_setup(s: State, seat: int, action: Action, events: list[Event]) -> None:
         if action.get("ready", False) is True:
             _mark_ready(s, seat, events, "")
         elif action.get("ready", False) is not False:
-            raise BadAction(f"ready must be true or false, got {action.get('ready')!r}")
+            raise BadAction(f"ready must be true or false, got {shown(action.get('ready'))}")
     elif kind == "ready":
         if s["setup"][seat] is None:
             raise IllegalAction("choose a nom de guerre and start hexes before marking yourself ready")
@@ -280,16 +281,16 @@ def _parse_setup(s: State, action: Action) -> dict[str, Any]:
         raise BadAction("name must be your nom de guerre, e.g. 'Jack Frost'")
     name = " ".join(name.split())
     if len(name) > NAME_LENGTH:
-        raise IllegalAction(f"a nom de guerre has at most {NAME_LENGTH} characters; {name!r} has {len(name)}")
+        raise IllegalAction(f"a nom de guerre has at most {NAME_LENGTH} characters; {shown(name)} has {len(name)}")
     if any(ch in name for ch in "{}<>") or not name.isprintable():
-        raise IllegalAction(f"a nom de guerre may not contain braces, angle brackets or control characters: {name!r}")
+        raise IllegalAction(f"a nom de guerre may not contain braces, angle brackets or control characters: {shown(name)}")
     starts = action.get("starts", [])
     if not isinstance(starts, list) or not all(isinstance(h, str) for h in starts):
         raise BadAction("starts must be a list of start hexes like ['A7', 'W9']")
     starts = [h.upper() for h in starts]
     for i, h in enumerate(starts):
         if h not in garden.starts:
-            raise IllegalAction(f"start choice {i + 1}, {h!r}, is not a start hex; "
+            raise IllegalAction(f"start choice {i + 1}, {shown(h)}, is not a start hex; "
                                 f"the start hexes are {', '.join(garden.starts)}")
     if len(set(starts)) != len(starts):
         raise IllegalAction("each start hex may appear only once in your preference list")
@@ -361,7 +362,7 @@ def _do_orders(s: State, seat: int, action: Action, events: list[Event]) -> None
         O.plan(s, seat, segments)
         ready = action.get("ready", False)
         if not isinstance(ready, bool):
-            raise BadAction(f"ready must be true or false, got {ready!r}")
+            raise BadAction(f"ready must be true or false, got {shown(ready)}")
         first = s["orders"][seat] is None
         s["orders"][seat] = segments
         if ready:

@@ -16,6 +16,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engines.base import shown
+
 KITCHEN = "KITCHEN"
 ROW_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVW"
 
@@ -53,14 +55,14 @@ _UNREACHABLE = 10**6
 def parse_ref(ref: str, rows: int = len(ROW_LETTERS), cols: int = 13) -> tuple[int, int]:
     """(row index, column) of a reference such as "K7"; ValueError names a malformed one."""
     if not isinstance(ref, str) or len(ref) < 2 or ref[0].upper() not in ROW_LETTERS[:rows]:
-        raise ValueError(f"{ref!r} is not a hex reference like 'K7'")
+        raise ValueError(f"{shown(ref)} is not a hex reference like 'K7'")
     try:
         col = int(ref[1:])
     except ValueError:
-        raise ValueError(f"{ref!r} is not a hex reference like 'K7'") from None
+        raise ValueError(f"{shown(ref)} is not a hex reference like 'K7'") from None
     row = ROW_LETTERS.index(ref[0].upper())
     if not 1 <= col <= cols or (row + col) % 2 != 1:
-        raise ValueError(f"there is no hex {ref!r} in the garden")
+        raise ValueError(f"there is no hex {shown(ref)} in the garden")
     return row, col
 
 
@@ -158,7 +160,7 @@ class HexMap:
         here, spent = start, 0
         for i, step in enumerate(route):
             if not isinstance(step, str) or step not in self._neighbours:
-                return f"step {i + 1} of the route, {step!r}, is not a hex in the garden"
+                return f"step {i + 1} of the route, {shown(step)}, is not a hex in the garden"
             if step == self.shed:
                 return f"step {i + 1} of the route enters the shed ({self.shed}), which nobody can stand on"
             if not self.adjacent(here, step):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.base import Action, BadAction, IllegalAction, State
+from games.engines.base import Action, BadAction, IllegalAction, State, shown
 from games.engines.snowball_fighting import rules as R
 from games.engines.snowball_fighting.garden import KITCHEN, MAPS, MF_PER_SEGMENT, HexMap, mf
 
@@ -41,14 +41,14 @@ def where(segment: int) -> str:
 
 def _field(raw: dict[str, Any], key: str, segment: int) -> Any:
     if key not in raw:
-        raise BadAction(f"{where(segment)}: the {raw.get('type')} order needs {key!r}")
+        raise BadAction(f"{where(segment)}: the {raw.get('type')} order needs {shown(key)}")
     return raw[key]
 
 
 def _seat_field(raw: dict[str, Any], key: str, segment: int, players: int) -> int:
     value = _field(raw, key, segment)
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
-        raise BadAction(f"{where(segment)}: {key} must be a seat number 0..{players - 1}, got {value!r}")
+        raise BadAction(f"{where(segment)}: {key} must be a seat number 0..{players - 1}, got {shown(value)}")
     return value
 
 
@@ -62,7 +62,7 @@ def _route_field(raw: dict[str, Any], segment: int) -> list[str]:
 def _carry_field(raw: dict[str, Any], segment: int) -> str | None:
     carry = raw.get("carry")
     if carry not in (None, "ss", "dd"):
-        raise BadAction(f"{where(segment)}: carry must be 'ss' or 'dd', got {carry!r}")
+        raise BadAction(f"{where(segment)}: carry must be 'ss' or 'dd', got {shown(carry)}")
     return carry
 
 
@@ -70,14 +70,14 @@ def _collect_fields(raw: dict[str, Any], segment: int) -> dict[str, Any]:
     what = raw.get("what", "ss")
     if what not in COLLECT_KINDS:
         raise BadAction(f"{where(segment)}: what must be 'ss' (simple snowballs), 'dd' (a Doubleday "
-                        f"Dirigible) or 'head' (a snowman's head), got {what!r}")
+                        f"Dirigible) or 'head' (a snowman's head), got {shown(what)}")
     count = raw.get("count", 1)
     if what != "ss":
         if count != 1:
             raise BadAction(f"{where(segment)}: only one {'Dirigible' if what == 'dd' else 'head'} "
                             "can be collected in a segment")
     elif count not in (1, 2) or isinstance(count, bool):
-        raise BadAction(f"{where(segment)}: count must be 1 or 2 simple snowballs, got {count!r}")
+        raise BadAction(f"{where(segment)}: count must be 1 or 2 simple snowballs, got {shown(count)}")
     return {"what": what, "count": count}
 
 
@@ -86,7 +86,7 @@ def normalize(raw: Any, segment: int, players: int, *, allow_conditional: bool) 
     if raw is None:
         return None
     if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
-        raise BadAction(f"{where(segment)}: an order is an object with a 'type', got {raw!r}")
+        raise BadAction(f"{where(segment)}: an order is an object with a 'type', got {shown(raw)}")
     kind = raw["type"]
     if kind == "conditional":
         if not allow_conditional:
@@ -108,7 +108,7 @@ def normalize(raw: Any, segment: int, players: int, *, allow_conditional: bool) 
                               allow_conditional=False) or {"type": "stand"}
         return {"type": "conditional", "cases": out, "otherwise": otherwise}
     if kind not in SIMPLE_ORDERS:
-        raise BadAction(f"{where(segment)}: unknown order {kind!r}; orders are "
+        raise BadAction(f"{where(segment)}: unknown order {shown(kind)}; orders are "
                         f"{', '.join(SIMPLE_ORDERS)}" + (" and conditional" if allow_conditional else ""))
     if kind in ("stand", "maniac"):
         return {"type": kind}
@@ -122,7 +122,7 @@ def normalize(raw: Any, segment: int, players: int, *, allow_conditional: bool) 
         at = raw.get("collect_at", "end")
         if at not in ("start", "end"):
             raise BadAction(f"{where(segment)}: collect_at must be 'start' (collect, then move) or "
-                            f"'end' (move, then collect), got {at!r}")
+                            f"'end' (move, then collect), got {shown(at)}")
         order = {"type": "collect_move", **_collect_fields(raw, segment), "collect_at": at,
                  "route": _route_field(raw, segment)}
         carry = _carry_field(raw, segment)
@@ -135,13 +135,13 @@ def normalize(raw: Any, segment: int, players: int, *, allow_conditional: bool) 
     if kind == "baker":
         bounce = raw.get("bounce", "spot")
         if bounce != "spot" and not isinstance(bounce, str):
-            raise BadAction(f"{where(segment)}: bounce must be 'spot' or the hex to bounce to, got {bounce!r}")
+            raise BadAction(f"{where(segment)}: bounce must be 'spot' or the hex to bounce to, got {shown(bounce)}")
         return {"type": kind, "target": _seat_field(raw, "target", segment, players),
                 "bounce": bounce if bounce == "spot" else bounce.upper()}
     if kind == "bolero":
         targets = _field(raw, "targets", segment)
         if not isinstance(targets, list) or len(targets) != 2:
-            raise BadAction(f"{where(segment)}: a Bowen Bolero names exactly two targets, got {targets!r}")
+            raise BadAction(f"{where(segment)}: a Bowen Bolero names exactly two targets, got {shown(targets)}")
         seats = [_seat_field({"t": t}, "t", segment, players) for t in targets]
         return {"type": kind, "targets": seats}
     if kind == "dirigible":
@@ -149,24 +149,24 @@ def normalize(raw: Any, segment: int, players: int, *, allow_conditional: bool) 
     if kind == "storm":
         conifer = _field(raw, "conifer", segment)
         if not isinstance(conifer, str):
-            raise BadAction(f"{where(segment)}: conifer must be a hex like 'E3', got {conifer!r}")
+            raise BadAction(f"{where(segment)}: conifer must be a hex like 'E3', got {shown(conifer)}")
         return {"type": kind, "conifer": conifer.upper()}
     side = _field(raw, "side", segment)
     if side not in ("N", "S"):
-        raise BadAction(f"{where(segment)}: side must be 'N' or 'S', got {side!r}")
+        raise BadAction(f"{where(segment)}: side must be 'N' or 'S', got {shown(side)}")
     return {"type": "avalanche", "side": side}
 
 
 def _condition(raw: Any, segment: int, players: int) -> dict[str, Any]:
     if not isinstance(raw, dict) or raw.get("if") not in CONDITIONS:
         raise BadAction(f"{where(segment)}: a condition is {{'if': one of {', '.join(CONDITIONS)}, ...}}, "
-                        f"got {raw!r}")
+                        f"got {shown(raw)}")
     kind = raw["if"]
     cond: dict[str, Any] = {"if": kind}
     if kind in ("hp_at_most", "snowballs_at_least", "opponent_within", "seat_within"):
         value = raw.get("value")
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 40:
-            raise BadAction(f"{where(segment)}: condition {kind} needs a whole 'value' 0..40, got {value!r}")
+            raise BadAction(f"{where(segment)}: condition {kind} needs a whole 'value' 0..40, got {shown(value)}")
         cond["value"] = value
     if kind in ("seat_within", "seat_away"):
         cond["seat"] = _seat_field(raw, "seat", segment, players)
@@ -242,7 +242,7 @@ def check_condition(state: State, seat: int, cond: dict[str, Any], segment: int)
     if "seat" in cond and cond["seat"] == seat:
         raise IllegalAction(f"{where(segment)}: a condition about a seat must name another seat, not yours")
     if cond["if"] == "at" and not garden.is_place(cond["hex"]):
-        raise IllegalAction(f"{where(segment)}: there is no hex {cond['hex']!r} to stand on in the garden")
+        raise IllegalAction(f"{where(segment)}: there is no hex {shown(cond['hex'])} to stand on in the garden")
 
 
 def _targetable_seat(state: State, seat: int, target: int, segment: int) -> None:

@@ -30,6 +30,7 @@ from ..base import (
     State,
     View,
     rng_for,
+    shown,
 )
 from . import kids as K
 from . import villages
@@ -160,28 +161,28 @@ def _field(action: Action, key: str) -> Any:
 def _int(action: Action, key: str) -> int:
     value = _field(action, key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadAction(f'"{key}" must be a whole number, not {value!r}.')
+        raise BadAction(f'"{key}" must be a whole number, not {shown(value)}.')
     return value
 
 
 def _str(action: Action, key: str) -> str:
     value = _field(action, key)
     if not isinstance(value, str):
-        raise BadAction(f'"{key}" must be a name, not {value!r}.')
+        raise BadAction(f'"{key}" must be a name, not {shown(value)}.')
     return value
 
 
 def _bool(action: Action, key: str, default: bool = False) -> bool:
     value = action.get(key, default)
     if not isinstance(value, bool):
-        raise BadAction(f'"{key}" must be true or false, not {value!r}.')
+        raise BadAction(f'"{key}" must be true or false, not {shown(value)}.')
     return value
 
 
 def _point(value: Any, key: str) -> list[float]:
     if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(
             not isinstance(v, bool) and isinstance(v, (int, float)) and math.isfinite(v) for v in value):
-        raise BadAction(f'"{key}" must be a point [x, y] in inches, not {value!r}.')
+        raise BadAction(f'"{key}" must be a point [x, y] in inches, not {shown(value)}.')
     return [float(value[0]), float(value[1])]
 
 
@@ -221,17 +222,17 @@ def _read_roster(raw: Any, players: int, seat_team: list[int], special: bool) ->
             raise BadAction(f"{where} must be an object with name, seat, traits and type.")
         name = entry.get("name", K.DEFAULT_NAMES[index] if index < len(K.DEFAULT_NAMES) else f"Kid {index + 1}")
         if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_LENGTH:
-            raise BadAction(f"{where}: the name must be 1-{NAME_LENGTH} characters, not {name!r}.")
+            raise BadAction(f"{where}: the name must be 1-{NAME_LENGTH} characters, not {shown(name)}.")
         name = name.strip()
         if name.lower() in names:
-            raise BadAction(f"{where}: the name {name!r} is taken by another Kid.")
+            raise BadAction(f"{where}: the name {shown(name)} is taken by another Kid.")
         names.add(name.lower())
         seat = entry.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise BadAction(f"{where} ({name}): seat must be a seat number 0-{players - 1}, not {seat!r}.")
+            raise BadAction(f"{where} ({name}): seat must be a seat number 0-{players - 1}, not {shown(seat)}.")
         kind = entry.get("type", "kid")
         if kind not in K.TYPES:
-            raise BadAction(f"{where} ({name}): unknown type {kind!r}; choose one of {', '.join(K.TYPES)}.")
+            raise BadAction(f"{where} ({name}): unknown type {shown(kind)}; choose one of {', '.join(K.TYPES)}.")
         if kind != "kid" and not special:
             raise BadAction(f"{where} ({name}): a {K.TYPES[kind]['label']} needs the special players option.")
         spec = K.TYPES[kind]
@@ -247,7 +248,7 @@ def _read_roster(raw: Any, players: int, seat_team: list[int], special: bool) ->
             if not isinstance(traits, list) or any(t not in K.TRAITS for t in traits) \
                     or len(set(traits)) != len(traits) or len(traits) != spec["traits"]:
                 raise BadAction(f"{where} ({name}): a {spec['label']} takes {_count(spec['traits'], 'Trait')} "
-                                f"from {', '.join(K.TRAITS)}, not {traits!r}.")
+                                f"from {', '.join(K.TRAITS)}, not {shown(traits)}.")
         roster.append({"name": name, "seat": seat, "traits": traits, "type": kind})
     per_seat = Counter(k["seat"] for k in roster)
     for seat in range(players):
@@ -588,25 +589,25 @@ class WhatASnowball:
                  teams: list[int] | None = None) -> State:
         options = dict(options or {})
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= self.max_players:
-            raise BadAction(f"What a Snowball! seats 2-{self.max_players} players, not {players!r}.")
+            raise BadAction(f"What a Snowball! seats 2-{self.max_players} players, not {shown(players)}.")
         if teams is None:
             teams = list(range(players)) if players <= 4 else None
             if teams is None:
                 raise BadAction("With more than four seats, say which team each seat is on.")
         if not isinstance(teams, list) or len(teams) != players:
-            raise BadAction(f'"teams" must give a team for each of the {players} seats, not {teams!r}.')
+            raise BadAction(f'"teams" must give a team for each of the {players} seats, not {shown(teams)}.')
         count = len(set(teams))
         if sorted(set(teams)) != list(range(count)) or count not in self.team_counts:
-            raise BadAction(f"Teams must be numbered 0..k-1 with 2-4 teams, not {teams!r}.")
+            raise BadAction(f"Teams must be numbered 0..k-1 with 2-4 teams, not {shown(teams)}.")
         village = options.get("village", villages.DEFAULT)
         if village not in dict(villages.CHOICES):
-            raise BadAction(f"Unknown village {village!r}; choose one of {', '.join(dict(villages.CHOICES))}.")
+            raise BadAction(f"Unknown village {shown(village)}; choose one of {', '.join(dict(villages.CHOICES))}.")
         special = options.get("special_players", False)
         if not isinstance(special, bool):
-            raise BadAction(f'"special_players" must be true or false, not {special!r}.')
+            raise BadAction(f'"special_players" must be true or false, not {shown(special)}.')
         method = options.get("ability_cards", "none")
         if method not in CARD_METHODS:
-            raise BadAction(f"Unknown ability-card method {method!r}; choose one of {', '.join(CARD_METHODS)}.")
+            raise BadAction(f"Unknown ability-card method {shown(method)}; choose one of {', '.join(CARD_METHODS)}.")
         roster = _read_roster(options.get("kids"), players, teams, special)
         s: State = {"seed": seed, "rng_counter": 0}
         terrain = villages.village(village, rng_for(s))
@@ -959,9 +960,9 @@ class WhatASnowball:
             raise BadAction('An action must be an object with a "type".')
         kind = action["type"]
         if kind not in ACTION_TYPES:
-            raise BadAction(f"Unknown action {kind!r}; this game knows {', '.join(ACTION_TYPES)}.")
+            raise BadAction(f"Unknown action {shown(kind)}; this game knows {', '.join(ACTION_TYPES)}.")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state["players"]:
-            raise NotYourTurn(f"There is no seat {seat!r} in this game.")
+            raise NotYourTurn(f"There is no seat {shown(seat)} in this game.")
         if state["phase"] == "over":
             raise IllegalAction("The game is over.")
         s = _copy(state)
@@ -1009,7 +1010,7 @@ class WhatASnowball:
         kid_id = _str(action, "kid")
         kid = s["kids"].get(kid_id)
         if kid is None:
-            raise BadAction(f"There is no Kid {kid_id!r}.")
+            raise BadAction(f"There is no Kid {shown(kid_id)}.")
         if kid["seat"] != seat:
             raise IllegalAction(f"{kid['name']} is not one of your Kids.")
         if kid["pos"] is not None:
@@ -1052,7 +1053,7 @@ class WhatASnowball:
 
     def _need_card(self, s: State, seat: int, card: Any) -> str:
         if card not in K.CARDS:
-            raise BadAction(f"There is no ability card {card!r}; cards are {', '.join(K.CARD_NAMES)}.")
+            raise BadAction(f"There is no ability card {shown(card)}; cards are {', '.join(K.CARD_NAMES)}.")
         if card not in _hand(s, seat):
             raise IllegalAction(f"You do not hold \"{K.CARDS[card]['title']}\".")
         return card
@@ -1061,7 +1062,7 @@ class WhatASnowball:
         card = _str(action, "card")
         if card not in K.REACTION_CARDS:
             raise BadAction(f"Only reaction cards ({', '.join(K.REACTION_CARDS)}) can be set to never ask, "
-                            f"not {card!r}.")
+                            f"not {shown(card)}.")
         on = _bool(action, "on", True)
         settings = s["never_ask"][seat]
         if on and card not in settings:
@@ -1108,7 +1109,7 @@ class WhatASnowball:
         if card == "saving":
             choice = _str(action, "choice")
             if choice not in K.SAVING_CHOICES:
-                raise BadAction(f'"choice" must be one of {", ".join(K.SAVING_CHOICES)}, not {choice!r}.')
+                raise BadAction(f'"choice" must be one of {", ".join(K.SAVING_CHOICES)}, not {shown(choice)}.')
             self._discard(s, seat, card, events, kid_id)
             kid["snowballs"] = sorted(kid["snowballs"] + K.SAVING_CHOICES[choice])
             _event(events, "stash", f"{kid['name']} pulls out a stash: snowballs of Size "
@@ -1251,7 +1252,7 @@ class WhatASnowball:
         to = _point(_field(action, "to"), "to")
         shove = action.get("shove")
         if shove is not None and not isinstance(shove, str):
-            raise BadAction(f'"shove" must be a Kid id or null, not {shove!r}.')
+            raise BadAction(f'"shove" must be a Kid id or null, not {shown(shove)}.')
         problem = placement_problem(_terrain(s), _bases(s), to, kid["radius"], ignore=(kid_id,))
         if problem:
             raise IllegalAction(f"{kid['name']} cannot stand at {_at(to)}: {_problem_words(s, problem)}.")
@@ -1266,7 +1267,7 @@ class WhatASnowball:
                 raise IllegalAction("Only a MOVE bought with a Command Die can knock another Kid down.")
             victim = s["kids"].get(shove)
             if victim is None or not _in_the_village(victim):
-                raise BadAction(f"There is no Kid {shove!r} in the village.")
+                raise BadAction(f"There is no Kid {shown(shove)} in the village.")
             if victim["team"] == kid["team"]:
                 raise IllegalAction(f"{victim['name']} is on your team.")
             if not can_cheat(kid, victim):
@@ -1314,7 +1315,7 @@ class WhatASnowball:
         piece_id = _str(action, "terrain")
         piece = next((p for p in s["terrain"] if p["id"] == piece_id), None)
         if piece is None:
-            raise BadAction(f"There is no terrain piece {piece_id!r}.")
+            raise BadAction(f"There is no terrain piece {shown(piece_id)}.")
         if not piece["vaultable"]:
             raise IllegalAction(f"The {piece['label']} ({piece_id}) is not shorter than a Kid: it cannot be vaulted.")
         landing = self._vault_spot(s, kid_id, piece_id)
@@ -1355,7 +1356,7 @@ class WhatASnowball:
             mate_id = _str(action, "to")
             mate = s["kids"].get(mate_id)
             if mate is None or not _in_the_village(mate):
-                raise BadAction(f"There is no Kid {mate_id!r} in the village.")
+                raise BadAction(f"There is no Kid {shown(mate_id)} in the village.")
             if mate["team"] != kid["team"] or mate_id == kid_id:
                 raise IllegalAction(f"{mate['name']} is not a team-mate of {kid['name']}.")
             gap = _gap(s, kid_id, mate_id)
@@ -1377,7 +1378,7 @@ class WhatASnowball:
             text = f"packs snow onto itself: {kid['command_dice']} Command Dice"
             data = {"command_dice": kid["command_dice"]}
         else:
-            raise BadAction(f'"make" must be "new", "grow", "give" or "mend", not {make!r}.')
+            raise BadAction(f'"make" must be "new", "grow", "give" or "mend", not {shown(make)}.')
         _event(events, "gather", f"{kid['name']} spends {spent} on GATHER SNOW and {text}.", kid=kid_id, die=value,
                make=make, snowballs=list(kid["snowballs"]), **data)
         self._finish_action(s, events)
@@ -1414,7 +1415,7 @@ class WhatASnowball:
             kid["down"] = False
             text = "gets up"
         else:
-            raise BadAction(f'"use" must be "recover", "prepare" or "get_up", not {use!r}; to act as another '
+            raise BadAction(f'"use" must be "recover", "prepare" or "get_up", not {shown(use)}; to act as another '
                             'result, send that action with this die.')
         self._use_die(s, value)
         _event(events, "wild", f"{kid['name']} spends a {value} (Wild) and {text}.", kid=kid_id, die=value, use=use,
@@ -1435,7 +1436,7 @@ class WhatASnowball:
         target = _str(action, "target")
         victim = s["kids"].get(target)
         if victim is None or not _in_the_village(victim):
-            raise BadAction(f"There is no Kid {target!r} in the village.")
+            raise BadAction(f"There is no Kid {shown(target)} in the village.")
         if victim["team"] == kid["team"]:
             raise IllegalAction(f"{victim['name']} is on your team: throw at another team's Kid.")
         ball = _field(action, "snowball")
@@ -1446,7 +1447,7 @@ class WhatASnowball:
                 raise IllegalAction(f"{kid['name']} has one Command Die left: it cannot throw its last piece.")
             size = 4
         elif isinstance(ball, bool) or not isinstance(ball, int):
-            raise BadAction(f'"snowball" must be a snowball Size or "self", not {ball!r}.')
+            raise BadAction(f'"snowball" must be a snowball Size or "self", not {shown(ball)}.')
         else:
             if ball not in kid["snowballs"]:
                 raise IllegalAction(f"{kid['name']} has no Size {ball} snowball (sizes: "
@@ -1454,7 +1455,7 @@ class WhatASnowball:
             size = ball
         cards = action.get("cards", [])
         if not isinstance(cards, list) or any(c not in ("pitch", "ice") for c in cards) or len(set(cards)) != len(cards):
-            raise BadAction(f'"cards" must list "pitch" and/or "ice" at most once each, not {cards!r}.')
+            raise BadAction(f'"cards" must list "pitch" and/or "ice" at most once each, not {shown(cards)}.')
         for card in cards:
             self._need_card(s, seat, card)
         fire = _fire(s, kid_id, target)
@@ -1973,5 +1974,5 @@ def line_of_fire_between(state: State, from_id: str, to_id: str) -> dict[str, An
     """Line of fire between two Kids in the village (see ``geometry.line_of_fire``)."""
     for kid_id in (from_id, to_id):
         if kid_id not in _in_play(state):
-            raise KeyError(f"no Kid {kid_id!r} in the village")
+            raise KeyError(f"no Kid {shown(kid_id)} in the village")
     return _fire(state, from_id, to_id)

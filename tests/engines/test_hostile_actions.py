@@ -1,0 +1,80 @@
+"""Hostile actions against every game's engine: legal actions with one field replaced by arbitrary
+JSON, dropped or joined by another, and arbitrary JSON as a whole action. Each is either legal or
+refused with a game error whose message is short and says something, and a refused action leaves
+the state exactly as it was."""
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bench.engines import CHOOSERS, SETUPS, _uniform
+from games.engines import all_rulesets
+from games.engines.base import GameError
+
+RULESETS = {r.slug: r for r in all_rulesets()}
+SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+            "database": None}
+
+SCALARS = st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=True, allow_infinity=True) \
+    | st.text(max_size=12)
+JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                    max_leaves=12)
+
+
+def _states(slug: str, seed: int, count: int) -> list[tuple[dict, int]]:
+    """``count`` states spread over a game played as the engine benchmark plays it, each with a
+    seat asked to act."""
+    ruleset = RULESETS[slug]
+    rng = random.Random(seed)
+    setup = SETUPS[slug](seed) if slug in SETUPS else {"players": ruleset.min_players, "options": {}}
+    state = ruleset.new_game(seed=seed, **setup)
+    choose = CHOOSERS.get(slug, _uniform)
+    seen = []
+    while ruleset.outcome(state) is None and len(seen) < 300:
+        asked = ruleset.to_act(state)
+        seat = rng.choice(sorted(asked))
+        seen.append((state, seat))
+        try:
+            state, _ = ruleset.apply(state, seat, choose(ruleset, state, seat, ruleset.legal_actions(state, seat), rng))
+        except GameError:
+            state, _ = ruleset.apply(state, seat, asked[seat].default)
+    return [seen[i * len(seen) // count] for i in range(count)]
+
+
+STATES = {slug: _states(slug, 11, 4) for slug in RULESETS}
+
+
+def _mutants(draw, legal: list[dict]) -> dict | object:
+    base = dict(draw(st.sampled_from(legal)))
+    base = dict(base.get("example", base)) if isinstance(base.get("example"), dict) else base
+    how = draw(st.sampled_from(["replace", "drop", "add", "whole"]))
+    if how == "whole" or not base:
+        return draw(JSON)
+    field = draw(st.sampled_from(sorted(base)))
+    if how == "replace":
+        base[field] = draw(JSON)
+    elif how == "drop":
+        base.pop(field)
+    else:
+        base[draw(st.text(min_size=1, max_size=8))] = draw(JSON)
+    return base
+
+
+@pytest.mark.parametrize("slug", sorted(RULESETS))
+@settings(max_examples=150, **SETTINGS)
+@given(data=st.data())
+def test_a_hostile_action_is_legal_or_refused_with_a_short_error_and_changes_nothing(slug, data):
+    ruleset = RULESETS[slug]
+    state, seat = data.draw(st.sampled_from(STATES[slug]))
+    action = data.draw(st.composite(lambda draw: _mutants(draw, ruleset.legal_actions(state, seat)))())
+    before = copy.deepcopy(state)
+    try:
+        ruleset.apply(state, seat, action)
+    except GameError as refused:
+        message = str(refused)
+        assert message.strip() and len(message) <= 400, message
+    assert state == before
