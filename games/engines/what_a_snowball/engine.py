@@ -1281,8 +1281,9 @@ class WhatASnowball:
         start = kid["pos"]
         kid["pos"] = to
         s["pending"] = None
-        _event(events, "move", f"{kid['name']} moves {_inches(length)} of {_inches(pending['roll'])} to {_at(to)}.",
-               kid=kid_id, start=start, to=to, path=round(length, 3), roll=pending["roll"], source=pending["source"])
+        text = (f"{kid['name']} moves {_inches(length)} of {_inches(pending['roll'])} to {_at(to)}." if length > 0
+                else f"{kid['name']} stays at {_at(to)} (could have moved {_inches(pending['roll'])}).")
+        _event(events, "move", text, kid=kid_id, start=start, to=to, path=round(length, 3), roll=pending["roll"], source=pending["source"])
         if pending["then"] is not None:
             self._after_dash(s, events, pending["then"])
             return

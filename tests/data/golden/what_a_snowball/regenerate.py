@@ -5,6 +5,8 @@ seats' teams, options and the action list, with what every seat and a spectator 
 (the first moment after action 60 when nobody is choosing where to move) and at the end, the
 outcome and a SHA-256 of every event the game produced (so a change to any roll, hit or log
 line shows). Run it only when a rules change is meant to change these games, and review the diff.
+With ``--keep-actions`` the recorded actions are replayed instead of the computer player's
+choices (for a change of wording or of what a view shows, which leaves the games as they were).
 """
 from __future__ import annotations
 
@@ -55,14 +57,18 @@ def views(state: dict, players: int) -> dict:
     return {**{str(seat): RULESET.view(state, seat) for seat in range(players)}, "spectator": RULESET.view(state, None)}
 
 
-def play(seed: int, teams: list[int], options: dict) -> dict:
-    """One recorded game: the actions in order and what each viewer sees part-way and at the end."""
+def play(seed: int, teams: list[int], options: dict, recorded: list | None = None) -> dict:
+    """One recorded game: the actions in order (the computer player's, or ``recorded``) and what
+    each viewer sees part-way and at the end."""
     players = len(teams)
     state = RULESET.new_game(players=players, options=options, seed=seed, teams=teams)
     actions, events, snapshot = [], [], None
     while RULESET.outcome(state) is None:
-        seat = min(RULESET.to_act(state))
-        action = RULESET.bot_action(state, seat)
+        if recorded is None:
+            seat = min(RULESET.to_act(state))
+            action = RULESET.bot_action(state, seat)
+        else:
+            seat, action = recorded[len(actions)]
         actions.append([seat, action])
         state, new_events = RULESET.apply(state, seat, action)
         events.extend(new_events)
@@ -74,9 +80,11 @@ def play(seed: int, teams: list[int], options: dict) -> dict:
 
 
 def main() -> None:
+    keep_actions = "--keep-actions" in sys.argv[1:]
     for name, (seed, teams, options) in GAMES.items():
         path = HERE / f"{name}.json"
-        path.write_text(json.dumps(play(seed, teams, options), indent=1, sort_keys=True) + "\n")
+        recorded = json.loads(path.read_text())["actions"] if keep_actions else None
+        path.write_text(json.dumps(play(seed, teams, options, recorded), indent=1, sort_keys=True) + "\n")
         print(f"wrote {path}")
 
 
