@@ -151,6 +151,16 @@ def test_a_path_around_a_house_is_longer_than_the_straight_line():
     assert 17.612 < around < 17.612 * 1.005
 
 
+def test_a_path_round_another_kid_wraps_its_base():
+    start, goal = [10.0, 12.0], [14.0, 12.0]
+    walker = Walker(terrain_for([]), [("me", start, R), ("k", [12.0, 12.0], R)], "me", start, R)
+    # the true shortest way: two tangents of 1.732 to the circle of 1" round the other Kid's centre
+    # (both bases' radii) and an arc of a sixth of it, 4.511; not 4 through the other base
+    assert walker.path_length(goal, 4.45) is None
+    assert not shapely.union_all(walker.region(4.45)).contains(Point(goal))
+    assert 4.49 < walker.path_length(goal, 6.0) < 4.511 * 1.02
+
+
 def test_a_gap_narrower_than_a_base_cannot_be_squeezed_through():
     narrow = [piece("t1", "hedge", rect(10, 0, 11, 11.55)), piece("t2", "hedge", rect(10, 12.45, 11, 24))]
     wide = [piece("t1", "hedge", rect(10, 0, 11, 11.49)), piece("t2", "hedge", rect(10, 12.51, 11, 24))]

@@ -424,31 +424,45 @@ class Walker:
             return False
         return not self._on_kids(np.array([point], dtype=float))[0]
 
-    def _clear_lines(self, starts: np.ndarray, ends: np.ndarray, needed: np.ndarray | None = None) -> np.ndarray:
-        """Whether the straight way from each start to each end (a matrix) clips no keep-out shape;
-        with ``needed`` (a matrix of the same shape), only those ways are tested, the others are False."""
-        clear = np.zeros((len(starts), len(ends)), dtype=bool)
-        rows, cols = np.nonzero(needed) if needed is not None else np.indices(clear.shape).reshape(2, -1)
-        if not len(rows):
-            return clear
-        origins, targets = starts[rows], ends[cols]
-        ok = ~shapely.intersects(self.ground, shapely.linestrings(np.stack([origins, targets], axis=1)))
+    def _clear_ways(self, origins: np.ndarray, targets: np.ndarray) -> np.ndarray:
+        """Whether the straight way from each origin to the target beside it (n x 2 each) clips no
+        keep-out shape. Only the shapes whose bounding boxes meet the ways' are looked at, and a
+        terrain piece only for the ways whose own boxes meet its box."""
+        ok = np.ones(len(origins), dtype=bool)
+        if not len(origins):
+            return ok
+        low_x, high_x = np.minimum(origins[:, 0], targets[:, 0]), np.maximum(origins[:, 0], targets[:, 0])
+        low_y, high_y = np.minimum(origins[:, 1], targets[:, 1]), np.maximum(origins[:, 1], targets[:, 1])
+        boxes = self._terrain.outlines(*self._key)[1]
+        near = (boxes[:, 0] <= high_x.max()) & (boxes[:, 2] >= low_x.min()) \
+            & (boxes[:, 1] <= high_y.max()) & (boxes[:, 3] >= low_y.min())
+        if near.any():
+            boxes = boxes[near]
+            crossing = ((boxes[None, :, 0] <= high_x[:, None]) & (boxes[None, :, 2] >= low_x[:, None])
+                        & (boxes[None, :, 1] <= high_y[:, None]) & (boxes[None, :, 3] >= low_y[:, None])).any(axis=1)
+            if crossing.any():
+                ways = shapely.linestrings(np.stack([origins[crossing], targets[crossing]], axis=1))
+                ok[crossing] = ~shapely.intersects(self.ground, ways)
         if len(self.kid_reach):
-            ox, oy = origins[:, 0, None], origins[:, 1, None]
-            dx, dy = targets[:, 0, None] - ox, targets[:, 1, None] - oy
-            length2 = dx * dx + dy * dy
-            cx = self.kid_xy[None, :, 0] - ox
-            cy = self.kid_xy[None, :, 1] - oy
-            with np.errstate(invalid="ignore", divide="ignore"):
-                along = np.where(length2 > 0, (cx * dx + cy * dy) / length2, 0.0)
-            along = np.clip(along, 0.0, 1.0)
-            gaps = np.hypot(along * dx - cx, along * dy - cy)
-            ok &= ~(gaps < self.kid_reach[None, :] - TOLERANCE).any(axis=1)
-        clear[rows, cols] = ok
-        return clear
+            reach = self.kid_reach
+            close = (self.kid_xy[:, 0] + reach >= low_x.min()) & (self.kid_xy[:, 0] - reach <= high_x.max()) \
+                & (self.kid_xy[:, 1] + reach >= low_y.min()) & (self.kid_xy[:, 1] - reach <= high_y.max())
+            if close.any():
+                kid_xy, reach = self.kid_xy[close], reach[close]
+                ox, oy = origins[:, 0, None], origins[:, 1, None]
+                dx, dy = targets[:, 0, None] - ox, targets[:, 1, None] - oy
+                length2 = dx * dx + dy * dy
+                cx = kid_xy[None, :, 0] - ox
+                cy = kid_xy[None, :, 1] - oy
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    along = np.where(length2 > 0, (cx * dx + cy * dy) / length2, 0.0)
+                along = np.clip(along, 0.0, 1.0)
+                gaps = np.hypot(along * dx - cx, along * dy - cy)
+                ok &= ~(gaps < reach[None, :] - TOLERANCE).any(axis=1)
+        return ok
 
     def _clear_line(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
-        """:meth:`_clear_lines` for one way (the same tests)."""
+        """:meth:`_clear_ways` for one way (the same tests)."""
         if self.ground.intersects(LineString([a, b])):
             return False
         if not len(self.kid_reach):
@@ -471,16 +485,18 @@ class Walker:
         # a way can be on a path within the reach only if the straight distance to its first end
         # and the way itself fit in it (a node is never nearer than in a straight line)
         before = np.hypot(points[:, 0] - self.start[0], points[:, 1] - self.start[1])
-        ways = np.hypot(points[:, None, 0] - points[None, :, 0], points[:, None, 1] - points[None, :, 1])
-        needed = (before[:, None] + ways <= reach + 1e-9) & (ways > 0)
-        needed[:, 0] = False
-        tested = np.triu(needed | needed.T, 1)
-        sees = self._clear_lines(points, points, tested)
-        sees |= sees.T
-        sees &= needed
-        rows, cols = np.nonzero(sees)
-        ends = np.searchsorted(rows, np.arange(len(points) + 1)).tolist()
-        cols = cols.tolist()
+        first, second = _pairs(len(points))
+        ways = np.hypot(points[first, 0] - points[second, 0], points[first, 1] - points[second, 1])
+        # a way is tested once for both directions, and only if it fits in the reach after the
+        # straight distance to its nearer end (a node is never nearer than in a straight line)
+        fits = (np.minimum(before[first], before[second]) + ways <= reach + 1e-9) & (ways > 0)
+        first, second = first[fits], second[fits]
+        clear = self._clear_ways(points[first], points[second])
+        rows = np.concatenate([first[clear], second[clear]])
+        cols = np.concatenate([second[clear], first[clear]])
+        order = np.lexsort((cols, rows))
+        ends = np.searchsorted(rows[order], np.arange(len(points) + 1)).tolist()
+        cols = cols[order].tolist()
         xy = points.tolist()
         best = [math.inf] * len(points)
         best[0] = 0.0
@@ -529,7 +545,7 @@ class Walker:
         hopeful[0] = False
         if not hopeful.any():
             return None
-        sees = self._clear_lines(points[hopeful], np.array([goal]))[:, 0]
+        sees = self._clear_ways(points[hopeful], np.broadcast_to(np.array(goal), (int(hopeful.sum()), 2)))
         found = [t for t, clear in zip(np.array(through)[hopeful].tolist(), sees.tolist()) if clear]
         return min(found) if found else None
 
@@ -607,6 +623,12 @@ class Walker:
                 boxes = np.vstack([boxes, np.hstack([self.kid_xy - reach[:, None], self.kid_xy + reach[:, None]])])
             self._outline_list = (corners, counts, boxes)
         return self._outline_list
+
+
+@functools.lru_cache(maxsize=256)
+def _pairs(count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair of ``count`` indices once, the first below the second (two arrays)."""
+    return np.triu_indices(count, 1)
 
 
 @functools.lru_cache(maxsize=8)
