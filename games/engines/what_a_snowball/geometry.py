@@ -159,13 +159,15 @@ class Terrain:
         return self._combined[key]
 
     def padded_outlines(self, radius: float, extra: tuple[str, ...], extra_radius: float
-                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """:meth:`outlines` as one array, padded as :func:`_padded` does, with their counts and boxes."""
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`outlines` as one array, padded as :func:`_padded` does, with their counts, boxes
+        and a point inside each (the mean of its padded corners)."""
         key = ("padded", radius, extra, extra_radius)
         if key not in self._combined:
             outlines, boxes = self.outlines(radius, extra, extra_radius)
             corners, counts = _padded(outlines)
-            self._combined[key] = (corners, counts, boxes)
+            centres = corners.mean(axis=1) if len(corners) else np.zeros((0, 2))
+            self._combined[key] = (corners, counts, boxes, centres)
         return self._combined[key]
 
     def on_snowless(self, point: Point2) -> bool:
@@ -380,7 +382,7 @@ class Walker:
         self.kid_reach = np.array([r for _, r in others], dtype=float)
         low, high = radius - TOLERANCE, SIZE - radius + TOLERANCE
         self.bounds = (low, high)
-        self._outline_list: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._outline_list: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self._terrain_shapes = len(terrain.keepout(*self._key)[2])
         self._searches: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
         self._regions: dict[float, np.ndarray] = {}
@@ -570,11 +572,11 @@ class Walker:
         if limit <= TOLERANCE:
             board = _board(low + TOLERANCE, high - TOLERANCE)
             return np.array([Point(self.start).buffer(TOLERANCE / 2).intersection(board)], dtype=object)
-        corners, counts, boxes = self._outlines()
+        corners, counts, boxes, centres = self._outlines()
         turning = np.nonzero(limit - lengths > TOLERANCE)[0]
         turning, shapes = _touching(points, turning[turning > 0], owners, corners, boxes)
         sectors, viewpoints, lefts, own = _sectors(points[turning], points[froms[turning]], limit - lengths[turning],
-                                                  corners, shapes)
+                                                  corners, centres, shapes)
         cells = np.concatenate([[shapely.polygons(_disc_outline(float(limit))[::-1] + self.start)], sectors])
         viewpoints = np.vstack([np.array([self.start]), viewpoints])
         lefts = np.concatenate([[limit], lefts])
@@ -606,22 +608,22 @@ class Walker:
                                                   high - TOLERANCE, high - TOLERANCE)
         return cells[~shapely.is_empty(cells)]
 
-    def _outlines(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _outlines(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Every keep-out piece's corners, counter-clockwise without the closing one, padded as
-        :func:`_padded` does, their counts and bounding boxes: the terrain's (once per village and
-        radius), then the other bases'."""
+        :func:`_padded` does, their counts, bounding boxes and a point inside each: the terrain's
+        (once per village and radius), then the other bases' (their centres)."""
         if self._outline_list is None:
-            corners, counts, boxes = self._terrain.padded_outlines(*self._key)
+            corners, counts, boxes, centres = self._terrain.padded_outlines(*self._key)
             if len(self.kid_reach):
                 reach = self.kid_reach - TOLERANCE
-                discs = np.array([_disc_outline(float(r)) for r in reach.tolist()])
-                longest = max(corners.shape[1], discs.shape[1])
-                corners = _pad_to(corners, longest)
-                kids = _pad_to(self.kid_xy[:, None, :] + discs, longest)
-                corners = np.concatenate([corners, kids])
-                counts = np.concatenate([counts, np.full(len(reach), discs.shape[1])])
+                disc_corners = 4 * _ROUND_SEGMENTS
+                longest = max(corners.shape[1], disc_corners)
+                discs = np.array([_padded_disc(r, longest) for r in reach.tolist()])
+                corners = np.concatenate([_pad_to(corners, longest), self.kid_xy[:, None, :] + discs])
+                counts = np.concatenate([counts, np.full(len(reach), disc_corners)])
                 boxes = np.vstack([boxes, np.hstack([self.kid_xy - reach[:, None], self.kid_xy + reach[:, None]])])
-            self._outline_list = (corners, counts, boxes)
+                centres = np.vstack([centres, self.kid_xy])
+            self._outline_list = (corners, counts, boxes, centres)
         return self._outline_list
 
 
@@ -645,6 +647,12 @@ def _disc_outline(radius: float) -> np.ndarray:
     shapely draws a buffered point."""
     ring = shapely.get_coordinates(Point(0.0, 0.0).buffer(radius, quad_segs=_ROUND_SEGMENTS).exterior)[:-1]
     return ring[::-1].copy()
+
+
+@functools.lru_cache(maxsize=32)
+def _padded_disc(radius: float, longest: int) -> np.ndarray:
+    """:func:`_disc_outline` padded on to ``longest`` corners, as :func:`_pad_to` pads."""
+    return _pad_to(_disc_outline(radius)[None], longest)[0]
 
 
 def _pad_to(corners: np.ndarray, longest: int) -> np.ndarray:
@@ -731,17 +739,17 @@ _ARC_STEP = 2 * math.pi / (4 * _ROUND_SEGMENTS)
 """The widest angle between two corners of a drawn arc, as shapely draws a disc."""
 
 
-def _sectors(nodes: np.ndarray, previous: np.ndarray, lefts: np.ndarray, corners: np.ndarray, owners: np.ndarray
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _sectors(nodes: np.ndarray, previous: np.ndarray, lefts: np.ndarray, corners: np.ndarray, centres: np.ndarray,
+             owners: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Each node's cell before shadows: the sector round the node, out to its length left, from the
     straight way on from ``previous`` through the node to the tangent of the shape it turns round
-    (``owners``: rows of ``corners``, padded as :func:`_padded` does). A node whose way on runs into
-    its shape turns round nothing and has no sector. Returns the sectors as polygons, and those
-    nodes' points, lengths left and owners."""
+    (``owners``: rows of ``corners``, padded as :func:`_padded` does, and of ``centres``, a point
+    inside each). A node whose way on runs into its shape turns round nothing and has no sector.
+    Returns the sectors as polygons, and those nodes' points, lengths left and owners."""
     if not len(nodes):
         return np.empty(0, dtype=object), np.zeros((0, 2)), np.zeros(0), np.zeros(0, dtype=int)
     outline = corners[owners]
-    centre = outline.mean(axis=1)
+    centre = centres[owners]
     towards = np.arctan2(centre[:, 1] - nodes[:, 1], centre[:, 0] - nodes[:, 0])
     seen = np.arctan2(outline[..., 1] - nodes[:, None, 1], outline[..., 0] - nodes[:, None, 0]) - towards[:, None]
     seen = (seen + np.pi) % (2 * np.pi) - np.pi
