@@ -5,6 +5,7 @@ the state exactly as it was."""
 from __future__ import annotations
 
 import copy
+import functools
 import random
 
 import pytest
@@ -25,7 +26,8 @@ JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dict
                     max_leaves=12)
 
 
-def _states(slug: str, seed: int, count: int) -> list[tuple[dict, int]]:
+@functools.cache
+def states(slug: str, seed: int = 11, count: int = 4) -> list[tuple[dict, int]]:
     """``count`` states spread over a game played as the engine benchmark plays it, each with a
     seat asked to act."""
     ruleset = RULESETS[slug]
@@ -45,10 +47,9 @@ def _states(slug: str, seed: int, count: int) -> list[tuple[dict, int]]:
     return [seen[i * len(seen) // count] for i in range(count)]
 
 
-STATES = {slug: _states(slug, 11, 4) for slug in RULESETS}
-
-
-def _mutants(draw, legal: list[dict]) -> dict | object:
+def _mutants(draw, legal: list[dict]) -> object:
+    """A legal action (a region's example) with one field replaced by arbitrary JSON, dropped or
+    joined by another; or arbitrary JSON."""
     base = dict(draw(st.sampled_from(legal)))
     base = dict(base.get("example", base)) if isinstance(base.get("example"), dict) else base
     how = draw(st.sampled_from(["replace", "drop", "add", "whole"]))
@@ -69,7 +70,7 @@ def _mutants(draw, legal: list[dict]) -> dict | object:
 @given(data=st.data())
 def test_a_hostile_action_is_legal_or_refused_with_a_short_error_and_changes_nothing(slug, data):
     ruleset = RULESETS[slug]
-    state, seat = data.draw(st.sampled_from(STATES[slug]))
+    state, seat = data.draw(st.sampled_from(states(slug)))
     action = data.draw(st.composite(lambda draw: _mutants(draw, ruleset.legal_actions(state, seat)))())
     before = copy.deepcopy(state)
     try:
