@@ -1,7 +1,9 @@
-"""Hostile actions against every game's engine: legal actions with one field replaced by arbitrary
-JSON, dropped or joined by another, and arbitrary JSON as a whole action. Each is either legal or
-refused with a game error whose message is short and says something, and a refused action leaves
-the state exactly as it was."""
+"""Hostile input against every game's engine. Actions: legal actions with one field replaced by
+arbitrary JSON, dropped or joined by another, and arbitrary JSON as a whole action. Creation
+options (an object, as the site's boundary lets through): the benchmark's options with one
+value replaced or one key added, a What a Snowball! roster entry with one field replaced, and an
+object of arbitrary keys and values. Each is either accepted or refused with a game error whose
+message is short and says something, and a refused action leaves the state exactly as it was."""
 from __future__ import annotations
 
 import copy
@@ -79,3 +81,34 @@ def test_a_hostile_action_is_legal_or_refused_with_a_short_error_and_changes_not
         message = str(refused)
         assert message.strip() and len(message) <= 400, message
     assert state == before
+
+
+def _hostile_options(draw, options: dict) -> dict:
+    """``options`` with one value replaced by arbitrary JSON or one key added, or one field of one
+    of its Kids replaced; or an object of arbitrary keys and values."""
+    options = copy.deepcopy(options)
+    how = draw(st.sampled_from(["replace", "add", "kid", "whole"]))
+    if how == "kid" and options.get("kids"):
+        kid = draw(st.sampled_from(options["kids"]))
+        kid[draw(st.sampled_from(["name", "seat", "type", "traits", "extra"]))] = draw(JSON)
+    elif how == "replace" and options:
+        options[draw(st.sampled_from(sorted(options)))] = draw(JSON)
+    elif how == "whole":
+        options = draw(st.dictionaries(st.text(max_size=8), JSON, max_size=4))
+    else:
+        options[draw(st.text(max_size=8))] = draw(JSON)
+    return options
+
+
+@pytest.mark.parametrize("slug", sorted(RULESETS))
+@settings(max_examples=150, **SETTINGS)
+@given(data=st.data())
+def test_a_hostile_creation_option_is_accepted_or_refused_with_a_short_error(slug, data):
+    ruleset = RULESETS[slug]
+    setup = SETUPS[slug](3) if slug in SETUPS else {"players": ruleset.min_players, "options": {}}
+    options = data.draw(st.composite(lambda draw: _hostile_options(draw, setup["options"]))())
+    try:
+        ruleset.new_game(seed=5, **{**setup, "options": options})
+    except GameError as refused:
+        message = str(refused)
+        assert message.strip() and len(message) <= 400, message

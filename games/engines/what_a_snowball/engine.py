@@ -231,7 +231,7 @@ def _read_roster(raw: Any, players: int, seat_team: list[int], special: bool) ->
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise BadAction(f"{where} ({name}): seat must be a seat number 0-{players - 1}, not {shown(seat)}.")
         kind = entry.get("type", "kid")
-        if kind not in K.TYPES:
+        if not isinstance(kind, str) or kind not in K.TYPES:
             raise BadAction(f"{where} ({name}): unknown type {shown(kind)}; choose one of {', '.join(K.TYPES)}.")
         if kind != "kid" and not special:
             raise BadAction(f"{where} ({name}): a {K.TYPES[kind]['label']} needs the special players option.")
@@ -596,17 +596,19 @@ class WhatASnowball:
                 raise BadAction("With more than four seats, say which team each seat is on.")
         if not isinstance(teams, list) or len(teams) != players:
             raise BadAction(f'"teams" must give a team for each of the {players} seats, not {shown(teams)}.')
+        if any(isinstance(t, bool) or not isinstance(t, int) for t in teams):
+            raise BadAction(f'"teams" must give each seat a team number, not {shown(teams)}.')
         count = len(set(teams))
         if sorted(set(teams)) != list(range(count)) or count not in self.team_counts:
             raise BadAction(f"Teams must be numbered 0..k-1 with 2-4 teams, not {shown(teams)}.")
         village = options.get("village", villages.DEFAULT)
-        if village not in dict(villages.CHOICES):
+        if not isinstance(village, str) or village not in dict(villages.CHOICES):
             raise BadAction(f"Unknown village {shown(village)}; choose one of {', '.join(dict(villages.CHOICES))}.")
         special = options.get("special_players", False)
         if not isinstance(special, bool):
             raise BadAction(f'"special_players" must be true or false, not {shown(special)}.')
         method = options.get("ability_cards", "none")
-        if method not in CARD_METHODS:
+        if not isinstance(method, str) or method not in CARD_METHODS:
             raise BadAction(f"Unknown ability-card method {shown(method)}; choose one of {', '.join(CARD_METHODS)}.")
         roster = _read_roster(options.get("kids"), players, teams, special)
         s: State = {"seed": seed, "rng_counter": 0}
