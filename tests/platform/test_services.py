@@ -48,6 +48,8 @@ def test_bad_options_are_refused_before_anything_is_saved(make_user):
         services.create_game(creator=ana, game_type="no-such-game")
     with pytest.raises(BadRequest, match="players"):
         services.create_game(creator=ana, game_type=SLUG, num_seats=9)
+    with pytest.raises(BadRequest, match="bad options: Unknown village"):
+        services.create_game(creator=ana, game_type="what-a-snowball", options={"village": [1]})
     assert Game.objects.count() == 0
 
 
