@@ -28,14 +28,27 @@ JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dict
                     max_leaves=12)
 
 
+def _setup(slug: str, seed: int) -> dict:
+    """``new_game``'s arguments but the seed, as the engine benchmark seats the game."""
+    return SETUPS[slug](seed) if slug in SETUPS else {"players": RULESETS[slug].min_players, "options": {}}
+
+
+def _accepted_or_briefly_refused(attempt) -> None:
+    """Run ``attempt``; a game error it raises must say something, in at most 400 characters."""
+    try:
+        attempt()
+    except GameError as refused:
+        message = str(refused)
+        assert message.strip() and len(message) <= 400, message
+
+
 @functools.cache
 def states(slug: str, seed: int = 11, count: int = 4) -> list[tuple[dict, int]]:
     """``count`` states spread over a game played as the engine benchmark plays it, each with a
     seat asked to act."""
     ruleset = RULESETS[slug]
     rng = random.Random(seed)
-    setup = SETUPS[slug](seed) if slug in SETUPS else {"players": ruleset.min_players, "options": {}}
-    state = ruleset.new_game(seed=seed, **setup)
+    state = ruleset.new_game(seed=seed, **_setup(slug, seed))
     choose = CHOOSERS.get(slug, _uniform)
     seen = []
     while ruleset.outcome(state) is None and len(seen) < 300:
@@ -75,11 +88,7 @@ def test_a_hostile_action_is_legal_or_refused_with_a_short_error_and_changes_not
     state, seat = data.draw(st.sampled_from(states(slug)))
     action = data.draw(st.composite(lambda draw: _mutants(draw, ruleset.legal_actions(state, seat)))())
     before = copy.deepcopy(state)
-    try:
-        ruleset.apply(state, seat, action)
-    except GameError as refused:
-        message = str(refused)
-        assert message.strip() and len(message) <= 400, message
+    _accepted_or_briefly_refused(lambda: ruleset.apply(state, seat, action))
     assert state == before
 
 
@@ -104,11 +113,6 @@ def _hostile_options(draw, options: dict) -> dict:
 @settings(max_examples=150, **SETTINGS)
 @given(data=st.data())
 def test_a_hostile_creation_option_is_accepted_or_refused_with_a_short_error(slug, data):
-    ruleset = RULESETS[slug]
-    setup = SETUPS[slug](3) if slug in SETUPS else {"players": ruleset.min_players, "options": {}}
+    setup = _setup(slug, 3)
     options = data.draw(st.composite(lambda draw: _hostile_options(draw, setup["options"]))())
-    try:
-        ruleset.new_game(seed=5, **{**setup, "options": options})
-    except GameError as refused:
-        message = str(refused)
-        assert message.strip() and len(message) <= 400, message
+    _accepted_or_briefly_refused(lambda: RULESETS[slug].new_game(seed=5, **{**setup, "options": options}))
