@@ -503,7 +503,7 @@ class JingleBells:
         if players != 2:
             raise BadAction(f"Jingle Bells is for exactly 2 players, not {players}.")
         layout = (options or {}).get("layout", layouts.DEFAULT)
-        if layout not in dict(layouts.CHOICES):
+        if not isinstance(layout, str) or layout not in dict(layouts.CHOICES):
             raise BadAction(f"Unknown table layout {shown(layout)}; choose one of {', '.join(dict(layouts.CHOICES))}.")
         s: State = {"seed": seed, "rng_counter": 0}
         rng = rng_for(s)
