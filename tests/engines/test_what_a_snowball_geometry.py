@@ -16,9 +16,11 @@ from shapely.geometry import Point, Polygon
 from games.engines.what_a_snowball import villages
 from games.engines.what_a_snowball.geometry import (
     TOLERANCE,
+    Terrain,
     Walker,
     line_of_fire,
     placement_problem,
+    region_rings,
     sight_clear,
     terrain_for,
     vault_landing,
@@ -113,6 +115,28 @@ def test_the_reachable_area_agrees_with_the_move_check(sx, sy, roll, seed):
         if length is not None:
             assert length >= math.dist(start, p) - 1e-9
             assert placement_problem(terrain, OTHERS, p, R) is None
+
+
+@settings(max_examples=15, **SETTINGS)
+@given(seed=st.integers(0, 10**6))
+def test_an_area_is_the_same_whether_the_village_remembers_its_ways_or_not(seed):
+    """The village remembers which ways between its path nodes are clear; moves worked out after
+    many others draw the same areas and measure the same paths as on a village seen first."""
+    rng = random.Random(seed)
+    pieces = villages.random_village(rng)
+    remembering = Terrain(pieces)
+    bases: list = []
+    while len(bases) < 12:
+        spot = [rng.uniform(0.5, 23.5), rng.uniform(0.5, 23.5)]
+        if placement_problem(remembering, bases, spot, R) is None:
+            bases.append((f"k{len(bases)}", spot, R))
+    for mover, start, _radius in bases:
+        roll = rng.randint(3, 12)
+        goals = [[rng.uniform(0, 24), rng.uniform(0, 24)] for _ in range(10)]
+        fresh = Walker(Terrain(pieces), bases, mover, start, R)
+        seasoned = Walker(remembering, bases, mover, start, R)
+        assert region_rings(seasoned.region(roll)) == region_rings(fresh.region(roll))
+        assert [seasoned.path_length(g, roll) for g in goals] == [fresh.path_length(g, roll) for g in goals]
 
 
 @settings(max_examples=60, **SETTINGS)

@@ -145,6 +145,15 @@ class Terrain:
             self._combined[key] = (np.ascontiguousarray(found), owners)
         return self._combined[key]
 
+    def known_ways(self, radius: float, extra: tuple[str, ...], extra_radius: float) -> np.ndarray:
+        """What is known of the straight way between each two of :meth:`free_nodes` (n x n): 0 not
+        yet tested, 1 clear of the terrain's keep-out shapes, 2 not; filled in as searches test them."""
+        key = ("ways", radius, extra, extra_radius)
+        if key not in self._combined:
+            count = len(self.free_nodes(radius, extra, extra_radius)[0])
+            self._combined[key] = np.zeros((count, count), dtype=np.int8)
+        return self._combined[key]
+
     def outlines(self, radius: float, extra: tuple[str, ...], extra_radius: float
                  ) -> tuple[list[np.ndarray], np.ndarray]:
         """The corners of each of :meth:`keepout`'s convex shapes, counter-clockwise without the
@@ -366,7 +375,9 @@ class Walker:
 
     The path nodes are the terrain's (found once per village and radius, see
     :meth:`Terrain.free_nodes`) and those round the other bases; a search looks only at the
-    nodes within its limit of the start.
+    nodes within its limit of the start. Whether the way between two of the terrain's nodes
+    clears the terrain is tested once per village and radius (:meth:`Terrain.known_ways`); other
+    bases are tested every time.
     """
 
     def __init__(self, terrain: Terrain, bases: Sequence[Base], mover: str, start: Point2, radius: float,
@@ -394,6 +405,7 @@ class Walker:
         terrain_nodes, terrain_owners = self._terrain.free_nodes(*self._key)
         near = np.hypot(terrain_nodes[:, 0] - self.start[0], terrain_nodes[:, 1] - self.start[1]) <= reach
         nodes, owners = terrain_nodes[near], terrain_owners[near]
+        self._terrain_nodes = np.nonzero(near)[0]
         if not len(self.kid_reach):
             return nodes, owners
         gaps = np.hypot(self.kid_xy[:, 0] - self.start[0], self.kid_xy[:, 1] - self.start[1])
@@ -409,6 +421,7 @@ class Walker:
             kid_nodes, kid_owners = kid_nodes[clear], kid_owners[clear]
         nodes, owners = np.vstack([nodes, kid_nodes]), np.concatenate([owners, kid_owners])
         clear = ~self._on_kids(nodes)
+        self._terrain_nodes = self._terrain_nodes[clear[:len(self._terrain_nodes)]]
         return nodes[clear], owners[clear]
 
     def _on_kids(self, points: np.ndarray) -> np.ndarray:
@@ -426,13 +439,18 @@ class Walker:
             return False
         return not self._on_kids(np.array([point], dtype=float))[0]
 
-    def _clear_ways(self, origins: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    def _clear_ways(self, origins: np.ndarray, targets: np.ndarray, known: np.ndarray | None = None) -> np.ndarray:
         """Whether the straight way from each origin to the target beside it (n x 2 each) clips no
         keep-out shape. Only the shapes whose bounding boxes meet the ways' are looked at, and a
-        terrain piece only for the ways whose own boxes meet its box."""
+        terrain piece only for the ways whose own boxes meet its box. ``known`` (one a way, as
+        :meth:`Terrain.known_ways` holds them) spares the terrain test of the ways it knows, and
+        is filled in for the others."""
         ok = np.ones(len(origins), dtype=bool)
         if not len(origins):
             return ok
+        unknown = None if known is None else known == 0
+        if known is not None:
+            ok[known == 2] = False
         low_x, high_x = np.minimum(origins[:, 0], targets[:, 0]), np.maximum(origins[:, 0], targets[:, 0])
         low_y, high_y = np.minimum(origins[:, 1], targets[:, 1]), np.maximum(origins[:, 1], targets[:, 1])
         boxes = self._terrain.outlines(*self._key)[1]
@@ -442,9 +460,13 @@ class Walker:
             boxes = boxes[near]
             crossing = ((boxes[None, :, 0] <= high_x[:, None]) & (boxes[None, :, 2] >= low_x[:, None])
                         & (boxes[None, :, 1] <= high_y[:, None]) & (boxes[None, :, 3] >= low_y[:, None])).any(axis=1)
+            if unknown is not None:
+                crossing &= unknown
             if crossing.any():
                 ways = shapely.linestrings(np.stack([origins[crossing], targets[crossing]], axis=1))
                 ok[crossing] = ~shapely.intersects(self.ground, ways)
+        if unknown is not None:
+            known[unknown] = np.where(ok[unknown], 1, 2)
         if len(self.kid_reach):
             reach = self.kid_reach
             close = (self.kid_xy[:, 0] + reach >= low_x.min()) & (self.kid_xy[:, 0] - reach <= high_x.max()) \
@@ -493,7 +515,14 @@ class Walker:
         # straight distance to its nearer end (a node is never nearer than in a straight line)
         fits = (np.minimum(before[first], before[second]) + ways <= reach + 1e-9) & (ways > 0)
         first, second = first[fits], second[fits]
-        clear = self._clear_ways(points[first], points[second])
+        # what the terrain's table knows of the ways between two of its nodes (they come first)
+        table = self._terrain.known_ways(*self._key)
+        between = (first >= 1) & (second <= len(self._terrain_nodes))
+        ends_a, ends_b = self._terrain_nodes[first[between] - 1], self._terrain_nodes[second[between] - 1]
+        known = np.zeros(len(first), dtype=np.int8)
+        known[between] = table[ends_a, ends_b]
+        clear = self._clear_ways(points[first], points[second], known)
+        table[ends_a, ends_b] = table[ends_b, ends_a] = known[between]
         rows = np.concatenate([first[clear], second[clear]])
         cols = np.concatenate([second[clear], first[clear]])
         order = np.lexsort((cols, rows))
