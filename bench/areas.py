@@ -1,6 +1,6 @@
 """What a Snowball!'s reachable areas, this checkout's geometry against another revision's.
 
-    python -m bench.areas --base 18cd496 [--games 20] [--rounds 5]
+    python -m bench.areas --base 18cd496 [--games 20] [--rounds 5] [--slowest 60]
 
 Plays ``--games`` of the engine benchmark's random 12-Kid games (the same seeds every time) and
 records every MOVE's walker (village, bases, mover) and roll. Then both versions of
@@ -9,6 +9,7 @@ out every recorded area and its JSON rings, area by area, by turns (which versio
 alternates), ``--rounds`` times over. Interleaving this finely is what lets a change of a few
 per cent show on a shared machine whose speed drifts by more than that from one minute to the
 next. Prints the mean time of each and their ratio, and how many areas' rings are identical.
+``--slowest N`` compares only the N areas this checkout takes longest over (timed once each).
 """
 from __future__ import annotations
 
@@ -97,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", required=True, help="a git revision whose geometry.py to compare with")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--slowest", type=int, default=0, help="compare only this many of the slowest areas")
     args = parser.parse_args(argv)
     source = subprocess.run(["git", "show", f"{args.base}:{GEOMETRY}"], cwd=ROOT, capture_output=True, text=True)
     if source.returncode:
@@ -108,8 +110,14 @@ def main(argv: list[str] | None = None) -> int:
         base = _load(base_path, "geometry_base")
         now = _load(ROOT / GEOMETRY, "geometry_now")
         moves = record_moves(args.games)
+        if args.slowest:
+            for move in moves:
+                _area(now, move)
+            spent = [_area(now, move)[0] for move in moves]
+            moves = [moves[i] for i in sorted(range(len(moves)), key=spent.__getitem__)[-args.slowest:]]
         found = compare(base, now, moves, args.rounds)
-    print(f"{found['areas']} MOVE areas from {args.games} games, {args.rounds} rounds by turns: "
+    which = f"the {found['areas']} slowest" if args.slowest else str(found["areas"])
+    print(f"{which} MOVE areas from {args.games} games, {args.rounds} rounds by turns: "
           f"{args.base} {found['base_ms']:.3f} ms, this checkout {found['now_ms']:.3f} ms an area "
           f"(ratio {found['ratio']:.3f}); rings identical for {found['identical']} of {found['areas']}")
     return 0
