@@ -300,10 +300,37 @@
       return;
     }
     var button = evt.target.closest && evt.target.closest("#copy-invite");
-    if (!button) return;
-    var url = button.dataset.inviteUrl;
-    if (navigator.clipboard) navigator.clipboard.writeText(url).catch(function () {});
-    button.textContent = "Link copied";
-    setTimeout(function () { button.textContent = "Copy invite link"; }, 2000);
+    if (button) copyInvite(button);
   });
+
+  // The invite link to the clipboard. A page on plain http (a friend's address on the network)
+  // has no navigator.clipboard, so the selection's copy is tried next; when neither copies,
+  // the link is shown for copying by hand. "Link copied" only once it is.
+  function copyInvite(button) {
+    var url = button.dataset.inviteUrl;
+    function copied() {
+      button.textContent = "Link copied";
+      setTimeout(function () { button.textContent = "Copy invite link"; }, 2000);
+    }
+    function otherwise() {
+      if (copyBySelection(url)) copied();
+      else window.prompt("Copy this invite link and send it to a friend:", url);
+    }
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(url).then(copied, otherwise);
+    else otherwise();
+  }
+
+  function copyBySelection(text) {
+    var area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.appendChild(area);
+    area.select();
+    var done = false;
+    try { done = document.execCommand("copy"); } catch (e) { done = false; }
+    area.remove();
+    return done;
+  }
 })();
