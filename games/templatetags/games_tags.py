@@ -100,6 +100,30 @@ def player_range(game) -> str:
 
 
 @register.filter
+def option_texts(game) -> list[str]:
+    """The game's creation options as the new-game form put them: "Village: High street",
+    "Special players (optional rules): yes", "Kids: chosen by the game"."""
+    from games import engines
+
+    try:
+        options = engines.get(game.game_type).options
+    except KeyError:
+        return [f"{name}: {value}" for name, value in game.options.items()]
+    return [f"{o.label}: {_option_value_text(o, game.options[o.name])}" for o in options if o.name in game.options]
+
+
+def _option_value_text(option, value) -> str:
+    labels = dict(option.choices)
+    if option.kind == "bool":
+        return "yes" if value else "no"
+    if option.kind == "roster":
+        return f"{len(value)} listed by the creator" if value else "chosen by the game"
+    if option.kind == "multichoice":
+        return ", ".join(labels.get(v, str(v)) for v in value) if value else "none"
+    return labels.get(value, str(value))
+
+
+@register.filter
 def team_colour(team) -> str:
     """The colour a team is shown in (a CSS class suffix)."""
     from games.tables import team_colour as colour

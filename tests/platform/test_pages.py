@@ -65,6 +65,28 @@ def test_a_score_reads_in_the_games_own_words(slug, score, words):
     assert with_score_unit(score, engines.get(slug)) == words
 
 
+def test_the_waiting_room_names_each_option_as_the_new_game_form_did(make_user):
+    from games import services
+
+    ana = make_user("Ana")
+    client = Client()
+    client.force_login(ana)
+
+    def options_line(game) -> str:
+        return client.get(f"/games/{game.pk}/").content.decode().split("Options: ")[1].split("</p>")[0]
+
+    village = services.create_game(creator=ana, game_type="what-a-snowball", options={
+        "village": "high_street", "special_players": True, "ability_cards": "method1", "kids": None})
+    assert options_line(village) == (
+        "Village: High street; Special players (optional rules): yes; "
+        "Ability cards (optional rules): Method 1: draw one on 3 points or on sending an enemy home; "
+        "Kids: chosen by the game.")
+    fight = services.create_game(creator=ana, game_type="snowball-fight", options={"draft": "quick", "alternates": []})
+    options = options_line(fight)
+    assert options == ("Advanced card draft: Quick start: deal 3 Advanced cards each, keep 2, return 1; "
+                       "Alternate Extreme cards: none.")
+
+
 def _default_options() -> dict[str, str]:
     from games import engines
 
