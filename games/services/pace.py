@@ -15,7 +15,7 @@ from django.conf import settings
 
 from games import pacing
 from games.errors import BadRequest, NotSeated, ServiceError
-from games.models import Game
+from games.models import ActionRecord, Game
 from games.selectors.pace import ready_action
 from games.services.broadcast import broadcast_after_commit
 from games.services.locking import locked_game, ruleset_of
@@ -67,10 +67,17 @@ def mark_ready(*, game_id: int, user, version: int, action_id: str) -> ActionRes
     if getattr(ruleset, "ready_action", None) is None:
         raise BadRequest(f"in {ruleset.name} a decision is ready once it is sent; there is nothing to mark ready")
     state = selectors.game_state(game)
-    if game.status != Game.Status.ACTIVE or state is None or ready_action(ruleset, state, seat) is None:
+    nothing_to_mark = game.status != Game.Status.ACTIVE or state is None or ready_action(ruleset, state, seat) is None
+    if nothing_to_mark and not _sent_already(game, seat, action_id):
         raise BadRequest("you have no decision to mark ready now (write it first, or it is already ready)")
     return submit_action(game_id=game_id, user=user, action=dict(ruleset.ready_action), action_id=action_id,
                          version=version)
+
+
+def _sent_already(game: Game, seat: int, action_id: str) -> bool:
+    """Whether this seat's ``action_id`` was applied: resent, it is acked as a duplicate."""
+    return ActionRecord.objects.filter(game=game, seat=seat, source=ActionRecord.Source.PLAYER,
+                                       action_id=action_id).exists()
 
 
 # ------------------------------------------------------------------ absence

@@ -322,6 +322,22 @@ def test_ready_resolves_the_turn_as_soon_as_every_seat_is_ready(make_user):
     assert not ActionRecord.objects.filter(game=game, source=ActionRecord.Source.TIMEOUT).exists()
 
 
+def test_ready_sent_again_with_its_action_id_is_acked_as_a_duplicate(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = _table(ana, ben, game_type="snowball-fighting", pace="daily", seconds=86400)
+    api = _client(ana)
+    written = _post(api, f"/api/games/{game.pk}/actions/",
+                    {"action": {"type": "setup", "name": "Ana the Bold", "starts": []}, "action_id": "setup",
+                     "version": game.version}).json()["view"]
+    body = {"version": written["version"], "action_id": "ready-1"}
+    first = _post(api, f"/api/games/{game.pk}/ready/", body)
+    assert first.status_code == 200, first.content
+    again = _post(api, f"/api/games/{game.pk}/ready/", body)
+    assert again.status_code == 200, again.content
+    assert again.json()["ack"] == {**first.json()["ack"], "duplicate": True}
+    assert ActionRecord.objects.filter(game=game, seat=0, action={"type": "ready"}).count() == 1
+
+
 def test_ready_in_a_game_whose_decisions_are_final_when_sent_says_so(make_user):
     ana, ben = make_user("Ana"), make_user("Ben")
     game = _table(ana, ben)
