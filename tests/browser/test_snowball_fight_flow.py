@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest
+from tests.browser.conftest import as_guest, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -82,3 +82,34 @@ def test_two_players_and_a_spectator_play_to_the_result(browser, live_server_pro
     expect(ana.locator("table")).to_contain_text(f"#{game_id}")
     for page in (ana, ben, eve):
         page.context.close()
+
+
+# Each card band whose level, points and card number do not all fit in it, by its text.
+CUT_BANDS_JS = """
+() => [...document.querySelectorAll('.sbf-band')].filter(b => b.scrollWidth > b.clientWidth + 1
+  || [...b.children].some(part => part.getBoundingClientRect().right > b.getBoundingClientRect().right + 1))
+  .map(b => b.textContent)
+"""
+
+
+def test_the_small_cards_of_a_reveal_show_level_points_and_number_whole(browser, live_server_proc):
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors = script_errors_of(page, timeout_ms=6000)
+    as_guest(page, live_server_proc.url + "/", "Ana")
+    page.click("a.game-type[href$='/snowball-fight/']")
+    page.select_option("select[name=opt_draft]", "quick")
+    page.click("button:has-text('Create game')")
+    page.locator("button:has-text('Add computer player')").first.click()
+    expect(page.locator(".waiting-room .tag:has-text('computer')")).to_have_count(1)
+    page.click("#start-game")
+    for _ in range(200):
+        if page.locator(".sbf-card.sbf-small").count():
+            break
+        if not page.evaluate(DECISIVE_JS):
+            page.wait_for_timeout(150)
+    expect(page.locator(".sbf-card.sbf-small").first).to_be_visible()
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        assert page.evaluate(CUT_BANDS_JS) == [], width
+    assert not errors, errors
+    page.context.close()
