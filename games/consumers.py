@@ -21,7 +21,7 @@ from django.conf import settings
 from django.http.cookie import parse_cookie
 
 from games import inputs, jsontext, rendering, selectors, services, version_watch
-from games.auth import token_for_key, token_group, token_is_live
+from games.auth import token_for_key, token_from_header, token_group, token_is_live
 from games.calls import coordinator_call, db_call
 from games.coordinator import get_coordinator
 from games.engines.base import GameError
@@ -286,8 +286,9 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         query = self._query()
         try:
             self.user = await self.authenticate(query)
-        except inputs.InputError:
-            await self._refuse("bad_token", "the API token is unknown or revoked", CLOSE_BAD_TOKEN)
+        except inputs.InputError as exc:
+            message = str(exc) if exc.field == "Authorization" else "the API token is unknown or revoked"
+            await self._refuse("bad_token", message, CLOSE_BAD_TOKEN)
             return
         if not inputs.is_valid(inputs.GAME_ID, self.game_id):
             await self._refuse("not_found", f"there is no game {self.game_id}", CLOSE_NOT_FOUND)
@@ -637,12 +638,11 @@ class GameApiConsumer(BaseGameConsumer):
 
     async def authenticate(self, query: dict[str, str]):
         """The token's user (``Authorization: Token``, or ``?token=``), else the session's."""
-        key = None
-        for name, value in self.scope.get("headers", []):
-            if name == b"authorization":
-                scheme, _, rest = value.decode("latin1").partition(" ")
-                if scheme.lower() in {"token", "bearer"}:
-                    key = rest.strip()
+        header = next((value.decode("latin1") for name, value in self.scope.get("headers", [])
+                       if name == b"authorization"), None)
+        key = token_from_header(header)
+        if header is not None and key is None:
+            raise inputs.InputError('the Authorization header must be "Token <key>"', field="Authorization")
         if key is None:
             key = query.get("token")
         if not key:

@@ -100,6 +100,17 @@ async def test_a_socket_with_an_unknown_token_is_refused_with_4001_not_made_a_sp
     assert code == 4001 and [f["code"] for f in frames] == ["bad_token"]
 
 
+@pytest.mark.parametrize("header", [b"Basic YW5hOnNlY3JldA==", b"Token", b"Token   ", b"sb_nakedkeynakedkey"])
+async def test_a_socket_whose_authorization_header_is_not_token_key_is_refused_with_4001(make_user, header):
+    """As over HTTP: a credential the server cannot read is refused, never made a spectator."""
+    game, *_ = await _game(make_user)
+    comm = socket(f"/ws/api/games/{game.pk}/", headers=[*LOCAL, (b"authorization", header)])
+    connected, _ = await comm.connect(timeout=5)
+    assert connected
+    frames, code = await frames_until_close(comm)
+    assert code == 4001 and [f["code"] for f in frames] == ["bad_token"]
+
+
 async def test_a_revoked_token_opens_no_socket(make_user):
     game, ana, token, key = await _game(make_user)
     await database_sync_to_async(token.delete)()
