@@ -99,6 +99,7 @@ def test_bad_seat_and_team_requests_are_refused_with_what_was_wrong_and_change_n
     assert '"team" must be an integer' in _error(_post(ana, f"{url}/team/", {"team": True}), 400, "bad_request")
     assert "seat 1 is taken" in _error(_post(ben, f"{url}/join/", {"seat": 0}), 409, "conflict")
     assert "sit down first" in _error(_post(ben, f"{url}/move/", {"seat": 2}), 403, "not_seated")
+    assert "only a seated player" in _error(_post(ben, f"{url}/start/"), 403, "not_seated")
     assert "seat must be 0 to 3, got 4" in _error(_post(ana, f"{url}/move/", {"seat": 4}), 400, "bad_request")
     assert _error(_post(ben, f"{url}/bots/", {"seat": 1}), 403, "forbidden")
     assert "has no computer player" in _error(_post(ana, f"{url}/remove-bot/", {"seat": 1}), 400, "bad_request")
