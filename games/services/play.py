@@ -71,7 +71,7 @@ def _play(game: Game, *, user, action: dict, action_id: str, version: int) -> tu
     if version < prompt_since:
         raise StaleVersion(
             f"the game moved on before your move arrived (you saw version {version}, it is at "
-            f"{game.version}); here is the current view, please choose again", current_version=game.version)
+            f"{game.version}); choose again from the current view", current_version=game.version)
     ruleset = ruleset_of(game.game_type)
     state = _load_state(game, ruleset)
     asked_before = ruleset.to_act(state)

@@ -42,6 +42,25 @@ def test_bot_creates_joins_starts_and_plays(make_user):
     assert again.json()["ack"]["duplicate"] is True
 
 
+def test_a_stale_action_over_http_names_the_current_version_to_fetch(make_user):
+    ana, ben = _bot(make_user("Ana")), _bot(make_user("Ben"))
+    game_id = _post(ana, "/api/games/", {"game_type": "snowball-fight"}).json()["id"]
+    _post(ben, f"/api/games/{game_id}/join/")
+    _post(ana, f"/api/games/{game_id}/start/")
+    seen = ana.get(f"/api/games/{game_id}/").json()
+    for bot in (ana, ben):
+        view = bot.get(f"/api/games/{game_id}/").json()
+        _post(bot, f"/api/games/{game_id}/actions/",
+              {"action": view["prompt"]["default"], "action_id": "pick", "version": view["version"]})
+    stale = _post(ana, f"/api/games/{game_id}/actions/",
+                  {"action": seen["prompt"]["default"], "action_id": "late", "version": seen["version"]})
+    assert stale.status_code == 409, stale.content
+    error = stale.json()["error"]
+    assert error["code"] == "stale_version" and "view" not in stale.json()
+    assert error["current_version"] == ana.get(f"/api/games/{game_id}/").json()["version"]
+    assert "here is" not in error["message"]
+
+
 def test_errors_say_what_was_wrong(make_user):
     ana = _bot(make_user("Ana"))
     assert Client(HTTP_AUTHORIZATION="Token nope").get("/api/games/?mine=1").status_code == 401
