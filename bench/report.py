@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import RESULTS
+from bench.engines import table_label
 
 ENGINES = "engines.json"
 LIVE_MEMORY = "live-memory-250g.json"
@@ -77,14 +78,35 @@ def source_of(name: str, result: dict[str, Any]) -> str:
 
 
 def engines_table(name: str, result: dict[str, Any]) -> Table:
+    """A row a game and table: its time against the floor timed beside it, and its target; then a
+    row for each spotlit call (What a Snowball!'s reachable area, Snowball Fighting's resolved turn)."""
     rows = []
-    for engine in sorted(result["results"], key=lambda r: r["slug"]):
-        per_game = engine["summary"]["ms_per_game"]
+    for engine in sorted(result["results"], key=lambda r: (r["slug"], r.get("players", 2), r.get("teams") or 0)):
+        summary = engine["summary"]
+        per_game = summary["ms_per_game"]
         target = engine["target_ms_per_game"]
-        rows.append((engine["slug"], f"{per_game['median']:.2f} ms (spread {per_game['spread_pct']:.0f}%)",
-                     f"< {target:g} ms", "met" if per_game["median"] < target else "missed"))
+        floor, to_floor = summary.get("floor_ms", {}).get("median"), summary.get("game_to_floor", {}).get("median")
+        rows.append((table_label(engine), "a random game", f"{per_game['median']:.2f} ms (spread {per_game['spread_pct']:.0f}%)",
+                     ms(floor) if floor else "-", f"{to_floor:.1f}x" if to_floor else "-",
+                     _target(target, engine), "met" if engine["meets_target"] else "missed"))
+        spot = engine.get("regions")
+        if spot:
+            spot_floor = summary.get("region_to_floor", {}).get("median")
+            over = spot.get("over_target")
+            rows.append((table_label(engine), "its spotlit call: median, 90th percentile, slowest",
+                         f"{spot['p50_ms']:.2f}, {spot['p90_ms']:.2f}, {spot['max_ms']:.2f} ms of {spot['count']:,}",
+                         ms(floor) if floor else "-", f"{spot_floor:.2f}x" if spot_floor else "-",
+                         _target(spot["target_ms"], engine) + " (median)" if spot.get("target_ms") else "-",
+                         ("met" if spot["meets_target"] else "missed")
+                         + (f"; {over:,} over it" if over else "")))
     return Table(f"**Engines alone** ({source_of(name, result)})",
-                 ("engine", "a random game", "target", ""), rows)
+                 ("engine", "what", "time", "floor", "x floor", "target", ""), rows)
+
+
+def _target(target_ms: float, engine: dict[str, Any]) -> str:
+    """``< 50 ms (15.6x)``: the target, and the ratio to the floor it stands for."""
+    reference = engine.get("reference_floor_ms")
+    return f"< {target_ms:g} ms" + (f" ({target_ms / reference:.1f}x)" if reference else "")
 
 
 def live_table(name: str, result: dict[str, Any], shape: str) -> Table:

@@ -2,6 +2,7 @@
 import json
 
 from bench import report
+from bench.engines import table_label
 
 
 def test_report_prints_every_headline_row_from_the_kept_runs(capsys):
@@ -10,7 +11,10 @@ def test_report_prints_every_headline_row_from_the_kept_runs(capsys):
 
     engines = json.loads((report.RESULTS / report.ENGINES).read_text())["results"]
     for engine in engines:
-        assert f"| {engine['slug']} | {engine['summary']['ms_per_game']['median']:.2f} ms" in printed
+        assert f"| {table_label(engine)} | a random game | {engine['summary']['ms_per_game']['median']:.2f} ms" in printed
+        if engine.get("regions"):
+            assert f"| {table_label(engine)} | its spotlit call: median, 90th percentile, slowest | " \
+                   f"{engine['regions']['p50_ms']:.2f}, " in printed
     for shape, name in (("one process", report.LIVE_MEMORY), ("two workers", report.LIVE_REDIS)):
         run = json.loads((report.RESULTS / name).read_text())
         assert f"**Live play, {shape}** (`{report.COMMANDS[name]}`; bench/results/{name}" in printed
