@@ -4,22 +4,45 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
-from games import pacing
+from games import pacing, services
 from games.engines.base import Option, Ruleset, team_counts_of
 from games.roster_field import RosterField
+
+User = get_user_model()
 
 
 class GuestForm(forms.Form):
     display_name = forms.CharField(max_length=40, label="Your name", widget=forms.TextInput(attrs={"autocomplete": "nickname"}))
 
 
+def _unused_email(value: str, user=None) -> str:
+    """``value`` normalised, refused if another account has it (in any case)."""
+    email = User.objects.normalize_email(value.strip())
+    if email and services.email_in_use(email, except_user=user):
+        raise forms.ValidationError("Another account already uses this e-mail address.", code="email_in_use")
+    return email
+
+
 class SignupForm(UserCreationForm):
+    email = forms.EmailField(
+        label="E-mail address", required=False, widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+        help_text="Optional, but recommended: it is the only way to reset a forgotten password.")
     display_name = forms.CharField(max_length=40, required=False, help_text="Shown to other players; defaults to your username.")
+
+    field_order = ("username", "email", "password1", "password2", "display_name")
 
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
+
+    def __init__(self, *args: Any, guest=None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.guest = guest
+
+    def clean_email(self) -> str:
+        return _unused_email(self.cleaned_data["email"], self.guest)
 
 
 class ApiTokenForm(forms.Form):
@@ -58,9 +81,18 @@ PACE_CHOICES = [
 
 
 class SettingsForm(forms.Form):
-    email = forms.EmailField(label="E-mail address", required=False)
+    email = forms.EmailField(label="E-mail address", required=False,
+                             widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+                             help_text="Where a link to reset a forgotten password is sent.")
     email_on_turn = forms.BooleanField(label="E-mail me when a game by the day waits for my decision",
                                        required=False)
+
+    def __init__(self, *args: Any, user, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_email(self) -> str:
+        return _unused_email(self.cleaned_data["email"], self.user)
 
 
 class NewGameForm(forms.Form):

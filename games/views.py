@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
@@ -53,13 +55,14 @@ def signup(request: HttpRequest) -> HttpResponse:
     is_guest = request.user.is_authenticated and getattr(getattr(request.user, "profile", None), "is_guest", False)
     if request.user.is_authenticated and not is_guest:
         return redirect("lobby")
-    form = SignupForm(request.POST or None)
+    guest = request.user if is_guest else None
+    form = SignupForm(request.POST or None, guest=guest, initial={"email": getattr(guest, "email", "")})
     if request.method == "POST" and form.is_valid():
         try:
             user = services.register_user(
                 username=form.cleaned_data["username"], password=form.cleaned_data["password1"],
                 display_name=form.cleaned_data.get("display_name") or None,
-                guest=request.user if is_guest else None)
+                guest=guest, email=form.cleaned_data["email"])
         except ServiceError as exc:
             form.add_error("username", exc.message)
         else:
@@ -172,6 +175,25 @@ def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
     return redirect(_game_url(game))
 
 
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset; the e-mail's link starts with the site's address
+    (``SNOWBALL_SITE_URL``), as every e-mail of the site does."""
+
+    @property
+    def extra_email_context(self) -> dict:
+        return {"site_url": settings.SNOWBALL_SITE_URL}
+
+
+_password_change = auth_views.PasswordChangeView.as_view()
+
+
+def password_change(request: HttpRequest) -> HttpResponse:
+    """Django's password change; a guest has no password to change, and registers instead."""
+    if getattr(getattr(request.user, "profile", None), "is_guest", False):
+        return redirect("signup")
+    return _password_change(request)
+
+
 @login_required
 def my_games(request: HttpRequest) -> HttpResponse:
     """The user's games, those waiting for the user's decision first."""
@@ -186,10 +208,11 @@ def my_games(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def my_settings(request: HttpRequest) -> HttpResponse:
-    """E-mail when a game by the day waits for a decision (opt-in)."""
+    """The e-mail address (password resets, and e-mail when a game by the day waits for a
+    decision: opt-in), and a link to change the password."""
     profile = services.ensure_profile(request.user)
-    form = SettingsForm(request.POST or None, initial={"email": request.user.email,
-                                                      "email_on_turn": profile.email_on_turn})
+    form = SettingsForm(request.POST or None, user=request.user,
+                        initial={"email": request.user.email, "email_on_turn": profile.email_on_turn})
     if request.method == "POST" and form.is_valid():
         try:
             services.update_settings(user=request.user, email=form.cleaned_data["email"],
@@ -199,7 +222,7 @@ def my_settings(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, "Settings saved.")
             return redirect("my_settings")
-    return render(request, "games/settings.html", {"form": form})
+    return render(request, "games/settings.html", {"form": form, "is_guest": profile.is_guest})
 
 
 @login_required

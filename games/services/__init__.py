@@ -12,7 +12,7 @@ the day waits for a decision), ``reveal`` (sealed rounds and the
 reveal barrier), ``locking`` (the game lock and transaction), ``broadcast`` (announcing a
 committed version), ``chat`` (table talk: posting, publishing a pair's conversation).
 """
-from games.services.accounts import create_guest, ensure_profile, register_user, update_settings
+from games.services.accounts import create_guest, email_in_use, ensure_profile, register_user, update_settings
 from games.services.broadcast import LOBBY_GROUP, broadcast_version, game_group
 from games.services.chat import consent_to_publish, post_message
 from games.services.handover import vote_handover
@@ -26,7 +26,7 @@ from games.services.waiting_room import (
 __all__ = [
     "LOBBY_GROUP", "ActionResult", "add_bot", "apply_timeouts", "broadcast_version", "choose_leader",
     "choose_team", "consent_to_publish", "create_game",
-    "create_guest", "ensure_profile", "game_group", "join_seat", "leave_seat", "move_seat", "next_deadline",
+    "create_guest", "email_in_use", "ensure_profile", "game_group", "join_seat", "leave_seat", "move_seat", "next_deadline",
     "mark_ready", "note_away", "note_back", "post_message", "register_user", "remove_bot", "replay", "resign",
     "start_game", "submit_action", "sweep_deadlines", "update_settings", "vote_handover",
 ]

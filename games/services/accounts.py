@@ -25,24 +25,34 @@ def create_guest(*, display_name: str) -> Any:
     return user
 
 
-def register_user(*, username: str, password: str, display_name: str | None = None, guest=None) -> Any:
-    """Create an account, or turn ``guest`` into one so it keeps its games."""
+def register_user(*, username: str, password: str, display_name: str | None = None, guest=None,
+                  email: str = "") -> Any:
+    """Create an account, or turn ``guest`` into one so it keeps its games. An ``email``
+    (optional) is where a forgotten password's reset link goes."""
     if User.objects.filter(username__iexact=username).exclude(pk=getattr(guest, "pk", None)).exists():
         raise Conflict(f"the username {username!r} is taken")
+    if email and email_in_use(email, except_user=guest):
+        raise Conflict("another account already uses this e-mail address")
     if guest is not None and getattr(guest, "profile", None) and guest.profile.is_guest:
         user = guest
         user.username = username
         user.set_password(password)
-        user.save(update_fields=["username", "password"])
+        user.email = email or user.email
+        user.save(update_fields=["username", "password", "email"])
         profile = user.profile
         profile.is_guest = False
         if display_name:
             profile.display_name = _clean_display_name(display_name)
         profile.save()
         return user
-    user = User.objects.create_user(username=username, password=password)
+    user = User.objects.create_user(username=username, password=password, email=email)
     Profile.objects.create(user=user, display_name=_clean_display_name(display_name or username))
     return user
+
+
+def email_in_use(email: str, *, except_user=None) -> bool:
+    """Whether an account other than ``except_user`` has ``email``, in any case."""
+    return User.objects.filter(email__iexact=email.strip()).exclude(pk=getattr(except_user, "pk", None)).exists()
 
 
 def ensure_profile(user) -> Profile:

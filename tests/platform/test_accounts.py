@@ -1,0 +1,146 @@
+"""Accounts: sign-up with or without an e-mail address, a forgotten password reset by e-mail,
+changing the password and the address."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+User = get_user_model()
+PASSWORD = "snow-ball-1234x"
+NEW_PASSWORD = "fresh-powder-5678"
+
+
+def _sign_up(client: Client, username: str, email: str = ""):
+    return client.post("/accounts/signup/", {"username": username, "email": email,
+                                             "password1": PASSWORD, "password2": PASSWORD})
+
+
+def _logs_in(username: str, password: str) -> bool:
+    return Client().login(username=username, password=password)
+
+
+def test_sign_up_without_an_email_address_still_works():
+    reply = _sign_up(Client(), "ana")
+    assert reply.status_code == 302
+    assert User.objects.get(username="ana").email == ""
+    assert _logs_in("ana", PASSWORD)
+
+
+def test_sign_up_asks_for_an_optional_email_address_and_keeps_it():
+    page = Client().get("/accounts/signup/").content.decode()
+    assert 'type="email" name="email"' in page
+    assert "Optional, but recommended" in page
+    assert _sign_up(Client(), "ben", "Ben@Example.COM").status_code == 302
+    assert User.objects.get(username="ben").email == "Ben@example.com"
+
+
+def test_an_email_address_another_account_uses_is_refused_in_any_case():
+    _sign_up(Client(), "ben", "ben@example.com")
+    reply = _sign_up(Client(), "benjamin", "BEN@example.com")
+    assert reply.status_code == 200
+    assert "Another account already uses this e-mail address." in reply.content.decode()
+    assert not User.objects.filter(username="benjamin").exists()
+
+
+def test_an_invalid_email_address_is_refused():
+    reply = _sign_up(Client(), "cat", "not-an-address")
+    assert reply.status_code == 200
+    assert "Enter a valid email address." in reply.content.decode()
+    assert not User.objects.filter(username="cat").exists()
+
+
+def test_a_guest_who_registers_keeps_the_address_it_gave_in_its_settings():
+    client = Client()
+    client.post("/guest/", {"display_name": "Gus"})
+    client.post("/me/settings/", {"email": "gus@example.com"})
+    page = client.get("/accounts/signup/").content.decode()
+    assert 'value="gus@example.com"' in page
+    assert _sign_up(client, "gus", "gus@example.com").status_code == 302
+    user = User.objects.get(username="gus")
+    assert (user.email, user.profile.is_guest) == ("gus@example.com", False)
+
+
+def test_the_log_in_page_links_to_the_password_reset():
+    page = Client().get("/accounts/login/").content.decode()
+    assert '<a href="/accounts/password_reset/">Forgot your password?</a>' in page
+
+
+def test_a_forgotten_password_is_reset_through_the_link_in_the_email(mailoutbox, settings):
+    settings.SNOWBALL_SITE_URL = "https://snowball.example"
+    _sign_up(Client(), "dora", "dora@example.com")
+    client = Client()
+    reply = client.post("/accounts/password_reset/", {"email": "DORA@example.com"})
+    assert reply["Location"] == "/accounts/password_reset/done/"
+    assert "Check your e-mail" in client.get(reply["Location"]).content.decode()
+
+    assert len(mailoutbox) == 1
+    mail = mailoutbox[0]
+    assert (mail.to, mail.subject, mail.from_email) == (["dora@example.com"], "Reset your Snowball password",
+                                                        settings.DEFAULT_FROM_EMAIL)
+    link = re.search(r"https://snowball\.example(/accounts/reset/\S+/\S+/)", mail.body).group(1)
+
+    form_page = client.get(link, follow=True)
+    assert "Choose a new password" in form_page.content.decode()
+    set_url = form_page.redirect_chain[-1][0]
+    reply = client.post(set_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+    assert reply["Location"] == "/accounts/reset/done/"
+    assert "Your new password is set" in client.get(reply["Location"]).content.decode()
+
+    assert _logs_in("dora", NEW_PASSWORD)
+    assert not _logs_in("dora", PASSWORD)
+    assert "This link no longer works" in Client().get(link, follow=True).content.decode()
+
+
+def test_an_unknown_address_shows_the_same_page_and_sends_nothing(mailoutbox, make_user):
+    make_user("Eve")
+    client = Client()
+    reply = client.post("/accounts/password_reset/", {"email": "nobody@example.com"})
+    assert reply["Location"] == "/accounts/password_reset/done/"
+    assert mailoutbox == []
+
+
+def test_a_guest_with_an_address_gets_no_reset_email(mailoutbox):
+    client = Client()
+    client.post("/guest/", {"display_name": "Gil"})
+    client.post("/me/settings/", {"email": "gil@example.com"})
+    Client().post("/accounts/password_reset/", {"email": "gil@example.com"})
+    assert mailoutbox == []
+
+
+def test_a_player_changes_the_password_from_the_settings_page():
+    client = Client()
+    _sign_up(client, "fay")
+    assert '<a href="/accounts/password_change/">Change your password</a>' in client.get("/me/settings/").content.decode()
+    wrong = client.post("/accounts/password_change/", {"old_password": "nope", "new_password1": NEW_PASSWORD,
+                                                       "new_password2": NEW_PASSWORD})
+    assert wrong.status_code == 200
+    reply = client.post("/accounts/password_change/", {"old_password": PASSWORD, "new_password1": NEW_PASSWORD,
+                                                       "new_password2": NEW_PASSWORD})
+    assert reply["Location"] == "/accounts/password_change/done/"
+    assert "Your password is changed" in client.get(reply["Location"]).content.decode()
+    assert client.get("/me/settings/").status_code == 200  # still signed in
+    assert _logs_in("fay", NEW_PASSWORD)
+    assert not _logs_in("fay", PASSWORD)
+
+
+def test_a_guest_has_no_password_to_change_and_is_sent_to_register():
+    client = Client()
+    client.post("/guest/", {"display_name": "Gwen"})
+    assert "Change your password" not in client.get("/me/settings/").content.decode()
+    assert client.get("/accounts/password_change/")["Location"] == "/accounts/signup/"
+
+
+def test_the_settings_page_refuses_an_address_another_account_uses():
+    _sign_up(Client(), "hal", "hal@example.com")
+    client = Client()
+    _sign_up(client, "ida", "ida@example.com")
+    reply = client.post("/me/settings/", {"email": "HAL@example.com"})
+    assert "Another account already uses this e-mail address." in reply.content.decode()
+    assert User.objects.get(username="ida").email == "ida@example.com"
+    assert client.post("/me/settings/", {"email": "IDA@example.com"}).status_code == 302
+    assert User.objects.get(username="ida").email == "IDA@example.com"
