@@ -27,8 +27,9 @@ def _free_port() -> int:
 
 class LiveServer:
     def __init__(self, db_path: Path, extra_env: dict[str, str] | None = None,
-                 application: str = "snowball_site.asgi:application"):
+                 application: str = "snowball_site.asgi:application", stdout_path: Path | None = None):
         self.application = application
+        self.stdout_path = stdout_path
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         inherited = {k: v for k, v in os.environ.items() if k not in {"DJANGO_ALLOW_ASYNC_UNSAFE", "REDIS_URL"}}
@@ -45,9 +46,13 @@ class LiveServer:
         return out.stdout
 
     def start(self) -> None:
+        """Serve; what the server prints (the console's e-mails) goes to ``stdout_path`` if given."""
+        stdout = open(self.stdout_path, "ab") if self.stdout_path else subprocess.DEVNULL
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), self.application],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            cwd=ROOT, env=self.env, stdout=stdout, stderr=subprocess.PIPE)
+        if self.stdout_path:
+            stdout.close()
         deadline = time.time() + 30
         while time.time() < deadline:
             if self.proc.poll() is not None:
