@@ -174,18 +174,22 @@ SNOWBALL_ABSENCE_GRACE = float(os.environ.get("SNOWBALL_ABSENCE_GRACE", "60"))
 # Seconds a seat may have no connection (a reload) before the others are told its player left.
 SNOWBALL_ABSENCE_NOTICE_DELAY = float(os.environ.get("SNOWBALL_ABSENCE_NOTICE_DELAY", "5"))
 
-# E-mail: the console in development; SMTP from the environment when EMAIL_HOST is set.
+# E-mail (turn reminders, password resets): the console in development; SMTP from the
+# environment when EMAIL_HOST is set. An empty EMAIL_HOST, EMAIL_PORT, DEFAULT_FROM_EMAIL or
+# SNOWBALL_SITE_URL (docker compose passes them all through) counts as unset.
 if os.environ.get("EMAIL_HOST"):
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     EMAIL_HOST = os.environ["EMAIL_HOST"]
-    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT") or "587")
     EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
     EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
     EMAIL_USE_TLS = _env_bool("EMAIL_USE_TLS", True)
+    # seconds before a silent SMTP server fails the sending (a reset request waits for it)
+    EMAIL_TIMEOUT = 10
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Snowball <snowball@localhost>")
-SNOWBALL_SITE_URL = os.environ.get("SNOWBALL_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or "Snowball <snowball@localhost>"
+SNOWBALL_SITE_URL = (os.environ.get("SNOWBALL_SITE_URL") or "http://127.0.0.1:8000").rstrip("/")
 # Seconds between two full collections of the cyclic collector in a server (0: only when
 # its thresholds say; snowball_site/tuning.py).
 SNOWBALL_FULL_COLLECTION_SECONDS = float(os.environ.get("SNOWBALL_FULL_COLLECTION_SECONDS", "30"))

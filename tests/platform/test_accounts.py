@@ -1,8 +1,13 @@
 """Accounts: sign-up with or without an e-mail address, a forgotten password reset by e-mail,
-changing the password and the address."""
+changing the password and the address, and where the site's e-mail goes."""
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -144,3 +149,34 @@ def test_the_settings_page_refuses_an_address_another_account_uses():
     assert User.objects.get(username="ida").email == "ida@example.com"
     assert client.post("/me/settings/", {"email": "IDA@example.com"}).status_code == 302
     assert User.objects.get(username="ida").email == "IDA@example.com"
+
+
+def _email_settings(**env: str) -> dict:
+    """The e-mail settings a server started with ``env`` (and no other e-mail variable) reads."""
+    names = ("EMAIL_BACKEND", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER", "EMAIL_USE_TLS", "DEFAULT_FROM_EMAIL",
+             "SNOWBALL_SITE_URL")
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("EMAIL_") and k not in names}
+    code = ("import json; from snowball_site import settings as s; "
+            f"print(json.dumps({{n: getattr(s, n, None) for n in {names!r}}}))")
+    out = subprocess.run([sys.executable, "-c", code], env={**clean, **env}, capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[2], check=True)
+    return json.loads(out.stdout)
+
+
+@pytest.mark.parametrize("env", [{}, {"EMAIL_HOST": "", "EMAIL_PORT": "587", "DEFAULT_FROM_EMAIL": "",
+                                      "SNOWBALL_SITE_URL": ""}])
+def test_without_an_smtp_host_emails_go_to_the_console(env):
+    found = _email_settings(**env)
+    assert found["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
+    assert found["DEFAULT_FROM_EMAIL"] == "Snowball <snowball@localhost>"
+    assert found["SNOWBALL_SITE_URL"] == "http://127.0.0.1:8000"
+
+
+def test_an_smtp_server_comes_from_the_environment():
+    found = _email_settings(EMAIL_HOST="smtp.example.com", EMAIL_PORT="2525", EMAIL_HOST_USER="snow",
+                            EMAIL_USE_TLS="0", DEFAULT_FROM_EMAIL="Snowball <no-reply@snowball.example>",
+                            SNOWBALL_SITE_URL="https://snowball.example/")
+    assert found == {"EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend", "EMAIL_HOST": "smtp.example.com",
+                     "EMAIL_PORT": 2525, "EMAIL_HOST_USER": "snow", "EMAIL_USE_TLS": False,
+                     "DEFAULT_FROM_EMAIL": "Snowball <no-reply@snowball.example>",
+                     "SNOWBALL_SITE_URL": "https://snowball.example"}
