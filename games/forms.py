@@ -22,7 +22,7 @@ def _unused_email(value: str, user=None) -> str:
     """``value`` normalised, refused if another account has it (in any case)."""
     email = User.objects.normalize_email(value.strip())
     if email and services.email_in_use(email, except_user=user):
-        raise forms.ValidationError("Another account already uses this e-mail address.", code="email_in_use")
+        raise forms.ValidationError("Another account already uses this e-mail address.")
     return email
 
 

@@ -73,8 +73,9 @@ def _clean_display_name(name: str) -> str:
 
 
 def update_settings(*, user, email: str | None = None, email_on_turn: bool | None = None) -> Profile:
-    """Change the user's e-mail address and whether it wants an e-mail when a game by the day
-    waits for its decision (which needs an address). ``None`` leaves a setting as it is."""
+    """Change the user's e-mail address (one no other account has, in any case) and whether it
+    wants an e-mail when a game by the day waits for its decision (which needs an address).
+    ``None`` leaves a setting as it is."""
     profile = ensure_profile(user)
     if email is not None:
         email = email.strip()
@@ -83,6 +84,8 @@ def update_settings(*, user, email: str | None = None, email_on_turn: bool | Non
                 validate_email(email)
             except ValidationError as exc:
                 raise BadRequest("the e-mail address is not valid") from exc
+            if email_in_use(email, except_user=user):
+                raise Conflict("another account already uses this e-mail address")
         user.email = email
         user.save(update_fields=["email"])
     if email_on_turn is not None:

@@ -532,6 +532,20 @@ def test_a_player_who_opted_in_gets_one_email_per_decision_of_a_game_by_the_day(
     assert mailoutbox == []
 
 
+def test_an_address_another_account_has_is_refused_over_the_api_and_changes_nothing(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    ana.email = "ana@example.com"
+    ana.save(update_fields=["email"])
+    refused = _client(ben).post("/api/me/settings/", {"email": "ANA@example.com", "email_on_turn": True},
+                                content_type="application/json")
+    assert refused.status_code == 409
+    assert refused.json()["error"]["code"] == "conflict"
+    assert "another account already uses this e-mail address" in refused.json()["error"]["message"]
+    assert _client(ben).get("/api/me/settings/").json() == {"email": "", "email_on_turn": False}
+    kept = _client(ana).post("/api/me/settings/", {"email": "Ana@example.com"}, content_type="application/json")
+    assert kept.status_code == 200
+
+
 def test_the_settings_page_asks_for_an_address_before_sending_emails(make_user):
     browser = Client()
     ben = make_user("Ben")
