@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -175,13 +176,26 @@ def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
     return redirect(_game_url(game))
 
 
+PASSWORD_RESETS_PER_HOUR = 3
+"""Reset e-mails one address may be sent in an hour; past that the form still says the e-mail
+is on its way, and sends nothing, so it cannot be used to flood someone's mailbox."""
+
+
 class PasswordResetView(auth_views.PasswordResetView):
     """Django's password reset; the e-mail's link starts with the site's address
-    (``SNOWBALL_SITE_URL``), as every e-mail of the site does."""
+    (``SNOWBALL_SITE_URL``), as every e-mail of the site does, and one address gets at most
+    :data:`PASSWORD_RESETS_PER_HOUR` of them an hour (counted in the server process's cache)."""
 
     @property
     def extra_email_context(self) -> dict:
         return {"site_url": settings.SNOWBALL_SITE_URL}
+
+    def form_valid(self, form) -> HttpResponse:
+        key = "password-reset:" + form.cleaned_data["email"].strip().lower()
+        cache.add(key, 0, timeout=3600)
+        if cache.incr(key) > PASSWORD_RESETS_PER_HOUR:
+            return redirect(self.get_success_url())
+        return super().form_valid(form)
 
 
 _password_change = auth_views.PasswordChangeView.as_view()

@@ -109,6 +109,19 @@ def test_an_unknown_address_shows_the_same_page_and_sends_nothing(mailoutbox, ma
     assert mailoutbox == []
 
 
+def test_one_address_is_sent_at_most_three_reset_emails_an_hour(mailoutbox):
+    from django.core.cache import cache
+
+    cache.clear()
+    _sign_up(Client(), "hal", "hal@example.com")
+    replies = [Client().post("/accounts/password_reset/", {"email": "Hal@example.com"}) for _ in range(5)]
+    assert [r["Location"] for r in replies] == ["/accounts/password_reset/done/"] * 5
+    assert len(mailoutbox) == 3
+    cache.clear()
+    Client().post("/accounts/password_reset/", {"email": "hal@example.com"})
+    assert len(mailoutbox) == 4
+
+
 def test_a_guest_with_an_address_gets_no_reset_email(mailoutbox):
     client = Client()
     client.post("/guest/", {"display_name": "Gil"})
