@@ -70,6 +70,16 @@ def test_a_guest_who_registers_keeps_the_address_it_gave_in_its_settings():
     assert (user.email, user.profile.is_guest) == ("gus@example.com", False)
 
 
+def test_a_guest_who_registers_with_a_new_address_keeps_the_new_one():
+    """The address given when signing up is the account's, even if the guest had given
+    another one in its settings before."""
+    client = Client()
+    client.post("/guest/", {"display_name": "Gia"})
+    client.post("/me/settings/", {"email": "old@example.com"})
+    assert _sign_up(client, "gia", "new@example.com").status_code == 302
+    assert User.objects.get(username="gia").email == "new@example.com"
+
+
 def test_the_log_in_page_links_to_the_password_reset():
     page = Client().get("/accounts/login/").content.decode()
     assert '<a href="/accounts/password_reset/">Forgot your password?</a>' in page
@@ -120,6 +130,18 @@ def test_one_address_is_sent_at_most_three_reset_emails_an_hour(mailoutbox):
     cache.clear()
     Client().post("/accounts/password_reset/", {"email": "hal@example.com"})
     assert len(mailoutbox) == 4
+
+
+def test_writing_the_address_in_another_case_does_not_get_past_the_three_an_hour(mailoutbox):
+    """The limit counts the address, not how it was typed: a fourth request in new capitals
+    sends nothing either."""
+    from django.core.cache import cache
+
+    cache.clear()
+    _sign_up(Client(), "ivy", "ivy@example.com")
+    for typed in ("ivy@example.com", "IVY@example.com", "Ivy@Example.com", "iVy@EXAMPLE.COM"):
+        Client().post("/accounts/password_reset/", {"email": typed})
+    assert len(mailoutbox) == 3
 
 
 def test_a_guest_with_an_address_gets_no_reset_email(mailoutbox):
