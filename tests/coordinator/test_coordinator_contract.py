@@ -100,6 +100,27 @@ def test_lock_is_free_again_after_release_and_after_an_error(coordinator: Coordi
         pass
 
 
+def test_a_thread_waiting_for_the_lock_gets_it_when_the_holder_fails(coordinator: Coordinator) -> None:
+    """A move that fails under the lock frees it for the move already waiting, not only for
+    those that come after everyone let go."""
+    holding = threading.Event()
+
+    def failing_holder() -> str:
+        with pytest.raises(RuntimeError, match="boom"):
+            with coordinator.lock(6):
+                holding.set()
+                time.sleep(0.3)
+                raise RuntimeError("boom")
+        return "failed"
+
+    def waiter() -> str:
+        assert holding.wait(timeout=5)
+        with coordinator.lock(6, wait=3):
+            return "got it"
+
+    assert run_together([failing_holder, waiter]) == ["failed", "got it"]
+
+
 def test_locks_of_different_games_are_independent(coordinator: Coordinator) -> None:
     with coordinator.lock(1):
         with coordinator.lock(2, wait=0):
