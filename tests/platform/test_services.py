@@ -94,6 +94,38 @@ def test_action_based_on_an_old_prompt_is_refused_as_stale(make_user):
     assert game.version == game.actions.order_by("-seq").first().version
 
 
+def test_a_move_from_the_view_just_before_the_seat_was_asked_is_stale_and_one_from_that_view_is_not(make_user):
+    """The boundary of staleness: the first version whose view asks the seat is current, the
+    version before it is not, however close."""
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, ben)
+    play_to_end(game.pk, {0: ana, 1: ben}, max_steps=6)
+    game.refresh_from_db()
+    seat = min(engines.get(game.game_type).to_act(game.state))
+    user = ana if seat == 0 else ben
+    asked_at = game.prompts["seats"][str(seat)]["since"]
+    assert asked_at > 1
+    with pytest.raises(StaleVersion):
+        services.submit_action(game_id=game.pk, user=user, action=_first_move(game, seat),
+                               action_id=uuid.uuid4().hex, version=asked_at - 1)
+    result = services.submit_action(game_id=game.pk, user=user, action=_first_move(game, seat),
+                                    action_id=uuid.uuid4().hex, version=asked_at)
+    assert not result.duplicate and result.version > game.version
+
+
+def test_a_move_claiming_a_version_the_game_has_not_reached_is_refused_and_changes_nothing(make_user):
+    """A client cannot have seen a view newer than the game: even one version ahead is refused."""
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, ben)
+    before = (game.version, game.state)
+    with pytest.raises(BadRequest, match="ahead of the game"):
+        services.submit_action(game_id=game.pk, user=ana, action=_first_move(game, 0), action_id="ahead",
+                               version=game.version + 1)
+    game.refresh_from_db()
+    assert (game.version, game.state) == before
+    assert not ActionRecord.objects.filter(game=game).exists()
+
+
 def test_simultaneous_choices_are_not_stale_for_the_other_seat(make_user):
     ana, ben = make_user("Ana"), make_user("Ben")
     game = started_game(ana, ben)
