@@ -342,6 +342,24 @@ async def test_private_game_needs_the_invite(make_user):
     await comm.disconnect()
 
 
+async def test_a_signed_in_stranger_cannot_watch_a_private_game_but_its_players_can(make_user):
+    """Being signed in is not an invitation: a token of someone neither seated nor the creator
+    is refused with 4003, while a player's token opens the same private game."""
+    @database_sync_to_async
+    def setup():
+        ana, ben, eve = make_user("Ana"), make_user("Ben"), make_user("Eve")
+        game = started_game(ana, ben, is_public=False)
+        return game, ApiToken.issue(user=eve, name="t")[1], ApiToken.issue(user=ben, name="t")[1]
+
+    game, eve_key, ben_key = await setup()
+    eve = await api_socket(game.pk, eve_key)
+    assert (await next_of(eve, "error"))["code"] == "forbidden"
+    assert (await eve.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4003}
+    ben = await api_socket(game.pk, ben_key)
+    assert (await next_of(ben, "view"))["seat"] == 1
+    await ben.disconnect()
+
+
 async def test_a_watcher_sees_each_new_version_once_and_in_order(site_backend, make_user):
     """However the version pings reach a socket (straight from the sender or through its queue),
     a spectator that reads nothing until the end finds one view per change, oldest first."""
