@@ -319,6 +319,19 @@ def test_setup_refuses_what_is_not_a_start_hex_or_a_name():
         R.apply(s, 0, {"type": "orders", "segments": [None, None, None]})
 
 
+@pytest.mark.parametrize("length", [1, 23, 24, 25, 40])
+def test_a_nom_de_guerre_of_up_to_24_characters_is_kept_and_a_longer_one_refused(length):
+    """Rule 2's boundary: 24 characters is still a name; 25 is one too many."""
+    name = ("Frosty" * 7)[:length]
+    s = R.new_game(players=2, options={}, seed=5)
+    if length > 24:
+        with pytest.raises(IllegalAction, match="at most 24"):
+            R.apply(s, 0, {"type": "setup", "name": name, "starts": []})
+        return
+    s, _ = R.apply(s, 0, {"type": "setup", "name": name, "starts": [], "ready": True})
+    assert R.view(s, 0)["you"]["setup"]["name"] == name
+
+
 @pytest.mark.parametrize("players", [1, 7, "2", True])
 def test_two_to_six_players(players):
     with pytest.raises(BadAction, match="2 to 6 players"):
