@@ -333,6 +333,18 @@ def test_throw_exactly_at_snowball_distance_is_allowed() -> None:
     assert events[0]["distance"] == pytest.approx(SNOWBALL_DISTANCE, abs=TOLERANCE)
 
 
+@pytest.mark.parametrize(("beyond", "offered"), [(TOLERANCE / 2, True), (2 * TOLERANCE, False)])
+def test_the_throws_offered_use_the_same_tolerance_as_the_throw_itself(beyond: float, offered: bool) -> None:
+    """A target the rules let Paul hit is among the legal actions a page or bot is shown, and
+    one out of reach is not."""
+    s = battle({"Paul": [5]}, {"Paul": [20.0, 15.0], "Bianca": [20.0 + SNOWBALL_DISTANCE + beyond, 15.0]})
+    throws_at_bianca = [a for a in R.legal_actions(s, 0)
+                        if a["type"] == "throw" and a["character"] == "Paul" and a["target"] == "Bianca"]
+    assert bool(throws_at_bianca) == offered
+    if offered:
+        act(s, 0, **throws_at_bianca[0])
+
+
 @pytest.mark.parametrize(
     ("blocker", "words"),
     [
@@ -519,6 +531,20 @@ def test_bianca_reroll_limits() -> None:
         act(s, 1, type="ability", character="Bianca", die=3, target="Emily")
     s, events = act(s, 1, type="ability", character="Bianca", die=3, target="Natasha")
     assert events[0]["type"] == "force_reroll"
+
+
+@pytest.mark.parametrize(("beyond", "offered"), [(TOLERANCE / 2, True), (2 * TOLERANCE, False)])
+def test_bianca_is_offered_a_reroll_on_whom_her_action_reaches_with_the_tolerance(beyond: float,
+                                                                                  offered: bool) -> None:
+    """The legal actions shown for Bianca's Action follow the rule's 1 Move with the table's
+    tolerance, as the Action itself does."""
+    s = battle({"Bianca": [3], "Paul": [2]}, {"Bianca": [30.0, 15.0], "Paul": [30.0 - MOVE_DISTANCE - beyond, 15.0]},
+               to_move=1)
+    rerolls_of_paul = [a for a in R.legal_actions(s, 1)
+                       if a["type"] == "ability" and a["character"] == "Bianca" and a.get("target") == "Paul"]
+    assert bool(rerolls_of_paul) == offered
+    if offered:
+        act(s, 1, **rerolls_of_paul[0])
 
 
 def test_natasha_swaps_with_a_team_mate_within_one_move() -> None:
