@@ -165,7 +165,8 @@ SNOWBALL_FLOOD_COOLDOWN_SECONDS = float(os.environ.get("SNOWBALL_FLOOD_COOLDOWN_
 # the last of X-Forwarded-For when a proxy in front appends it (and only then).
 SNOWBALL_MAX_SOCKETS_PER_CLIENT = int(os.environ.get("SNOWBALL_MAX_SOCKETS_PER_CLIENT", "50"))
 SNOWBALL_TRUST_X_FORWARDED_FOR = _env_bool("SNOWBALL_TRUST_X_FORWARDED_FOR", False)
-# Seconds between presence heartbeats; a connection not seen for 3 beats is gone.
+# Seconds between presence heartbeats; a connection not seen for 30 s (the coordinator's
+# presence_ttl, three beats at the default) is gone.
 SNOWBALL_PRESENCE_HEARTBEAT = float(os.environ.get("SNOWBALL_PRESENCE_HEARTBEAT", "10"))
 # Seconds between two sweeps of overdue prompts by each worker (games/deadline_sweep.py).
 SNOWBALL_SWEEP_SECONDS = float(os.environ.get("SNOWBALL_SWEEP_SECONDS", "5"))

@@ -8,8 +8,7 @@ games played by bots on that worker for ``--socket-seconds``. Every 0.1 s the wo
 connections are counted in ``pg_stat_activity`` (the rows whose client port is one of the
 worker's own sockets to PostgreSQL). Reported: the most it held in each phase and after
 5 s idle, the HTTP answers, and the bound the configuration sets (the pool's ``max_size``,
-plus the moves' own asynchronous connections per event loop where games/async_database.py
-keeps them). Goal: never above that bound; with no pool configured there is none.
+``SNOWBALL_DB_POOL_SIZE``). Goal: never above that bound; with no pool configured there is none.
 """
 from __future__ import annotations
 
@@ -31,12 +30,7 @@ from bench.probes.common import finish
 BOUND_SCRIPT = """
 from django.conf import settings
 pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool")
-try:
-    from games import async_database
-    per_loop = getattr(async_database, "CONNECTIONS_PER_LOOP", 0)
-except ImportError:
-    per_loop = 0
-print(json.dumps({"pool": pool if pool is None or isinstance(pool, (dict, bool)) else str(pool), "async_per_loop": per_loop,
+print(json.dumps({"pool": pool if pool is None or isinstance(pool, (dict, bool)) else str(pool),
                   "conn_max_age": settings.DATABASES["default"].get("CONN_MAX_AGE")}))
 """
 
@@ -98,7 +92,7 @@ async def probe(cluster: Cluster, args: argparse.Namespace) -> dict:
         bound = None
     else:
         max_size = pool.get("max_size", pool.get("min_size", 4)) if isinstance(pool, dict) else 4
-        bound = max_size + (bound_info["async_per_loop"] or 0)
+        bound = max_size
     port = cluster.worker_ports[0]
     pg_port = int(cluster.db_url.rsplit(":", 1)[1].split("/")[0])
     counter = ConnectionCounter(pid=cluster.worker_pid(0), pg_port=pg_port,
