@@ -67,6 +67,18 @@ def test_a_collector_is_slower_than_an_equally_fast_mover(dice):
     assert s2["combatants"][0]["ss"] == 2
 
 
+def test_the_mf_spent_collecting_before_a_move_count_towards_a_contested_hex(dice):
+    """R7: fewer MF spent wins. Collecting first (2 MF) and moving 2 hexes is 4 MF spent on
+    arrival, slower than a mover's 3; a mover's 4 ties it, and the collector loses the tie."""
+    collect_first = {"type": "collect_move", "what": "ss", "count": 1, "collect_at": "start", "route": ["I5", "K5"]}
+    dice([])
+    for mover_at, route in (("N8", ["M7", "L6", "K5"]), ("O9", ["N8", "M7", "L6", "K5"])):
+        s = put(arena({0: "G5", 1: mover_at}), 0, "G5", ss=1)
+        s2, events = turn(s, {0: [collect_first, STAND, STAND], 1: [{"type": "move", "route": route}, STAND, STAND]})
+        assert hexes(s2) == ["I5", "K5"], mover_at
+        assert next(e for e in events if e["type"] == "contest")["winner"] == 1
+
+
 def test_someone_standing_keeps_their_hex_and_bumps_cascade():
     s = arena({0: "G5", 1: "K5", 2: "C5"}, players=3)
     s2, _ = turn(s, {0: [{"type": "move", "route": ["I5", "K5"]}, STAND, STAND],

@@ -622,6 +622,7 @@ def _move_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng:
         start = c["hex"]
         route: list[str] = []
         budget = MF_PER_SEGMENT
+        spent_before_moving = 0
         collector = order["type"] in ("collect", "collect_move")
         if order["type"] == "run":
             route = garden.cheapest_route(start, KITCHEN) or []
@@ -629,6 +630,7 @@ def _move_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng:
             if order["type"] == "collect_move":
                 budget -= R.COLLECT_COST[order["what"]] * order["count"]
                 if order["collect_at"] == "start":
+                    spent_before_moving = MF_PER_SEGMENT - budget
                     _collect(s, seg, seat, order, plans[seat])
             if start == plans[seat]["planned_start"]:
                 route = order["route"]
@@ -636,8 +638,8 @@ def _move_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng:
                 route = garden.cheapest_route(start, order["route"][-1]) or []
         taken, costs = _walk(garden, start, route, budget)
         plans[seat]["full_tilt"] = order["type"] in ("move", "collect_move") and bool(costs) and costs[-1] == MF_PER_SEGMENT
-        claims[seat] = {"hexes": [start] + taken, "costs": [0] + costs, "at": len(taken),
-                        "collector": collector, "planned": route}
+        claims[seat] = {"hexes": [start] + taken, "costs": [0] + [spent_before_moving + x for x in costs],
+                        "at": len(taken), "collector": collector, "planned": route}
     # contested hexes: fewer MF wins, collectors lose ties, then the tealeaves
     while True:
         by_hex: dict[str, list[int]] = defaultdict(list)
