@@ -60,7 +60,7 @@ def test_equally_fast_combatants_are_sorted_out_by_the_tealeaves(dice, leaf, exp
 def test_a_collector_is_slower_than_an_equally_fast_mover(dice):
     s = put(arena({0: "G5", 1: "O5"}), 0, "G5", ss=1)
     dice([])  # settled without the tealeaves
-    s2, _ = turn(s, {0: [{"type": "collect_move", "what": "ss", "count": 1, "collect_at": "start",
+    s2, _ = turn(s, {0: [{"type": "collect_move", "what": "ss", "count": 1, "collect_at": "end",
                           "route": ["I5", "K5"]}, STAND, STAND],
                      1: [{"type": "move", "route": ["M5", "K5"]}, STAND, STAND]})
     assert hexes(s2) == ["I5", "K5"]
@@ -239,6 +239,16 @@ def test_rule_12_00_spells_disaster(dice, rule12):
         assert s2["combatants"][1]["vp"] == 0
     else:
         assert (c["hp"], c["ss"]) == (10, 4)
+
+
+@pytest.mark.parametrize("hp, status", [(2, "running"), (3, "fighting")])
+def test_rule_12_the_disasters_2_hp_can_send_the_thrower_to_the_kitchen(dice, hp, status):
+    s = put(arena({0: "A5", 1: "M5"}, rule12=True), 0, "A5", hp=hp)
+    dice([100])
+    s2, events = turn(s, {0: [RATTLE, RATTLE, STAND]})
+    c = s2["combatants"][0]
+    assert (c["hp"], c["status"]) == (hp - 2, status)
+    assert len(rolls_of(events)) == 1  # recovering, then running: no second throw
 
 
 @pytest.mark.parametrize("roll, falls", [(10, True), (11, False)])
