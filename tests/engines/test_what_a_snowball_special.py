@@ -369,6 +369,16 @@ def test_a_team_wiped_out_scores_minus_a_million_and_the_last_team_wins_at_once(
     assert teams[1] == -1_000_000 and teams[2] == -1_000_000 and teams[0] == 1 + 5
 
 
+def test_a_cheat_that_sends_the_last_enemy_home_wins_before_the_parents_look(dice):
+    s = scene([{"team": 0, "pos": [5, 12], "snowballs": [1]}, {"team": 1, "pos": [7.0, 12], "command_dice": 1}],
+              tray=[4, 3], terrain=[])
+    dice(4, 6)
+    after, events = act(s, 0, {"type": "throw", "die": 4, "target": "k3", "snowball": 1})
+    assert not of_type(events, "parents") and after["kids"]["k0"]["home"] is None
+    outcome = R.outcome(after)
+    assert outcome["winners"] == [0] and "one team is left" in outcome["reason"]
+
+
 def test_a_team_surrenders_only_when_all_its_seats_agree():
     kids = [{"name": n, "seat": seat} for n, seat in (("A", 0), ("B", 1), ("C", 1), ("D", 2), ("E", 2), ("F", 2))]
     s = R.new_game(players=3, options={"kids": kids}, seed=4, teams=[0, 0, 1])

@@ -1522,7 +1522,7 @@ class WhatASnowball:
             throw["step"] = "done"
             self._roll_for_effect(s, events)
             s["throw"] = None
-            if throw["too_close"]:
+            if throw["too_close"] and _several_teams_left(s):
                 if self._cheat_consequences(s, events, throw["thrower"], throw["target"], "throw"):
                     return
             self._finish_action(s, events)
