@@ -305,3 +305,16 @@ def test_three_snowmen_heads_serve_as_dirigibles_once():
     s = arena({0: "Q5", 1: "A13"})
     with pytest.raises(IllegalAction, match="only on the snowman's hex"):
         turn(s, {0: [{"type": "collect", "what": "head"}, STAND, STAND]})
+
+
+def test_an_avalanche_in_the_third_segment_marks_its_victim_in_the_next_turns_first(dice):
+    s = put(arena({0: "I9", 1: "J6"}), 0, "I9", ss=1, dd=1)
+    dice([80, 80, 80])
+    s, _ = turn(s, {0: [STAND, STAND, {"type": "avalanche", "side": "N"}]})
+    assert s["combatants"][1]["hp"] == 8
+    dice([99, 99, 99])
+    _, events = turn(s, {0: [RATTLE, STAND, STAND], 1: [RATTLE | {"target": 0}, STAND, RATTLE | {"target": 0}]})
+    at_victim, by_victim, later = rolls_of(events)
+    assert mods(at_victim)[RU.M_TARGET_BIG_HIT] == 10
+    assert mods(by_victim)[RU.M_ASSAILANT_BIG_HIT] == -10
+    assert RU.M_ASSAILANT_BIG_HIT not in mods(later)
