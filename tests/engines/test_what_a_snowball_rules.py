@@ -580,6 +580,14 @@ def test_a_shove_takes_no_last_command_die(dice):
     assert s["kids"]["k3"]["down"] and s["kids"]["k3"]["command_dice"] == 1
 
 
+def test_a_shove_takes_a_die_from_a_kid_with_exactly_two(dice):
+    s = _shove_scene({}, {"command_dice": 2})
+    dice(6, 1)
+    s, _ = act(s, 0, {"type": "move", "die": 1})
+    s, events = act(s, 0, {"type": "move_to", "to": [9.0, 12], "shove": "k3"})
+    assert s["kids"]["k3"]["command_dice"] == 1 and of_type(events, "shove")[0]["lost"] == 1
+
+
 def test_a_shove_needs_base_contact(dice):
     s = _shove_scene({}, {})
     dice(6)
@@ -598,6 +606,14 @@ def test_too_close_hits_automatically_then_the_parents_roll(dice, parents, caugh
     assert of_type(events, "to_hit")[0]["automatic"]
     assert s["kids"]["k0"]["points"] == 1
     assert (s["kids"]["k0"]["home"] == "parents") is caught
+
+
+def test_a_too_close_hit_takes_the_targets_aims(dice):
+    s = scene([{"team": 0, "pos": [5, 12], "snowballs": [1]}, {"team": 1, "pos": [6.5, 12], "aims": 2},
+               {"team": 1, "pos": [20, 20]}], tray=[4, 3], terrain=[])
+    dice(1, 1)
+    s, _ = act(s, 0, {"type": "throw", "die": 4, "target": "k3", "snowball": 1})
+    assert s["kids"]["k3"]["aims"] == 0
 
 
 def test_just_over_an_inch_is_a_fair_throw(dice):

@@ -111,6 +111,13 @@ def test_playing_rough_a_big_kid_keeps_the_lower_of_two_dice(dice):
     assert after["kids"]["k0"]["home"] is None
 
 
+def test_playing_rough_a_big_kid_is_caught_when_the_lower_die_is_four(dice):
+    s = throw_scene({"type": "big_kid"}, {}, gap=0.5)
+    dice(1, 4, 6, *MORE)
+    after, events = act(s, 0, {"type": "throw", "die": 4, "target": "k3", "snowball": 1})
+    assert of_type(events, "parents")[0]["kept"] == 4 and after["kids"]["k0"]["home"] == "parents"
+
+
 @pytest.mark.parametrize("roll, caught", [(2, True), (1, False)])
 def test_do_not_hit_animals_parents_catch_cheats_on_a_penguin_on_two(dice, roll, caught):
     s = throw_scene({}, {"type": "penguin"}, gap=0.5)
@@ -141,6 +148,16 @@ def test_oops_a_shoved_yeti_may_knock_the_aggressor_down_too(dice, oops, knocked
         assert {a["type"] for a in R.legal_actions(s, 0)} == {"wild", "end_activation", "surrender"}
 
 
+@pytest.mark.parametrize("dice_left, kept", [(2, 1), (1, 1)])
+def test_oops_takes_a_die_from_an_aggressor_with_two_or_more(dice, dice_left, kept):
+    s = scene([{"team": 0, "pos": [5, 12], "command_dice": dice_left}, {"team": 1, "pos": [8, 12], "type": "yeti"},
+               {"team": 0, "pos": [2, 2]}], tray=[1, 6], terrain=[])
+    dice(6, 4, 1)
+    s, _ = act(s, 0, {"type": "move", "die": 1})
+    s, _ = act(s, 0, {"type": "move_to", "to": [7.0, 12], "shove": "k3"})
+    assert s["kids"]["k0"]["down"] and s["kids"]["k0"]["command_dice"] == kept
+
+
 def test_a_yeti_is_too_friendly_to_shove():
     s = scene([{"team": 0, "pos": [5, 12], "type": "yeti"}, {"team": 1, "pos": [7, 12]}], tray=[1, 3], terrain=[])
     s["pending"] = {"kind": "move_to", "seat": 0, "kid": "k0", "roll": 3, "dice": [3], "slide": False,
@@ -165,6 +182,23 @@ def test_slide_a_penguin_on_snow_moves_two_dice_and_keeps_off_the_road(dice):
                     terrain=[road])
     with pytest.raises(IllegalAction, match="cannot slide"):
         R.apply(on_road, 0, {"type": "move", "die": 1, "slide": True})
+
+
+def test_a_snowman_shoving_a_penguin_with_no_points_keeps_none(dice):
+    s = scene([{"team": 0, "pos": [5, 12], "type": "snowman"}, {"team": 1, "pos": [8, 12], "type": "penguin"},
+               {"team": 0, "pos": [2, 2]}], tray=[1, 3], terrain=[])
+    dice(6)
+    s, _ = act(s, 0, {"type": "move", "die": 1})
+    s, events = act(s, 0, {"type": "move_to", "to": [7.0, 12], "shove": "k3"})
+    assert s["kids"]["k3"]["down"] and of_type(events, "cruel")
+    assert s["kids"]["k0"]["points"] == 0
+
+
+def test_an_elf_knocked_down_gets_up_with_a_five():
+    s = throw_scene({"type": "elf", "down": True}, {}, tray=[5, 4])
+    assert {"type": "wild", "die": 5, "use": "get_up"} in R.legal_actions(s, 0)
+    s, _ = act(s, 0, {"type": "wild", "die": 5, "use": "get_up"})
+    assert not s["kids"]["k0"]["down"]
 
 
 def test_only_penguins_slide():
@@ -231,6 +265,26 @@ def test_missed_me_dork_drops_the_highest_and_cancels_the_pitch(dice, pitch, rol
     assert of_type(events, "to_hit")[0]["kept"] == kept
 
 
+def test_a_natural_two_is_judged_on_the_dice_kept_after_missed_me_dork(dice):
+    s = throw_scene({"snowballs": [5], "aims": 4}, {}, cards="method1", hands={1: ["dork"]}, tray=[4, 3])
+    s, _ = act(s, 0, {"type": "throw", "die": 4, "target": "k3", "snowball": 5})
+    dice(1, 6, 1, *MORE)
+    s, events = act(s, 1, {"type": "play_card", "card": "dork"})
+    to_hit = of_type(events, "to_hit")[0]
+    assert to_hit["kept"] == [1, 1] and to_hit["total"] >= to_hit["needs"] and not to_hit["hit"]
+    assert of_type(events, "critical_miss") and s["activation"]["kid"] != "k0"
+
+
+def test_a_natural_twelve_is_judged_on_the_dice_kept_after_practicing_my_pitch(dice):
+    s = throw_scene({}, {}, cards="method1", hands={0: ["pitch"]}, gap=14,
+                    terrain=[piece(f"t{i}", "bench", rect(5 + 2 * i, 12.6, 6 + 2 * i, 13)) for i in range(5)])
+    dice(6, 1, 6, 1, 1)
+    _, events = act(s, 0, {"type": "throw", "die": 4, "target": "k3", "snowball": 1, "cards": ["pitch"]})
+    to_hit = of_type(events, "to_hit")[0]
+    assert to_hit["kept"] == [6, 6] and to_hit["total"] < to_hit["needs"] and to_hit["critical"] == "hit"
+    assert of_type(events, "effect")[0]["size"] == 2
+
+
 def test_never_ask_skips_the_reaction(dice):
     s = throw_scene({}, {}, cards="method1", hands={1: ["dork"]})
     s, _ = act(s, 1, {"type": "set_never_ask", "card": "dork", "on": True})
@@ -295,6 +349,16 @@ def test_method_one_draws_a_card_at_three_points_and_for_sending_a_kid_home(dice
     assert s["kids"]["k0"]["points"] == 3 and s["kids"]["k3"]["home"] == "cold"
     assert sorted(s["hands"][0]) == ["dash", "pitch"]
     assert [e["why"] for e in of_type(events, "draw")] == ["T0K0 reached 3 points", "T0K0 sent T1K0 home"]
+
+
+def test_method_one_draws_again_at_six_points(dice):
+    s = throw_scene({"points": 5, "snowballs": [1]}, {}, cards="method1")
+    s["kids"]["k0"]["cards_for_points"] = 1
+    s["deck"] = ["ice", "pitch"]
+    dice(4, 4, 1, *MORE)
+    s, events = act(s, 0, {"type": "throw", "die": 4, "target": "k3", "snowball": 1})
+    assert s["kids"]["k0"]["points"] == 6 and s["hands"][0] == ["pitch"]
+    assert [e["why"] for e in of_type(events, "draw")] == ["T0K0 reached 6 points"]
 
 
 def test_hands_are_hidden_from_every_other_seat_and_spectators():
