@@ -91,3 +91,28 @@ def test_board_reveal_names_the_players():
     s, _ = reveal(s, ("c01", "top"), ("c06", "bottom"))
     page = check_page(s, None)
     assert "Snowball Attack hit <strong>Bob</strong>" in page
+
+
+def test_draft_buttons_say_which_keeps_at_once_and_which_only_marks():
+    s = RULESET.new_game(players=2, options={}, seed=3)
+    assert s["step"] == "pick"
+    page = check_page(s, 0)
+    assert "Keep this" not in page and ">Choose<" not in page
+    keep_now = re.findall(r'<button[^>]*title="([^"]*)"[^>]*>Keep now</button>', page)
+    mark = re.findall(r'<button[^>]*title="([^"]*)"[^>]*>Mark</button>', page)
+    assert len(keep_now) == len(mark) == len(s["draft"]["packs"][0])
+    assert all("pass the others to Bob right away" in t for t in keep_now)
+    assert all("without deciding yet" in t for t in mark)
+    assert "if time runs out, the marked card is kept" in page
+    s, _ = RULESET.apply(s, 0, {"type": "choose", "card": s["draft"]["packs"][0][0]})
+    page = render(s, 0)
+    assert page.count("Marked ✓") == 1 and "Lock my choice" in page
+
+
+def test_draft_keep_two_buttons_say_which_keeps_at_once_and_which_only_marks():
+    s = RULESET.new_game(players=2, options={"draft": "quick"}, seed=3)
+    assert s["step"] == "keep"
+    page = check_page(s, 0)
+    assert ">Choose<" not in page
+    assert page.count(">Keep now: ") == page.count(">Mark</button>") > 0
+    assert "if time runs out, the marked pair is kept" in page
