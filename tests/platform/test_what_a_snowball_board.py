@@ -311,3 +311,21 @@ def test_a_throw_waiting_for_a_reaction_shows_everyone_what_the_roll_will_count(
                 assert f'{modifier["value"]:+d} {html.escape(modifier["label"])}' in page
         # only the asked seat gets the reaction's buttons
         assert ("was-reaction" in page) == (viewer == asked)
+
+
+def test_a_dash_against_a_throw_names_the_dashing_kid_not_the_thrower():
+    """"Dashing through the snow!" moves the target during the thrower's activation: the panel,
+    its stay button and the drawn area name the Kid who dashes."""
+    def dash_offered(s):
+        pending = s["pending"] or {}
+        return pending.get("kind") == "reaction" and {"type": "play_card", "card": "dash"} in R.legal_actions(s, pending["seat"])
+    state = play_until(new(seed=1, players=4, options={"ability_cards": "method2"}), dash_offered)
+    state, _ = R.apply(state, state["pending"]["seat"], {"type": "play_card", "card": "dash"})
+    dasher = state["kids"][state["pending"]["kid"]]["name"]
+    thrower = state["kids"][state["activation"]["kid"]]["name"]
+    assert dasher != thrower
+    page = render(state, state["pending"]["seat"], names=["Ana", "Ben", "Cy", "Di"])
+    panel = re.search(r"<section class=\"was-panel was-do\" data-was-move>.*?</section>", page, re.S).group(0)
+    assert f'<h3>{dasher} moves up to {state["pending"]["roll"]}"</h3>' in panel
+    assert f"Stay where {dasher} is" in panel and thrower not in panel
+    assert f"<title>Where {dasher} can move:" in page
