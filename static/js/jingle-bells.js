@@ -179,6 +179,7 @@
 
   function render() {
     clear(ctx.under); clear(ctx.over);
+    ctx.labelBoxes = [];
     $all("#jb-table .is-selected, #jb-table .is-target, #jb-table .is-blocker").forEach(function (el) {
       el.classList.remove("is-selected", "is-target", "is-blocker");
     });
@@ -210,6 +211,7 @@
       if (id && !named[id]) { named[id] = true; nameTag(id); }
     });
     if (ui.move) renderMove();
+    $all("#jb-over > .jb-leader, #jb-over > text").forEach(function (el) { ctx.over.appendChild(el); });
     $all("#jb-board [data-jb-move]").forEach(function (b) {
       b.classList.toggle("is-active", !!ui.move && String(ui.move.index) === b.dataset.jbMove);
     });
@@ -243,19 +245,105 @@
     ringLabel(c, 17.8, THROW_LABEL, "t");
   }
   function ringLabel(c, r, text, cls) {
-    // on the ring, above the centre if there is room, else below
-    var y = c[1] - r - 0.25 > 0.8 ? c[1] - r - 0.25 : c[1] + r + 0.85;
-    if (y > 29.6) return;
-    var t = svgEl("text", {x: c[0], y: y, "text-anchor": "middle", "class": "jb-ring-label " + cls}, ctx.over);
+    var spots = [[c[0], c[1] - r - 0.25, "middle"], [c[0], c[1] + r + 0.85, "middle"]]
+      .filter(function (s) { return s[1] > 0.8 && s[1] <= 29.6; });
+    if (!spots.length) return;
+    var t = svgEl("text", {"class": "jb-ring-label " + cls}, ctx.over);
     t.textContent = text;
+    placeLabel(t, spots, 0);
   }
 
   function nameTag(id) {
     var p = onField(id), el = ctx.svg.querySelector('.jb-piece[data-id="' + id + '"]');
     if (!p || !el) return;
-    var below = p.pos[1] + p.radius + 0.95 < 30;
-    var t = svgEl("text", {x: p.pos[0], y: below ? p.pos[1] + p.radius + 0.9 : p.pos[1] - p.radius - 0.45, "text-anchor": "middle", "class": "jb-name"}, ctx.over);
+    var x = p.pos[0], y = p.pos[1], r = p.radius, side = r * 0.75;
+    var spots = [[x, y + r + 0.9, "middle"], [x, y - r - 0.45, "middle"],
+                 [x + r + 0.3, y + 0.28, "start"], [x - r - 0.3, y + 0.28, "end"],
+                 [x + side, y + r + 0.7, "start"], [x - side, y + r + 0.7, "end"],
+                 [x + side, y - r - 0.25, "start"], [x - side, y - r - 0.25, "end"]];
+    for (var k = 1; k <= 3; k++) {
+      spots.push([x, y + r + 0.9 + 1.1 * k, "middle", p.pos], [x, y - r - 0.45 - 1.1 * k, "middle", p.pos],
+                 [x + r + 0.3 + 1.2 * k, y + 0.28, "start", p.pos], [x - r - 0.3 - 1.2 * k, y + 0.28, "end", p.pos]);
+    }
+    var t = svgEl("text", {"class": "jb-name"}, ctx.over);
     t.textContent = el.dataset.name + " " + p.cold + "/" + p.cold_limit;
+    placeLabel(t, spots, r);
+  }
+
+  // Where a line's label may go, best first: just above or below its middle, then beside the
+  // line further along it and further out (those with a leader back to the line).
+  function lineLabelSpots(a, b, t) {
+    var len = dist(a, b) || 1, u = [(b[0] - a[0]) / len, (b[1] - a[1]) / len];
+    var n = u[0] >= 0 ? [u[1], -u[0]] : [-u[1], u[0]];
+    var box = t.getBBox(), half = Math.abs(n[0]) * box.width / 2 + Math.abs(n[1]) * box.height / 2 + 0.2;
+    var mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2], spots = [[mid[0], mid[1] - 0.5, "middle"], [mid[0], mid[1] + 1.05, "middle"]];
+    [0, 1.2, 2.4, 3.6].forEach(function (extra) {
+      [0.5, 0.35, 0.65, 0.2, 0.8].forEach(function (f) {
+        var on = [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f];
+        [1, -1].forEach(function (s) {
+          var d = s * (half + extra);
+          spots.push([on[0] + n[0] * d, on[1] + n[1] * d + 0.27, "middle", extra ? on : null]);
+        });
+      });
+    });
+    return spots;
+  }
+
+  // Table labels go where they cover no base and no label placed before them: the first spot
+  // of `spots` ([x, y, text-anchor, leader to]) that is free, else the least covered one. A
+  // spot with a leader gets a line back to that point, stopping `clearance` short of it.
+  function placeLabel(t, spots, clearance) {
+    var best = null;
+    for (var i = 0; i < spots.length; i++) {
+      t.setAttribute("x", spots[i][0]);
+      t.setAttribute("y", spots[i][1]);
+      t.setAttribute("text-anchor", spots[i][2]);
+      var b = t.getBBox(), box = [b.x - 0.1, b.y - 0.05, b.x + b.width + 0.1, b.y + b.height + 0.05];
+      var cost = labelCost(box) + (spots[i][3] ? leaderCost(leaderOf(box, spots[i][3], clearance)) : 0);
+      if (!best || cost < best.cost) best = {cost: cost, box: box, spot: spots[i], index: i};
+      if (cost === 0) break;
+    }
+    t.setAttribute("x", best.spot[0]);
+    t.setAttribute("y", best.spot[1]);
+    t.setAttribute("text-anchor", best.spot[2]);
+    ctx.labelBoxes.push(best.box);
+    var leader = best.spot[3] && leaderOf(best.box, best.spot[3], clearance);
+    if (leader) svgEl("line", {x1: leader[0][0], y1: leader[0][1], x2: leader[1][0], y2: leader[1][1], "class": "jb-leader"}, ctx.over);
+  }
+
+  function labelCost(box) {
+    var cost = 0;
+    Object.keys(ctx.pieces).forEach(function (id) {
+      var p = ctx.pieces[id];
+      if (!p.pos) return;
+      var nx = Math.max(box[0], Math.min(p.pos[0], box[2])), ny = Math.max(box[1], Math.min(p.pos[1], box[3]));
+      cost += Math.max(0, p.radius + 0.1 - dist(p.pos, [nx, ny])) * 10;
+    });
+    ctx.labelBoxes.forEach(function (o) {
+      cost += Math.max(0, Math.min(box[2], o[2]) - Math.max(box[0], o[0])) * Math.max(0, Math.min(box[3], o[3]) - Math.max(box[1], o[1])) * 10;
+    });
+    var inside = Math.max(0, Math.min(box[2], 50) - Math.max(box[0], 0)) * Math.max(0, Math.min(box[3], 30) - Math.max(box[1], 0));
+    return cost + ((box[2] - box[0]) * (box[3] - box[1]) - inside) * 10;
+  }
+
+  // The leader from a label's box to `to`, stopping `clearance` short of it; null when they touch.
+  function leaderOf(box, to, clearance) {
+    var from = [Math.max(box[0], Math.min(to[0], box[2])), Math.max(box[1], Math.min(to[1], box[3]))];
+    var d = dist(from, to);
+    if (d <= clearance + 0.2) return null;
+    var k = clearance / d;
+    return [from, [to[0] + (from[0] - to[0]) * k, to[1] + (from[1] - to[1]) * k]];
+  }
+
+  function leaderCost(leader) {
+    if (!leader) return 0;
+    var a = leader[0], b = leader[1], dx = b[0] - a[0], dy = b[1] - a[1], len2 = dx * dx + dy * dy || 1;
+    return Object.keys(ctx.pieces).reduce(function (cost, id) {
+      var p = ctx.pieces[id];
+      if (!p.pos) return cost;
+      var f = Math.max(0, Math.min(1, ((p.pos[0] - a[0]) * dx + (p.pos[1] - a[1]) * dy) / len2));
+      return cost + Math.max(0, p.radius - 0.05 - dist(p.pos, [a[0] + f * dx, a[1] + f * dy])) * 5;
+    }, 0);
   }
 
   function sightOf(from, to) {
@@ -279,15 +367,15 @@
     var l = sightOf(from, to);
     var cls = kind === "flying" ? "is-flying" : !l ? "is-clear" : !l.in_throw_range ? "is-far" : l.clear ? "is-clear" : "is-blocked";
     svgEl("line", {x1: a.pos[0], y1: a.pos[1], x2: b.pos[0], y2: b.pos[1], "class": "jb-los " + cls}, ctx.over);
-    var mid = [(a.pos[0] + b.pos[0]) / 2, (a.pos[1] + b.pos[1]) / 2];
     var d = dist(a.pos, b.pos);
     var text = fmt(d) + " cm";
     if (kind === "flying") text = "snowball in the air";
     else if (l && !l.in_throw_range) text += ": too far to throw";
     else if (l && !l.clear) text += ": blocked by " + nameOf(l.blocker);
     else if (l) text += ": clear";
-    var label = svgEl("text", {x: mid[0], y: mid[1] - 0.5, "text-anchor": "middle", "class": "jb-los-label " + cls}, ctx.over);
+    var label = svgEl("text", {"class": "jb-los-label " + cls}, ctx.over);
     label.textContent = text;
+    placeLabel(label, lineLabelSpots(a.pos, b.pos, label), 0);
     if (l && !l.clear && l.blocker && kind !== "flying") {
       var el = ctx.svg.querySelector('[data-id="' + l.blocker + '"]');
       if (el) el.classList.add("is-blocker");
