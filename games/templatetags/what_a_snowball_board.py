@@ -31,6 +31,8 @@ SHORT_LABELS = {"tree": "tree", "hedge": "hedge", "stall": "stall", "car": "car"
 LABEL_CHAR_WIDTH = 0.27  # inches per character of a terrain label at its font size
 NAME_CHAR_WIDTH = 0.34   # inches per character of a Kid's name at its font size
 CORNER_CHAR_WIDTH = 0.3  # the same for a corner's name
+BADGE_PHONE_SCALE = 1.6  # the CSS scale of a Kid's badges on a phone (.was-kid-badges)
+VIEW_MARGIN = 1.3        # the viewBox's margin round the village, in inches
 CARD_TITLES_SHORT = {"pitch": "I've been practicing my pitch!", "ice": "Ice to see you!"}
 ACTION_CLASS = {"move": "move", "vault": "move", "gather": "gather", "aim": "aim", "throw": "throw", "wild": "wild"}
 
@@ -132,6 +134,26 @@ def _terrain_rows(view: dict[str, Any], size: float) -> list[dict[str, Any]]:
     return rows
 
 
+def _badge_end(kid: dict[str, Any]) -> float:
+    """How far east of a Kid's centre its badges reach, in inches, at their drawn size."""
+    x_at = 0.82 + sum(0.62 + (0.55 if count > 1 else 0) for count in Counter(kid["snowballs"]).values())
+    return x_at + 0.6 if kid["aims"] else x_at - 0.3
+
+
+def _badge_row(kid: dict[str, Any], size: float) -> tuple[list[dict[str, Any]], float, bool]:
+    """The snowball badges beside a Kid (one per Size, with a count), where its AIM badge goes, and
+    whether the row goes west of the base because east of it would run out of the drawing on a phone."""
+    rows, x_at = [], 0.82
+    for size_, count in sorted(Counter(kid["snowballs"]).items()):
+        rows.append({"x": x_at, "size": size_, "count": count, "count_x": x_at + 0.3})
+        x_at += 0.62 + (0.55 if count > 1 else 0)
+    end = _badge_end(kid)
+    west = kid["pos"] is not None and kid["pos"][0] + end * BADGE_PHONE_SCALE > size + VIEW_MARGIN
+    shift = -(0.54 + end) if west else 0.0
+    return ([{**r, "x": _n(r["x"] + shift), "count_x": _n(r["count_x"] + shift)} for r in rows],
+            x_at + shift, west)
+
+
 def _name_spots(view: dict[str, Any], size: float) -> dict[str, tuple[float, float, str]]:
     """Where each Kid's name goes, relative to its base: above, below, right or left, whichever
     first overlaps no base and no name already placed (greedily, west to east)."""
@@ -142,6 +164,12 @@ def _name_spots(view: dict[str, Any], size: float) -> dict[str, tuple[float, flo
         width = (len(view["village"]["corner_names"][index]) + 8) * CORNER_CHAR_WIDTH
         top = -1.0 if cy == size else size + 0.3
         taken.append((0.0, top, width, top + 0.7) if cx == 0 else (size - width, top, size, top + 0.7))
+    for kid in kids:
+        if kid["snowballs"] or kid["aims"]:
+            west, end = _badge_row(kid, size)[2], _badge_end(kid) * BADGE_PHONE_SCALE
+            near, far = (-end, -0.54) if west else (0.54, end)
+            x, y = kid["pos"][0], size - kid["pos"][1]
+            taken.append((x + near, y - 0.3 * BADGE_PHONE_SCALE, x + far, y + 0.3 * BADGE_PHONE_SCALE))
     spots: dict[str, tuple[float, float, str]] = {}
     for kid in sorted(kids, key=lambda k: (k["pos"][0], -k["pos"][1])):
         x, y = kid["pos"][0], size - kid["pos"][1]
@@ -154,7 +182,7 @@ def _name_spots(view: dict[str, Any], size: float) -> dict[str, tuple[float, flo
         )
         best = choices[0]
         for choice in choices:
-            if choice[2] == "start" and (kid["snowballs"] or kid["aims"]):
+            if (kid["snowballs"] or kid["aims"]) and choice[2] == ("end" if _badge_row(kid, size)[2] else "start"):
                 continue
             box_ = (x + choice[3], y + choice[4], x + choice[5], y + choice[6])
             if box_[0] < -1.2 or box_[2] > size + 1.2 or box_[1] < -1.2 or box_[3] > size + 1.2:
@@ -177,10 +205,7 @@ def _kid_rows(view: dict[str, Any], size: float, seat: int | None, active: str |
     for kid_id, kid in view["kids"].items():
         x, y = (None, None) if kid["pos"] is None else _flip(size, kid["pos"])
         balls = sorted(kid["snowballs"])
-        ball_rows, x_at = [], 0.82
-        for size_, count in sorted(Counter(balls).items()):
-            ball_rows.append({"x": _n(x_at), "size": size_, "count": count, "count_x": _n(x_at + 0.3)})
-            x_at += 0.62 + (0.55 if count > 1 else 0)
+        ball_rows, x_at, _ = _badge_row(kid, size)
         rows.append({
             **kid, "x": None if x is None else _n(x), "y": None if y is None else _n(y),
             "name_x": _n(names_at.get(kid_id, (0.0, -0.68))[0]), "name_y": _n(names_at.get(kid_id, (0.0, -0.68))[1]),

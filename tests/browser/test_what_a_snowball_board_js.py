@@ -97,3 +97,35 @@ def test_a_click_outside_the_drawn_area_explains_and_sends_nothing(browser, shov
     assert len(sent) == 1 and sent[0]["type"] == "move_to" and "shove" not in sent[0]
     R.apply(state, seat, sent[0])
     page.close()
+
+
+def test_snowball_sizes_and_aims_can_be_read_on_a_phone(browser):
+    """At 390 px wide the badges beside a Kid (snowball sizes, AIMs) stay big enough to read, and the
+    legend's snowball and AIM keys look like the badges they explain."""
+    state = play_until(new(seed=11), lambda s: s["phase"] == "play" and any(
+        k["snowballs"] and k["aims"] and k["pos"] and k["home"] is None for k in s["kids"].values()))
+    page = page_for(browser, state, 0)
+    page.set_viewport_size({"width": 390, "height": 844})
+    heights = page.evaluate("""() => ['.was-kid .was-ball-size', '.was-kid .was-aim text', '.was-kid .was-ball']
+        .map(sel => document.querySelector(sel).getBoundingClientRect().height)""")
+    assert min(heights) >= 9, heights
+    ball_key = page.locator(".was-legend .was-ball")
+    assert float(ball_key.evaluate("e => parseFloat(getComputedStyle(e).strokeWidth)")) >= 0.8
+    assert page.locator(".was-legend .was-aim circle").bounding_box()["height"] >= 6
+    page.close()
+
+
+def test_a_kids_badges_by_the_east_edge_stay_inside_the_drawing_on_a_phone(browser):
+    """A Kid against the east edge with snowballs and AIMs: on a phone its badges, drawn larger, go
+    west of its base rather than out of the picture."""
+    state = play_until(new(seed=11), lambda s: s["phase"] == "play" and any(
+        k["snowballs"] and k["aims"] and k["pos"] and k["home"] is None for k in s["kids"].values()))
+    state = json.loads(json.dumps(state))
+    kid = next(k for k in state["kids"].values() if k["snowballs"] and k["aims"] and k["pos"] and k["home"] is None)
+    kid.update(pos=[23.5, 12.0], snowballs=[1, 1, 3], aims=2)
+    page = page_for(browser, state, 0)
+    page.set_viewport_size({"width": 390, "height": 844})
+    svg = page.locator("#was-village").bounding_box()
+    badges = page.locator(f'.was-kid[data-kid="{kid["id"]}"] .was-kid-badges').bounding_box()
+    assert badges["x"] >= svg["x"] and badges["x"] + badges["width"] <= svg["x"] + svg["width"], (badges, svg)
+    page.close()
