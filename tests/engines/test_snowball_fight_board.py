@@ -68,7 +68,7 @@ def test_board_renders_every_step_of_a_game_for_players_and_spectators(seed):
 def test_board_shows_the_hand_with_a_play_button_per_side_and_a_lock_after_choosing():
     s = table(hands=(["c15", "c03"], ["c06", "c04"]))
     page = render(s, 0)
-    assert "Play Iceball Attack" in page and "Play Snow Fort" in page and "Play Restock" in page
+    assert ">Play now: Iceball Attack<" in page and ">Play now: Snow Fort<" in page and ">Play now: Restock<" in page
     s, _ = RULESET.apply(s, 0, {"type": "choose", "card": "c15", "side": "bottom"})
     page = render(s, 0)
     assert "Your choice:" in page and "<strong>Snow Fort</strong>" in page
@@ -116,3 +116,33 @@ def test_draft_keep_two_buttons_say_which_keeps_at_once_and_which_only_marks():
     assert ">Choose<" not in page
     assert page.count(">Keep now: ") == page.count(">Mark</button>") > 0
     assert "if time runs out, the marked pair is kept" in page
+
+
+LABELLED_BUTTON = re.compile(r'<button[^>]*ws-send[^>]*hx-vals="([^"]*)"[^>]*title="([^"]*)"[^>]*>(.*?)</button>')
+
+
+def labelled_buttons(page: str) -> list[tuple[dict, str, str]]:
+    """Each button that sends an action and has a tooltip: (action, tooltip, label)."""
+    return [(json.loads(json.loads(html.unescape(vals))["action"]), html.unescape(title), html.unescape(label))
+            for vals, title, label in LABELLED_BUTTON.findall(page)]
+
+
+def test_play_buttons_say_which_plays_at_once_and_which_only_marks():
+    s = table(hands=(["c15", "c03"], ["c06", "c04"]))
+    page = check_page(s, 0)
+    assert ">Choose<" not in page and ">Play Iceball Attack<" not in page
+    buttons = labelled_buttons(page)
+    play_now = [(a, t, label) for a, t, label in buttons if label.startswith("Play now: ")]
+    mark = [(a, t, label) for a, t, label in buttons if label == "Mark"]
+    assert len(play_now) == len(mark) == 4  # two cards, two sides each
+    assert all(a["type"] == "play" for a, _, _ in play_now) and all(a["type"] == "choose" for a, _, _ in mark)
+    for a, title, label in play_now:
+        side = label.removeprefix("Play now: ")
+        assert title == f"Play {side} right away; you cannot change it afterwards"
+    assert all("without deciding yet; press Lock my choice" in t for _, t, _ in mark)
+    assert "(if time runs out, the marked side is played)" in page
+    s, _ = RULESET.apply(s, 0, {"type": "choose", "card": "c15", "side": "bottom"})
+    page = check_page(s, 0)
+    marked = [a for a, _, label in labelled_buttons(page) if label == "Marked ✓"]
+    assert marked == [{"type": "choose", "card": "c15", "side": "bottom"}]
+    assert ">Lock my choice</button>" in page and ">Lock</button>" not in page

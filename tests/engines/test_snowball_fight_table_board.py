@@ -156,3 +156,48 @@ def test_moving_a_chosen_card_to_the_other_side_swaps_the_two_plays():
     assert {"type": "choose", "right": {"card": a, "side": "bottom"}, "left": {"card": b, "side": "bottom"}} in actions
     assert {"type": "choose", "left": {"card": a, "side": "bottom"}, "right": {"card": b, "side": "bottom"}} in actions
     assert {"type": "lock"} in actions
+
+
+LABELLED_BUTTON = re.compile(r'<button[^>]*ws-send[^>]*hx-vals="([^"]*)"[^>]*title="([^"]*)"[^>]*>(.*?)</button>')
+
+
+def labelled_buttons(page: str) -> list[tuple[dict, str, str]]:
+    """Each button that sends an action and has a tooltip: (action, tooltip, label)."""
+    return [(json.loads(json.loads(html.unescape(vals))["action"]), html.unescape(title), html.unescape(label))
+            for vals, title, label in LABELLED_BUTTON.findall(page)]
+
+
+def test_a_team_players_buttons_say_which_plays_at_once_and_which_only_marks():
+    state = _state_at(4, [0, 1, 0, 1], 10, lambda s: s["phase"] == "play" and s["step"] == "choose"
+                      and 0 in RULESET.to_act(s) and s["sealed"][0] is None)
+    opponent = NAMES[RULESET.view(state, 0)["seats"][0]["opponent"]]
+    page = check_page(state, 0)
+    assert ">Choose<" not in page and not re.search(r"<button[^>]*>Play (?!now: )", page)
+    buttons = labelled_buttons(page)
+    play_now = [(a, t, label) for a, t, label in buttons if label.startswith("Play now: ")]
+    mark = [(a, t, label) for a, t, label in buttons if label == "Mark"]
+    assert len(play_now) == len(mark) == 2 * len(state["hands"][0] + state["cache"][0])
+    assert all(a["type"] == "play" for a, _, _ in play_now) and all(a["type"] == "choose" for a, _, _ in mark)
+    for a, title, label in play_now:
+        assert title == f"Play {label.removeprefix('Play now: ')} at {opponent} right away; you cannot change it afterwards"
+    assert all("without deciding yet; press Lock my choice" in t for _, t, _ in mark)
+    assert "(if time runs out, the marked side is played)" in page
+    card = state["hands"][0][0]
+    state, _ = RULESET.apply(state, 0, {"type": "choose", "card": card, "side": "top"})
+    page = check_page(state, 0)
+    marked = [a for a, _, label in labelled_buttons(page) if label == "Marked ✓"]
+    assert marked == [{"type": "choose", "card": card, "side": "top"}]
+    assert ">Lock my choice</button>" in page and ">Lock</button>" not in page
+
+
+def test_the_ring_aim_buttons_say_they_only_aim_until_both_plays_are_locked():
+    state = _state_at(4, None, 8, lambda s: s["phase"] == "play" and s["step"] == "choose"
+                      and 1 in RULESET.to_act(s) and s["sealed"][1] is None)
+    page = check_page(state, 1)
+    aims = [(a, t, label) for a, t, label in labelled_buttons(page) if "at " in label]
+    assert len(aims) == 4 * len(state["hands"][1] + state["cache"][1])  # each side, at each neighbour
+    assert all(a["type"] == "choose" for a, _, _ in aims)
+    for _, title, label in aims:
+        where = "Cleo" if label.startswith("◀") else "Alice"
+        assert re.fullmatch(rf"Aim .+ at {where} without deciding yet; press Lock both plays when you are sure", title)
+    assert "only aim a side at that neighbour" in page and "(if time runs out, the aimed cards are played)" in page
