@@ -2,10 +2,13 @@
 
 The waiting room's services (``games.services``) call these rules; the pages and the API
 show their answers. Teams are numbered 0..k-1 as the engine sees them and named by their
-colour: Red, Blue, Green, Gold... (the names What a Snowball! gives its teams too).
+colour: Red, Blue, Green, Gold... (the names What a Snowball! gives its teams too), and each
+colour has a shape too (``team_mark``: a red circle, a blue square, a green triangle, a gold diamond...)
+drawn beside it, so that no one needs to tell the colours apart.
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
@@ -14,6 +17,42 @@ from games.engines.base import GameError, Ruleset, team_counts_of
 from games.errors import BadRequest
 
 TEAM_COLOURS = ("red", "blue", "green", "gold", "purple", "teal", "orange", "pink", "brown", "grey", "navy", "olive")
+
+
+TEAM_MARKS = ("circle", "square", "triangle", "diamond", "star", "plus", "triangle-down", "hexagon", "cross", "ring",
+              "pentagon", "bar")
+
+
+def _polygon(corners: int, radius: float, *, inner: float | None = None, turn: float = 0.0) -> str:
+    """A regular polygon (or a star, with ``inner``) round the origin, first corner straight up."""
+    points = []
+    for k in range(corners * (2 if inner else 1)):
+        r = inner if inner and k % 2 else radius
+        angle = math.pi * (turn - 0.5) + 2 * math.pi * k / (corners * (2 if inner else 1))
+        points.append(f"{r * math.cos(angle):.3f} {r * math.sin(angle):.3f}")
+    return "M" + " L".join(points) + " Z"
+
+
+MARK_PATHS = {  # each within about -1..1, y down
+    "circle": "M-1 0A1 1 0 1 0 1 0A1 1 0 1 0 -1 0Z",
+    "square": "M-.9 -.9H.9V.9H-.9Z",
+    "triangle": "M0 -1.05L1.1 .85H-1.1Z",
+    "diamond": "M0 -1.15L1.05 0L0 1.15L-1.05 0Z",
+    "star": _polygon(5, 1.15, inner=.5),
+    "plus": "M-.36 -1H.36V-.36H1V.36H.36V1H-.36V.36H-1V-.36H-.36Z",
+    "triangle-down": "M0 1.05L1.1 -.85H-1.1Z",
+    "hexagon": _polygon(6, 1.0, turn=1 / 6),
+    "cross": "M-.75 -1.05L0 -.3L.75 -1.05L1.05 -.75L.3 0L1.05 .75L.75 1.05L0 .3L-.75 1.05L-1.05 .75L-.3 0L-1.05 -.75Z",
+    "ring": "M-1 0A1 1 0 1 0 1 0A1 1 0 1 0 -1 0ZM-.5 0A.5 .5 0 1 1 .5 0A.5 .5 0 1 1 -.5 0Z",
+    "pentagon": _polygon(5, 1.05),
+    "bar": "M-1 -.42H1V.42H-1Z",
+}
+
+
+def team_mark(colour: str) -> str:
+    """The shape a team is also told apart by, whoever cannot tell its colour: "circle" for red,
+    "square" for blue... ("" for a colour that is no team's)."""
+    return TEAM_MARKS[TEAM_COLOURS.index(colour)] if colour in TEAM_COLOURS else ""
 
 
 def team_name(team: int) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 from django import template
+from django.utils.html import format_html
 
 register = template.Library()
 
@@ -152,3 +153,32 @@ def pace_text(game) -> str:
     from games import pacing
 
     return pacing.describe(game.pace, game.decision_seconds)
+
+
+@register.simple_tag
+def team_mark(colour: str) -> str:
+    """A team's shape as a small inline SVG in the text's colour, put before its name (hidden from
+    screen readers, which read the name)."""
+    from games.tables import MARK_PATHS, team_mark as mark
+
+    shape = mark(colour)
+    if not shape:
+        return ""
+    return format_html('<svg class="team-mark" data-mark="{}" viewBox="-1.2 -1.2 2.4 2.4" aria-hidden="true">'
+                       '<path d="{}"/></svg>', shape, MARK_PATHS[shape])
+
+
+@register.filter
+def team_mark_name(colour: str) -> str:
+    """"circle", "square"...: the shape of the team of this colour."""
+    from games.tables import team_mark as mark
+
+    return mark(colour)
+
+
+@register.filter
+def team_mark_path(colour: str) -> str:
+    """The SVG path of the shape of the team of this colour, within about -1..1."""
+    from games.tables import MARK_PATHS, team_mark as mark
+
+    return MARK_PATHS.get(mark(colour), "")

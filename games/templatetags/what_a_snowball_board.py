@@ -178,7 +178,7 @@ def _name_spots(view: dict[str, Any], size: float) -> dict[str, tuple[float, flo
             (0.0, -0.68, "middle", -width / 2, -1.15, width / 2, -0.55),
             (0.0, 1.02, "middle", -width / 2, 0.55, width / 2, 1.15),
             (0.62, 0.2, "start", 0.6, -0.3, 0.6 + width, 0.3),
-            (-0.62, 0.2, "end", -0.6 - width, -0.3, -0.6, 0.3),
+            (-0.76, 0.2, "end", -0.74 - width, -0.3, -0.74, 0.3),  # clear of the team shape at the top left
         )
         best = choices[0]
         for choice in choices:

@@ -188,6 +188,9 @@ def test_two_against_two_with_a_chosen_leader_handing_out_cards(browser, live_se
     errors = script_errors_of(ana, ben, eve, timeout_ms=10000)
     expect(eve.locator(".sbf-team")).to_have_count(2)
     expect(eve.locator(".sbf-team[data-team='0']")).to_contain_text("led by Ben")
+    expect(eve.locator(".sbf-team[data-team='0'] h3 .team-mark[data-mark='circle']")).to_have_count(1)
+    expect(eve.locator(".sbf-team[data-team='1'] h3 .team-mark[data-mark='square']")).to_have_count(1)
+    expect(eve.locator(".sbf-area.team-red h3 .team-mark[data-mark='circle']")).to_have_count(2)
 
     # A turn's start, before Ben has chosen, seen in one look (a prompt may be swapped between two).
     _play_until([ana, ben], lambda: ana.evaluate(

@@ -129,3 +129,25 @@ def test_a_kids_badges_by_the_east_edge_stay_inside_the_drawing_on_a_phone(brows
     badges = page.locator(f'.was-kid[data-kid="{kid["id"]}"] .was-kid-badges').bounding_box()
     assert badges["x"] >= svg["x"] and badges["x"] + badges["width"] <= svg["x"] + svg["width"], (badges, svg)
     page.close()
+
+
+def test_on_a_phone_each_kids_team_shape_is_readable_and_clear_of_names_and_badges(browser):
+    """A name's box is taken without its descent (the room below the baseline), which only a g or a y reaches."""
+    state = play_until(new(seed=7, players=4), lambda s: s["phase"] == "play" and s["turn"] >= 2
+                       and sum(bool(k["snowballs"]) for k in s["kids"].values()) >= 3)
+    page = page_for(browser, state, 0)
+    page.set_viewport_size({"width": 390, "height": 844})
+    found = page.evaluate("""() => {
+        const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+        const glyphs = e => { const [l, t, r, b] = box(e); return [l, t, r, b - 0.2 * (b - t)]; };
+        const others = [...document.querySelectorAll('.was-kid-name')].map(glyphs)
+            .concat([...document.querySelectorAll('.was-kid-badges > *')].map(box));
+        return [...document.querySelectorAll('.was-kid .was-team-mark')].map(m => ({mark: box(m), others}));
+    }""")
+    assert len(found) == 8
+    for kid in found:
+        left, top, right, bottom = kid["mark"]
+        assert right - left >= 6 and bottom - top >= 6, kid["mark"]
+        assert not any(left < o[2] - 0.5 and o[0] < right - 0.5 and top < o[3] - 0.5 and o[1] < bottom - 0.5
+                       for o in kid["others"]), kid["mark"]
+    page.close()

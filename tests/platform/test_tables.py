@@ -410,3 +410,10 @@ def test_snowball_fighting_seats_up_to_six_without_teams(make_user):
     services.start_game(game_id=game.pk, user=ana)
     started = Game.objects.get(pk=game.pk)
     assert started.status == Game.Status.ACTIVE and len(_seats(started)) == 6
+
+
+def test_every_team_colour_has_its_own_shape_drawn_in_svg():
+    marks = [tables.team_mark(colour) for colour in tables.TEAM_COLOURS]
+    assert marks[:4] == ["circle", "square", "triangle", "diamond"]
+    assert len(set(marks)) == len(tables.TEAM_COLOURS) and all(tables.MARK_PATHS[m].startswith("M") for m in marks)
+    assert tables.team_mark("no such colour") == ""

@@ -37,7 +37,7 @@ def _seat_rows(html: str) -> dict[int, str]:
 
 
 def _buttons(row: str) -> list[str]:
-    return [" ".join(text.split()) for text in re.findall(r"<button[^>]*>(.*?)</button>", row, re.S)]
+    return [" ".join(re.sub(r"<[^>]*>", "", text).split()) for text in re.findall(r"<button[^>]*>(.*?)</button>", row, re.S)]
 
 
 def test_the_creator_picks_seats_and_teams_on_the_new_game_form(make_user):
@@ -148,3 +148,18 @@ def test_the_lobby_shows_how_full_each_table_is_and_the_games_player_range(make_
     assert "2–6 players, each for themselves or in 2 teams" in lobby.split('href="/games/new/snowball-fight/"')[1].split("</a>")[0]
     row = lobby.split(f"#{duel.pk}</a>")[1].split("</li>")[0]
     assert "1/2 seated" in row and "2 players" in row and "Ben vs open seat" in row
+
+
+def test_the_waiting_room_shows_each_team_by_its_shape_as_well_as_its_colour(make_user):
+    host, ben = make_user("Ana"), make_user("Ben")
+    game = services.create_game(creator=host, game_type=TEAM_TABLE.slug, num_seats=4, num_teams=3)
+    services.join_seat(game_id=game.pk, user=ben, number=1, team=1)
+    services.add_bot(game_id=game.pk, user=host, number=2, team=2)
+
+    page = _client(host).get(f"/games/{game.pk}/").content.decode()
+    summary = re.findall(r'<li class="team-chip team-(\w+)" data-team="\d"><strong><svg class="team-mark" data-mark="([\w-]+)"', page)
+    assert summary == [("red", "circle"), ("blue", "square"), ("green", "triangle")]
+    choices = re.findall(r'class="small team-choice team-(\w+)"[^>]*>\s*<svg class="team-mark" data-mark="([\w-]+)"', page)
+    assert choices == [("red", "circle"), ("blue", "square"), ("green", "triangle")] * 2  # Ana's seat and the computer's
+    rows = _seat_rows(page)
+    assert re.search(r'<span class="team-badge team-blue"><svg class="team-mark" data-mark="square"', rows[1])

@@ -329,3 +329,22 @@ def test_a_dash_against_a_throw_names_the_dashing_kid_not_the_thrower():
     assert f'<h3>{dasher} moves up to {state["pending"]["roll"]}"</h3>' in panel
     assert f"Stay where {dasher} is" in panel and thrower not in panel
     assert f"<title>Where {dasher} can move:" in page
+
+
+def test_every_team_is_told_apart_by_a_shape_on_the_bases_the_track_and_the_sheets():
+    """Not by colour alone: each Kid's base, its activation-order chip, its sheet row and its team's chip
+    carry its team's shape (Red a circle, Blue a square, Green a triangle, Gold a diamond)."""
+    s = play_until(new(seed=7, players=4), lambda s: s["phase"] == "play" and s["order"])
+    page = render(s, 0, names=["Ana", "Ben", "Cy", "Dee"])
+    shape_of = {"red": "circle", "blue": "square", "green": "triangle", "gold": "diamond"}
+    bases = re.findall(r'<g class="was-kid was-c-(\w+)[^"]*" data-kid="(\w+)".*?<path class="was-team-mark" data-mark="([\w-]*)" d="M[^"]+"',
+                       page, re.DOTALL)
+    assert len(bases) == sum(1 for k in s["kids"].values() if k["pos"] is not None and k["home"] is None) == 8
+    assert all(mark == shape_of[colour] for colour, _, mark in bases)
+    chips = re.findall(r'<li class="was-track-item [^"]*was-c-(\w+)[^"]*" data-kid="\w+"><svg class="team-mark" data-mark="([\w-]+)"',
+                       page)
+    assert len(chips) == len(s["order"]) and all(mark == shape_of[colour] for colour, mark in chips)
+    for colour, shape in shape_of.items():
+        sheet = re.search(rf'<section class="was-sheet was-c-{colour}.*?</section>', page, re.DOTALL).group(0)
+        assert sheet.count(f'data-mark="{shape}"') == 1 + 2  # the team's chip and each of its two Kids' rows
+        assert re.search(rf'<span class="was-chip was-c-{colour}[^"]*"><svg class="team-mark" data-mark="{shape}"', page)
