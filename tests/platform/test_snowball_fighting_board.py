@@ -261,3 +261,16 @@ def test_a_seat_that_sent_no_orders_is_marked_in_the_list_of_combatants():
     page = render(s, None)
     rows = dict(re.findall(r'data-roster-seat="(\d)">(.*?)</tr>', page, re.S))
     assert "no orders last turn" in rows["0"] and "no orders last turn" not in rows["1"]
+
+
+def test_every_order_button_says_what_it_costs_before_it_is_chosen():
+    """A player who never read the rules sees the MF of each order and each throw's chance, range and ammunition."""
+    page = render(setup_done(2), 0)
+    buttons = dict(re.findall(r'<button[^>]*data-sf-tool="(\w+)"[^>]*>(.*?)</button>', page, re.S))
+    costs = {key: text_of(label) for key, label in buttons.items()}
+    assert costs["stand"] == "Stand still0 MF" and costs["move"] == "Moveup to 4 MF"
+    assert costs["collect"] == "Collect2 MF a snowball" and costs["collect_move"] == "Collect and move2 MF + 2 MF moving"
+    assert costs["rattlesnake"] == "Rattlesnake80%, range 6, uses 1 snowball"
+    assert costs["bolero"] == "Bolero50% each, range 4, uses 2 snowballs"
+    assert costs["avalanche"] == "Shed Avalanche80%, then 80% your side, range 2 to the shed, uses 1 Dirigible"
+    assert "a throw costs no MF, only the snowballs it uses" in text_of(page)
