@@ -12,6 +12,8 @@ from typing import Any
 from django import template
 from django.utils.safestring import mark_safe
 
+from games.engines.snowball_fighting.rules import DISASTER_DAMAGE
+
 register = template.Library()
 
 RADIUS = 20.0
@@ -195,7 +197,25 @@ def _roll_row(event: dict[str, Any], combatants: list[dict[str, Any]], names: li
     }
 
 
-def _report(view: dict[str, Any], geo: Geometry, names: list[str]) -> dict[str, Any] | None:
+def _your_turn(report: dict[str, Any], seat: int | None, combatants: list[dict[str, Any]]) -> str | None:
+    """One sentence for a seat on what the last turn did to it: HP lost and left, HP dealt and VPs won."""
+    me = next((c for c in combatants if c.get("seat") == seat), None)
+    if me is None:
+        return None
+    events = [e for seg in report["segments"] for e in seg["events"]]
+    lost = sum(e.get("hp", 0) for e in events if e["type"] == "damage" and e.get("seat") == seat)
+    lost += sum(DISASTER_DAMAGE for e in events if e["type"] == "disaster" and e.get("seat") == seat)
+    dealt = [e for e in events if e["type"] == "damage" and e.get("thrower") == seat and e.get("seat") != seat]
+    dealt_hp, vps = sum(e.get("hp", 0) for e in dealt), sum(e.get("vps", 0) for e in dealt)
+    took = f"you lost {lost} HP ({me['hp']} left)" if lost else "nobody hurt you"
+    gave = f"you hit for {dealt_hp} HP (+{vps} VP{'s' if vps != 1 else ''})" if dealt_hp else "you hit nobody"
+    sentence = f"{took}; {gave}."
+    if any(e["type"] == "knocked_out" and e.get("seat") == seat for e in events):
+        sentence += " At 0 HP you run for the kitchen to dry your socks, immune on the way."
+    return sentence[0].upper() + sentence[1:]
+
+
+def _report(view: dict[str, Any], geo: Geometry, names: list[str], seat: int | None = None) -> dict[str, Any] | None:
     report = view.get("report")
     if not report:
         return None
@@ -228,7 +248,8 @@ def _report(view: dict[str, Any], geo: Geometry, names: list[str]) -> dict[str, 
                 entries.append({"kind": e["type"], "text": e["text"], "seat": e.get("seat")})
         segments.append({"segment": seg["segment"], "turn": seg["turn"], "moves": moves, "throws": throws,
                          "positions": positions, "entries": entries})
-    return {"turn": report["turn"], "notes": report["notes"], "segments": segments}
+    return {"turn": report["turn"], "notes": report["notes"], "segments": segments,
+            "yours": _your_turn(report, seat, combatants)}
 
 
 def _my_orders(view: dict[str, Any], geo: Geometry, names: list[str]) -> list[dict[str, Any]]:
@@ -399,7 +420,7 @@ def sf_board(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[s
     return {
         "width": _fmt(geo.width), "height": _fmt(geo.height), "hex_layer": hex_layer, "combatants": combatants,
         "features": features, "cols": col_labels, "rows": row_labels,
-        "report": _report(view, geo, names), "orders": _my_orders(view, geo, names),
+        "report": _report(view, geo, names, seat), "orders": _my_orders(view, geo, names),
         "colours": SEAT_COLOURS, "throw_facts": THROW_FACTS, "conditions": CONDITIONS, "label_left": _fmt(MARGIN_X / 2 + 1),
         "label_right": _fmt(geo.width - MARGIN_X / 2 - 1),
     }

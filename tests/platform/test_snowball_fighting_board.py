@@ -274,3 +274,27 @@ def test_every_order_button_says_what_it_costs_before_it_is_chosen():
     assert costs["bolero"] == "Bolero50% each, range 4, uses 2 snowballs"
     assert costs["avalanche"] == "Shed Avalanche80%, then 80% your side, range 2 to the shed, uses 1 Dirigible"
     assert "a throw costs no MF, only the snowballs it uses" in text_of(page)
+
+
+def _last_turn_line(page: str) -> str:
+    return text_of(re.sub(r"</?a\b[^>]*>", "", re.search(r"<p [^>]*data-sf-lastturn>(.*?)</p>", page, re.S).group(1)))
+
+
+def test_after_a_turn_each_seat_reads_what_it_did_to_them_and_where_the_report_is():
+    rng = random.Random(11)
+    s = play_turn(setup_done(3, seed=11), rng)
+    view = R.view(s, None)
+    events = [e for seg in view["report"]["segments"] for e in seg["events"]]
+    for seat in range(3):
+        me = view["combatants"][seat]
+        lost = sum(e["hp"] for e in events if e["type"] == "damage" and e["seat"] == seat)
+        dealt = sum(e["hp"] for e in events if e["type"] == "damage" and e.get("thrower") == seat and e["seat"] != seat)
+        line = _last_turn_line(render(s, seat))
+        assert line.startswith(f"Turn {view['report']['turn']} resolved.")
+        assert (f"ou lost {lost} HP ({me['hp']} left)" if lost else "obody hurt you") in line
+        assert (f"you hit for {dealt} HP" if dealt else "you hit nobody") in line
+        assert "write your orders for turn 2 below" in line
+    assert any(e["type"] == "damage" for e in events), "this seed's turn hurts someone"
+    spectator = render(s, None)
+    assert _last_turn_line(spectator) == "Turn 1 resolved. Read what happened, segment by segment."
+    assert 'href="#sf-report"' in spectator and 'id="sf-report"' in spectator
