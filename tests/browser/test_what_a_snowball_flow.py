@@ -273,3 +273,47 @@ def test_three_teams_two_people_and_a_computer_play_to_the_result(browser, live_
     assert not errors, errors
     for context in contexts:
         context.close()
+
+
+def test_on_a_desktop_the_whole_village_fits_the_window_below_the_bars_and_on_a_phone_it_is_full_width(
+        browser, live_server_proc):
+    """At 1280 x 800, with the site's header, the players, the prompt and the status bars above it, the
+    village ends inside the window and the dice tray stands beside it; at 390 px it is as wide as the page."""
+    base = live_server_proc.url
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 800}) for _ in range(2)]
+    ana, ben = (c.new_page() for c in contexts)
+    errors = script_errors_of(ana, ben, timeout_ms=6000)
+    as_guest(ana, base + "/", "Ana")
+    ana.goto(base + "/games/new/what-a-snowball/")
+    ana.click("button:has-text('Create game')")
+    game_url = ana.url
+    as_guest(ben, game_url, "Ben")
+    ben.click("button:has-text('Sit here')")
+    expect(ana.locator(".waiting-room")).to_contain_text("Ben")
+    ben.click("#start-game")
+    drivers = [Driver(ana, "Ana"), Driver(ben, "Ben")]
+    player = None
+    for _ in range(200):
+        player = next((d.page for d in drivers if d.page.locator("[data-was-tray]").count()), None)
+        if player:
+            break
+        for d in drivers:
+            try:
+                d.step()
+            except (PlaywrightError, AssertionError):
+                pass
+    assert player, "no dice tray came up"
+    player.goto(game_url)
+    expect(player.locator("[data-was-tray]")).to_be_visible()
+    rects = "() => ['#was-village', '.was-side', '.prompt-bar'].map(s => document.querySelector(s).getBoundingClientRect().toJSON())"
+    village, side, prompt = player.evaluate(rects)
+    assert prompt["bottom"] < village["top"]
+    assert village["bottom"] <= 800, village
+    assert village["width"] >= 400 and abs(village["width"] - village["height"]) < 2, village
+    assert side["left"] >= village["right"] and side["top"] < village["bottom"], (side, village)
+    player.set_viewport_size({"width": 390, "height": 844})
+    village = player.evaluate(rects)[0]
+    assert village["width"] >= 340, village
+    assert not errors, errors
+    for context in contexts:
+        context.close()
