@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from django import template
-from shapely.geometry import MultiPolygon, Point, Polygon, box
+from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
 from shapely.ops import unary_union
 
 register = template.Library()
@@ -33,6 +33,11 @@ NAME_CHAR_WIDTH = 0.34   # inches per character of a Kid's name at its font size
 CORNER_CHAR_WIDTH = 0.3  # the same for a corner's name
 BADGE_PHONE_SCALE = 1.6  # the CSS scale of a Kid's badges on a phone (.was-kid-badges)
 VIEW_MARGIN = 1.3        # the viewBox's margin round the village, in inches
+FIRE_LABEL_PHONE_CHAR = 0.42    # inches per character of a line of fire's label on a phone (its largest)
+FIRE_LABEL_HEIGHT = 0.8         # and the height of its box
+FIRE_LABEL_DESCENT = 0.15       # from the box's bottom up to the baseline
+TERRAIN_LABEL_PHONE_CHAR = 0.36  # a terrain label's characters on a phone
+NAME_PHONE_CHAR = 0.48          # a Kid's name's characters on a phone
 CARD_TITLES_SHORT = {"pitch": "I've been practicing my pitch!", "ice": "Ice to see you!"}
 ACTION_CLASS = {"move": "move", "vault": "move", "gather": "gather", "aim": "aim", "throw": "throw", "wild": "wild"}
 
@@ -332,20 +337,118 @@ def _tray(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any] |
             "end": next((a for a in legal if a["type"] == "end_activation"), None)}
 
 
-def _fire_rows(view: dict[str, Any], size: float) -> list[dict[str, Any]]:
+Box = tuple[float, float, float, float]  # left, top, right, bottom in SVG inches (y down)
+
+
+def _overlap(a: Box, b: Box) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def _circle_cost(box: Box, circle: tuple[float, float, float]) -> float:
+    """How deep a box reaches into a circle, in inches (0 when clear)."""
+    cx, cy, r = circle
+    nx, ny = min(max(cx, box[0]), box[2]), min(max(cy, box[1]), box[3])
+    return max(0.0, r - math.dist((cx, cy), (nx, ny)))
+
+
+def _fire_label_obstacles(terrain: list[dict[str, Any]], kids: list[dict[str, Any]],
+                          size: float) -> tuple[list[Box], list[tuple[float, float, float]]]:
+    """What a line of fire's label must not cover, at its phone size: terrain labels, Kids' names and
+    badges (boxes) and Kids' bases with their team shapes (circles)."""
+    boxes: list[Box] = [(size + 0.1, 11.3, size + 1.3, 12.2)]  # the compass
+    for t in terrain:
+        if t["short_label"]:
+            half_long, half_short = len(t["short_label"]) * TERRAIN_LABEL_PHONE_CHAR / 2 + 0.05, 0.38
+            dx, dy = (half_short, half_long) if t["vertical"] else (half_long, half_short)
+            cx, cy = float(t["cx"]), float(t["cy"])
+            boxes.append((cx - dx, cy - dy, cx + dx, cy + dy))
+    circles = []
+    for k in kids:
+        if not k["in_village"]:
+            continue
+        x, y = float(k["x"]), float(k["y"])
+        circles.append((x, y, k["radius"] + 0.2))
+        width = (len(k["name"]) + (7 if k["down"] else 0)) * NAME_PHONE_CHAR
+        left = {"start": 0.0, "middle": -width / 2, "end": -width}[k["name_anchor"]]
+        nx, ny = x + float(k["name_x"]), y + float(k["name_y"])
+        boxes.append((nx + left, ny - 0.8, nx + left + width, ny + 0.2))
+        if k["balls"] or k["aims"]:
+            end = _badge_end(k) * BADGE_PHONE_SCALE
+            near, far = (-end, -0.54) if _badge_row(k, size)[2] else (0.54, end)
+            boxes.append((x + near, y - 0.3 * BADGE_PHONE_SCALE, x + far, y + 0.3 * BADGE_PHONE_SCALE))
+    return boxes, circles
+
+
+def _fire_label_spots(a: tuple[float, float], b: tuple[float, float], width: float):
+    """Where a line's label may go, best first: on the line round its middle, then beside it further
+    out (with a leader back to the line). Each spot: the box's centre, how far it is off the line, the
+    point of the line it belongs to and whether it needs a leader."""
+    length = math.dist(a, b) or 1.0
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    nx, ny = (uy, -ux) if ux >= 0 else (-uy, ux)
+    half = abs(nx) * width / 2 + abs(ny) * FIRE_LABEL_HEIGHT / 2
+    for extra in (0.0, 0.2, 1.2, 2.4, 3.6):
+        for f in (0.5, 0.6, 0.4, 0.7, 0.3, 0.8, 0.2):
+            on = (a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f)
+            for side in ((0.0,) if extra == 0.0 else (1.0, -1.0)):
+                d = side * (half + extra)
+                yield (on[0] + nx * d, on[1] + ny * d), extra, on, extra > 1.0
+
+
+def _place_fire_label(a, b, text: str, boxes: list[Box], circles, other_lines: list[LineString],
+                      size: float) -> tuple[Box, Any]:
+    """The first spot whose box covers nothing in ``boxes`` or ``circles`` and stays in the drawing, else
+    the least covering one; a label moved off its line also keeps off ``other_lines`` and on its own side
+    of them, so that it cannot be taken for theirs. The box and the leader's end (or None)."""
+    width = len(text) * FIRE_LABEL_PHONE_CHAR
+    best = None
+    for (cx, cy), off, on, needs_leader in _fire_label_spots(a, b, width):
+        area = (cx - width / 2, cy - FIRE_LABEL_HEIGHT / 2, cx + width / 2, cy + FIRE_LABEL_HEIGHT / 2)
+        inside = _overlap(area, (-VIEW_MARGIN, -VIEW_MARGIN, size + VIEW_MARGIN, size + VIEW_MARGIN))
+        cost = (10 * (sum(_overlap(area, o) for o in boxes) + sum(_circle_cost(area, c) for c in circles)
+                      + width * FIRE_LABEL_HEIGHT - inside)
+                + (0.1 * (sum(line.intersection(box(*area)).length + 10 * line.intersects(LineString([(cx, cy), on]))
+                              for line in other_lines) + off) if off else 0))
+        if best is None or cost < best[0] - 1e-9:
+            best = (cost, area, on if needs_leader else None)
+        if cost == 0:
+            break
+    return best[1], best[2]
+
+
+def _leader(box: Box, to: tuple[float, float] | None) -> tuple[float, float, float, float] | None:
+    """A line from a label's box to the point of its line of fire it was moved off."""
+    if to is None:
+        return None
+    frm = (min(max(to[0], box[0]), box[2]), min(max(to[1], box[1]), box[3]))
+    return (*frm, *to) if math.dist(frm, to) > 0.2 else None
+
+
+def _fire_rows(view: dict[str, Any], size: float, terrain: list[dict[str, Any]],
+               kids: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The active Kid's lines of fire, the visible ones labelled with their target and the roll it
+    needs, each label placed clear of Kids, terrain labels and the labels placed before it."""
+    boxes, circles = _fire_label_obstacles(terrain, kids, size)
+    ends = [(_flip(size, view["kids"][line["from"]]["pos"]), _flip(size, view["kids"][line["to"]]["pos"]))
+            for line in view["lines_of_fire"]]
     rows = []
     for index, line in enumerate(view["lines_of_fire"]):
-        a = view["kids"][line["from"]]["pos"]
-        b = view["kids"][line["to"]]["pos"]
-        ax, ay = _flip(size, a)
-        bx, by = _flip(size, b)
+        (ax, ay), (bx, by) = ends[index]
         modifier = sum(m["value"] for m in line.get("modifiers_without_size", []))
-        rows.append({**line, "x1": _n(ax), "y1": _n(ay), "x2": _n(bx), "y2": _n(by),
-                     "mx": _n(ax + (bx - ax) * (0.4 + 0.2 * (index % 2))),
-                     "my": _n(ay + (by - ay) * (0.4 + 0.2 * (index % 2)) - 0.3), "modifier": modifier,
-                     "object_count": len(line.get("objects", [])),
-                     "target_name": _kid_label(view["kids"], line["to"]),
-                     "blocker_name": _object_label(view, line["blocker"]) if line.get("blocker") else ""})
+        target_name = _kid_label(view["kids"], line["to"])
+        row = {**line, "x1": _n(ax), "y1": _n(ay), "x2": _n(bx), "y2": _n(by), "modifier": modifier,
+               "object_count": len(line.get("objects", [])), "target_name": target_name,
+               "blocker_name": _object_label(view, line["blocker"]) if line.get("blocker") else ""}
+        if line["visible"]:
+            odds = "too close!" if line.get("too_close") else f"needs {line['needs']}" + (f", {modifier:+d}" if modifier else "")
+            row["label"] = f"{target_name}: {odds}"
+            other_lines = [LineString(e) for i, e in enumerate(ends) if i != index]
+            box, leader_to = _place_fire_label((ax, ay), (bx, by), row["label"], boxes, circles, other_lines, size)
+            boxes.append(box)
+            row["mx"], row["my"] = _n((box[0] + box[2]) / 2), _n(box[3] - FIRE_LABEL_DESCENT)
+            leader = _leader(box, leader_to)
+            row["leader"] = [_n(v) for v in leader] if leader else None
+        rows.append(row)
     rows.sort(key=lambda r: r["visible"])
     return rows
 
@@ -381,6 +484,7 @@ def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | Non
     team_of_seat = view["seat_team"]
     my_team = team_of_seat[seat] if seat is not None and seat < len(team_of_seat) else None
     kids = _kid_rows(view, size, seat, active, names)
+    terrain = _terrain_rows(view, size)
     teams = []
     for t in view["teams"]:
         rolls = [r["totals"].get(str(t["team"])) for r in view["team_rolls"] if str(t["team"]) in r["totals"]]
@@ -409,11 +513,11 @@ def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | Non
     outcome = view.get("outcome")
     return {
         "size": size, "size_str": _n(size), "viewbox": f"-1.3 -1.3 {_n(size + 2.6)} {_n(size + 2.6)}",
-        "compass_x": _n(size + 0.6), "terrain": _terrain_rows(view, size), "kids": kids,
+        "compass_x": _n(size + 0.6), "terrain": terrain, "kids": kids,
         "kids_by_id": {k["id"]: k for k in kids}, "teams": teams, "my_team": my_team, "corners": corners,
         "order": _order_rows(view), "active": view["kids"].get(active) if active else None,
         "tray": tray, "rolloff": rolloff,
-        "team_order": [view["teams"][t]["name"] for t in view["team_order"]], "fire": _fire_rows(view, size) if view["phase"] == "play" else [],
+        "team_order": [view["teams"][t]["name"] for t in view["team_order"]], "fire": _fire_rows(view, size, terrain, kids) if view["phase"] == "play" else [],
         "place": place, "place_path": placement_area(size, place[0], view["village"]["tolerance"]) if place else "",
         "move_to": move_to, "move_path": region_path(size, move_to["region"]) if move_to else "", "move_from": move_from, "moving": moving,
         "click_json": json.dumps(click) if click else "",

@@ -151,3 +151,44 @@ def test_on_a_phone_each_kids_team_shape_is_readable_and_clear_of_names_and_badg
         assert not any(left < o[2] - 0.5 and o[0] < right - 0.5 and top < o[3] - 0.5 and o[1] < bottom - 0.5
                        for o in kid["others"]), kid["mark"]
     page.close()
+
+
+@pytest.fixture(scope="module")
+def crowded_fire_state():
+    """Carol throws along two nearly parallel lines (to Noel and Ivy, on the east edge), past the
+    old rectory, a market stall, a bench and two Kids near the lines' middles."""
+    state = play_until(new(seed=11), lambda s: s["phase"] == "play" and (s["activation"] or {}).get("stage") == "turn"
+                       and s["activation"]["kid"] == "k4")
+    state = json.loads(json.dumps(state))
+    spots = {"k4": [2.0, 4.2], "k1": [22.0, 7.0], "k2": [22.0, 7.9], "k0": [20.0, 2.0], "k3": [16.5, 4.7], "k5": [12.5, 7.6]}
+    for kid, pos in spots.items():
+        state["kids"][kid].update(pos=pos, home=None, down=False)
+    assert [line["to"] for line in R.view(state, 1)["lines_of_fire"] if line["visible"]] == ["k1", "k2"]
+    return state
+
+
+@pytest.mark.parametrize("width, height", [(1280, 800), (390, 844)])
+def test_each_fire_label_names_its_target_and_covers_no_kid_terrain_label_or_other_fire_label(
+        browser, crowded_fire_state, width, height):
+    page = page_for(browser, crowded_fire_state, 1)
+    page.set_viewport_size({"width": width, "height": height})
+    found = page.evaluate("""() => {
+        const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+        const labels = [...document.querySelectorAll('.was-lof-label')].map(label => ({
+            text: label.textContent, box: box(label),
+            target: document.querySelector(`.was-kid[data-kid="${label.closest('[data-to]').dataset.to}"]`).dataset.name}));
+        const others = [...document.querySelectorAll(
+            '.was-base, .was-team-mark, .was-kid-name, .was-kid-badges, .was-t-label')].map(box);
+        return {labels, others};
+    }""")
+    assert len(found["labels"]) == 2
+    for index, label in enumerate(found["labels"]):
+        assert label["text"].startswith(label["target"] + ": needs "), label
+        rest = found["others"] + [other["box"] for other in found["labels"][index + 1:]]
+        assert not any(overlaps(label["box"], other) for other in rest), label
+    page.close()
+
+
+def overlaps(a, b) -> bool:
+    """Whether two screen boxes (left, top, right, bottom) overlap by more than half a pixel."""
+    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
