@@ -37,7 +37,7 @@ FIRE_LABEL_PHONE_CHAR = 0.42    # inches per character of a line of fire's label
 FIRE_LABEL_HEIGHT = 0.8         # and the height of its box
 FIRE_LABEL_DESCENT = 0.15       # from the box's bottom up to the baseline
 TERRAIN_LABEL_PHONE_CHAR = 0.36  # a terrain label's characters on a phone
-NAME_PHONE_CHAR = 0.48          # a Kid's name's characters on a phone
+NAME_PHONE_CHAR = 0.6           # a Kid's name's characters on a phone (bold capitals included)
 CARD_TITLES_SHORT = {"pitch": "I've been practicing my pitch!", "ice": "Ice to see you!"}
 ACTION_CLASS = {"move": "move", "vault": "move", "gather": "gather", "aim": "aim", "throw": "throw", "wild": "wild"}
 
@@ -178,29 +178,36 @@ def _name_spots(view: dict[str, Any], size: float) -> dict[str, tuple[float, flo
     spots: dict[str, tuple[float, float, str]] = {}
     for kid in sorted(kids, key=lambda k: (k["pos"][0], -k["pos"][1])):
         x, y = kid["pos"][0], size - kid["pos"][1]
-        width = len(kid["name"]) * NAME_CHAR_WIDTH + (0.9 if kid["down"] else 0)
+        width = (len(kid["name"]) + (7 if kid["down"] else 0)) * NAME_PHONE_CHAR
         choices = (  # (dx, dy of the text's anchor, anchor, box left, top, right, bottom relative to the centre)
             (0.0, -0.68, "middle", -width / 2, -1.15, width / 2, -0.55),
             (0.0, 1.02, "middle", -width / 2, 0.55, width / 2, 1.15),
             (0.62, 0.2, "start", 0.6, -0.3, 0.6 + width, 0.3),
             (-0.76, 0.2, "end", -0.74 - width, -0.3, -0.74, 0.3),  # clear of the team shape at the top left
+            (0.0, -1.5, "middle", -width / 2, -1.97, width / 2, -1.37),  # a second row, above a neighbour's name
+            (0.0, 1.84, "middle", -width / 2, 1.37, width / 2, 1.97),
         )
-        best = choices[0]
+        best, least = choices[0], math.inf
         for choice in choices:
             if (kid["snowballs"] or kid["aims"]) and choice[2] == ("end" if _badge_row(kid, size)[2] else "start"):
                 continue
             box_ = (x + choice[3], y + choice[4], x + choice[5], y + choice[6])
             if box_[0] < -1.2 or box_[2] > size + 1.2 or box_[1] < -1.2 or box_[3] > size + 1.2:
                 continue
-            hits_name = any(not (box_[2] < t[0] or box_[0] > t[2] or box_[3] < t[1] or box_[1] > t[3]) for t in taken)
-            hits_base = any(bx + r > box_[0] and bx - r < box_[2] and by + r > box_[1] and by - r < box_[3]
-                            for bx, by, r in bases)
-            if not hits_name and not hits_base:
-                best = choice
+            covered = sum(_overlap(box_, t) for t in taken) + sum(_overlap(box_, (bx - r, by - r, bx + r, by + r))
+                                                                  for bx, by, r in bases)
+            if covered < least:
+                best, least = choice, covered
+            if covered == 0:
                 break
         taken.append((x + best[3], y + best[4], x + best[5], y + best[6]))
         spots[kid["id"]] = (best[0], best[1], best[2])
     return spots
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """The area two boxes (left, top, right, bottom) share."""
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
 
 
 def _kid_rows(view: dict[str, Any], size: float, seat: int | None, active: str | None,

@@ -192,3 +192,23 @@ def test_each_fire_label_names_its_target_and_covers_no_kid_terrain_label_or_oth
 def overlaps(a, b) -> bool:
     """Whether two screen boxes (left, top, right, bottom) overlap by more than half a pixel."""
     return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
+
+
+@pytest.mark.parametrize("width, height", [(1280, 800), (390, 844)])
+def test_the_names_of_kids_standing_side_by_side_do_not_cover_each_other(browser, width, height):
+    """Three Kids in base contact in a row, as a team stands at its corner: each name is placed
+    clear of the others at the phone's larger lettering too (a name's box without its descent)."""
+    state = play_until(new(seed=11), lambda s: s["phase"] == "play")
+    state = json.loads(json.dumps(state))
+    spots = {"k3": [20.6, 21.4], "k4": [21.6, 21.4], "k5": [22.6, 21.4]}
+    for kid, pos in spots.items():
+        state["kids"][kid].update(pos=pos, home=None, down=False, snowballs=[], aims=0)
+    page = page_for(browser, state, 0)
+    page.set_viewport_size({"width": width, "height": height})
+    names = page.evaluate("""ids => ids.map(id => {
+        const r = document.querySelector(`.was-kid[data-kid="${id}"] .was-kid-name`).getBoundingClientRect();
+        return [r.left, r.top, r.right, r.bottom - 0.2 * (r.bottom - r.top)];
+    })""", list(spots))
+    for index, name in enumerate(names):
+        assert not any(overlaps(name, other) for other in names[index + 1:]), names
+    page.close()
