@@ -205,11 +205,6 @@ def _name_spots(view: dict[str, Any], size: float) -> dict[str, tuple[float, flo
     return spots
 
 
-def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    """The area two boxes (left, top, right, bottom) share."""
-    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-
-
 def _kid_rows(view: dict[str, Any], size: float, seat: int | None, active: str | None,
               names: list[str]) -> list[dict[str, Any]]:
     rows = []
@@ -348,6 +343,7 @@ Box = tuple[float, float, float, float]  # left, top, right, bottom in SVG inche
 
 
 def _overlap(a: Box, b: Box) -> float:
+    """The area two boxes (left, top, right, bottom) share."""
     return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
 
 
