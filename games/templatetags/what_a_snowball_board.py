@@ -281,19 +281,6 @@ def _action_text(view: dict[str, Any], kid: dict[str, Any], action: dict[str, An
     return kind
 
 
-def _why_not(view: dict[str, Any], kid: dict[str, Any], means: str) -> str:
-    """Why a die cannot be spent now, in the player's words."""
-    if kid["down"]:
-        return f"{kid['name']} is knocked down: only a Wild die helps"
-    if "THROW" in means:
-        if not kid["snowballs"] and kid["sheet"]["type"] != "snowman":
-            return "no snowball to throw: GATHER SNOW first"
-        return "no enemy Kid in sight"
-    if "GATHER" in means:
-        return "not standing on snow"
-    return "nothing to spend it on now"
-
-
 def _throw_groups(view: dict[str, Any], throws: list[dict[str, Any]]) -> list[dict[str, Any]]:
     lines = {line["to"]: line for line in view["lines_of_fire"]}
     groups: dict[str, dict[str, Any]] = {}
@@ -333,7 +320,7 @@ def _tray(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any] |
         throws = _throw_groups(view, [a for a in actions if a["type"] == "throw"])
         dice.append({"value": value, "count": activation["tray"].count(value), "means": _die_word(kid, value),
                      "plain": plain, "throws": throws, "usable": bool(actions),
-                     "why_not": "" if actions else _why_not(view, kid, _die_word(kid, value))})
+                     "why_not": "" if actions else activation.get("unspendable", {}).get(str(value), "")})
     return {"kid": kid, "dice": dice, "all": list(activation["tray"]),
             "cards": [a for a in legal if a["type"] == "play_card"],
             "end": next((a for a in legal if a["type"] == "end_activation"), None)}
