@@ -114,6 +114,7 @@ def lobby_lists_html(user) -> str:
     return render_to_string("games/lobby_lists.html", {
         "open_games": selectors.open_games()[:50],
         "live_games": selectors.live_games()[:50],
+        "finished_games": selectors.recently_finished_games()[:20],
         "user": user,
         "oob": True,
     })

@@ -2,9 +2,9 @@
 (``lobby``), what one viewer of one game may see (``snapshots``) and the table talk one
 viewer may read (``chat``, imported as ``games.selectors.chat``)."""
 from games.selectors.games import (
-    bot_seats, can_watch, display_name, fill_names, game_state, get_game, seat_names, seat_of, seats_summary,
+    bot_seats, can_watch, dice, display_name, fill_names, game_state, get_game, seat_names, seat_of, seats_summary,
 )
-from games.selectors.lobby import live_games, my_games, open_games
+from games.selectors.lobby import finished_games_of, live_games, my_games, open_games, recently_finished_games
 from games.selectors.snapshots import (
     LOG_LENGTH, LOG_RECORDS, PAYLOADS, SNAPSHOTS, GameSnapshot, LogRecord, ViewerView, forget_game, game_log,
     log_records, note_commit, payload_for, snapshot, view_frame, viewer_payload,
@@ -12,7 +12,7 @@ from games.selectors.snapshots import (
 
 __all__ = [
     "LOG_LENGTH", "LOG_RECORDS", "PAYLOADS", "SNAPSHOTS", "GameSnapshot", "LogRecord", "ViewerView",
-    "bot_seats", "can_watch", "display_name", "fill_names", "forget_game", "game_log", "game_state", "get_game",
-    "live_games", "log_records", "my_games", "note_commit", "open_games", "payload_for", "seat_names", "seat_of",
+    "bot_seats", "can_watch", "dice", "finished_games_of", "display_name", "fill_names", "forget_game", "game_log", "game_state", "get_game",
+    "live_games", "log_records", "my_games", "note_commit", "open_games", "payload_for", "recently_finished_games", "seat_names", "seat_of",
     "seats_summary", "snapshot", "view_frame", "viewer_payload",
 ]

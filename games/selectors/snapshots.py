@@ -12,7 +12,7 @@ from typing import Any
 from games import engines, jsontext, pacing, tables
 from games.caches import LRU
 from games.models import ActionRecord, Game
-from games.selectors.games import fill_names, game_state, get_game, seat_names, seats_summary
+from games.selectors.games import dice, fill_names, game_state, get_game, seat_names, seats_summary
 from games.selectors.pace import away_notices, ready_action
 from games.state_cache import STATE_CACHE
 
@@ -211,6 +211,7 @@ def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
         "away": away_notices(game, snap.names, snap.players),
         "resigned": list(game.prompts.get("resigned") or ()),
         "handed": list(game.prompts.get("handed") or ()),
+        "dice": dice(game),
     }
     state = snap.state
     if state is not None:
