@@ -58,13 +58,13 @@ class Replay:
         return self.views[key]
 
 
-REPLAYS: LRU[tuple[int, int], Replay] = LRU(32)
+REPLAYS: LRU[tuple[int, int, str], Replay] = LRU(32)
 
 
 def replay_of(game: Game) -> Replay:
     """The game's replay at its current version; a finished game's never changes, so it is
     kept (with the views already drawn) until pushed out by other games."""
-    key = (game.pk, game.version)
+    key = (game.pk, game.version, game.seed_salt)  # the salt: a database rebuilt reuses ids
     cached = REPLAYS.get(key)
     if cached is not None:
         return cached
@@ -164,9 +164,12 @@ def verify(game: Game) -> dict[str, Any]:
         "same_outcome": _same(replayed_outcome, game.outcome),
         "same_final_state": game.state is None or _same(final.state, game.state),
     }
-    return {"game_id": game.pk, "match": all(checks.values()), "checks": checks, "error": replay.error,
-            "actions": len(replay.steps) - 1, "final_version": final.version, "outcome": game.outcome,
-            "replayed_outcome": replayed_outcome, **dice(game)}
+    arguments = {k: v for k, v in game_arguments(game).items() if k != "seed"}
+    log = list(ActionRecord.objects.filter(game=game).order_by("seq").values("seq", "seat", "source", "action"))
+    return {"game_id": game.pk, "game_type": game.game_type, "match": all(checks.values()), "checks": checks,
+            "error": replay.error, "actions": len(replay.steps) - 1, "final_version": final.version,
+            "outcome": game.outcome, "replayed_outcome": replayed_outcome, **dice(game),
+            "new_game": arguments, "log": log}
 
 
 def _replayed_outcome(game: Game, ruleset, state: dict[str, Any], replay: Replay) -> dict[str, Any] | None:

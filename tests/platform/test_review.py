@@ -160,3 +160,25 @@ def test_the_review_page_draws_each_step_without_buttons(make_user):
     html = last.content.decode()
     assert 'class="board-wrap review-board" inert' in html and "ws-send" not in html.split("review-board")[1]
     assert page.get(f"/games/{game.pk}/review/?step=999999").status_code == 302
+
+
+def test_the_documented_check_it_yourself_code_verifies_a_finished_game(make_user, monkeypatch, capsys):
+    import io
+    import re
+    import urllib.request
+    from pathlib import Path
+
+    for game_type in ("snowball-fight", "jingle-bells"):
+        ana, game = _finished(make_user, game_type)
+        doc = (Path(__file__).resolve().parents[2] / "docs" / "verifiable-dice.md").read_text()
+        code = re.search(r"```python\n(.*?)```", doc, re.S).group(1)
+        code = re.sub(r'COMMITMENT = "[^"]*"', f'COMMITMENT = "{game.seed_commitment}"', code)
+        fetched = []
+
+        def urlopen(url):
+            fetched.append(url)
+            return io.BytesIO(Client().get(f"/api/games/{game.pk}/verify/").content)
+
+        monkeypatch.setattr(urllib.request, "urlopen", urlopen)
+        exec(compile(code, "verifiable-dice.md", "exec"), {})
+        assert capsys.readouterr().out.strip() == "True" and fetched
