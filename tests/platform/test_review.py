@@ -182,3 +182,18 @@ def test_the_documented_check_it_yourself_code_verifies_a_finished_game(make_use
         monkeypatch.setattr(urllib.request, "urlopen", urlopen)
         exec(compile(code, "verifiable-dice.md", "exec"), {})
         assert capsys.readouterr().out.strip() == "True" and fetched
+
+
+@pytest.mark.parametrize("game_type", ["snowball-fight", "jingle-bells", "snowball-fighting", "what-a-snowball"])
+def test_each_game_draws_its_review_with_its_own_board_at_every_kind_of_step(make_user, game_type):
+    ana, game = _finished(make_user, game_type)
+    page = Client()
+    page.force_login(ana)
+    steps = _client().get(f"/api/games/{game.pk}/review/").json()["steps"]
+    for step in sorted({0, 1, steps // 2, steps - 1}):
+        for seat in ("", "0", "1"):
+            answer = page.get(f"/games/{game.pk}/review/?step={step}&seat={seat}")
+            assert answer.status_code == 200, (step, seat)
+            html = answer.content.decode()
+            assert f'data-step="{step}"' in html and 'class="board-wrap review-board" inert' in html
+    assert 'class="verified"' in html and "Game over" in html
