@@ -115,7 +115,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     invite = request.GET.get("invite") or request.session.get(f"invite:{game.pk}") or ""
     context = rendering.live_context(game, payload, request.user)
     talk = chat.talk_of(game, request.user)
-    context.update(rendering.talk_context(talk, chat.history(game.pk, talk), viewer_seat=seat))
+    context.update(rendering.talk_context(talk, chat.history(game.pk, talk), viewer_seat=talk.seat))
     context.update({
         "invite": invite if invite == game.invite_code else "",
         "invite_url": request.build_absolute_uri(reverse("invite", args=[game.pk, game.invite_code])),
