@@ -488,6 +488,7 @@ async def test_the_socket_answers_every_chat_frame_once_and_stores_only_what_it_
                 break
             if answer["type"] == "error":
                 assert answer["code"] in DOCUMENTED_CODES, answer
+                assert answer["about"] == frame["type"], answer
                 break
     await comm.disconnect()
     assert await database_sync_to_async(ChatMessage.objects.count)() == before + acked
