@@ -50,9 +50,15 @@ def page(slug: str) -> dict[str, Any]:
     }
 
 
+def _stacks(table: dict[str, Any]) -> bool:
+    """Whether a phone shows the table's rows one under another, each cell with its column's name:
+    when it has more than two columns and some cell is long enough to squeeze the others."""
+    return len(table["columns"]) > 2 and max(len(cell) for row in table["rows"] for cell in row["cells"]) > 60
+
+
 def _section(section: dict[str, Any]) -> dict[str, Any]:
     """A section of the book for the template: each table cell with its column's name beside it."""
-    tables = [{**table, "stack": len(table["columns"]) > 3,
+    tables = [{**table, "stack": _stacks(table),
                "rows": [{"id": row["id"], "cells": [{"column": column, "text": text}
                                                     for column, text in zip(table["columns"], row["cells"])]}
                         for row in table["rows"]]}

@@ -172,8 +172,8 @@ THROW_WORDS: dict[str, str] = {
     "maniac": "No snowball needed: you scoop up snow and fling it everywhere. Everyone else within "
               f"{_hexes(R.THROWS['maniac'].range)} has its own roll to lose the damage, but you score no "
               f"VPs for it. The bewilderment puts every throw at you this segment at {_pct(MANIAC_BEWILDERS)}.",
-    "dirigible": "A football-sized snowball lobbed at one opponent you name. You cannot carry simple "
-                 "snowballs with a Dirigible.",
+    "dirigible": "A football-sized snowball lobbed at one opponent you name. When you move, a Dirigible is "
+                 "all you can carry.",
     "storm": f"A throw at a conifer ({_listed(GARDEN.conifers)}). If it hits, the snow falls "
              f"{R.STORM_FALL_CHANCE}% of the time: {R.STORM_CONIFER_DAMAGE} HP to whoever stands on the "
              f"conifer's hex and {R.STORM_AROUND_DAMAGE} HP to everyone on the hexes around it, you included "
@@ -215,6 +215,16 @@ def move_rows() -> list[tuple[str, tuple[str, ...]]]:
 def _line_id(label: str) -> str:
     """An anchor from a line's words: "Target on conifer hex" -> "line-target-on-conifer-hex"."""
     return "line-" + re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
+
+
+def _condition_words(words: str) -> str:
+    """A condition of rule 13 as the orders form words it, for the page ("value" is the number you give)."""
+    for engine_words, page_words in (("value hexes", "a given number of hexes"),
+                                     ("value snowballs", "a given number of snowballs"),
+                                     ("value", "a given number"), ("that seat", "a given player"),
+                                     ("that hex", "a given hex")):
+        words = words.replace(engine_words, page_words)
+    return words[0].upper() + words[1:] + "."
 
 
 def hit_chance_rows() -> list[tuple[str, tuple[str, ...]]]:
@@ -309,8 +319,7 @@ BOOK: tuple[dict[str, Any], ...] = (
      "text": ("The third segment's order may depend on what happened in the first two: up to three cases, tried "
               "in order, and an order for otherwise. Every throw in such an order is at "
               f"{_pct(CONDITIONAL_LINE)}. The cases you can write:",),
-     "bullets": tuple(words.replace("value", "a number").replace("that seat", "a given player")
-                    for words in CONDITIONS.values())},
+     "bullets": tuple(_condition_words(words) for words in CONDITIONS.values())},
     {"id": "rule-14", "title": "Optional rule 14: slip sliding away",
      "text": (f"A move at full tilt (one that uses all {SEGMENT_MF} MF) has a {R.SLIP_CHANCE}% chance of ending in "
               "a fall, with the same effect as a 00.",)},

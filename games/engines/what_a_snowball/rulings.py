@@ -319,7 +319,9 @@ def card_rows() -> list[tuple[str, tuple[str, ...]]]:
             for key, card in K.CARDS.items()]
 
 
-_NEEDS = [needs for _, needs in RANGE_BANDS] + [LONG_RANGE_NEEDS]
+SIGHT_BLOCKERS = [props["label"] for props in TERRAIN_KINDS.values() if props["blocks_sight"]]
+SIGHT_CLEAR = [props["label"] for props in TERRAIN_KINDS.values()
+               if props["blocks_movement"] and not props["blocks_sight"]]
 
 BOOK: tuple[dict[str, Any], ...] = (
     {"id": "teams", "title": "Teams and Kids",
@@ -367,7 +369,8 @@ BOOK: tuple[dict[str, Any], ...] = (
               "Kid is hit first.",)},
     {"id": "throwing", "title": "THROW and the Roll to Hit",
      "text": ("A THROW uses up one of the Kid's snowballs, thrown at an enemy Kid it can see. Every other Kid, "
-              "team-mates included, blocks the line of sight, as do buildings, trees, hedges, stalls and cars.",
+              f"team-mates included, blocks the line of sight, and so does every {_listed(SIGHT_BLOCKERS, 'and')}; "
+              f"a {_listed(SIGHT_CLEAR, 'or')} does not.",
               f"Roll two dice and add the modifiers; a total of at least the number needed for the distance hits "
               "and scores the thrower a point. A double six always hits and makes the snowball one Size bigger "
               "for its effect; a double one always misses and ends the Kid's activation at once. The site shows "
