@@ -88,6 +88,7 @@ def test_the_page_holds_still_while_the_others_write_their_orders(browser, live_
         if viewer.evaluate("window.scrollY") != y:
             moved.append((who, y, viewer.evaluate("window.scrollY")))
     assert not moved, f"the page moved under a redraw (who, scrollY before, after): {moved}"
+    expect(eve.locator("#sf-routes")).to_have_count(0)  # where a seat's orders leave it is its own
 
     # on a phone the garden stays at the top while a segment is written: the hex to go to, the
     # route's MF and the segment's buttons are on the screen together, before and after the redraw
