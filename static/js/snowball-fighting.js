@@ -205,7 +205,7 @@
   // route the server drew from the engine's movement rules (#sf-routes). null: out of reach.
   function moveBudget(tool) { return tool === "collect_move" ? 2 : 4; }
   function reachOf(seg) { return (data("sf-routes") || [])[seg - 1] || {}; }
-  function routeTo(hex, route, tool) {
+  function routeTo(hex, route, tool, quiet) {
     var start = startOf(S.seg), budget = moveBudget(tool), reach = reachOf(S.seg);
     if (hex === start) return [];
     var at = route.indexOf(hex);
@@ -215,6 +215,7 @@
       return route.concat([hex]);
     var found = reach[hex];
     if (found && found.mf <= budget) return found.route.slice();
+    if (quiet) return null;
     routeHint(hex === SHED ? "Nobody can enter the shed (" + SHED + ")." :
       hex + " is out of reach this segment: the cheapest route there costs more than the " + budget +
       " MF you have for moving. The amber-edged hexes are within reach.");
@@ -224,6 +225,39 @@
     var el = q("[data-sf-hint]");
     if (el) { el.textContent = text; el.classList.add("is-refusal"); }
   }
+
+  // With the pointer over a hex while writing a move, the route a click would make is drawn
+  // dashed, with its MF.
+  function hexCentre(ref) {
+    var el = kbEl(ref), shape = el && el.querySelector("polygon, rect");
+    if (!shape) return null;
+    var box = shape.getBBox();
+    return [box.x + box.width / 2, box.y + box.height / 2];
+  }
+  function preview(hexEl) {
+    var g = q("#sf-map .sf-preview");
+    if (!g) return;
+    var tool = S.tool, start = S.seg && startOf(S.seg), next = null;
+    if (hexEl && start && (tool === "move" || tool === "collect_move")) {
+      var cur = curOrder();
+      next = routeTo(hexEl.dataset.hex, cur && cur.type === tool ? cur.route.slice() : [], tool, true);
+    }
+    var points = next && next.length ? [start].concat(next).map(hexCentre) : [];
+    if (!points.length || points.some(function (p) { return !p; })) { g.setAttribute("hidden", ""); return; }
+    g.querySelector("polyline").setAttribute("points", points.map(function (p) { return p.join(","); }).join(" "));
+    var label = g.querySelector("text"), end = points[points.length - 1];
+    label.setAttribute("x", end[0]);
+    label.setAttribute("y", end[1]);
+    label.textContent = routeCost(start, next) + " MF";
+    g.removeAttribute("hidden");
+  }
+  document.addEventListener("mouseover", function (evt) {
+    if (!evt.target.closest || !evt.target.closest("#sf-map")) return;
+    preview(evt.target.closest("#sf-map .sf-hex, #sf-map .sf-kitchen"));
+  });
+  document.addEventListener("mouseout", function (evt) {
+    if (evt.target.closest && evt.target.closest("#sf-map") && !(evt.relatedTarget && evt.relatedTarget.closest && evt.relatedTarget.closest("#sf-map"))) preview(null);
+  });
 
   function aimAt(seat) {
     var tool = S.tool;

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest, live_version, script_errors_of
+from tests.browser.conftest import SHOTS, as_guest, live_version, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -108,7 +108,7 @@ def test_the_page_holds_still_while_the_others_write_their_orders(browser, live_
     expect(ben.locator('[data-sf-card="1"] [data-sf-order-text]')).to_contain_text(f"{goal}")
     expect(ben.locator("[data-sf-hint]")).to_contain_text(f"Route {here} →")
     assert ben.evaluate("window.scrollY") == y
-    ben.screenshot(path="test-results/sf-page-phone-writing-screen.png")
+    ben.screenshot(path=str(SHOTS / "sf-page-phone-writing-screen.png"))
     for selector in (hexes, "[data-sf-hint]", "[data-sf-undo]", "[data-sf-done]", '[data-sf-card="1"] [data-sf-mf]'):
         assert _in_view(ben, selector), selector
     shot(ben, "sf-page-phone-writing")
@@ -171,7 +171,13 @@ def test_a_move_is_written_by_clicking_where_to_go(browser, live_server_proc, sh
         ana.locator(f'#sf-map .sf-hex[data-hex="{ref}"] polygon').click(force=True)
         _wait_new_version(ana, old)
 
-    # M11 is six hexes away, but the path halves four of them: the cheapest route is 4 MF
+    # M11 is six hexes away, but the path halves four of them: the cheapest route is 4 MF,
+    # shown dashed while the pointer is over it, drawn once clicked
+    ana.locator('#sf-map .sf-hex[data-hex="M11"] polygon').hover(force=True)
+    expect(ana.locator("#sf-map .sf-preview")).to_be_visible()
+    expect(ana.locator("#sf-map .sf-preview-mf")).to_have_text("4 MF")
+    assert ana.locator("#sf-map .sf-preview-line").get_attribute("points").count(" ") == 6
+    ana.locator("#sf-mapscroll").screenshot(path=str(SHOTS / "sf-page-route-preview-map.png"))
     click("M11")
     expect(card.locator("[data-sf-order-text]")).to_have_text("Move V10 → U11 → S11 → Q11 → O11 → M11")
     expect(card.locator("[data-sf-mf]")).to_contain_text("6 steps (4 along the path at ½ MF): 4 MF")
