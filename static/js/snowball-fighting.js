@@ -200,14 +200,15 @@
     return false;
   }
 
-  // The route after a click on ``hex`` while writing a move: a hex of the route ends it there, the
-  // hex next to its end adds one step, any other hex within reach is gone to by the cheapest
-  // route the server drew from the engine's movement rules (#sf-routes). null: out of reach.
+  // The route after a click on ``hex`` while writing a move: a hex of the route ends it there (the
+  // start: no move), the hex next to its end adds one step, any other hex within reach is gone to
+  // by the cheapest route the server drew from the engine's movement rules (#sf-routes).
+  // null: nothing to change, or out of reach (then said beside the orders unless ``quiet``).
   function moveBudget(tool) { return tool === "collect_move" ? 2 : 4; }
   function reachOf(seg) { return (data("sf-routes") || [])[seg - 1] || {}; }
   function routeTo(hex, route, tool, quiet) {
     var start = startOf(S.seg), budget = moveBudget(tool), reach = reachOf(S.seg);
-    if (hex === start) return [];
+    if (hex === start) return route.length ? [] : null;
     var at = route.indexOf(hex);
     if (at !== -1) return at === route.length - 1 ? null : route.slice(0, at + 1);
     var end = route.length ? route[route.length - 1] : start;
