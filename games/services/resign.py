@@ -90,7 +90,8 @@ def resigned_outcome(ruleset, state: dict, winners: list[int], *, seats: int) ->
 
 
 def _end_by_resignation(game: Game, ruleset, state: dict, winners: list[int], write) -> None:
-    resigners = " and ".join(f"{{p{r}}}" for r in game.prompts.get("resigned") or ())
+    resigners = [f"{{p{r}}}" for r in game.prompts.get("resigned") or ()]
+    resigners = " and ".join(filter(None, [", ".join(resigners[:-1]), resigners[-1]]))
     game.status = Game.Status.FINISHED
     game.finished_at = timezone.now()
     game.outcome = {**resigned_outcome(ruleset, state, winners, seats=game.num_seats),
