@@ -338,6 +338,38 @@ def test_ready_sent_again_with_its_action_id_is_acked_as_a_duplicate(make_user):
     assert ActionRecord.objects.filter(game=game, seat=0, action={"type": "ready"}).count() == 1
 
 
+def test_ready_is_refused_as_an_action_would_be_before_there_is_nothing_to_mark(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = _table(ana, ben, game_type="snowball-fighting", pace="daily", seconds=86400)
+    apis = {0: _client(ana), 1: _client(ben)}
+
+    def post(seat: int, path: str, body: dict):
+        return _post(apis[seat], f"/api/games/{game.pk}/{path}/", body)
+
+    written = {}
+    for seat, name in ((0, "Ana"), (1, "Ben")):
+        version = _view([ana, ben][seat], game.pk)["version"]
+        answer = post(seat, "actions", {"action": {"type": "setup", "name": name, "starts": []},
+                                        "action_id": uuid.uuid4().hex, "version": version})
+        written[seat] = answer.json()["view"]["version"]
+    setup_version = written[0]
+    for seat in (0, 1):
+        assert post(seat, "ready", {"version": _view([ana, ben][seat], game.pk)["version"]}).status_code == 200
+    orders = _view(ana, game.pk)
+    assert orders["view"]["phase"] == "orders" and orders["ready_action"] is None  # no orders written yet
+
+    stale = post(0, "ready", {"version": setup_version})  # from before the turn began: stale first
+    _error(stale, 409, "stale_version")
+    assert stale.json()["error"]["current_version"] == orders["version"]
+    assert "ahead of the game" in _error(post(0, "ready", {"version": orders["version"] + 5}), 400, "bad_request")
+    assert "no decision to mark ready" in _error(post(0, "ready", {"version": orders["version"]}), 400, "bad_request")
+    assert _view(ana, game.pk)["version"] == orders["version"]  # nothing changed
+
+    _post(apis[1], f"/api/games/{game.pk}/resign/")
+    _error(post(0, "ready", {"version": orders["version"]}), 409, "conflict")  # the game is over
+    _error(post(1, "ready", {"version": orders["version"]}), 403, "forbidden")  # Ben resigned
+
+
 def test_ready_in_a_game_whose_decisions_are_final_when_sent_says_so(make_user):
     ana, ben = make_user("Ana"), make_user("Ben")
     game = _table(ana, ben)
