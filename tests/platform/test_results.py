@@ -11,26 +11,10 @@ import pytest
 from django.test import Client
 
 from games import engines, selectors, services
-from games.engines.snowball_fight import cards as C
 from games.models import ApiToken, Game
+from tests.engines.test_snowball_fight_table_helpers import book_points
 
 pytestmark = pytest.mark.django_db
-
-# The rule book's card points (Cards: "Basic Cards (1pt)", "Advanced Cards (2pts)", "Extreme
-# Cards (3pts)", the alternate Extreme cards among them); a No Effect card scores nothing.
-BASIC = {"Snowball Attack / Dodge", "Dodge / Restock", "Snowball Attack / Upgrade"}
-ADVANCED = {"Slushball Attack / Dodge", "Slushball Attack / Upgrade", "Sneak Attack / Dodge", "Sneak Attack / Upgrade",
-            "Dodge / Upgrade"}
-EXTREME = {"Iceball Attack / Snow Fort", "Offensive Dodge / Ultra Upgrade", "Barrage / Snatch and Run",
-           "Throwing Rocks / Whitewash", "Upgrade Dodge / Dud", "Weapons Cache / Backfire", "Raid / Refined Upgrade"}
-
-
-def book_points(card: str) -> int:
-    if C.is_no_effect(card):
-        return 0
-    name = C.card_name(card)
-    return 1 if name in BASIC else 2 if name in ADVANCED else 3 if name in EXTREME else pytest.fail(name)
-
 
 def _client(user) -> Client:
     _, key = ApiToken.issue(user=user, name="bot")
@@ -45,7 +29,8 @@ def _resign(user, game_id: int) -> dict:
 
 def _team_table(make_user, game_type: str, teams: list[int]) -> tuple[Game, list]:
     users = [make_user(name) for name in ("Ana", "Ben", "Cy", "Dee", "Eve", "Fay")[:len(teams)]]
-    game = services.create_game(creator=users[0], game_type=game_type, num_seats=len(teams), num_teams=2)
+    game = services.create_game(creator=users[0], game_type=game_type, num_seats=len(teams),
+                                num_teams=len(set(teams)))
     services.choose_team(game_id=game.pk, user=users[0], team=teams[0])
     for seat, user in enumerate(users[1:], start=1):
         services.join_seat(game_id=game.pk, user=user, number=seat, team=teams[seat])
@@ -176,3 +161,17 @@ def test_a_team_game_played_to_its_end_reads_as_the_teams_result(make_user):
     verdict = "Won" if red >= blue else "Lost"
     assert _my_games_result(client, game.pk) == f"{verdict} · Red {red} – Blue {blue}"
     assert json.dumps(outcome).count('"team_scores"') == 1
+
+
+def test_a_what_a_snowball_result_in_three_teams_names_the_team_left(make_user):
+    game, users = _team_table(make_user, "what-a-snowball", [0, 1, 2])
+    for seat in (1, 2):
+        _resign(users[seat], game.pk)
+    scores = selectors.get_game(game.pk).outcome["scores"]
+    client = Client()
+    client.force_login(users[1])
+    line, columns = _page_result(client, game.pk)
+    assert line == f"Red wins with {scores[0]} points: Ana!"
+    assert columns == [f"Red: {scores[0]} points | Ana", f"Blue: {scores[1]} points | Ben resigned",
+                       f"Green: {scores[2]} points | Cy resigned"]
+    assert _my_games_result(client, game.pk) == f"Resigned · Red {scores[0]} – Blue {scores[1]} – Green {scores[2]}"
