@@ -163,6 +163,7 @@ def review_context(game, *, step: int | None, seat: int | None, user) -> dict:
         **rendering.live_context(game, payload, user),
         "step": data, "last": last, "replay": replay, "marks": marks, "finished": finished,
         "turn_steps": [(n, replay.steps[n].turn) for n in marks["turns"]],
+        "turn_start": max(n for n in marks["turns"] if n <= data["step"]),
         "viewers": [(p["seat"], p["name"]) for p in players] if finished else [],
         "dice": selectors.dice(game),
         "verification": review.verify(game) if finished else None,

@@ -20,6 +20,7 @@ from games.errors import BadRequest, Forbidden
 from games.models import ActionRecord, Game, Seat
 from games.selectors.games import dice, fill_names, seat_names
 from games.services.play import game_arguments, resigned_state
+from games.services.resign import resignation_outcome
 
 
 @dataclass(frozen=True)
@@ -186,9 +187,8 @@ def _replayed_outcome(game: Game, ruleset, state: dict[str, Any], replay: Replay
     if len(standing) != 1:
         return None
     (winner,) = standing
-    resigners = " and ".join(f"{{p{r}}}" for r in sorted(resigned))
-    return {"code": "resigned", "reason": f"{resigners} resigned",
-            "winners": [n for n, team in side.items() if team == winner], "scores": []}
+    return resignation_outcome(ruleset, state, winners=[n for n, team in side.items() if team == winner],
+                               resigned=sorted(resigned), seats=game.num_seats)
 
 
 def _same(a: Any, b: Any) -> bool:

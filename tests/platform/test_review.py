@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -196,4 +197,21 @@ def test_each_game_draws_its_review_with_its_own_board_at_every_kind_of_step(mak
             assert answer.status_code == 200, (step, seat)
             html = answer.content.decode()
             assert f'data-step="{step}"' in html and 'class="board-wrap review-board" inert' in html
+            turn = _client().get(f"/api/games/{game.pk}/review/?step={step}").json()["turn"]
+            assert re.search(rf' selected>turn {turn} \(step \d+\)</option>', html), (step, turn)
     assert 'class="verified"' in html and "Game over" in html
+
+
+@pytest.mark.parametrize("game_type", ["snowball-fight", "what-a-snowball"])
+def test_a_game_ended_by_resigning_replays_to_its_result(make_user, game_type):
+    from games import services
+
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, ben, game_type=game_type)
+    services.resign(game_id=game.pk, user=ben)
+    game = Game.objects.get(pk=game.pk)
+    assert game.outcome["code"] == "resigned"
+    answer = _client(ana).get(f"/api/games/{game.pk}/verify/").json()
+    assert answer["match"] is True, answer["checks"]
+    assert answer["replayed_outcome"] == game.outcome
+    assert answer["log"][-1]["source"] == "resign"

@@ -66,7 +66,7 @@ def test_the_review_of_a_random_finished_game_is_the_engines_view_at_every_step(
     ruleset = engines.get(game_type)
     seats = data.draw(st.integers(ruleset.min_players, min(ruleset.max_players, ruleset.min_players + 1)), "seats")
     rnd = random.Random(data.draw(st.integers(0, 2**32), "choices"))
-    resign_after = data.draw(st.none() | st.integers(0, 30), "resign after")
+    resign_after = data.draw(st.integers(0, 30) | st.none(), "resign after")
     ana = make_user()
     game = services.create_game(creator=ana, game_type=game_type, num_seats=seats)
     for _ in range(seats - 1):
