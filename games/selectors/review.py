@@ -33,33 +33,54 @@ class Step:
     source: str | None
     action: dict[str, Any] | None
     events: list[dict[str, Any]]
-    state: dict[str, Any]
     turn: Any
     new_turn: bool
     reveal: bool
 
 
+CHECKPOINT_EVERY = 16  # a replay keeps every 16th state; the others are applied again when asked for
+VIEWS_KEPT = 256
+
+
 @dataclass
 class Replay:
-    """Every step of one game at one version, with the views asked for so far."""
+    """Every step of one game at one version, with some of its states and the latest views asked for."""
 
     game_id: int
     game_type: str
     version: int
     steps: list[Step]
     names: list[str]
+    checkpoints: dict[int, dict[str, Any]]
+    final_state: dict[str, Any]
     error: str | None = None  # why the log stopped replaying, if it did
-    views: dict[tuple[int, int | None], dict[str, Any]] = field(default_factory=dict)
+    views: LRU[tuple[int, int | None], dict[str, Any]] = field(default_factory=lambda: LRU(VIEWS_KEPT))
+    latest: tuple[int, dict[str, Any]] | None = None  # the last state asked for
+
+    def state_at(self, step: int) -> dict[str, Any]:
+        """The state after ``step``, applied again from the checkpoint before it."""
+        if step == len(self.steps) - 1:
+            return self.final_state
+        start = step - step % CHECKPOINT_EVERY
+        state = self.checkpoints[start]
+        latest = self.latest
+        if latest is not None and start <= latest[0] <= step:  # stepping forward from the last one
+            start, state = latest
+        ruleset = engines.get(self.game_type)
+        for at in self.steps[start + 1:step + 1]:
+            state = _apply_logged(ruleset, state, {"source": at.source, "seat": at.seat, "action": at.action})
+        self.latest = (step, state)
+        return state
 
     def view(self, step: int, seat: int | None) -> dict[str, Any]:
-        key = (step, seat)
-        if key not in self.views:
-            ruleset = engines.get(self.game_type)
-            self.views[key] = ruleset.view(self.steps[step].state, seat)
-        return self.views[key]
+        cached = self.views.get((step, seat))
+        if cached is None:
+            cached = engines.get(self.game_type).view(self.state_at(step), seat)
+            self.views.put((step, seat), cached)
+        return cached
 
 
-REPLAYS: LRU[tuple[int, int, str], Replay] = LRU(32)
+REPLAYS: LRU[tuple[int, int, str], Replay] = LRU(16)
 
 
 def replay_of(game: Game) -> Replay:
@@ -75,7 +96,7 @@ def replay_of(game: Game) -> Replay:
 
 
 def build_replay(game: Game) -> Replay:
-    """Replay the whole log from the seed with the engine, keeping the state after every action."""
+    """Replay the whole log from the seed with the engine, keeping every 16th state and the last."""
     ruleset = engines.get(game.game_type)
     seats = list(Seat.objects.filter(game=game).select_related("user__profile").order_by("number"))
     records = list(ActionRecord.objects.filter(game=game).order_by("seq")
@@ -83,8 +104,9 @@ def build_replay(game: Game) -> Replay:
     state = ruleset.new_game(**game_arguments(game, seats))
     start_version = records[0]["version"] - 1 if records else game.version
     turn = ruleset.view(state, None).get("turn")
-    steps = [Step(number=0, version=start_version, seat=None, source=None, action=None, events=[], state=state,
+    steps = [Step(number=0, version=start_version, seat=None, source=None, action=None, events=[],
                   turn=turn, new_turn=True, reveal=False)]
+    checkpoints = {0: state}
     error = None
     reveal_types = set(getattr(ruleset, "reveal_events", ()) or ())
     for record in records:
@@ -95,12 +117,14 @@ def build_replay(game: Game) -> Replay:
             break
         new_turn_value = ruleset.view(state, None).get("turn")
         steps.append(Step(number=len(steps), version=record["version"], seat=record["seat"], source=record["source"],
-                          action=record["action"], events=record["events"], state=state, turn=new_turn_value,
+                          action=record["action"], events=record["events"], turn=new_turn_value,
                           new_turn=new_turn_value != turn,
                           reveal=any(e.get("type") in reveal_types for e in record["events"])))
+        if (len(steps) - 1) % CHECKPOINT_EVERY == 0:
+            checkpoints[len(steps) - 1] = state
         turn = new_turn_value
     return Replay(game_id=game.pk, game_type=game.game_type, version=game.version, steps=steps,
-                  names=seat_names(game, seats), error=error)
+                  names=seat_names(game, seats), checkpoints=checkpoints, final_state=state, error=error)
 
 
 def _apply_logged(ruleset, state: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
@@ -159,11 +183,11 @@ def verify(game: Game) -> dict[str, Any]:
     replay = replay_of(game)
     ruleset = engines.get(game.game_type)
     final = replay.steps[-1]
-    replayed_outcome = _replayed_outcome(game, ruleset, final.state, replay)
+    replayed_outcome = _replayed_outcome(game, ruleset, replay.final_state, replay)
     checks = {
         "all_actions_replay": replay.error is None and len(replay.steps) - 1 == game.log_length,
         "same_outcome": _same(replayed_outcome, game.outcome),
-        "same_final_state": game.state is None or _same(final.state, game.state),
+        "same_final_state": game.state is None or _same(replay.final_state, game.state),
     }
     arguments = {k: v for k, v in game_arguments(game).items() if k != "seed"}
     log = list(ActionRecord.objects.filter(game=game).order_by("seq").values("seq", "seat", "source", "action"))

@@ -101,7 +101,7 @@ def _other_actions(game: Game, record: ActionRecord) -> list[dict]:
 
     ruleset = engines.get(game.game_type)
     replay = build_replay(game)
-    before = replay.steps[[s.version for s in replay.steps].index(record.version) - 1].state
+    before = replay.state_at([s.version for s in replay.steps].index(record.version) - 1)
     return ruleset.legal_actions(before, record.seat)
 
 
