@@ -112,8 +112,21 @@ def engines_table(name: str, result: dict[str, Any]) -> Table:
                          _target(spot["target_ms"], engine) + " (median)" if spot.get("target_ms") else "-",
                          ("met" if spot["meets_target"] else "missed")
                          + (f"; {over:,} over it" if over else "")))
-    return Table(f"**Engines alone** ({source_of(name, result)})",
+    return Table(f"**Engines alone** (`{engines_command(result)}`; bench/results/{name}, commit {commit_of(result)}, "
+                 f"{result['machine']['when'][:10]}, {result['machine'].get('clock', 'wall time')}, load average "
+                 f"{result['machine']['loadavg_at_start'][0]:g} -> {result['machine']['loadavg_at_end'][0]:g})",
                  ("engine", "what", "time", "floor", "x floor", "target", ""), rows)
+
+
+def engines_command(result: dict[str, Any]) -> str:
+    """The ``bench.engines`` command line the run was made with (its arguments that differ from the defaults)."""
+    args = result.get("args", {})
+    words = ["python -m bench.engines"]
+    words += ["--cpu"] if args.get("cpu") else []
+    words += [f"--runs {args['runs']}"] if args.get("runs", 5) != 5 else []
+    words += [f"--games {args['games']}"] if args.get("games") else []
+    words += [f"--action-games {args['action_games']}"] if args.get("action_games", 20) != 20 else []
+    return " ".join(words + ["--out bench/results/engines.json"])
 
 
 def _target(target_ms: float, engine: dict[str, Any]) -> str:
