@@ -159,11 +159,10 @@
       new Notification("Your turn", {body: baseTitle, tag: "snowball-turn-" + (live.closest("[data-game-id]") || {dataset: {}}).dataset.gameId});
     }
     wasYourTurn = yours;
-    var over = live.dataset.status === "finished";
-    var alerts = document.getElementById("turn-alerts");
-    if (alerts) alerts.hidden = over;
+    var alerts = document.getElementById("turn-alerts");  // no turns to be told of once the game is over
+    if (alerts) alerts.hidden = live.dataset.status === "finished";
     var ask = document.getElementById("notify-me");
-    if (ask) ask.hidden = over || !window.Notification || Notification.permission !== "default";
+    if (ask) ask.hidden = !window.Notification || Notification.permission !== "default";
   }
   setInterval(tickCountdowns, 1000);
 
