@@ -255,8 +255,7 @@ def email_on_turn(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return HttpResponse("Log in to choose your e-mails.", status=403, content_type="text/plain")
     form = EmailOnTurnForm(request.POST)
-    form.is_valid()
-    wanted = form.cleaned_data.get("email_on_turn", False)
+    wanted = form.is_valid() and form.cleaned_data["email_on_turn"]
     saved = error = ""
     try:
         services.update_settings(user=request.user, email_on_turn=wanted)
