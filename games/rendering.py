@@ -16,7 +16,7 @@ from games.caches import LRU
 from games.selectors.chat import dom_id_of
 
 
-SPECTATOR_HTML: LRU[tuple[int, int], str] = LRU(1024)
+SPECTATOR_HTML: LRU[tuple[int, int, bool], str] = LRU(1024)  # (game, version, signed in)
 
 
 def board_template(game_type: str) -> str:
@@ -63,11 +63,12 @@ def _waiting_room_context(game, ruleset, payload: dict[str, Any]) -> dict[str, A
 def live_html(game, payload: dict[str, Any], user) -> str:
     """The out-of-band swap that brings one viewer's page to the payload's version.
 
-    Once a game has started, every spectator sees the same page, rendered once per version.
-    (In the waiting room the buttons depend on who is looking, so nothing is shared.)
+    Once a game has started, every spectator sees the same page, rendered once per version
+    for those signed in and once for the others (the result's links differ). In the waiting
+    room the buttons depend on who is looking, so nothing is shared.
     """
     shared = payload["seat"] is None and payload["status"] != "open"
-    key = (game.pk, payload["version"])
+    key = (game.pk, payload["version"], bool(user is not None and user.is_authenticated))
     if shared:
         cached = SPECTATOR_HTML.get(key)
         if cached is not None:

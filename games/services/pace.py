@@ -14,7 +14,7 @@ import time
 from django.conf import settings
 
 from games import pacing
-from games.errors import BadRequest, NotSeated, ServiceError
+from games.errors import BadRequest, Forbidden, NotSeated, ServiceError
 from games.models import ActionRecord, Game
 from games.selectors.pace import ready_action
 from games.services.broadcast import broadcast_after_commit
@@ -62,6 +62,8 @@ def mark_ready(*, game_id: int, user, version: int, action_id: str) -> ActionRes
     game = selectors.get_game(game_id)
     seat = selectors.seat_of(game, user)
     if seat is None:
+        if user is not None and user.is_authenticated and game.seats.filter(user=user, is_bot=True).exists():
+            raise Forbidden("a computer player has your seat (you resigned, or it was handed over); you watch now")
         raise NotSeated("spectators cannot act; take a seat to play")
     ruleset = ruleset_of(game.game_type)
     if getattr(ruleset, "ready_action", None) is None:
