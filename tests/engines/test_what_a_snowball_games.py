@@ -99,20 +99,69 @@ def check_step(before: dict, s: dict, events: list[dict], seat: int, action: dic
             R.apply(before, other, action)
         except GameError:
             pass
-    hidden_from_others(s)
 
 
-def hidden_from_others(s: dict) -> None:
-    """Changing one seat's hand (and the draw pile) changes nothing another seat or a spectator sees."""
-    holders = [seat for seat, hand in enumerate(s["hands"]) if hand]
-    if not holders:
-        return
-    owner = holders[0]
-    other = dict(s, hands=[list(h) for h in s["hands"]], deck=list(reversed(s["deck"])))
-    other["hands"][owner] = ["saving"] * len(s["hands"][owner])
-    asked = set(R.to_act(s))
-    for viewer in [None] + [v for v in range(s["players"]) if v != owner and v not in asked][:2]:
-        assert R.view(s, viewer) == R.view(other, viewer)
+# A pause to ask a seat that holds a reaction card (or "I'm not done yet!") shows that it holds
+# one (RULINGS 11: the player is asked when the moment comes), so such a seat keeps its hand.
+CARD_PROMPTS = ("reaction", "start")
+
+
+def _dealt_again(s: dict, viewer: int | None) -> list[int]:
+    """The seats whose hands ``viewer`` may not know and that can be dealt again."""
+    asked = R.to_act(s)
+    return [seat for seat in range(s["players"])
+            if seat != viewer and not (seat in asked and asked[seat].kind in CARD_PROMPTS)]
+
+
+def has_secret(s: dict, viewer: int | None) -> bool:
+    """Another seat holds a card, and dealing the unseen cards again can change its hand."""
+    seats = _dealt_again(s, viewer)
+    unseen = [c for seat in seats for c in s["hands"][seat]] + s["deck"]
+    places = [s["hands"][seat] for seat in seats if s["hands"][seat]] + ([s["deck"]] if s["deck"] else [])
+    return any(s["hands"][seat] for seat in seats) and len(places) > 1 and len(set(unseen)) > 1
+
+
+def hidden_from_others(s: dict, viewer: int | None, rng: random.Random) -> None:
+    """``viewer`` sees nothing of the other seats' hands but their sizes, nor of the pile but its size.
+
+    Ability cards are drawn at random from a pile (rule book, 5. Ability Cards); a view holds the
+    viewer's own hand and every seat's hand size, and never another seat's hand or the pile's
+    order (engine README, view). So dealing the cards ``viewer`` cannot see again, each hand
+    keeping its size, must leave its view unchanged.
+    """
+    assert has_secret(s, viewer), f"no hand is hidden from viewer {viewer} here: this state proves nothing"
+    seats = _dealt_again(s, viewer)
+    unseen = [c for seat in seats for c in s["hands"][seat]] + s["deck"]
+    for _ in range(1000):
+        rng.shuffle(unseen)
+        hands = [list(h) for h in s["hands"]]
+        rest = list(unseen)
+        for seat in seats:
+            hands[seat], rest = rest[:len(hands[seat])], rest[len(hands[seat]):]
+        if any(sorted(hands[seat]) != sorted(s["hands"][seat]) for seat in seats):
+            break
+    else:
+        raise AssertionError("no new deal changed a hand")
+    other = dict(s, hands=hands, deck=rest)
+    assert R.view(other, viewer) == R.view(s, viewer), f"viewer {viewer} sees another seat's cards"
+
+
+@settings(max_examples=int(4 * SCALE), **SETTINGS)
+@given(seed=st.integers(0, 2**40), method=st.sampled_from(["method1", "method2"]))
+def test_no_seat_and_no_spectator_sees_another_seats_ability_cards(seed, method):
+    players, teams, options = random_table(random.Random(seed))
+    s = R.new_game(players=players, options={**options, "ability_cards": method}, seed=seed, teams=teams)
+    rng = random.Random(seed)
+    checked = 0
+    while R.outcome(s) is None:
+        for viewer in [None, *range(players)]:
+            if has_secret(s, viewer):
+                hidden_from_others(s, viewer, rng)
+                checked += 1
+        seat = rng.choice(sorted(R.to_act(s)))
+        s, _ = R.apply(s, seat, random_action(R.view(s, seat), rng))
+    if method == "method2":  # three cards each from the start
+        assert checked >= players + 1
 
 
 @settings(max_examples=int(15 * SCALE), **SETTINGS)
