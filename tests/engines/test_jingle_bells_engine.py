@@ -127,8 +127,9 @@ def test_layouts_have_six_to_eight_convex_obstructions_clear_of_the_setup_strips
     for o in obstructions:
         assert is_convex(o["points"])
         x0, y0, x1, y1 = o["box"]
-        assert x0 >= layouts.CLEAR_STRIP - TOLERANCE and x1 <= layouts.WIDTH - layouts.CLEAR_STRIP + TOLERANCE
-        assert y0 >= -TOLERANCE and y1 <= layouts.HEIGHT + TOLERANCE
+        # README: a 50 x 30 cm table (RULINGS 1) with 10 cm strips at both short edges kept clear
+        assert x0 >= 10 - TOLERANCE and x1 <= 50 - 10 + TOLERANCE
+        assert y0 >= -TOLERANCE and y1 <= 30 + TOLERANCE
 
 
 def test_random_layout_follows_the_seed() -> None:

@@ -79,14 +79,14 @@ def check_step(before: dict, s: dict, events: list[dict], seat: int, action: dic
     terrain = terrain_for(s["terrain"])
     bases = [(k, kid["pos"], kid["radius"]) for k, kid in s["kids"].items() if kid["pos"] is not None]
     for kid_id, kid in s["kids"].items():
-        assert 0 <= kid["command_dice"] <= K.MAX_COMMAND_DICE
+        assert 0 <= kid["command_dice"] <= 6  # RULINGS, What a Snowball! 8: a pool of at most 6
         if kid["home"] is None and s["phase"] == "play":
             assert kid["command_dice"] >= 1 and kid["pos"] is not None
         if kid["pos"] is not None:
             moved = before["kids"][kid_id]["pos"] != kid["pos"]
             if moved:
                 assert placement_problem(terrain, bases, kid["pos"], kid["radius"], ignore=(kid_id,)) is None, kid
-        assert all(1 <= size <= K.MAX_SIZE for size in kid["snowballs"])
+        assert all(1 <= size <= 5 for size in kid["snowballs"])  # rule book: "max. Size is still 5"
         assert kid["points"] >= 0
     for event in events:
         if event["type"] == "move":
