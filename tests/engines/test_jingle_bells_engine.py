@@ -12,7 +12,7 @@ from games.engines.base import BadAction, IllegalAction, NotYourTurn
 from games.engines.jingle_bells import RULESET, line_of_sight
 from games.engines.jingle_bells import characters as cards
 from games.engines.jingle_bells import layouts
-from games.engines.jingle_bells.engine import MOVE_DISTANCE, SNOWBALL_DISTANCE, auto_deployment
+from games.engines.jingle_bells.engine import auto_deployment
 from games.engines.jingle_bells.geometry import (
     TOLERANCE,
     circle_inside_rect,
@@ -22,6 +22,9 @@ from games.engines.jingle_bells.geometry import (
     rectangle,
 )
 from tests.shared_data import shared_path
+
+MOVE_DISTANCE = 8.9  # RULINGS, Jingle Bells 1: a playing card's long edge, in cm
+SNOWBALL_DISTANCE = 17.8  # ... and a 5 x 7 inch card's height
 
 R = RULESET
 TEAMS = (("Paul", "Robert", "Stephen"), ("Bianca", "Natasha", "Emily"))
