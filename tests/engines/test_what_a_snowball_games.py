@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 import shapely
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from shapely.geometry import Point, Polygon
 
-from games.engines.base import GameError, IllegalAction, NotYourTurn
+from games.engines.base import IllegalAction, NotYourTurn
 from games.engines.what_a_snowball import RULESET as R
 from games.engines.what_a_snowball import kids as K
 from games.engines.what_a_snowball.bot import random_action
@@ -94,15 +94,27 @@ def check_step(before: dict, s: dict, events: list[dict], seat: int, action: dic
         if event["type"] == "effect" and event["size"] > 6:
             assert any(e["type"] == "card" and e["card"] == "ice" for e in events) or before["throw"]["ice"]
     assert json.loads(json.dumps(events)) == events
-    for other in set(range(s["players"])) - set(R.to_act(before)):
-        try:
+    refused_out_of_turn(before, action)
+
+
+def refused_out_of_turn(before: dict, action: dict) -> None:
+    """The action just taken, sent by a seat that is not being asked (ruling 11: even a reaction card
+    waits to be asked), is refused with NotYourTurn, which names who is awaited, and changes nothing.
+    Surrendering and the reaction settings may be sent at any time, so they are not tried."""
+    if action["type"] in ("surrender", "set_never_ask"):
+        return
+    asked = R.to_act(before)
+    kept = copy.deepcopy(before)
+    for other in sorted(set(range(before["players"])) - set(asked)):
+        with pytest.raises(NotYourTurn, match="It is not your turn: waiting for "):
             R.apply(before, other, action)
-        except GameError:
-            pass
+        assert before == kept
+        assert R.to_act(before).keys() == asked.keys()
 
 
 # A pause to ask a seat that holds a reaction card (or "I'm not done yet!") shows that it holds
-# one (RULINGS 11: the player is asked when the moment comes), so such a seat keeps its hand.
+# one (RULINGS 11: the player is asked when the moment comes), so such a seat is not dealt a new
+# hand with the others; which reaction cards it holds is changed on its own (hidden_from_others).
 CARD_PROMPTS = ("reaction", "start")
 
 
@@ -113,12 +125,23 @@ def _dealt_again(s: dict, viewer: int | None) -> list[int]:
             if seat != viewer and not (seat in asked and asked[seat].kind in CARD_PROMPTS)]
 
 
-def has_secret(s: dict, viewer: int | None) -> bool:
+def _can_deal(s: dict, viewer: int | None) -> bool:
     """Another seat holds a card, and dealing the unseen cards again can change its hand."""
     seats = _dealt_again(s, viewer)
     unseen = [c for seat in seats for c in s["hands"][seat]] + s["deck"]
     places = [s["hands"][seat] for seat in seats if s["hands"][seat]] + ([s["deck"]] if s["deck"] else [])
     return any(s["hands"][seat] for seat in seats) and len(places) > 1 and len(set(unseen)) > 1
+
+
+def _asked_to_react(s: dict, viewer: int | None) -> int | None:
+    """The seat other than ``viewer`` being asked whether to play a reaction card, if any."""
+    pending = s["pending"] or {}
+    return pending["seat"] if pending.get("kind") == "reaction" and pending["seat"] != viewer else None
+
+
+def has_secret(s: dict, viewer: int | None) -> bool:
+    """Some card another seat holds is hidden from ``viewer`` and can be changed."""
+    return _can_deal(s, viewer) or _asked_to_react(s, viewer) is not None
 
 
 def hidden_from_others(s: dict, viewer: int | None, rng: random.Random) -> None:
@@ -127,27 +150,39 @@ def hidden_from_others(s: dict, viewer: int | None, rng: random.Random) -> None:
     Ability cards are drawn at random from a pile (rule book, 5. Ability Cards); a view holds the
     viewer's own hand and every seat's hand size, and never another seat's hand or the pile's
     order (engine README, view). So dealing the cards ``viewer`` cannot see again, each hand
-    keeping its size, must leave its view unchanged.
+    keeping its size, must leave its view unchanged; and while another seat is asked to react,
+    which cards it is asked about (and holds) must not show either, only that it is asked.
     """
     assert has_secret(s, viewer), f"no hand is hidden from viewer {viewer} here: this state proves nothing"
-    seats = _dealt_again(s, viewer)
-    unseen = [c for seat in seats for c in s["hands"][seat]] + s["deck"]
-    for _ in range(1000):
-        rng.shuffle(unseen)
-        hands = [list(h) for h in s["hands"]]
-        rest = list(unseen)
-        for seat in seats:
-            hands[seat], rest = rest[:len(hands[seat])], rest[len(hands[seat]):]
-        if any(sorted(hands[seat]) != sorted(s["hands"][seat]) for seat in seats):
-            break
-    else:
-        raise AssertionError("no new deal changed a hand")
-    other = dict(s, hands=hands, deck=rest)
+    other = copy.deepcopy(s)
+    if _can_deal(s, viewer):
+        seats = _dealt_again(s, viewer)
+        unseen = [c for seat in seats for c in s["hands"][seat]] + s["deck"]
+        for _ in range(1000):
+            rng.shuffle(unseen)
+            hands = [list(h) for h in s["hands"]]
+            rest = list(unseen)
+            for seat in seats:
+                hands[seat], rest = rest[:len(hands[seat])], rest[len(hands[seat]):]
+            if any(sorted(hands[seat]) != sorted(s["hands"][seat]) for seat in seats):
+                break
+        else:
+            raise AssertionError("no new deal changed a hand")
+        other["hands"], other["deck"] = hands, rest
+    owner = _asked_to_react(s, viewer)
+    if owner is not None:
+        pending = s["pending"]
+        swap = next((c for c in K.REACTION_CARDS if c not in pending["cards"]), None)
+        other["pending"]["cards"] = [swap] if swap else pending["cards"][:1]
+        size = len(s["hands"][owner])
+        other["hands"][owner] = (other["pending"]["cards"] * size)[:size]
     assert R.view(other, viewer) == R.view(s, viewer), f"viewer {viewer} sees another seat's cards"
 
 
 @settings(max_examples=int(4 * SCALE), **SETTINGS)
 @given(seed=st.integers(0, 2**40), method=st.sampled_from(["method1", "method2"]))
+@example(seed=0, method="method2")  # seven versions with a seat asked to react
+@example(seed=1, method="method2")
 def test_no_seat_and_no_spectator_sees_another_seats_ability_cards(seed, method):
     players, teams, options = random_table(random.Random(seed))
     s = R.new_game(players=players, options={**options, "ability_cards": method}, seed=seed, teams=teams)
