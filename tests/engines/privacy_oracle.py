@@ -50,9 +50,11 @@ def known_cards(state: dict[str, Any], seat: int | None) -> set[str]:
 
 
 def hidden_cards(state: dict[str, Any], seat: int | None) -> dict[str, str]:
-    """Every card id ``seat`` may not know the place of, with where it is (if in the game)."""
+    """Every card id of the game ``seat`` may not know the place of, with where it is."""
+    in_game: set[str] = set()
+    walk_ids(state, in_game)
     where = _places(state)
-    return {cid: where.get(cid, "not in this game") for cid in ALL_CARDS - known_cards(state, seat)}
+    return {cid: where.get(cid, "somewhere hidden") for cid in in_game - known_cards(state, seat)}
 
 
 def find_leaks(state: dict[str, Any], view: dict[str, Any], seat: int | None) -> list[str]:
