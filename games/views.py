@@ -147,14 +147,14 @@ def review_page(request: HttpRequest, game_id: int) -> HttpResponse:
         context = review_context(game, step=query["step"], seat=query["seat"], user=request.user)
     except ServiceError as exc:
         messages.error(request, exc.message)
-        return redirect(reverse("review", args=[game.pk]))
+        return redirect(reverse("review" if request.GET else "game", args=[game.pk]))
     return render(request, "games/review.html", context)
 
 
 def review_context(game, *, step: int | None, seat: int | None, user) -> dict:
     """The review page's context: the step's board as the viewer saw it, without buttons."""
-    replay = review.replay_of(game)
     review.check_viewer(game, seat)
+    replay = review.replay_of(game)
     last = len(replay.steps) - 1
     data = review.step_data(replay, step=last if step is None else step, seat=seat)
     at_end = data["step"] == last and game.status == Game.Status.FINISHED

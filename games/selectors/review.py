@@ -16,7 +16,7 @@ from typing import Any
 from games import engines
 from games.caches import LRU
 from games.engines.base import GameError
-from games.errors import BadRequest, Forbidden
+from games.errors import BadRequest, Conflict, Forbidden
 from games.models import ActionRecord, Game, Seat
 from games.selectors.games import dice, fill_names, seat_names
 from games.services.play import game_arguments, resigned_state
@@ -138,7 +138,9 @@ def _apply_logged(ruleset, state: dict[str, Any], record: dict[str, Any]) -> dic
 
 
 def check_viewer(game: Game, seat: int | None) -> None:
-    """A seat's eyes only once the game is over; before that, a spectator's."""
+    """A seat's eyes only once the game is over; before that, a spectator's; nothing before the start."""
+    if game.status == Game.Status.OPEN:
+        raise Conflict("the game has not started; there is nothing to review yet")
     if seat is None:
         return
     if not 0 <= seat < game.num_seats:

@@ -215,3 +215,16 @@ def test_a_game_ended_by_resigning_replays_to_its_result(make_user, game_type):
     assert answer["match"] is True, answer["checks"]
     assert answer["replayed_outcome"] == game.outcome
     assert answer["log"][-1]["source"] == "resign"
+
+
+def test_a_game_not_started_has_nothing_to_review(make_user):
+    from games import services
+
+    ana = make_user("Ana")
+    game = services.create_game(creator=ana, game_type="snowball-fight")
+    answer = _client(ana).get(f"/api/games/{game.pk}/review/")
+    assert answer.status_code == 409 and "not started" in answer.json()["error"]["message"]
+    page = Client().get(f"/games/{game.pk}/review/?step=0")
+    assert page.status_code == 302 and page["Location"] == f"/games/{game.pk}/review/"
+    page = Client().get(page["Location"])
+    assert page.status_code == 302 and page["Location"] == f"/games/{game.pk}/"
