@@ -247,6 +247,21 @@ def resign(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
     return JsonResponse(_game_summary(game))
 
 
+REMATCH_ANSWERS = {"offer": services.offer_rematch, "accept": services.accept_rematch,
+                   "decline": services.decline_rematch}
+
+
+@api_view({"POST"})
+def rematch(request: HttpRequest, body: dict, game_id: int, answer: str = "offer") -> JsonResponse:
+    """Offer, accept or decline a rematch of a finished game; answered with the offer's state
+    (``rematch`` in docs/api.md)."""
+    _visible(request, game_id)
+    if answer not in REMATCH_ANSWERS:
+        raise NotFound("unknown rematch answer: use rematch/, rematch/accept/ or rematch/decline/")
+    game = REMATCH_ANSWERS[answer](game_id=game_id, user=request.user)
+    return JsonResponse({"game_id": game.pk, "version": game.version, "rematch": selectors.rematch_summary(game)})
+
+
 @api_view({"POST"}, body=inputs.HANDOVER_BODY)
 def handover(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
     """Agree to hand the seat of a player away past the grace to a computer player; answered

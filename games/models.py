@@ -96,6 +96,9 @@ class Game(models.Model):
     next_deadline = models.FloatField(
         null=True, blank=True, db_index=True, help_text="epoch seconds of the earliest prompt deadline; "
         "None when nothing is timed or the game is not in play")
+    # {"by": seat that offered, "accepted": [seats], "declined": seat or None,
+    #  "game": the new game's id once it started} (games/services/rematch.py)
+    rematch = models.JSONField(null=True, blank=True, help_text="the rematch offered once the game is over")
 
     class Meta:
         ordering = ["-created_at"]

@@ -34,6 +34,8 @@ urlpatterns = [
     path("api/games/<int:game_id>/ready/", api.ready),
     path("api/games/<int:game_id>/resign/", api.resign),
     path("api/games/<int:game_id>/handover/", api.handover),
+    path("api/games/<int:game_id>/rematch/", api.rematch),
+    path("api/games/<int:game_id>/rematch/<str:answer>/", api.rematch),
     path("api/games/<int:game_id>/<str:what>/", api.seat_action),
     path("api/me/settings/", api.settings_),
     path("api/tokens/", api.tokens),

@@ -288,6 +288,17 @@
       });
     });
   }
+  // A rematch that starts while the page is open takes the page to the new game; a game
+  // whose rematch had started before the page was opened stays on screen.
+  var rematchSeen = false;
+  function followRematch() {
+    var go = document.querySelector("[data-follow-to]");
+    if (go && !rematchSeen) window.location.assign(go.dataset.followTo);
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    rematchSeen = !!document.querySelector("[data-follow-to]");
+  });
+  document.addEventListener("htmx:wsAfterMessage", followRematch);
   document.addEventListener("htmx:oobAfterSwap", restoreKept);
   document.addEventListener("htmx:oobAfterSwap", afterUpdate);
   document.addEventListener("htmx:wsAfterMessage", afterUpdate);
