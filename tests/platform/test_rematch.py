@@ -181,3 +181,47 @@ def test_the_page_offers_and_asks(make_user):
     ben_page.post(f"/games/{game.pk}/rematch-decline/", HTTP_HX_REQUEST="true")
     html = page.get(f"/games/{game.pk}/").content.decode()
     assert "Ben declined." in html and 'id="rematch-accept"' not in html
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_json_socket_sends_a_rematch_frame_with_the_new_game(make_user):
+    from channels.db import database_sync_to_async
+
+    from tests.platform.test_consumers import api_socket, next_of
+
+    game, (ana, ben, cy) = await database_sync_to_async(_finished)(make_user, "snowball-fight")
+    key = await database_sync_to_async(lambda: ApiToken.issue(user=ben, name="bot")[1])()
+    socket = await api_socket(game.pk, key)
+    try:
+        assert (await next_of(socket, "view"))["rematch"] is None
+        await database_sync_to_async(services.offer_rematch)(game_id=game.pk, user=cy)
+        offered = await next_of(socket, "rematch")
+        assert (offered["status"], offered["offered_by"], offered["waiting_for"]) == ("offered", 2, [0, 1])
+        for user in (ana, ben):
+            await database_sync_to_async(services.accept_rematch)(game_id=game.pk, user=user)
+        frame = await next_of(socket, "rematch")
+        while frame["status"] != "started":
+            frame = await next_of(socket, "rematch")
+        new = await database_sync_to_async(Game.objects.get)(pk=frame["game_id"])
+        assert new.status == Game.Status.ACTIVE
+    finally:
+        await socket.disconnect()
+
+
+def test_a_resigned_player_is_asked_on_the_socket_and_a_spectator_is_not(make_user):
+    """The live region a socket sends: spectators share one rendering per version; a player
+    who resigned (a spectator of the play) gets its own, with its buttons."""
+    from games import rendering, selectors
+
+    game, (ana, ben, cy) = _finished(make_user, "snowball-fight")
+    eve = make_user("Eve")
+    services.offer_rematch(game_id=game.pk, user=cy)
+    game.refresh_from_db()
+    for order in ((eve, ana), (ana, eve)):
+        rendering.SPECTATOR_HTML.discard_where(lambda key: True)
+        html = {}
+        for user in order:
+            html[user.pk] = rendering.live_html(game, selectors.viewer_payload(game, None), user)
+        assert 'id="rematch-accept"' in html[ana.pk]
+        assert 'id="rematch-accept"' not in html[eve.pk]
