@@ -7,14 +7,18 @@ everyone; a new offer may follow it. When everyone has accepted, the new game st
 the same game, options, number of seats, teams, pace and visibility, a fresh seed, and the
 same people, each moved one seat down (the player in seat 2 takes seat 1, the one in seat 1
 takes the last seat), so that in a game where seat 1 goes first the first player alternates
-from one game to the next. ``Game.rematch`` records the offer on the finished game; once
+from one game to the next; where the engine draws its first player from the seed (Jingle
+Bells), the fresh seed is one whose draw does not give it to the same person. ``Game.rematch`` records the offer on the finished game; once
 the new game started it holds its id, and every page of the old game moves to it.
 """
 from __future__ import annotations
 
+import secrets
+
 from games.errors import Conflict, NotSeated
 from games.models import Game, Seat
-from games.services.locking import bump, locked_game
+from games.services.locking import bump, locked_game, ruleset_of
+from games.services.play import game_arguments
 from games.services.waiting_room import create_game, start_game
 
 
@@ -81,8 +85,24 @@ def _start_new_game(game: Game, seats: list[Seat]) -> Game:
         seat.user, seat.is_bot = old.user, old.user_id is None and old.is_bot
         seat.team, seat.is_team_leader = old.team, old.is_team_leader
     Seat.objects.bulk_update(new_seats.values(), ["user", "is_bot", "team", "is_team_leader"])
+    _reseed_for_another_first_player(game, new)
     start_game(game_id=new.pk, user=offerer)
     return new
+
+
+def _reseed_for_another_first_player(game: Game, new: Game) -> None:
+    """Where the engine draws the first player from the seed (Jingle Bells' ``first_picker``),
+    give the new game a fresh seed whose draw does not give the first move to the same person."""
+    was_first = (game.state or {}).get("first_picker")
+    if was_first is None:
+        return
+    ruleset = ruleset_of(game.game_type)
+    same_person = rematch_seat_number(was_first, game.num_seats)
+    for _ in range(64):
+        if ruleset.new_game(**game_arguments(new)).get("first_picker") != same_person:
+            break
+        new.seed = secrets.randbits(62)
+    new.save(update_fields=["seed"])
 
 
 def _require_finished_and_seated(game: Game, user) -> list[Seat]:

@@ -63,6 +63,8 @@ def test_when_everyone_accepts_the_same_table_starts_one_seat_round(make_user, g
     assert new_seats == {(n - 1) % seats: held for n, held in old_seats.items()}
     assert new_seats[0][0] == users[1].pk, "the second player of the last game goes first"
     assert not new.seats.filter(is_bot=True).exists(), "players who resigned play again"
+    if "first_picker" in game.state:  # a first player drawn from the seed goes to the other player
+        assert old_seats[game.state["first_picker"]][0] != new_seats[new.state["first_picker"]][0]
 
 
 def test_computer_players_accept_at_once(make_user):
@@ -225,3 +227,20 @@ def test_a_resigned_player_is_asked_on_the_socket_and_a_spectator_is_not(make_us
             html[user.pk] = rendering.live_html(game, selectors.viewer_payload(game, None), user)
         assert 'id="rematch-accept"' in html[ana.pk]
         assert 'id="rematch-accept"' not in html[eve.pk]
+
+
+def test_the_first_pick_of_jingle_bells_goes_to_the_other_player_game_after_game(make_user):
+    """Jingle Bells draws its first picker from the seed: six rematches in a row alternate it
+    (by chance alone, one time in 64)."""
+    ana = make_user("Ana")
+    game = services.create_game(creator=ana, game_type="jingle-bells", num_seats=2, options={"layout": "garden"})
+    services.add_bot(game_id=game.pk, user=ana)
+    services.start_game(game_id=game.pk, user=ana)
+    first_was_ana = []
+    for _ in range(7):
+        game.refresh_from_db()
+        first_was_ana.append(game.seats.get(number=game.state["first_picker"]).user_id == ana.pk)
+        services.resign(game_id=game.pk, user=ana)
+        services.offer_rematch(game_id=game.pk, user=ana)
+        game = Game.objects.get(pk=Game.objects.get(pk=game.pk).rematch["game"])
+    assert all(a != b for a, b in zip(first_was_ana, first_was_ana[1:])), first_was_ana
