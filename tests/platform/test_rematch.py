@@ -244,3 +244,18 @@ def test_the_first_pick_of_jingle_bells_goes_to_the_other_player_game_after_game
         services.offer_rematch(game_id=game.pk, user=ana)
         game = Game.objects.get(pk=Game.objects.get(pk=game.pk).rematch["game"])
     assert all(a != b for a, b in zip(first_was_ana, first_was_ana[1:])), first_was_ana
+
+
+def test_pages_of_a_private_game_lead_its_players_to_the_rematch_and_not_its_spectators(make_user):
+    game, (ana, ben) = _finished(make_user, "jingle-bells", is_public=False)
+    services.offer_rematch(game_id=game.pk, user=ana)
+    services.accept_rematch(game_id=game.pk, user=ben)
+    new_id = Game.objects.get(pk=game.pk).rematch["game"]
+    player, invited = Client(), Client()
+    player.force_login(ben)
+    invited.force_login(make_user("Eve"))
+    html = player.get(f"/games/{game.pk}/").content.decode()
+    assert f'data-follow-to="/games/{new_id}/"' in html
+    assert player.get(f"/games/{new_id}/").status_code == 200
+    html = invited.get(f"/games/{game.pk}/?invite={game.invite_code}").content.decode()
+    assert "The rematch has started at a private table." in html and "data-follow-to" not in html
