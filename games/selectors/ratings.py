@@ -35,7 +35,7 @@ def game_name(game_type: str) -> str:
 def review_url(game_id: int) -> str:
     """Where a finished game is looked back on: its review, or its page where there is none."""
     try:
-        return reverse("game_review", args=[game_id])
+        return reverse("review", args=[game_id])
     except NoReverseMatch:
         return reverse("game", args=[game_id])
 
