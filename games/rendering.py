@@ -14,9 +14,10 @@ from django.utils.html import escape
 from games import engines, rules, tables
 from games.caches import LRU
 from games.selectors.chat import dom_id_of
+from games.selectors.results import team_results, team_verdict
 
 
-SPECTATOR_HTML: LRU[tuple[int, int], str] = LRU(1024)
+SPECTATOR_HTML: LRU[tuple[int, int, bool], str] = LRU(1024)  # (game, version, signed in)
 
 
 def board_template(game_type: str) -> str:
@@ -40,8 +41,15 @@ def live_context(game, payload: dict[str, Any], user) -> dict[str, Any]:
         "board_template": board_template(game.game_type),
         "user": user,
         **_waiting_room_context(game, ruleset, payload),
-        **(rules.result_context(ruleset, payload["outcome"]) if payload.get("outcome") else {}),
+        **(_result_context(ruleset, payload) if payload.get("outcome") else {}),
     }
+
+
+def _result_context(ruleset, payload: dict[str, Any]) -> dict[str, Any]:
+    """What the result panel shows: the rules' notes, and each team's result at a team table."""
+    teams = team_results(outcome=payload["outcome"], players=payload["players"], resigned=payload["resigned"])
+    return {**rules.result_context(ruleset, payload["outcome"]), "team_results": teams,
+            "team_verdict": team_verdict(teams, unit=ruleset.score_unit, unit_one=ruleset.score_unit_one)}
 
 
 def _waiting_room_context(game, ruleset, payload: dict[str, Any]) -> dict[str, Any]:
@@ -63,11 +71,12 @@ def _waiting_room_context(game, ruleset, payload: dict[str, Any]) -> dict[str, A
 def live_html(game, payload: dict[str, Any], user) -> str:
     """The out-of-band swap that brings one viewer's page to the payload's version.
 
-    Once a game has started, every spectator sees the same page, rendered once per version.
-    (In the waiting room the buttons depend on who is looking, so nothing is shared.)
+    Once a game has started, every spectator sees the same page, rendered once per version
+    for those signed in and once for the others (the result's links differ). In the waiting
+    room the buttons depend on who is looking, so nothing is shared.
     """
     shared = payload["seat"] is None and payload["status"] != "open"
-    key = (game.pk, payload["version"])
+    key = (game.pk, payload["version"], bool(user is not None and user.is_authenticated))
     if shared:
         cached = SPECTATOR_HTML.get(key)
         if cached is not None:
