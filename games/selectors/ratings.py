@@ -121,3 +121,14 @@ def rated_note(game: Game) -> str:
     if not all(s.user_id is not None and not is_guest(s.user) for s in taken):
         return "This game will not be rated: a guest or a computer player sits at the table."
     return "This game will be rated, as long as every seat goes to a signed-in player."
+
+
+def game_rating_changes(game: Game) -> list[dict[str, Any]]:
+    """What a finished game did to its players' shown ratings, by seat."""
+    rows = RatingChange.objects.filter(game=game).select_related("user__profile").order_by("seat")
+    return [{
+        "seat": c.seat, "username": None if c.user is None else c.user.get_username(),
+        "name": COMPUTER_NAME if c.user is None else display_name(c.user),
+        "before": shown_rating(c.mu_before, c.sigma_before), "after": shown_rating(c.mu_after, c.sigma_after),
+        "change": round(shown_rating(c.mu_after, c.sigma_after) - shown_rating(c.mu_before, c.sigma_before), 1),
+    } for c in rows]

@@ -40,6 +40,9 @@ def _play_and_resign(host, guest, url: str, resigner) -> None:
     resigner.once("dialog", lambda dialog: dialog.accept())
     resigner.click("#resign")
     expect(host.locator("#live")).to_contain_text("resigned")
+    for page in (host, guest):
+        expect(page.locator("#rating-changes .rating-change-row")).to_have_count(2)
+        expect(page.locator("#rating-changes")).to_contain_text("Ana")
 
 
 def test_a_players_page_and_the_leaderboard_after_two_rated_games(browser, live_server_proc, shot):
@@ -51,6 +54,7 @@ def test_a_players_page_and_the_leaderboard_after_two_rated_games(browser, live_
 
     _play_and_resign(ana, ben, url, resigner=ben)
     _play_and_resign(ana, ben, url, resigner=ana)
+    shot(ben, "ratings-00-result")
 
     ana.click(".topbar a:has-text('My page')")
     expect(ana.locator("h1")).to_have_text("Ana")
