@@ -12,6 +12,7 @@ from games import services
 from games.models import Game, Rating, RatingChange
 from games.services import ratings
 from tests.platform.helpers import play_to_end, started_game
+from tests.platform.test_pages import _default_options
 
 pytestmark = pytest.mark.django_db
 
@@ -200,3 +201,31 @@ def test_the_player_and_leaderboard_api_show_games_wins_and_ratings(make_user, c
     assert client.get("/api/players/nobody-here/").status_code == 404
     missing = client.get("/api/leaderboard/chess/")
     assert missing.status_code == 404 and "chess" in json.dumps(missing.json())
+
+
+def test_a_game_created_rated_through_the_api_says_so_and_a_bad_value_is_refused(make_user, client):
+    ana = make_user("Ana")
+    client.force_login(ana)
+    made = client.post("/api/games/", {"game_type": "snowball-fight", "rated": True}, content_type="application/json")
+    assert made.status_code == 201 and made.json()["rated"] is True
+    plain = client.post("/api/games/", {"game_type": "snowball-fight"}, content_type="application/json")
+    assert plain.status_code == 201 and plain.json()["rated"] is None
+    bad = client.post("/api/games/", {"game_type": "snowball-fight", "rated": "yes"}, content_type="application/json")
+    assert bad.status_code == 400 and "rated" in bad.json()["error"]["message"]
+    assert Game.objects.count() == 2
+
+
+def test_the_creation_form_and_the_waiting_room_say_whether_the_game_is_rated(make_user, client):
+    ana = make_user("Ana")
+    client.force_login(ana)
+    form = client.get("/games/new/snowball-fight/").content.decode()
+    assert 'name="rated"' in form and "every seat is a signed-in player is rated" in form
+    client.post("/games/new/snowball-fight/", {"is_public": "on", **_default_options()})
+    client.post("/games/new/snowball-fight/", {"is_public": "on", "rated": "on", **_default_options()})
+    plain, rated = Game.objects.order_by("pk")
+    assert (plain.rated, rated.rated) == (None, True)
+    assert "will be rated" in client.get(f"/games/{plain.pk}/").content.decode()
+    services.add_bot(game_id=plain.pk, user=ana)
+    assert "will not be rated: a guest or a computer player" in client.get(f"/games/{plain.pk}/").content.decode()
+    services.add_bot(game_id=rated.pk, user=ana)
+    assert "This game is rated" in client.get(f"/games/{rated.pk}/").content.decode()
