@@ -279,7 +279,7 @@ def _commit(write: _Write) -> None:
     miss the broadcast catch up through games.version_watch)."""
     statements.write_move(write.game, write.logged, write.columns)
     if "outcome" in write.columns:
-        ratings.rate_finished_game(game=write.game)
+        ratings.rate_when_finished(game=write.game)
     transaction.on_commit(write.remember, robust=True)
     transaction.on_commit(write.broadcast, robust=True)
     if write.arrivals:

@@ -9,14 +9,17 @@ that did not resign. Each rated seat gets one ``RatingChange`` row, so a game is
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import transaction
 from openskill.models import PlackettLuce
 
 from games.models import Game, Rating, RatingChange, Seat
 
 MODEL = PlackettLuce()
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,16 @@ def ranked_sides(game: Game, seats: list[Seat]) -> list[Side]:
     last = max((side.rank for side in sides), default=0) + 1
     sides += [Side(seats=(number,), rank=last, won=False) for number in sorted(resigned)]
     return sides
+
+
+def rate_when_finished(*, game: Game) -> None:
+    """The move path's hook: rate ``game`` if it has just finished. A failure to rate is
+    logged and undone alone (a savepoint), so the game still ends."""
+    try:
+        with transaction.atomic():
+            rate_finished_game(game=game)
+    except Exception:
+        log.exception("game %s: rating failed; the game ends unrated", game.pk)
 
 
 def rate_finished_game(*, game: Game) -> list[RatingChange]:

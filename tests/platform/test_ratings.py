@@ -229,3 +229,20 @@ def test_the_creation_form_and_the_waiting_room_say_whether_the_game_is_rated(ma
     assert "will not be rated: a guest or a computer player" in client.get(f"/games/{plain.pk}/").content.decode()
     services.add_bot(game_id=rated.pk, user=ana)
     assert "This game is rated" in client.get(f"/games/{rated.pk}/").content.decode()
+
+
+def test_a_game_whose_rating_fails_still_ends_and_rates_nobody(make_user, monkeypatch, caplog):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, ben)
+    real = ratings.rate_finished_game
+
+    def half_then_fail(*, game):
+        real(game=game)
+        raise RuntimeError("rating broke")
+
+    monkeypatch.setattr(ratings, "rate_finished_game", half_then_fail)
+    services.resign(game_id=game.pk, user=ana)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.outcome["winners"] == [1]
+    assert not RatingChange.objects.exists() and not Rating.objects.exists()
+    assert "rating failed" in caplog.text
