@@ -103,6 +103,7 @@ def _game_summary(game: Game) -> dict[str, Any]:
         **_table_summary(game),
         "created_at": game.created_at.isoformat(),
         "outcome": game.outcome,
+        "rated": game.rated,
     }
 
 
@@ -145,7 +146,7 @@ def games(request: HttpRequest, body: dict) -> JsonResponse:
     game = services.create_game(creator=request.user, game_type=body["game_type"], options=body["options"],
                                 is_public=body["is_public"], num_seats=body["seats"], num_teams=body["teams"],
                                 take_seat=body["take_seat"], spectators_read_only=body["spectators_read_only"],
-                                pace=body["pace"], decision_seconds=body["decision_seconds"])
+                                pace=body["pace"], decision_seconds=body["decision_seconds"], rated=body["rated"])
     data = _game_summary(game)
     data["invite_code"] = game.invite_code
     return JsonResponse(data, status=201)

@@ -96,7 +96,7 @@ def new_game(request: HttpRequest, game_type: str) -> HttpResponse:
                     is_public=form.cleaned_data["is_public"], num_seats=form.cleaned_data.get("num_seats"),
                     num_teams=form.cleaned_data.get("num_teams"),
                     spectators_read_only=form.cleaned_data["spectators_read_only"], pace=pace,
-                    decision_seconds=decision_seconds)
+                    decision_seconds=decision_seconds, rated=form.cleaned_data["rated"])
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:

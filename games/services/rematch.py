@@ -78,7 +78,7 @@ def _start_new_game(game: Game, seats: list[Seat]) -> Game:
     new = create_game(creator=offerer, game_type=game.game_type, options=game.options, is_public=game.is_public,
                       num_seats=game.num_seats, num_teams=game.num_teams, take_seat=False,
                       spectators_read_only=game.spectators_read_only, pace=game.pace,
-                      decision_seconds=game.decision_seconds)
+                      decision_seconds=game.decision_seconds, rated=bool(game.rated))
     new_seats = {s.number: s for s in new.seats.all()}
     for old in seats:
         seat = new_seats[rematch_seat_number(old.number, game.num_seats)]
