@@ -14,7 +14,7 @@ def give_every_game_a_salt(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("games", "0007_tables_talk_and_pace"),
+        ("games", "0009_ratings"),
     ]
 
     operations = [
