@@ -25,8 +25,8 @@ TABLES = {
 }
 MOVES_BEFORE = 3
 
-# What a finished page may not carry: anything the board sends on the socket, an order form,
-# the prompt bar, a countdown, the "your turn" flag, the Resign button.
+# What a finished page may not carry: anything the board sends on the socket (buttons, order
+# forms), the prompt bar, a countdown, the "your turn" flag, the Resign button, a hint to act.
 ACTING = {
     "a ws-send control": re.compile(r"\bws-send\b"),
     "a data-jb-send control": re.compile(r"\bdata-jb-send\b"),
@@ -35,6 +35,7 @@ ACTING = {
     "the your-turn flag": re.compile(r'data-your-turn="1"'),
     "an asked board": re.compile(r'data-asked="1"|\bis-asked\b'),
     "the Resign button": re.compile(r'id="resign"'),
+    "a hint to act": re.compile(r"Waiting for|is choosing|\bto act\b|If time runs out"),
 }
 
 
