@@ -35,7 +35,7 @@ ACTING = {
     "the your-turn flag": re.compile(r'data-your-turn="1"'),
     "an asked board": re.compile(r'data-asked="1"|\bis-asked\b'),
     "the Resign button": re.compile(r'id="resign"'),
-    "a hint to act": re.compile(r"Waiting for|is choosing|\bto act\b|If time runs out"),
+    "a hint to act": re.compile(r"to set up<|is choosing<|\bto act\b|If time runs out"),
 }
 
 
