@@ -226,7 +226,9 @@ def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
     }
     state = snap.state
     if state is not None:
-        payload["view"] = ruleset.view(state, seat)
+        view = ruleset.view(state, seat)
+        payload["view"] = (settled_view(view, outcome=payload["outcome"]) if game.status == Game.Status.FINISHED
+                           else view)
         if game.status == Game.Status.ACTIVE and ruleset.outcome(state) is None:
             to_act = ruleset.to_act(state)
             payload["waiting_for"] = sorted(to_act)
@@ -238,6 +240,32 @@ def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
                 payload["ready_action"] = ready_action(ruleset, state, seat)
         payload["log"] = game_log(snap.records, seat)
     return payload
+
+
+# Where an engine's view asks its viewer to act, at the top and in its ``you`` block, each
+# with the value that asks nothing.
+ASKING_KEYS = {"prompt": None, "legal_actions": [], "waiting_for": []}
+YOU_ASKING_KEYS = {"asked": False, "prompt": None, "lock": None, "playable": [], "draft": None, "deal": None,
+                   "orders_help": None}
+
+
+def settled_view(view: dict[str, Any] | None, *, outcome: dict[str, Any] | None) -> dict[str, Any] | None:
+    """An engine's view of a finished game: over, with the game's outcome, asking nobody anything.
+
+    A game can end while its engine is mid-turn (the last opponent resigns, a table hands
+    over): the engine's view still holds the question it was asking and the phase it was in,
+    which no board, bot or client may be offered once the game is over.
+    """
+    if not isinstance(view, dict):
+        return view
+    settled = {**view, **{key: value for key, value in ASKING_KEYS.items() if key in view}}
+    settled.update({key: "over" for key in ("phase", "step") if key in view})
+    if "outcome" in view and view["outcome"] is None:
+        settled["outcome"] = outcome
+    you = view.get("you")
+    if isinstance(you, dict):
+        settled["you"] = {**you, **{key: value for key, value in YOU_ASKING_KEYS.items() if key in you}}
+    return settled
 
 
 def rematch_summary(game: Game) -> dict[str, Any] | None:
