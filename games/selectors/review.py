@@ -19,6 +19,7 @@ from games.engines.base import GameError
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import ActionRecord, Game, Seat
 from games.selectors.games import dice, fill_names, seat_names
+from games.selectors.snapshots import named_outcome, settled_view
 from games.services.play import game_arguments, resigned_state
 from games.services.resign import resignation_outcome
 
@@ -54,6 +55,7 @@ class Replay:
     checkpoints: dict[int, dict[str, Any]]
     final_state: dict[str, Any]
     error: str | None = None  # why the log stopped replaying, if it did
+    outcome: dict[str, Any] | None = None  # the finished game's recorded outcome
     views: LRU[tuple[int, int | None], dict[str, Any]] = field(default_factory=lambda: LRU(VIEWS_KEPT))
     latest: tuple[int, dict[str, Any]] | None = None  # the last state asked for
 
@@ -124,7 +126,8 @@ def build_replay(game: Game) -> Replay:
             checkpoints[len(steps) - 1] = state
         turn = new_turn_value
     return Replay(game_id=game.pk, game_type=game.game_type, version=game.version, steps=steps,
-                  names=seat_names(game, seats), checkpoints=checkpoints, final_state=state, error=error)
+                  names=seat_names(game, seats), checkpoints=checkpoints, final_state=state, error=error,
+                  outcome=game.outcome if game.status == Game.Status.FINISHED else None)
 
 
 def _apply_logged(ruleset, state: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
@@ -157,8 +160,11 @@ def step_data(replay: Replay, *, step: int, seat: int | None) -> dict[str, Any]:
     at = replay.steps[step]
     lines = [{"type": e.get("type", ""), "text": fill_names(e.get("text", ""), replay.names)}
              for e in at.events if e.get("visible_to") is None or seat in e["visible_to"]]
+    view = replay.view(step, seat)
+    if step == len(replay.steps) - 1 and replay.outcome is not None:  # as the finished game's page shows it
+        view = settled_view(view, outcome=named_outcome(replay.outcome, replay.names))
     return {"step": step, "version": at.version, "turn": at.turn, "seat": seat, "actor": at.seat,
-            "source": at.source, "log": lines, "view": replay.view(step, seat)}
+            "source": at.source, "log": lines, "view": view}
 
 
 def marks(replay: Replay) -> dict[str, list[int]]:

@@ -213,7 +213,7 @@ def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
         "legal_actions": [],
         "prompt": None,
         "waiting_for": [],
-        "outcome": _named_outcome(game.outcome, snap.names),
+        "outcome": named_outcome(game.outcome, snap.names),
         "log": [],
         **pacing.as_dict(game.pace, game.decision_seconds),
         "next_deadline": game.next_deadline if game.status == Game.Status.ACTIVE else None,
@@ -279,7 +279,7 @@ def rematch_summary(game: Game) -> dict[str, Any] | None:
             "declined_by": offer.get("declined"), "game_id": offer.get("game")}
 
 
-def _named_outcome(outcome: dict[str, Any] | None, names: list[str]) -> dict[str, Any] | None:
+def named_outcome(outcome: dict[str, Any] | None, names: list[str]) -> dict[str, Any] | None:
     if not outcome:
         return outcome
     return {**outcome, "reason": fill_names(outcome.get("reason", ""), names)}
