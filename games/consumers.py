@@ -23,7 +23,7 @@ from django.http.cookie import parse_cookie
 from games import inputs, jsontext, rendering, selectors, services, version_watch
 from games.auth import token_for_key, token_from_header, token_group, token_is_live
 from games.calls import coordinator_call, db_call
-from games.coordinator import get_coordinator
+from games.coordinator import Presence, get_coordinator
 from games.engines.base import GameError
 from games.errors import NotFound, ServiceError, StaleVersion
 from games.models import Game
@@ -37,9 +37,15 @@ CLOSE_FORBIDDEN = 4003
 CLOSE_NOT_FOUND = 4004
 CLOSE_TOO_FAST = 4008
 CLOSE_TOO_MANY_SOCKETS = 4029
+CLOSE_TRY_AGAIN_LATER = 1013
 
 TIMER_RETRY_SECONDS = 1.0
 TIMER_RETRY_MAX_SECONDS = 30.0
+
+
+def _said(exc: BaseException) -> str:
+    """An exception in one line, for a log line that says what degraded without a traceback."""
+    return f"{type(exc).__name__}: {exc}"
 
 
 class TokenBucket:
@@ -301,10 +307,19 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         if access == "forbidden":
             await self._refuse("forbidden", "this game is private: connect with its invite code", CLOSE_FORBIDDEN)
             return
-        if self.token_id is not None:
-            await self.channel_layer.group_add(token_group(self.token_id), self.channel_name)
-        self.group = services.game_group(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        group = services.game_group(self.game_id)
+        try:
+            if self.token_id is not None:
+                await self.channel_layer.group_add(token_group(self.token_id), self.channel_name)
+            await self.channel_layer.group_add(group, self.channel_name)
+        except Exception as exc:
+            log.warning("game %s: a socket was refused with 1013, its game's broadcasts unreachable (%s)",
+                        self.game_id, _said(exc))
+            await self._leave_groups(group)
+            await self._refuse("unavailable", "the server cannot reach its message broker just now; "
+                               "connect again in a moment", CLOSE_TRY_AGAIN_LATER)
+            return
+        self.group = group
         await self.accept()
         await self.be_seen()
         await self.send_current()
@@ -314,16 +329,27 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
     async def disconnect(self, code: int) -> None:
         if self.timer is not None:
             self.timer.cancel()
-        if self.token_id is not None and hasattr(self, "group"):
-            await self.channel_layer.group_discard(token_group(self.token_id), self.channel_name)
-        if hasattr(self, "group"):
-            stop_keeping_alive(self.game_id, self.channel_name)
-            version_watch.unwatch(self.game_id, self.channel_name)
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if not hasattr(self, "group"):
+            return
+        stop_keeping_alive(self.game_id, self.channel_name)
+        version_watch.unwatch(self.game_id, self.channel_name)
+        await self._leave_groups(self.group)
+        try:
             await coordinator_call(get_coordinator().leave)(self.game_id, self.channel_name)
-            presence = await self.announce_presence()
-            if self.seat is not None and self.seat not in presence.seats_connected:
-                note_absence_later(self.game_id, self.seat)
+        except Exception as exc:  # its presence entry expires by itself
+            log.warning("game %s: a closed socket's presence was left to expire (%s)", self.game_id, _said(exc))
+        presence = await self.announce_presence()
+        if presence is not None and self.seat is not None and self.seat not in presence.seats_connected:
+            note_absence_later(self.game_id, self.seat)
+
+    async def _leave_groups(self, group: str) -> None:
+        """Leave the game's (and the token's) group; a layer that fails is logged in one line."""
+        groups = [group] if self.token_id is None else [token_group(self.token_id), group]
+        for name in groups:
+            try:
+                await self.channel_layer.group_discard(name, self.channel_name)
+            except Exception as exc:
+                log.warning("game %s: a socket could not leave group %s (%s)", self.game_id, name, _said(exc))
 
     async def authenticate(self, query: dict[str, str]):
         """The user this socket acts for; raises ``InputError`` for a token that opens nothing."""
@@ -560,15 +586,30 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         await self.send(text_data=jsontext.dumps(data))
 
     async def be_seen(self) -> None:
-        """Register this connection (with its seat) in the game's presence, and tell the game."""
-        await coordinator_call(get_coordinator().join)(
-            self.game_id, self.channel_name, seat=self.seat, user_key=self._user_key())
+        """Register this connection (with its seat) in the game's presence, and tell the game.
+
+        Presence is not play: when the coordinator cannot be reached, the socket goes on
+        without it, and the heartbeat has it join again once it answers (games/presence.py).
+        """
+        try:
+            await coordinator_call(get_coordinator().join)(
+                self.game_id, self.channel_name, seat=self.seat, user_key=self._user_key())
+        except Exception as exc:
+            log.warning("game %s: a socket goes on without presence until the coordinator answers (%s)",
+                        self.game_id, _said(exc))
+            return
         await self.announce_presence()
 
-    async def announce_presence(self):
-        presence = await coordinator_call(get_coordinator().presence)(self.game_id)
-        data = {"seats_connected": sorted(presence.seats_connected), "spectators": presence.spectators}
-        await self.channel_layer.group_send(self.group, {"type": "presence.changed", "presence": data})
+    async def announce_presence(self) -> Presence | None:
+        """Tell the game's sockets who is connected; None (logged in one line) when the
+        coordinator or the layer cannot be reached: the next change announces it again."""
+        try:
+            presence = await coordinator_call(get_coordinator().presence)(self.game_id)
+            data = {"seats_connected": sorted(presence.seats_connected), "spectators": presence.spectators}
+            await self.channel_layer.group_send(self.group, {"type": "presence.changed", "presence": data})
+        except Exception as exc:
+            log.warning("game %s: presence was not announced (%s)", self.game_id, _said(exc))
+            return None
         return presence
 
     async def _note_back(self) -> None:
@@ -688,11 +729,20 @@ class LobbyConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWebsoc
 
     async def connect(self) -> None:
         self.pending: asyncio.Task | None = None
-        await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
+        try:
+            await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
+        except Exception as exc:
+            log.warning("a lobby socket was refused with 1013, the lobby's broadcasts unreachable (%s)", _said(exc))
+            await self.accept()
+            await self.close(code=CLOSE_TRY_AGAIN_LATER)
+            return
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
+        try:
+            await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
+        except Exception as exc:
+            log.warning("a lobby socket could not leave its group (%s)", _said(exc))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         await self.send_error("read_only", "the lobby socket only sends")

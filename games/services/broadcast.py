@@ -14,6 +14,7 @@ from typing import Any
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,10 @@ async def _group_send_all(layer, messages: list[tuple[str, dict[str, Any]]]) -> 
     try:
         for group, message in messages:
             await layer.group_send(group, message)
-    except Exception:  # the version rule makes a lost ping harmless; the data is committed
+    except (RedisError, OSError) as exc:  # the version rule makes a lost ping harmless; the data is committed
+        log.warning("broadcast to %s lost, the layer unreachable (%s: %s); the version watch catches up",
+                    [group for group, _ in messages], type(exc).__name__, exc)
+    except Exception:
         log.exception("broadcast %s failed", messages)
 
 
