@@ -43,6 +43,10 @@ TIMER_RETRY_SECONDS = 1.0
 TIMER_RETRY_MAX_SECONDS = 30.0
 
 
+class TokenRevoked(Exception):
+    """The API token of the socket that sent a frame was revoked."""
+
+
 def _said(exc: BaseException) -> str:
     """An exception in one line, for a log line that says what degraded without a traceback."""
     return f"{type(exc).__name__}: {exc}"
@@ -279,7 +283,9 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
 
     game_id: int
     seat: int | None
-    sent_version: int = 0
+    sent_version: int = 0  # the version of the newest view sent: what this socket's frames report
+    known_version: int = 0  # the newest version handled, sent or unchanged for this viewer
+    sent_content: str | None = None  # what the last view sent showed (selectors.view_content)
     timer_deadline: float | None = None
     token_id: int | None = None
     page_frames = False
@@ -324,7 +330,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         await self.be_seen()
         await self.send_current()
         keep_alive(self.game_id, self.channel_name, rejoin=self.be_seen)
-        version_watch.watch(self.game_id, self.channel_name, self.channel_layer, lambda: self.sent_version)
+        version_watch.watch(self.game_id, self.channel_name, self.channel_layer, lambda: self.known_version)
 
     async def disconnect(self, code: int) -> None:
         if self.timer is not None:
@@ -402,14 +408,13 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             await self.send_error(exc.code, exc.message, action_id=exc.action_id)
             return
         kind = frame["type"]
-        if kind in {"action", "chat", "chat_publish"}:
+        if kind == "action":
+            await self.handle_action(frame)  # checks the token in the move's own database call
+        elif kind in {"chat", "chat_publish"}:
             if self.token_id is not None and not await db_call(token_is_live)(self.token_id):
                 await self.token_revoked({})
                 return
-            if kind == "action":
-                await self.handle_action(frame)
-            else:
-                await self.handle_talk(frame)
+            await self.handle_talk(frame)
         elif kind == "refresh":
             await self.send_current(force=True)
         else:
@@ -427,9 +432,10 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             await self.send_error("not_seated", "spectators cannot act; this connection is read-only", action_id=action_id)
             return
         try:
-            result = await db_call(services.submit_action)(
-                game_id=self.game_id, user=self.user, action=frame.get("action"), action_id=action_id,
-                version=frame.get("version"))
+            result = await db_call(self._submit)(frame)
+        except TokenRevoked:
+            await self.token_revoked({})
+            return
         except StaleVersion as exc:
             await self.send_error(exc.code, exc.message, action_id=action_id)
             await self.send_current(force=True, version=exc.details.get("current_version"))
@@ -444,9 +450,17 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             return
         await self.on_ack(action_id, result)
         try:
-            await self.send_current(version=result.version)
+            await self.send_current(version=result.version, even_if_unchanged=True)
         except Exception:  # the ack is sent; the version watch brings the view
             log.exception("game %s: the view after version %s could not be sent", self.game_id, result.version)
+
+    def _submit(self, frame: dict[str, Any]) -> services.ActionResult:
+        """On a database thread: the socket's token still live, then the move (one hand-off to
+        the thread and back for both)."""
+        if self.token_id is not None and not token_is_live(self.token_id):
+            raise TokenRevoked
+        return services.submit_action(game_id=self.game_id, user=self.user, action=frame.get("action"),
+                                      action_id=frame.get("action_id"), version=frame.get("version"))
 
     async def on_ack(self, action_id: str, result: services.ActionResult) -> None:
         pass
@@ -531,7 +545,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
     # ------------------------------------------------------------ from the group
 
     async def game_changed(self, message: dict[str, Any]) -> None:
-        if message["version"] > self.sent_version:
+        if message["version"] > self.known_version:
             await self.send_current(version=message["version"])
 
     async def presence_changed(self, message: dict[str, Any]) -> None:
@@ -544,8 +558,14 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
 
     # ------------------------------------------------------------ to the client
 
-    async def send_current(self, force: bool = False, version: int | None = None) -> None:
-        """Send this viewer's view of the game's newest version, unless it already has it.
+    async def send_current(self, force: bool = False, version: int | None = None,
+                           even_if_unchanged: bool = False) -> None:
+        """Send this viewer's view of the game's newest version, unless it already has it, or
+        unless nothing this viewer sees changed since the view it was last sent (another
+        player revised a sealed choice): then the socket counts the version as handled
+        (``known_version``), sends nothing, and its frames go on reporting the version of the
+        view it has (``sent_version``). ``force`` (a refresh, a refused action) always sends;
+        ``even_if_unchanged`` (the answer to this socket's own action) sends a newer version.
 
         After a broadcast (``version`` given) the snapshot usually comes from this process's
         cache, so a hundred sockets of one game cost one database read, not a hundred.
@@ -558,15 +578,28 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             await self.be_seen()
         if self.seat is not None and str(self.seat) in (snap.game.prompts.get("away") or {}):
             await self._note_back()
-        if snap.version <= self.sent_version and not force:
+        if snap.version <= self.known_version and not force:
             return
-        self.sent_version = max(self.sent_version, snap.version)
+        self.known_version = max(self.known_version, snap.version)
+        try:
+            content = selectors.view_content(snap, self.seat)
+        except Exception:
+            content = None  # drawing it again below reports the failure
+        sending = force or even_if_unchanged or content is None or content != self.sent_content
+        if sending:
+            self.sent_version = max(self.sent_version, snap.version)
         try:
             await self.sync_talk(snap)
         except Exception:
             log.exception("game %s: the table talk of seat %s could not be sent", self.game_id, self.seat)
+        if not sending:
+            self._arm_timer(snap.game)
+            return
         try:
+            self.sent_content = None
+            content = content if content is not None else selectors.view_content(snap, self.seat)
             await self.send_view(snap)
+            self.sent_content = content
         except Exception:
             log.exception("game %s: could not send version %s to seat %s", self.game_id, snap.version, self.seat)
             await self.send_error("server_error", "this view could not be drawn; please reload the page")
