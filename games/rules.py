@@ -1,18 +1,26 @@
-"""The rules pages (/rules/<slug>/): each game's "How to play" and "House rulings".
+"""The rules pages (/rules/<slug>/): each game's "How to play", its whole rule book in the
+site's words, and its "House rulings".
 
 The text lives beside each engine, in ``<engine package>/rulings.py``: ``HOW_TO_PLAY``
 (paragraphs), ``RULINGS`` (``{id, title, text}``, the id is the ruling's anchor on the page),
-optionally ``SCORING`` (one sentence on what scores, also shown with a result) and
-``OUTCOME_RULINGS`` (outcome code -> the id of the ruling that ended such a game).
+optionally ``SCORING`` (one sentence on what scores, also shown with a result),
+``OUTCOME_RULINGS`` (outcome code -> the id of the ruling that ended such a game), ``BOOK``
+(the rule book's sections: ``{id, title, text, tables?, bullets?, after?, board?}``, a table
+``{id, caption, columns, rows: [{id, cells}]}``) and ``board_state()`` with ``BOARD["caption"]``:
+the game whose board the section marked ``board`` shows, drawn by the game page's own board
+template tag through ``games/<slug>/rules_board.html``.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import sys
 from types import ModuleType
 from typing import Any
 
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import SafeString
 
 from games import engines
 
@@ -37,7 +45,36 @@ def page(slug: str) -> dict[str, Any]:
         "how_to_play": list(getattr(module, "HOW_TO_PLAY", ())),
         "scoring": getattr(module, "SCORING", ""),
         "rulings": [dict(r) for r in getattr(module, "RULINGS", ())],
+        "book": [_section(section) for section in getattr(module, "BOOK", ())],
+        "board": board_picture(slug) if hasattr(module, "board_state") else None,
     }
+
+
+def _stacks(table: dict[str, Any]) -> bool:
+    """Whether a phone shows the table's rows one under another, each cell with its column's name:
+    when it has more than two columns and some cell is long enough to squeeze the others."""
+    return len(table["columns"]) > 2 and max(len(cell) for row in table["rows"] for cell in row["cells"]) > 60
+
+
+def _section(section: dict[str, Any]) -> dict[str, Any]:
+    """A section of the book for the template: each table cell with its column's name beside it."""
+    tables = [{**table, "stack": _stacks(table),
+               "rows": [{"id": row["id"], "cells": [{"column": column, "text": text}
+                                                    for column, text in zip(table["columns"], row["cells"])]}
+                        for row in table["rows"]]}
+              for table in section.get("tables", ())]
+    return {**section, "tables": tables}
+
+
+@functools.lru_cache(maxsize=8)
+def board_picture(slug: str) -> SafeString:
+    """The board of the game's ``board_state()`` as a spectator sees it on the game page."""
+    ruleset = engines.get(slug)
+    module = rulings_module(ruleset)
+    view = ruleset.view(module.board_state(), None)
+    names = [f"Player {seat + 1}" for seat in range(module.BOARD["players"])]
+    context = {"view": view, "legal": [], "seat": None, "names": names, "caption": module.BOARD["caption"]}
+    return render_to_string(f"games/{slug}/rules_board.html", context)
 
 
 def rules_url(slug: str, anchor: str | None = None) -> str:

@@ -12,6 +12,8 @@ from typing import Any
 from django import template
 from django.utils.safestring import mark_safe
 
+from games.engines.snowball_fighting.garden import MAPS
+from games.engines.snowball_fighting.orders import move_routes
 from games.engines.snowball_fighting.rules import DISASTER_DAMAGE
 
 register = template.Library()
@@ -417,10 +419,13 @@ def sf_board(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[s
     }
     col_labels = [{"n": c, "x": _fmt(MARGIN_X + RADIUS + (c - 1) * 1.5 * RADIUS)} for c in range(1, m["cols"] + 1)]
     row_labels = [{"l": letter, "y": _fmt(MARGIN_TOP + HALF_HEIGHT * (i + 1))} for i, letter in enumerate(m["rows"])]
+    orders = _my_orders(view, geo, names)
+    # where each segment's move can end, by the engine's cheapest routes from where it starts
+    routes = [move_routes(MAPS[m["name"]], o["start"]) if o["active"] else None for o in orders]
     return {
         "width": _fmt(geo.width), "height": _fmt(geo.height), "hex_layer": hex_layer, "combatants": combatants,
-        "features": features, "cols": col_labels, "rows": row_labels,
-        "report": _report(view, geo, names, seat), "orders": _my_orders(view, geo, names),
+        "features": features, "cols": col_labels, "rows": row_labels, "routes": routes,
+        "report": _report(view, geo, names, seat), "orders": orders,
         "colours": SEAT_COLOURS, "throw_facts": THROW_FACTS, "conditions": CONDITIONS, "label_left": _fmt(MARGIN_X / 2 + 1),
         "label_right": _fmt(geo.width - MARGIN_X / 2 - 1),
     }

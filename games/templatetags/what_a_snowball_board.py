@@ -18,6 +18,7 @@ from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
 from shapely.ops import unary_union
 
 register = template.Library()
+Box = tuple[float, float, float, float]  # left, top, right, bottom in SVG inches (y down)
 
 PROPERTY_WORDS = (
     ("blocks_movement", "blocks movement"),
@@ -29,7 +30,6 @@ PROPERTY_WORDS = (
 SHORT_LABELS = {"tree": "tree", "hedge": "hedge", "stall": "stall", "car": "car", "wall": "wall", "fence": "fence",
                 "bench": "bench", "fountain": "fountain", "house": "house", "shop": "shop", "church": "church"}
 LABEL_CHAR_WIDTH = 0.27  # inches per character of a terrain label at its font size
-NAME_CHAR_WIDTH = 0.34   # inches per character of a Kid's name at its font size
 CORNER_CHAR_WIDTH = 0.3  # the same for a corner's name
 BADGE_PHONE_SCALE = 1.6  # the CSS scale of a Kid's badges on a phone (.was-kid-badges)
 VIEW_MARGIN = 1.3        # the viewBox's margin round the village, in inches
@@ -37,9 +37,23 @@ FIRE_LABEL_PHONE_CHAR = 0.42    # inches per character of a line of fire's label
 FIRE_LABEL_HEIGHT = 0.8         # and the height of its box
 FIRE_LABEL_DESCENT = 0.15       # from the box's bottom up to the baseline
 TERRAIN_LABEL_PHONE_CHAR = 0.36  # a terrain label's characters on a phone
-NAME_PHONE_CHAR = 0.6           # a Kid's name's characters on a phone (bold capitals included)
+NAME_PHONE_CHAR = 0.62          # a Kid's name's characters on a phone (bold capitals included)
+NAME_WIDE_CHAR = 0.92           # and its widest (M, W)
+NAME_NARROW_CHAR = 0.38         # and its narrowest (i, l, a space)
+NAME_ASCENT = 0.8               # a name's box above its baseline on a phone (font size 0.8)
+NAME_DESCENT = 0.26             # and below it
+NAME_GAP = 0.08                 # between a name's box and its own Kid's token
+NAME_RINGS, NAME_RING_STEP = 4, 0.45  # how many rings of spots round a Kid, and how far apart
+BASE_STROKE = 0.06              # a base's outline beyond its radius
+ACTIVE_RING_REACH = 0.94        # the ring round the active Kid: radius 0.85 and half its 0.16 stroke
+TEAM_MARK_BOX = (-0.77, -0.65, -0.07, 0.05)  # the team's shape at a base's top left, at its phone scale
 CARD_TITLES_SHORT = {"pitch": "I've been practicing my pitch!", "ice": "Ice to see you!"}
 ACTION_CLASS = {"move": "move", "vault": "move", "gather": "gather", "aim": "aim", "throw": "throw", "wild": "wild"}
+
+
+def _compass_box(size: float) -> Box:
+    """The north arrow's square: the village's north-east corner of the margin, outside the village."""
+    return (size, -VIEW_MARGIN, size + VIEW_MARGIN, 0.0)
 
 
 def _n(value: float) -> str:
@@ -159,64 +173,108 @@ def _badge_row(kid: dict[str, Any], size: float) -> tuple[list[dict[str, Any]], 
             x_at + shift, west)
 
 
-def _name_spots(view: dict[str, Any], size: float) -> dict[str, tuple[float, float, str]]:
-    """Where each Kid's name goes, relative to its base: above, below, right or left, whichever
-    first overlaps no base and no name already placed (greedily, west to east)."""
+def _name_width(text: str) -> float:
+    """How wide a Kid's name is drawn at its largest (on a phone), in inches, a little generously."""
+    return sum(NAME_WIDE_CHAR if c in "MWmw@" else NAME_NARROW_CHAR if c in "iIjlft.,:;'!|() " else NAME_PHONE_CHAR
+               for c in text)
+
+
+def _token_boxes(kid: dict[str, Any], size: float, active: bool) -> list[Box]:
+    """What a Kid's token covers, as boxes round its centre (SVG inches, y down), at the larger of its
+    desktop and phone sizes: its base (or the ring round the active Kid), its team's shape and its badges."""
+    x, y = kid["pos"][0], size - kid["pos"][1]
+    reach = ACTIVE_RING_REACH if active else kid["radius"] + BASE_STROKE
+    boxes = [(x - reach, y - reach, x + reach, y + reach),
+             (x + TEAM_MARK_BOX[0], y + TEAM_MARK_BOX[1], x + TEAM_MARK_BOX[2], y + TEAM_MARK_BOX[3])]
+    if kid["snowballs"] or kid["aims"]:
+        end = _badge_end(kid) * BADGE_PHONE_SCALE
+        near, far = (-end, -0.54) if _badge_row(kid, size)[2] else (0.54, end)
+        boxes.append((x + near, y - 0.3 * BADGE_PHONE_SCALE, x + far, y + 0.3 * BADGE_PHONE_SCALE))
+    return boxes
+
+
+def _name_choices(width: float, reach: float, badges: Box | None) -> list[tuple[int, Box]]:
+    """Where a name's box may go round its Kid (relative to the centre), nearest first: above, below,
+    right, left, then half off to each side above and below, each again further out, ring by ring."""
+    height = NAME_ASCENT + NAME_DESCENT
+    above = -max(reach, -TEAM_MARK_BOX[1]) - NAME_GAP
+    below = reach + NAME_GAP
+    right = max(reach, badges[2] if badges and badges[2] > 0 else 0) + NAME_GAP
+    left = -max(reach, -TEAM_MARK_BOX[0], -badges[0] if badges and badges[0] < 0 else 0) - NAME_GAP
+    choices = []
+    for ring in range(NAME_RINGS):
+        out = ring * NAME_RING_STEP
+        for x0, y0 in ((-width / 2, above - out - height), (-width / 2, below + out),  # above, below
+                       (right + out, -height / 2), (left - out - width, -height / 2),  # right, left
+                       (0.2 + out, above - out - height), (-0.2 - out - width, above - out - height),
+                       (0.2 + out, below + out), (-0.2 - out - width, below + out)):
+            choices.append((ring, (x0, y0, x0 + width, y0 + height)))
+    return choices
+
+
+def _name_spots(view: dict[str, Any], size: float, active: str | None) -> dict[str, tuple[float, float, Box]]:
+    """Where each Kid's name goes (its middle and baseline relative to the centre, and its box in the
+    village): the nearest spot round the Kid whose box, at the phone's larger lettering, covers no
+    Kid's token (base, active ring, team shape, badges), no name placed before, no corner name and not
+    the compass, else the spot covering least. Kids with the fewest free spots are named first."""
     kids = [k for k in view["kids"].values() if k["pos"] is not None and k["home"] is None]
-    bases = [(k["pos"][0], size - k["pos"][1], k["radius"]) for k in kids]
-    taken: list[tuple[float, float, float, float]] = []
+    fixed: list[Box] = [_compass_box(size)]
     for index, (cx, cy) in enumerate(view["village"]["corners"]):  # the corner names in the margin
         width = (len(view["village"]["corner_names"][index]) + 8) * CORNER_CHAR_WIDTH
-        top = -1.0 if cy == size else size + 0.3
-        taken.append((0.0, top, width, top + 0.7) if cx == 0 else (size - width, top, size, top + 0.7))
+        top = -1.1 if cy == size else size + 0.15
+        fixed.append((0.0, top, width, top + 0.95) if cx == 0 else (size - width, top, size, top + 0.95))
+    tokens = {k["id"]: _token_boxes(k, size, k["id"] == active) for k in kids}
+    fixed += [b for boxes in tokens.values() for b in boxes]
+    limits = (-VIEW_MARGIN + 0.05, -VIEW_MARGIN + 0.05, size + VIEW_MARGIN - 0.05, size + VIEW_MARGIN - 0.05)
+    options: dict[str, list[tuple[float, Box]]] = {}
+    near_free: dict[str, int] = {}
     for kid in kids:
-        if kid["snowballs"] or kid["aims"]:
-            west, end = _badge_row(kid, size)[2], _badge_end(kid) * BADGE_PHONE_SCALE
-            near, far = (-end, -0.54) if west else (0.54, end)
-            x, y = kid["pos"][0], size - kid["pos"][1]
-            taken.append((x + near, y - 0.3 * BADGE_PHONE_SCALE, x + far, y + 0.3 * BADGE_PHONE_SCALE))
-    spots: dict[str, tuple[float, float, str]] = {}
-    for kid in sorted(kids, key=lambda k: (k["pos"][0], -k["pos"][1])):
         x, y = kid["pos"][0], size - kid["pos"][1]
-        width = (len(kid["name"]) + (7 if kid["down"] else 0)) * NAME_PHONE_CHAR
-        choices = (  # (dx, dy of the text's anchor, anchor, box left, top, right, bottom relative to the centre)
-            (0.0, -0.68, "middle", -width / 2, -1.15, width / 2, -0.55),
-            (0.0, 1.02, "middle", -width / 2, 0.55, width / 2, 1.15),
-            (0.62, 0.2, "start", 0.6, -0.3, 0.6 + width, 0.3),
-            (-0.76, 0.2, "end", -0.74 - width, -0.3, -0.74, 0.3),  # clear of the team shape at the top left
-            (0.0, -1.5, "middle", -width / 2, -1.97, width / 2, -1.37),  # a second row, above a neighbour's name
-            (0.0, 1.84, "middle", -width / 2, 1.37, width / 2, 1.97),
-        )
-        best, least = choices[0], math.inf
-        for choice in choices:
-            if (kid["snowballs"] or kid["aims"]) and choice[2] == ("end" if _badge_row(kid, size)[2] else "start"):
+        name = kid["name"] + (" (down)" if kid["down"] else "")
+        reach = ACTIVE_RING_REACH if kid["id"] == active else kid["radius"] + BASE_STROKE
+        badges = tokens[kid["id"]][2] if len(tokens[kid["id"]]) > 2 else None
+        if badges:
+            badges = (badges[0] - x, badges[1] - y, badges[2] - x, badges[3] - y)
+        spots = []
+        for ring, (x0, y0, x1, y1) in _name_choices(_name_width(name), reach, badges):
+            box_ = (x + x0, y + y0, x + x1, y + y1)
+            if box_[0] < limits[0] or box_[1] < limits[1] or box_[2] > limits[2] or box_[3] > limits[3]:
                 continue
-            box_ = (x + choice[3], y + choice[4], x + choice[5], y + choice[6])
-            if box_[0] < -1.2 or box_[2] > size + 1.2 or box_[1] < -1.2 or box_[3] > size + 1.2:
-                continue
-            covered = sum(_overlap(box_, t) for t in taken) + sum(_overlap(box_, (bx - r, by - r, bx + r, by + r))
-                                                                  for bx, by, r in bases)
-            if covered < least:
-                best, least = choice, covered
-            if covered == 0:
+            spots.append((sum(_overlap(box_, b) for b in fixed), box_))
+            near_free[kid["id"]] = near_free.get(kid["id"], 0) + (ring == 0 and spots[-1][0] == 0)
+        options[kid["id"]] = spots
+    placed: dict[str, tuple[float, float, Box]] = {}
+    taken: list[Box] = []
+    for kid in sorted(kids, key=lambda k: (near_free.get(k["id"], 0), k["pos"][0], -k["pos"][1])):
+        x, y = kid["pos"][0], size - kid["pos"][1]
+        best, least = None, math.inf
+        for cost, box_ in options[kid["id"]]:
+            cost += sum(_overlap(box_, b) for b in taken)
+            if cost < least - 1e-9:
+                best, least = box_, cost
+            if cost == 0:
                 break
-        taken.append((x + best[3], y + best[4], x + best[5], y + best[6]))
-        spots[kid["id"]] = (best[0], best[1], best[2])
-    return spots
+        if best is None:
+            width = _name_width(kid["name"])
+            best = (x - width / 2, y - 1.7, x + width / 2, y - 1.7 + NAME_ASCENT + NAME_DESCENT)
+        taken.append(best)
+        placed[kid["id"]] = ((best[0] + best[2]) / 2 - x, best[1] + NAME_ASCENT - y, best)
+    return placed
 
 
 def _kid_rows(view: dict[str, Any], size: float, seat: int | None, active: str | None,
               names: list[str]) -> list[dict[str, Any]]:
     rows = []
-    names_at = _name_spots(view, size)
+    names_at = _name_spots(view, size, active)
     for kid_id, kid in view["kids"].items():
         x, y = (None, None) if kid["pos"] is None else _flip(size, kid["pos"])
         balls = sorted(kid["snowballs"])
         ball_rows, x_at, _ = _badge_row(kid, size)
         rows.append({
             **kid, "x": None if x is None else _n(x), "y": None if y is None else _n(y),
-            "name_x": _n(names_at.get(kid_id, (0.0, -0.68))[0]), "name_y": _n(names_at.get(kid_id, (0.0, -0.68))[1]),
-            "name_anchor": names_at.get(kid_id, (0, 0, "middle"))[2] if kid_id in names_at else "middle",
+            "name_x": _n(names_at[kid_id][0]) if kid_id in names_at else "0",
+            "name_y": _n(names_at[kid_id][1]) if kid_id in names_at else "-1",
+            "name_box": names_at[kid_id][2] if kid_id in names_at else None,
             "mine": seat is not None and kid["seat"] == seat, "active": kid_id == active,
             "balls": balls, "ball_rows": ball_rows, "aim_x": _n(x_at),
             "balls_words": ", ".join(f"Size {b}" for b in balls) or "no snowballs",
@@ -281,19 +339,6 @@ def _action_text(view: dict[str, Any], kid: dict[str, Any], action: dict[str, An
     return kind
 
 
-def _why_not(view: dict[str, Any], kid: dict[str, Any], means: str) -> str:
-    """Why a die cannot be spent now, in the player's words."""
-    if kid["down"]:
-        return f"{kid['name']} is knocked down: only a Wild die helps"
-    if "THROW" in means:
-        if not kid["snowballs"] and kid["sheet"]["type"] != "snowman":
-            return "no snowball to throw: GATHER SNOW first"
-        return "no enemy Kid in sight"
-    if "GATHER" in means:
-        return "not standing on snow"
-    return "nothing to spend it on now"
-
-
 def _throw_groups(view: dict[str, Any], throws: list[dict[str, Any]]) -> list[dict[str, Any]]:
     lines = {line["to"]: line for line in view["lines_of_fire"]}
     groups: dict[str, dict[str, Any]] = {}
@@ -333,13 +378,10 @@ def _tray(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any] |
         throws = _throw_groups(view, [a for a in actions if a["type"] == "throw"])
         dice.append({"value": value, "count": activation["tray"].count(value), "means": _die_word(kid, value),
                      "plain": plain, "throws": throws, "usable": bool(actions),
-                     "why_not": "" if actions else _why_not(view, kid, _die_word(kid, value))})
+                     "why_not": "" if actions else activation.get("unspendable", {}).get(str(value), "")})
     return {"kid": kid, "dice": dice, "all": list(activation["tray"]),
             "cards": [a for a in legal if a["type"] == "play_card"],
             "end": next((a for a in legal if a["type"] == "end_activation"), None)}
-
-
-Box = tuple[float, float, float, float]  # left, top, right, bottom in SVG inches (y down)
 
 
 def _overlap(a: Box, b: Box) -> float:
@@ -358,7 +400,7 @@ def _fire_label_obstacles(terrain: list[dict[str, Any]], kids: list[dict[str, An
                           size: float) -> tuple[list[Box], list[tuple[float, float, float]]]:
     """What a line of fire's label must not cover, at its phone size: terrain labels, Kids' names and
     badges (boxes) and Kids' bases with their team shapes (circles)."""
-    boxes: list[Box] = [(size + 0.1, 11.3, size + 1.3, 12.2)]  # the compass
+    boxes: list[Box] = [_compass_box(size)]
     for t in terrain:
         if t["short_label"]:
             half_long, half_short = len(t["short_label"]) * TERRAIN_LABEL_PHONE_CHAR / 2 + 0.05, 0.38
@@ -371,10 +413,7 @@ def _fire_label_obstacles(terrain: list[dict[str, Any]], kids: list[dict[str, An
             continue
         x, y = float(k["x"]), float(k["y"])
         circles.append((x, y, k["radius"] + 0.2))
-        width = (len(k["name"]) + (7 if k["down"] else 0)) * NAME_PHONE_CHAR
-        left = {"start": 0.0, "middle": -width / 2, "end": -width}[k["name_anchor"]]
-        nx, ny = x + float(k["name_x"]), y + float(k["name_y"])
-        boxes.append((nx + left, ny - 0.8, nx + left + width, ny + 0.2))
+        boxes.append(k["name_box"])
         if k["balls"] or k["aims"]:
             end = _badge_end(k) * BADGE_PHONE_SCALE
             near, far = (-end, -0.54) if _badge_row(k, size)[2] else (0.54, end)
@@ -516,7 +555,7 @@ def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | Non
     outcome = view.get("outcome")
     return {
         "size": size, "size_str": _n(size), "viewbox": f"-1.3 -1.3 {_n(size + 2.6)} {_n(size + 2.6)}",
-        "compass_x": _n(size + 0.6), "terrain": terrain, "kids": kids,
+        "compass_x": _n(size + VIEW_MARGIN / 2), "compass_y": _n(-VIEW_MARGIN / 2), "terrain": terrain, "kids": kids,
         "kids_by_id": {k["id"]: k for k in kids}, "teams": teams, "my_team": my_team, "corners": corners,
         "order": _order_rows(view), "active": view["kids"].get(active) if active else None,
         "tray": tray, "rolloff": rolloff,

@@ -9,8 +9,8 @@
   var SHED = "K7";
   var TARGET_TOOLS = {rattlesnake: 1, baker: 1, dirigible: 1, bolero: 1};
   var HINTS = {
-    move: "Click the hexes of your route one by one, starting next to where you stand.",
-    collect_move: "Choose what and when, then click the hexes of your route.",
+    move: "Click where to go: the cheapest route there is drawn.",
+    collect_move: "Choose what and when, then click where to go: the cheapest route there is drawn.",
     collect: "Choose what to collect (you cannot collect on the path).",
     rattlesnake: "Click the opponent to aim at (range 6, 80%), or aim at the nearest opponent.",
     baker: "Click the opponent to aim at (range 4, 60%).",
@@ -22,8 +22,8 @@
   };
 
   var S = {key: null, version: null, seg: null, tool: null, bolero: [], local: null, pending: false, queued: false,
-           setupName: null, setupStarts: null, nameFocused: false, showSeg: "all", message: "",
-           scrollLeft: null, fit: false, branch: null, kbHex: null, kbActive: false, kbRow: null};
+           setupName: null, setupStarts: null, nameFocused: false, setupSent: null, setupError: null, showSeg: "all", message: "",
+           scrollLeft: null, scrollTop: null, fit: false, branch: null, kbHex: null, kbActive: false, kbRow: null};
 
   function board() { return document.getElementById("sf-board"); }
   function data(id) {
@@ -163,8 +163,9 @@
     if (tool === "move" || tool === "collect_move") {
       if (!hex) return true;
       var cur = curOrder();
-      var route = cur && cur.type === tool ? cur.route.slice() : [];
-      route.push(hex);
+      var route = routeTo(hex, cur && cur.type === tool ? cur.route.slice() : [], tool);
+      if (route === null) return true;
+      if (!route.length) { setOrder(isConditional(orders()) ? {type: "stand"} : null); return true; }
       if (tool === "move") setOrder({type: "move", route: route});
       else {
         var what = (q("[data-sf-cm-what]") || {value: "ss"}).value, when = (q("[data-sf-cm-at]") || {value: "start"}).value;
@@ -198,6 +199,66 @@
     }
     return false;
   }
+
+  // The route after a click on ``hex`` while writing a move: a hex of the route ends it there (the
+  // start: no move), the hex next to its end adds one step, any other hex within reach is gone to
+  // by the cheapest route the server drew from the engine's movement rules (#sf-routes).
+  // null: nothing to change, or out of reach (then said beside the orders unless ``quiet``).
+  function moveBudget(tool) { return tool === "collect_move" ? 2 : 4; }
+  function reachOf(seg) { return (data("sf-routes") || [])[seg - 1] || {}; }
+  function routeTo(hex, route, tool, quiet) {
+    var start = startOf(S.seg), budget = moveBudget(tool), reach = reachOf(S.seg);
+    if (hex === start) return route.length ? [] : null;
+    var at = route.indexOf(hex);
+    if (at !== -1) return at === route.length - 1 ? null : route.slice(0, at + 1);
+    var end = route.length ? route[route.length - 1] : start;
+    if (route.length && neighbours(end).indexOf(hex) !== -1 && routeCost(start, route.concat([hex])) <= budget)
+      return route.concat([hex]);
+    var found = reach[hex];
+    if (found && found.mf <= budget) return found.route.slice();
+    if (quiet) return null;
+    routeHint(hex === SHED ? "Nobody can enter the shed (" + SHED + ")." :
+      hex + " is out of reach this segment: the cheapest route there costs more than the " + budget +
+      " MF you have for moving. The amber-edged hexes are within reach.");
+    return null;
+  }
+  function routeHint(text) {
+    var el = q("[data-sf-hint]");
+    if (el) { el.textContent = text; el.classList.add("is-refusal"); }
+  }
+
+  // With the pointer over a hex while writing a move, the route a click would make is drawn
+  // dashed, with its MF.
+  function hexCentre(ref) {
+    var el = kbEl(ref), shape = el && el.querySelector("polygon, rect");
+    if (!shape) return null;
+    var box = shape.getBBox();
+    return [box.x + box.width / 2, box.y + box.height / 2];
+  }
+  function preview(hexEl) {
+    var g = q("#sf-map .sf-preview");
+    if (!g) return;
+    var tool = S.tool, start = S.seg && startOf(S.seg), next = null;
+    if (hexEl && start && (tool === "move" || tool === "collect_move")) {
+      var cur = curOrder();
+      next = routeTo(hexEl.dataset.hex, cur && cur.type === tool ? cur.route.slice() : [], tool, true);
+    }
+    var points = next && next.length ? [start].concat(next).map(hexCentre) : [];
+    if (!points.length || points.some(function (p) { return !p; })) { g.setAttribute("hidden", ""); return; }
+    g.querySelector("polyline").setAttribute("points", points.map(function (p) { return p.join(","); }).join(" "));
+    var label = g.querySelector("text"), end = points[points.length - 1];
+    label.setAttribute("x", end[0]);
+    label.setAttribute("y", end[1]);
+    label.textContent = routeCost(start, next) + " MF";
+    g.removeAttribute("hidden");
+  }
+  document.addEventListener("mouseover", function (evt) {
+    if (!evt.target.closest || !evt.target.closest("#sf-map")) return;
+    preview(evt.target.closest("#sf-map .sf-hex, #sf-map .sf-kitchen"));
+  });
+  document.addEventListener("mouseout", function (evt) {
+    if (evt.target.closest && evt.target.closest("#sf-map") && !(evt.relatedTarget && evt.relatedTarget.closest && evt.relatedTarget.closest("#sf-map"))) preview(null);
+  });
 
   function aimAt(seat) {
     var tool = S.tool;
@@ -235,13 +296,14 @@
     var b = board();
     if (!b || !b.contains(evt.target)) return;
     var el;
-    if (evt.target.closest("[data-sf-fit]")) { S.fit = !S.fit; S.scrollLeft = null; paintScroll(); return; }
+    if (evt.target.closest("[data-sf-fit]")) { S.fit = !S.fit; S.scrollLeft = S.scrollTop = null; paintScroll(); return; }
     if ((el = evt.target.closest("[data-sf-seg]"))) { S.showSeg = el.dataset.sfSeg; paintSegments(); return; }
     if ((el = evt.target.closest("[data-sf-edit]"))) {
       var seg = parseInt(el.dataset.sfEdit, 10);
       S.seg = S.seg === seg ? null : seg;
       S.tool = null; S.bolero = []; S.branch = null;
       paintTools();
+      paintScroll();
       return;
     }
     if ((el = evt.target.closest("[data-sf-tool]"))) { chooseTool(el.dataset.sfTool); return; }
@@ -307,7 +369,7 @@
       change(back);
       return;
     }
-    if (evt.target.closest("[data-sf-done]")) { S.seg = null; S.tool = null; paintTools(); return; }
+    if (evt.target.closest("[data-sf-done]")) { S.seg = null; S.tool = null; paintTools(); paintScroll(); return; }
     if (evt.target.closest("[data-sf-starts-clear]")) { S.setupStarts = []; paintSetup(); return; }
     if (evt.target.closest("[data-sf-setup-save]")) { sendSetup(false); return; }
     if (evt.target.closest("[data-sf-setup-ready]")) { sendSetup(true); return; }
@@ -343,7 +405,31 @@
     var input = q("#sf-name");
     var action = {type: "setup", name: input ? input.value : "", starts: currentStarts()};
     if (ready) action.ready = true;
+    S.setupSent = action.name.trim().split(/\s+/).join(" ");
     window.Snowball.send(action);
+  }
+  // A refused setup's reason stands under the field it is about (the name, or the start hexes)
+  // and stays, across redraws, until a setup is saved.
+  function setupSettled() {
+    var mine = you();
+    if (S.setupSent !== null && mine && mine.setup && mine.setup.name === S.setupSent) {
+      S.setupSent = null;
+      S.setupError = null;
+    }
+  }
+  function paintSetupError() {
+    setupSettled();
+    var text = S.setupError, aboutStarts = !!text && /start (hex|choice)/.test(text);
+    [["#sf-name-error", text && !aboutStarts], ["#sf-starts-error", aboutStarts]].forEach(function (pair) {
+      var el = q(pair[0]);
+      if (!el) return;
+      el.textContent = pair[1] ? text : "";
+      el.hidden = !pair[1];
+    });
+    var input = q("#sf-name");
+    if (input) {
+      if (text && !aboutStarts) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
+    }
   }
 
   // ------------------------------------------------------------------ painting
@@ -361,9 +447,10 @@
     var input = q("#sf-name");
     if (input && S.setupName !== null) input.value = S.setupName;
     if (input && S.nameFocused && document.activeElement !== input) {
-      input.focus();
+      input.focus({preventScroll: true});
       input.setSelectionRange(input.value.length, input.value.length);
     }
+    paintSetupError();
     var starts = currentStarts();
     var shown = q("#sf-starts");
     if (shown) shown.textContent = starts.length ? starts.join(", ") : "none yet";
@@ -397,8 +484,8 @@
 
   function paintTools() {
     var b = board();
-    qa("#sf-map .is-next, #sf-map .is-aimable, #sf-map .is-picked-target").forEach(function (el) {
-      el.classList.remove("is-next", "is-aimable", "is-picked-target");
+    qa("#sf-map .is-next, #sf-map .is-aimable, #sf-map .is-picked-target, #sf-map .is-reach").forEach(function (el) {
+      el.classList.remove("is-next", "is-aimable", "is-picked-target", "is-reach");
     });
     var tools = q("[data-sf-tools]");
     if (!b || !tools || b.dataset.phase !== "orders") return;
@@ -440,17 +527,23 @@
     if ((tool === "move" || tool === "collect_move") && start) {
       var route = cur && cur.type === tool ? cur.route : [];
       var end = route.length ? route[route.length - 1] : start;
-      var budget = 4 - (tool === "collect_move" ? 2 : 0);
+      var budget = moveBudget(tool);
       var spent = routeCost(start, route);
-      var path = data("sf-path") || [];
+      var path = data("sf-path") || [], reach = reachOf(S.seg);
+      Object.keys(reach).forEach(function (n) {
+        var el = reach[n].mf <= budget && (q('#sf-map .sf-hex[data-hex="' + n + '"]') || (n === "KITCHEN" && q("#sf-map [data-hex=KITCHEN]")));
+        if (el) el.classList.add("is-reach");
+      });
       neighbours(end).forEach(function (n) {
         if (spent + stepCost(end, n, path) > budget) return;
         var el = q('#sf-map .sf-hex[data-hex="' + n + '"]') || (n === "KITCHEN" && q("#sf-map [data-hex=KITCHEN]"));
         if (el) el.classList.add("is-next");
       });
       text = (route.length ? "Route " + start + " → " + route.join(" → ") + ": " : "From " + start + ": ")
-        + spent + " of " + budget + " MF for moving" + (tool === "collect_move" ? " (2 MF go to collecting)" : "")
-        + ", " + (budget - spent) + " left. Click the next hex (outlined).";
+        + spent + " of " + budget + " MF" + (tool === "collect_move" ? " for moving (2 go to collecting)" : "")
+        + ", " + (budget - spent) + " left. " + (route.length
+          ? "Click a hex of the route to stop there, the next hex to add a step, or any amber-edged hex to go there."
+          : "Click where to go (amber-edged hexes are within reach): the cheapest route there is drawn.");
     }
     if (TARGET_TOOLS[tool]) {
       var help = (you() || {}).orders_help || {targets: []};
@@ -470,7 +563,7 @@
       if (el) el.classList.add("is-next");
     });
     var h = q("[data-sf-hint]");
-    if (h) h.textContent = text;
+    if (h) { h.textContent = text; h.classList.remove("is-refusal"); }
     kbLabels();
   }
 
@@ -506,12 +599,12 @@
     }
     return key === "ArrowDown" && ref === "W11" ? "KITCHEN" : null;
   }
-  function kbFocus(ref) {
+  function kbFocus(ref, keepScroll) {
     var el = kbEl(ref);
     if (!el) return;
     qa(KB).forEach(function (h) { h.setAttribute("tabindex", h === el ? "0" : "-1"); });
     S.kbHex = ref;
-    el.focus();
+    el.focus({preventScroll: !!keepScroll});
   }
   function kbRing(el) {
     var ring = q("#sf-map .sf-kbring");
@@ -556,13 +649,14 @@
       if (people[ref]) words = words.concat(people[ref]); else if (ref !== "KITCHEN" && !el.classList.contains("is-shed")) words.push("nobody on it");
       if (ranked[ref]) words.push("your start choice " + ranked[ref]);
       if (el.classList.contains("is-next")) words.push("can be the next hex of your route");
+      else if (el.classList.contains("is-reach")) words.push("within reach of your move");
       if (el.classList.contains("is-aimable")) words.push("can be aimed at");
       if (aimable[ref]) words.push(aimable[ref]);
       el.setAttribute("aria-label", (ref === "KITCHEN" ? "The kitchen" : ref) + ": " + words.join("; "));
       el.setAttribute("tabindex", ref === current ? "0" : "-1");
     });
     var active = document.activeElement;
-    if (S.kbActive && (!active || active === document.body || !document.contains(active))) kbFocus(current);
+    if (S.kbActive && (!active || active === document.body || !document.contains(active))) kbFocus(current, true);
     else kbRing(active && active.closest ? active.closest(KB) : null);
   }
 
@@ -605,7 +699,7 @@
 
   // The phone's sideways scroll of the garden survives re-renders; at first it centres on your combatant.
   document.addEventListener("scroll", function (evt) {
-    if (evt.target && evt.target.id === "sf-mapscroll") S.scrollLeft = evt.target.scrollLeft;
+    if (evt.target && evt.target.id === "sf-mapscroll") { S.scrollLeft = evt.target.scrollLeft; S.scrollTop = evt.target.scrollTop; }
   }, true);
   function paintScroll() {
     var b = board(), box = document.getElementById("sf-mapscroll");
@@ -616,14 +710,16 @@
       toggle.setAttribute("aria-pressed", S.fit ? "true" : "false");
       toggle.textContent = S.fit ? "Zoom in on the garden" : "Show the whole garden";
     }
-    if (box.scrollWidth <= box.clientWidth) return;
-    if (S.scrollLeft === null || S.scrollLeft === undefined) {
-      var me = q("#sf-map .sf-token.is-me .sf-body") || q("#sf-map .sf-token .sf-body");
-      if (!me) return;
-      var r = me.getBoundingClientRect(), outer = box.getBoundingClientRect();
+    var wide = box.scrollWidth > box.clientWidth, tall = box.scrollHeight > box.clientHeight;
+    if (!wide && !tall) return;
+    var me = q("#sf-map .sf-token.is-me .sf-body") || q("#sf-map .sf-token .sf-body");
+    var r = me && me.getBoundingClientRect(), outer = box.getBoundingClientRect();
+    if (wide && (S.scrollLeft === null || S.scrollLeft === undefined) && me)
       S.scrollLeft = Math.max(0, box.scrollLeft + r.left - outer.left - box.clientWidth / 2);
-    }
-    box.scrollLeft = S.scrollLeft;
+    if (tall && (S.scrollTop === null || S.scrollTop === undefined) && me)
+      S.scrollTop = Math.max(0, box.scrollTop + r.top - outer.top - box.clientHeight / 2);
+    if (wide && S.scrollLeft !== null && S.scrollLeft !== undefined) box.scrollLeft = S.scrollLeft;
+    if (tall && S.scrollTop !== null && S.scrollTop !== undefined) box.scrollTop = S.scrollTop;
   }
 
   function refresh() {
@@ -646,12 +742,12 @@
         if (S.queued) sendOrders(); else S.local = null;
       }
     }
-    paintScroll();
     paintSegments();
     paintSetup();
     paintOrderText();
     paintTools();
     paintConditions();
+    paintScroll();
     kbLabels();
   }
 
@@ -664,7 +760,17 @@
     }
     refresh();
   });
-  document.addEventListener("htmx:oobAfterSwap", refresh);
+  // A refusal comes as a new #flash with its error code (its classes settle a moment later).
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    var flash = evt.target;
+    if (flash && flash.id === "flash" && S.setupSent !== null && flash.hasAttribute("data-code")) {
+      S.setupError = flash.textContent.trim();
+      S.setupSent = null;
+      paintSetupError();
+      return;
+    }
+    refresh();
+  });
 
   window.SnowballFighting = {refresh: refresh, state: function () { return S; }, neighbours: neighbours, startOf: startOf};
   refresh();

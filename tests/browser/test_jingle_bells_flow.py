@@ -233,7 +233,8 @@ class Driver:
                 page.fill("[data-jb-moveedit] [data-jb-y]", f"{aim['p'][1]:.2f}")
                 page.press("[data-jb-moveedit] [data-jb-y]", "Enter")
                 return "move"
-        for selector in (".jb-turn button:has-text('Skip')", ".jb-turn button:has-text('Pass')"):
+        for selector in (".jb-turn button:has-text('skip')", ".jb-turn button:has-text('Stay where')",
+                         ".jb-turn button:has-text('Pass')"):
             if page.locator(selector).count():
                 self.send(selector)
                 return "pass"

@@ -2,7 +2,7 @@
 
 Both players are driven only through what the page offers: the nom de guerre field, the six
 start hexes clicked on the map in order, the segment cards, the order buttons, hexes clicked
-along a route, opponents clicked on the map as targets, and the Ready button. The spectator
+one by one along a route, opponents clicked on the map as targets, and the Ready button. The spectator
 only watches; nobody may ever see another seat's orders before the turn resolves.
 """
 from __future__ import annotations
@@ -61,11 +61,11 @@ def _write_turn(page, seat: int, turn: int) -> dict:
     seen["move"] = f"Move {first} → {second}"
     seen["route_json"] = f'"route": ["{first}", "{second}"]'
     if turn == 1 and seat == 0:
-        # a hex far away is refused with the engine's reason, and nothing changes
+        # a hex out of reach is refused beside the orders, with the reason, and nothing changes
         old = live_version(page)
         page.locator('#sf-map .sf-hex[data-hex="K13"] polygon').click(force=True)
-        expect(page.locator("#flash")).to_contain_text("segment 1")
-        seen["refusal"] = page.locator("#flash").inner_text()
+        expect(page.locator("[data-sf-hint]")).to_contain_text("K13 is out of reach this segment")
+        seen["refusal"] = page.locator("[data-sf-hint]").inner_text()
         assert live_version(page) == old
         expect(card.locator("[data-sf-order-text]")).to_contain_text(f"Move {first} → {second}")
     page.click('[data-sf-edit="2"]')
@@ -222,7 +222,7 @@ def test_two_players_and_a_spectator_play_snowball_fighting(browser, live_server
             expect(page.locator("#sf-board")).to_have_attribute("data-turn", str(turn))
         seen_a = _write_turn(ana, seats["Avalanche Annie"], turn)
         if turn == 1:
-            assert "is not next to" in seen_a["refusal"] or "MF" in seen_a["refusal"], seen_a
+            assert "MF you have for moving" in seen_a["refusal"], seen_a
             shot(ana, "sf-02-orders-player")
             shot(eve, "sf-02-orders-spectator")
         # Ana's orders are written but not sealed: Ben and the spectator see none of them

@@ -212,3 +212,63 @@ def test_the_names_of_kids_standing_side_by_side_do_not_cover_each_other(browser
     for index, name in enumerate(names):
         assert not any(overlaps(name, other) for other in names[index + 1:]), names
     page.close()
+
+
+BOXES = """() => {
+    const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+    const all = sel => [...document.querySelectorAll(sel)];
+    return {
+        names: all('.was-kid-name').map(e => ({kid: e.closest('.was-kid').dataset.name, box: box(e)})),
+        tokens: all('.was-kid').flatMap(k => [...k.querySelectorAll(
+            '.was-base, .was-active-ring, .was-team-mark, .was-dice-num, .was-down-mark, .was-kid-badges')]
+            .map(e => ({kid: k.dataset.name, part: e.getAttribute('class'), box: box(e)}))),
+        others: all('.was-corner-name, .was-lof-label, .was-t-label').map(box),
+        compass: box(document.querySelector('.was-compass')),
+        village: box(document.querySelector('.was-snow')),
+        drawing: box(document.querySelector('#was-village')),
+    };
+}"""
+
+
+@pytest.fixture(scope="module")
+def crowded_names_state():
+    """Four teams in turn 2 with Robin activating, and a crowd: three Kids in base contact in a row, one
+    knocked down (its name longer) beside them, Noel with snowballs and AIMs in the north-east corner
+    under where a map's compass sits, Holly against the east edge."""
+    state = play_until(new(seed=7, players=4), lambda s: s["phase"] == "play" and s["turn"] >= 2
+                       and (s["activation"] or {}).get("stage") == "turn")
+    state = json.loads(json.dumps(state))
+    spots = {"k3": [3.0, 20.0], "k4": [4.0, 20.0], "k5": [5.0, 20.0], "k7": [4.0, 21.1],
+             "k1": [23.5, 23.5], "k0": [23.5, 12.0]}
+    for kid, pos in spots.items():
+        state["kids"][kid].update(pos=pos, home=None)
+    state["kids"]["k7"]["down"] = True
+    state["kids"]["k1"].update(snowballs=[1, 3, 3], aims=2)
+    return state
+
+
+@pytest.mark.parametrize("width, height", [(1280, 800), (390, 844)])
+def test_no_kids_name_covers_a_token_or_another_name_and_the_north_arrow_sits_in_a_free_corner(
+        browser, shot, crowded_names_state, width, height):
+    """Measured in the page: each name's whole box (with the room below its baseline) is clear of every
+    Kid's base, active ring, team shape, dice count, down mark and badges and of the other names; the
+    north arrow sits in a corner of the drawing outside the village, clear of everything drawn."""
+    state = crowded_names_state
+    page = page_for(browser, state, state["kids"][state["activation"]["kid"]]["seat"])
+    page.set_viewport_size({"width": width, "height": height})
+    shot(page, f"what-a-snowball-names-{width}")
+    found = page.evaluate(BOXES)
+    assert len(found["names"]) == 8
+    for index, name in enumerate(found["names"]):
+        covered = [t["kid"] + " " + t["part"] for t in found["tokens"] if overlaps(name["box"], t["box"])]
+        covered += [other["kid"] for other in found["names"][index + 1:] if overlaps(name["box"], other["box"])]
+        assert not covered, f"{name['kid']}'s name covers {covered}"
+    compass, village, drawing = found["compass"], found["village"], found["drawing"]
+    outside_x = compass[0] >= village[2] - 0.5 or compass[2] <= village[0] + 0.5
+    outside_y = compass[3] <= village[1] + 0.5 or compass[1] >= village[3] - 0.5
+    assert outside_x and outside_y, (compass, village)  # a corner of the margin, not beside an edge
+    assert drawing[0] <= compass[0] and compass[2] <= drawing[2] and drawing[1] <= compass[1] and compass[3] <= drawing[3]
+    assert compass[3] - compass[1] >= 8, compass
+    clear = [n["box"] for n in found["names"]] + [t["box"] for t in found["tokens"]] + found["others"]
+    assert not [b for b in clear if overlaps(compass, b)], compass
+    page.close()

@@ -525,12 +525,25 @@ def test_bianca_reroll_limits() -> None:
                to_move=1)
     with pytest.raises(IllegalAction, match=r"Paul is 10.0 cm from Bianca"):
         act(s, 1, type="ability", character="Bianca", die=3, target="Paul")
-    with pytest.raises(IllegalAction, match="not herself"):
+    with pytest.raises(IllegalAction, match="Bianca has no dice left to re-roll once she spends this one"):
         act(s, 1, type="ability", character="Bianca", die=3, target="Bianca")
     with pytest.raises(IllegalAction, match="no dice left"):
         act(s, 1, type="ability", character="Bianca", die=3, target="Emily")
     s, events = act(s, 1, type="ability", character="Bianca", die=3, target="Natasha")
     assert events[0]["type"] == "force_reroll"
+
+
+def test_bianca_may_make_herself_reroll_her_remaining_dice() -> None:
+    """"Force any single character within 1 move to re-roll all their remaining dice": she is
+    within 1 Move of herself; the die she spends is gone, the others are re-rolled."""
+    s = battle({"Bianca": [3, 2, 2]}, {"Bianca": [30.0, 15.0]}, to_move=1)
+    offered = [a for a in R.legal_actions(s, 1) if a["type"] == "ability" and a.get("target") == "Bianca"]
+    assert {a["die"] for a in offered} == {2, 3}
+    s, events = act(s, 1, type="ability", character="Bianca", die=3, target="Bianca")
+    assert events[0]["type"] == "force_reroll" and events[0]["before"] == [2, 2]
+    assert s["pieces"]["Bianca"]["dice"] == events[0]["after"] and len(events[0]["after"]) == 2
+    alone = battle({"Bianca": [3]}, {"Bianca": [30.0, 15.0]}, to_move=1)
+    assert not [a for a in R.legal_actions(alone, 1) if a["type"] == "ability" and a.get("target") == "Bianca"]
 
 
 @pytest.mark.parametrize(("beyond", "offered"), [(TOLERANCE / 2, True), (2 * TOLERANCE, False)])
@@ -627,17 +640,36 @@ def test_move_rules() -> None:
     assert {"kind": "polygon", "id": "o1"} != region["must_avoid"][-1]
 
 
-def test_double_move_gives_a_second_move_that_can_be_skipped() -> None:
+def test_double_move_is_two_moves_and_the_second_cannot_be_skipped() -> None:
+    """"If selected simply perform the regular action twice": the second move is not optional
+    (staying put counts as a move), and a missed deadline stays put."""
     s = battle({"Bianca": [6]}, {"Bianca": [30.0, 15.0]}, to_move=1)
     s, _ = act(s, 1, type="move", character="Bianca", die=6, to=[25.0, 15.0])
     assert s["followup"]["character"] == "Bianca" and list(R.to_act(s)) == [1]
-    assert R.to_act(s)[1].default == {"type": "skip"}
+    assert R.to_act(s)[1].default == {"type": "move", "character": "Bianca", "to": [25.0, 15.0]}
+    assert [a["type"] for a in R.legal_actions(s, 1) if a["type"] != "set_auto_dodge"] == ["move"]
     with pytest.raises(IllegalAction, match="cannot pass"):
         act(s, 1, type="pass")
+    with pytest.raises(IllegalAction, match="must move .* a second time"):
+        act(s, 1, type="skip")
     s2, _ = act(s, 1, type="move", character="Bianca", to=[17.0, 15.0])
     assert s2["pieces"]["Bianca"]["pos"] == [17.0, 15.0] and s2["followup"] is None
-    s3, events = act(s, 1, type="skip")
-    assert events[0]["type"] == "skip" and s3["followup"] is None
+    stayed, events = act(s, 1, **R.to_act(s)[1].default)
+    assert events[0]["type"] == "move" and stayed["followup"] is None and stayed["pieces"]["Bianca"]["pos"] == [25.0, 15.0]
+
+
+def test_a_second_throw_is_skipped_only_with_no_target_in_reach() -> None:
+    """A double throw's second half is owed while a target is in reach, and skipped when none is."""
+    s = battle({"Paul": [4]}, {"Paul": [20.0, 15.0], "Bianca": [30.0, 15.0]})
+    s["followup"] = {"seat": 0, "character": "Paul", "kind": "throw"}
+    with pytest.raises(IllegalAction, match="must throw"):
+        act(s, 0, type="skip")
+    assert R.to_act(s)[0].default == {"type": "throw", "character": "Paul", "target": "Bianca"}
+    out_of_reach = battle({"Paul": [4]}, {"Paul": [3.0, 15.0]})
+    out_of_reach["followup"] = {"seat": 0, "character": "Paul", "kind": "throw"}
+    assert [a for a in R.legal_actions(out_of_reach, 0) if a["type"] != "set_auto_dodge"] == [{"type": "skip"}]
+    skipped, events = act(out_of_reach, 0, type="skip")
+    assert events[0]["type"] == "skip" and skipped["followup"] is None
 
 
 # --- passing, end phase, returning, game end -------------------------------------------------

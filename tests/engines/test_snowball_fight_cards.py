@@ -91,6 +91,41 @@ def test_restock_names_a_face_down_card_only_to_its_owner():
     assert "Slushball Attack / Upgrade" in private[0]["text"]
 
 
+def test_restock_after_a_dodge_may_be_passed():
+    """"If you successfully dodge an attack you *may* take the action on the opposite side":
+    Dodge / Restock's Restock after a dodge is offered with a pass, and passing moves nothing."""
+    s = table(hands=(["c03", "c09"], ["c01", "c06"]), discard=(["c11"], []))
+    s, events = reveal(s, ("c03", "top"), ("c01", "top"))
+    assert "{p0} dodged, so also uses Restock" in texts(events)
+    assert asked(s) == (0, "restock")
+    offered = RULESET.legal_actions(s, 0)
+    assert {"type": "pass"} in offered and {"type": "restock", "card": "c11"} in offered
+    assert RULESET.view(s, 0)["you"]["prompt"]["options"][-1]["label"] == "Pass: no Restock"
+    draw_before = len(s["draw"][0])
+    passed, events = answer(s, 0, type="pass")
+    assert "Restock: {p0} dodged and chooses not to Restock" in texts(events)
+    assert {"c03", "c11"} <= set(passed["discard"][0]) and len(passed["draw"][0]) == draw_before - 2
+    used, events = answer(s, 0, type="restock", card="c11")
+    assert "Restock: {p0} shuffles Dodge / Restock and Sneak Attack / Dodge into their draw pile" \
+        in texts(events)
+
+
+def test_restock_after_a_dodge_with_nothing_else_to_shuffle_still_asks():
+    s = table(hands=(["c03"], ["c01", "c06"]))
+    s, _ = reveal(s, ("c03", "top"), ("c01", "top"))
+    assert asked(s) == (0, "restock")
+    assert [a for a in RULESET.legal_actions(s, 0)] == [{"type": "restock"}, {"type": "pass"}]
+    s, events = answer(s, 0, type="restock")
+    assert "Restock: {p0} shuffles Dodge / Restock into their draw pile" in texts(events)
+
+
+def test_restock_played_from_the_hand_has_no_pass():
+    s = table(hands=(["c04", "c09"], ["c02", "c06"]), discard=(["c11", "c12"], []))
+    s, _ = reveal(s, ("c04", "bottom"), ("c02", "bottom"))
+    with pytest.raises(Exception, match="restock"):
+        answer(s, 0, type="pass")
+
+
 def test_restock_does_nothing_when_hit():
     s = table(hands=(["c04", "c09"], ["c01", "c06"]), discard=(["c11"], []))
     s, events = reveal(s, ("c04", "bottom"), ("c01", "top"))

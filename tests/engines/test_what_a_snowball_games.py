@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from shapely.geometry import Point, Polygon
 
-from games.engines.base import GameError, IllegalAction, NotYourTurn
+from games.engines.base import IllegalAction, NotYourTurn
 from games.engines.what_a_snowball import RULESET as R
 from games.engines.what_a_snowball import kids as K
 from games.engines.what_a_snowball.bot import random_action
@@ -94,25 +94,45 @@ def check_step(before: dict, s: dict, events: list[dict], seat: int, action: dic
         if event["type"] == "effect" and event["size"] > 6:
             assert any(e["type"] == "card" and e["card"] == "ice" for e in events) or before["throw"]["ice"]
     assert json.loads(json.dumps(events)) == events
-    for other in set(range(s["players"])) - set(R.to_act(before)):
-        try:
-            R.apply(before, other, action)
-        except GameError:
-            pass
+    refused_out_of_turn(before, action)
     hidden_from_others(s)
 
 
-def hidden_from_others(s: dict) -> None:
-    """Changing one seat's hand (and the draw pile) changes nothing another seat or a spectator sees."""
-    holders = [seat for seat, hand in enumerate(s["hands"]) if hand]
-    if not holders:
+def refused_out_of_turn(before: dict, action: dict) -> None:
+    """The action just taken, sent by a seat that is not being asked (ruling 11: even a reaction card
+    waits to be asked), is refused with NotYourTurn, which names who is awaited, and changes nothing.
+    Surrendering and the reaction settings may be sent at any time, so they are not tried."""
+    if action["type"] in ("surrender", "set_never_ask"):
         return
-    owner = holders[0]
-    other = dict(s, hands=[list(h) for h in s["hands"]], deck=list(reversed(s["deck"])))
-    other["hands"][owner] = ["saving"] * len(s["hands"][owner])
-    asked = set(R.to_act(s))
-    for viewer in [None] + [v for v in range(s["players"]) if v != owner and v not in asked][:2]:
-        assert R.view(s, viewer) == R.view(other, viewer)
+    asked = R.to_act(before)
+    kept = copy.deepcopy(before)
+    for other in sorted(set(range(before["players"])) - set(asked)):
+        with pytest.raises(NotYourTurn, match="It is not your turn: waiting for "):
+            R.apply(before, other, action)
+        assert before == kept
+        assert R.to_act(before).keys() == asked.keys()
+
+
+def hidden_from_others(s: dict) -> None:
+    """Changing one seat's hand (and the draw pile) changes nothing another seat or a spectator sees;
+    while a seat is asked to react, that seat's hand and the cards it is asked about are the ones
+    changed, and every other seat's view (the asked are not skipped) stays the same."""
+    pending = s["pending"] or {}
+    other = copy.deepcopy(s)
+    other["deck"] = list(reversed(s["deck"]))
+    if pending.get("kind") == "reaction":
+        owner = pending["seat"]
+        swap = next((c for c in K.REACTION_CARDS if c not in pending["cards"]), None)
+        other["pending"]["cards"] = [swap] if swap else pending["cards"][:1]
+        other["hands"][owner] = (other["pending"]["cards"] * len(s["hands"][owner]))[:len(s["hands"][owner])]
+    else:
+        holders = [seat for seat, hand in enumerate(s["hands"]) if hand]
+        if not holders:
+            return
+        owner = holders[0]
+        other["hands"][owner] = ["saving"] * len(s["hands"][owner])
+    for viewer in [None] + [v for v in range(s["players"]) if v != owner][:3]:
+        assert R.view(s, viewer) == R.view(other, viewer), f"seat {owner}'s cards show in the view of {viewer}"
 
 
 @settings(max_examples=int(15 * SCALE), **SETTINGS)

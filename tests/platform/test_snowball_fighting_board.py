@@ -298,3 +298,19 @@ def test_after_a_turn_each_seat_reads_what_it_did_to_them_and_where_the_report_i
     spectator = render(s, None)
     assert _last_turn_line(spectator) == "Turn 1 resolved. Read what happened, segment by segment."
     assert 'href="#sf-report"' in spectator and 'id="sf-report"' in spectator
+
+
+def _routes_on(page: str) -> list:
+    found = re.search(r'<script id="sf-routes" type="application/json">(.*?)</script>', page)
+    return json.loads(found.group(1)) if found else None
+
+
+def test_each_segment_offers_the_cheapest_moves_from_where_the_earlier_orders_leave_you():
+    s = setup_done(2, starts=(["W9"], ["S1"]))
+    s, _ = R.apply(s, 0, {"type": "orders", "segments": [{"type": "move", "route": ["U9", "S9"]}, None, None]})
+    first, second, third = _routes_on(render(s, 0))
+    assert "W9" not in first and first["S9"] == {"route": ["U9", "S9"], "mf": 2.0}
+    assert second["W9"] == {"route": ["U9", "W9"], "mf": 2.0} and "S9" not in second
+    assert third == second and "K7" not in second  # never into the shed
+    assert max(r["mf"] for r in first.values()) == 4.0
+    assert _routes_on(render(s, 1)) != first and _routes_on(render(s, None)) is None

@@ -19,6 +19,7 @@ from shapely.geometry import Point, Polygon
 
 from games import selectors
 from games.engines.what_a_snowball import RULESET as R
+from games.engines.what_a_snowball import kids as K
 from games.engines.what_a_snowball.bot import random_action
 from tests.platform.was_states import new, play_until
 
@@ -348,3 +349,51 @@ def test_every_team_is_told_apart_by_a_shape_on_the_bases_the_track_and_the_shee
         sheet = re.search(rf'<section class="was-sheet was-c-{colour}.*?</section>', page, re.DOTALL).group(0)
         assert sheet.count(f'data-mark="{shape}"') == 1 + 2  # the team's chip and each of its two Kids' rows
         assert re.search(rf'<span class="was-chip was-c-{colour}[^"]*"><svg class="team-mark" data-mark="{shape}"', page)
+
+
+def test_a_reaction_prompt_lists_the_asked_seats_cards_in_its_own_view_only():
+    """A THROW waits for the target's player to answer "Missed me, dork!" or another reaction card:
+    the asked seat sees the question with a button per card, while the other seats and a spectator
+    see only that it is deciding, on the engine's view and on the rendered page, the same as if the
+    asked seat held other cards."""
+    names = ["Ana", "Ben", "Cy", "Dee"]
+    state = play_until(new(seed=3, players=4, options={"ability_cards": "method2"}),
+                       lambda s: (s["pending"] or {}).get("kind") == "reaction" and len(s["pending"]["cards"]) < 4)
+    asked, cards = state["pending"]["seat"], state["pending"]["cards"]
+    titles = [K.CARDS[c]["title"] for c in cards]
+    swap = next(c for c in K.REACTION_CARDS if c not in cards)
+    other = json.loads(json.dumps(state))
+    other["pending"]["cards"] = [swap]
+    other["hands"][asked] = [swap] * len(state["hands"][asked])
+
+    own = render(state, asked, names)
+    assert R.view(state, asked)["prompt"]["extra"]["cards"] == cards
+    panel = re.search(r'<section class="was-panel was-reaction".*?</section>', own, re.S).group(0)
+    assert all(f"Play “{html.escape(title)}”" in panel for title in titles)
+    for viewer in [seat for seat in range(4) if seat != asked] + [None]:
+        seen = R.view(state, viewer)
+        assert seen == R.view(other, viewer), f"seat {asked}'s reaction cards change what {viewer} sees"
+        assert seen["prompt"] is None and seen["pending"]["seat"] == asked
+        page = render(state, viewer, names)
+        assert page == render(other, viewer, names)
+        assert "was-reaction" not in page and f"Waiting for {names[asked]}" in page
+        held = {K.CARDS[c]["title"] for c in state["hands"][viewer]} if viewer is not None else set()
+        assert not [t for t in titles if t not in held and html.escape(t) in page], (viewer, titles)
+
+
+def test_a_die_that_cannot_be_spent_says_why_beside_it():
+    """Holly holds a snowball but the house hides Noel, and she stands on the gritted road: her THROW
+    and GATHER dice each say why, in the engine's words, under that die; the MOVE die has buttons."""
+    from tests.engines.what_a_snowball_scenes import piece, rect, scene
+
+    s = scene([{"team": 0, "pos": [6, 12], "snowballs": [1], "name": "Holly"},
+               {"team": 1, "pos": [18, 12], "name": "Noel"}], tray=[1, 2, 4],
+              terrain=[piece("house", "house", rect(10, 8, 14, 16)), piece("road", "road", rect(0, 10, 9, 14))])
+    page = render(s, 0)
+    dice = dict(re.findall(r'<div class="was-spend[^"]*" data-die="(\d)">(.*?)</div>\s*(?=<div class="was-spend|<div class="was-btnrow was-endrow)',
+                           page, re.S))
+    assert sorted(dice) == ["1", "2", "4"]
+    assert "Cannot be spent: no enemy Kid in sight: the house hides Noel." in dice["4"]
+    assert "Cannot be spent: Holly stands on the gritted road: no snow to gather there." in dice["2"]
+    assert "data-why-not" not in dice["1"] and "MOVE: roll 1D6" in dice["1"]
+    assert not [a for a in sent(page) if a.get("die") in (2, 4)]

@@ -169,11 +169,22 @@ def choose_action(view: View) -> Action:
     if "return" in kinds:
         option = next(a for a in legal if a["type"] == "return")
         return {"type": "return", "character": option["character"], "y": option["example_y"]}
-    if "skip" in kinds:
-        return _best_turn_action(view, legal, fallback={"type": "skip"})
+    if view.get("followup"):
+        return _best_turn_action(view, legal, fallback=_second_half_fallback(view, legal))
     if "pass" in kinds:
         return _best_turn_action(view, legal, fallback={"type": "pass"})
     raise ValueError("the computer player is not being asked anything")
+
+
+def _second_half_fallback(view: View, legal: list[Action]) -> Action:
+    """A double's second half when nothing scores: stay put, throw at the first target, or skip
+    a throw that has none."""
+    first = legal[0]
+    if first["type"] == "move":
+        return {"type": "move", "character": first["character"], "to": first["center"]}
+    if first["type"] == "throw":
+        return {"type": "throw", "character": first["character"], "target": first["target"]}
+    return {"type": "skip"}
 
 
 def _reroll(view: View) -> Action:

@@ -81,7 +81,7 @@ ASKED_WORDS: dict[str, str] = {
     "reroll": "choose dice to re-roll or allocate your dice",
     "allocate": "allocate your dice and lock them",
     "react": "answer the snowball coming at you",
-    "followup": "finish your double action (move, throw or skip)",
+    "followup": "finish your double action (a second move or throw)",
     "turn": "use a die or pass",
     "return": "place your returning character on your back edge",
 }
@@ -349,6 +349,25 @@ def _has_active_option(s: State, seat: int) -> bool:
     return any(_ability_options(s, seat, name) for name in armed if name in ABILITY_NAMES)
 
 
+def _second_half_actions(s: State, seat: int) -> list[Action]:
+    """The legal second halves of a double symbol (ruling 7): a move always exists (staying
+    put is a move); a second throw exists while a target is in reach."""
+    f = s["followup"]
+    if f["kind"] == "move":
+        return [{"type": "move", "character": f["character"], **_move_region(s, f["character"])}]
+    return [{"type": "throw", "character": f["character"], "target": t}
+            for t in _reachable_targets(s, seat, f["character"])]
+
+
+def _second_half_default(s: State, *, options: list[Action]) -> Action:
+    """What a missed deadline does with a double's second half: stay put, or throw at the
+    first target in reach."""
+    first = options[0]
+    if first["type"] == "move":
+        return {"type": "move", "character": first["character"], "to": list(s["pieces"][first["character"]]["pos"])}
+    return {"type": "throw", "character": first["character"], "target": first["target"]}
+
+
 def _ability_options(s: State, seat: int, name: str, throw_targets: list[str] | None = None) -> list[Action]:
     """Legal uses of a character's card Action (Robert's and Stephen's are not separate actions).
 
@@ -362,7 +381,10 @@ def _ability_options(s: State, seat: int, name: str, throw_targets: list[str] | 
     if name == "Bianca":
         for other in s["pieces"]:
             p = s["pieces"][other]
-            if other != name and p["kind"] == "character" and p["pos"] is not None and p["dice"] \
+            if other == name:
+                if len(piece["dice"]) >= 2:
+                    found += [{"type": "ability", "character": name, "die": v, "target": name} for v in dice]
+            elif p["kind"] == "character" and p["pos"] is not None and p["dice"] \
                     and _in_range(s, name, other, MOVE_DISTANCE):
                 found += [{"type": "ability", "character": name, "die": v, "target": other} for v in dice]
     elif name == "Natasha":
@@ -585,8 +607,12 @@ class JingleBells:
         if kind == "followup":
             f = s["followup"]
             verb = "move" if f["kind"] == "move" else "throw"
-            return Prompt("effect", f"{f['character']} may {verb} a second time (or skip).", TIMEOUTS["followup"],
-                          {"type": "skip"}, {"character": f["character"], "action": verb})
+            seconds = _second_half_actions(s, seat)
+            if not seconds:
+                return Prompt("effect", f"{f['character']} has no target for a second throw: skip it.",
+                              TIMEOUTS["followup"], {"type": "skip"}, {"character": f["character"], "action": verb})
+            return Prompt("effect", f"{f['character']} must {verb} a second time.", TIMEOUTS["followup"],
+                          _second_half_default(s, options=seconds), {"character": f["character"], "action": verb})
         if kind == "turn":
             return Prompt("turn", "Your turn: use one die on one character card, or pass.", TIMEOUTS["turn"],
                           {"type": "pass"})
@@ -635,13 +661,7 @@ class JingleBells:
         elif kind == "react":
             found = _reaction_options(s, seat, s["pending"]["target"]) + [{"type": "react", "choice": "take"}]
         elif kind == "followup":
-            f = s["followup"]
-            if f["kind"] == "move":
-                found.append({"type": "move", "character": f["character"], **_move_region(s, f["character"])})
-            else:
-                found += [{"type": "throw", "character": f["character"], "target": t}
-                          for t in _reachable_targets(s, seat, f["character"])]
-            found.append({"type": "skip"})
+            found = _second_half_actions(s, seat) or [{"type": "skip"}]
         elif kind == "turn":
             found = self._turn_actions(s, seat)
         elif kind == "return":
@@ -980,6 +1000,10 @@ class JingleBells:
 
     def _do_skip(self, s: State, seat: int, action: Action, events: list[Event]) -> None:
         f = s["followup"]
+        if _second_half_actions(s, seat):
+            what = "move (staying put is a move)" if f["kind"] == "move" else "throw at a target in reach"
+            raise IllegalAction(f"A double symbol is two actions: {f['character']} must {what} a second time; "
+                                "only a second throw with no target in reach is skipped.")
         s["followup"] = None
         _event(events, "skip", f"{_label(s, f['character'])} does not {f['kind']} a second time.", seat=seat,
                character=f["character"])
@@ -1040,8 +1064,8 @@ class JingleBells:
             other = s["pieces"].get(target)
             if other is None or other["kind"] != "character":
                 raise BadAction(f"There is no character called {shown(target)}.")
-            if target == name:
-                raise IllegalAction("Bianca's Action makes another character re-roll, not herself.")
+            if target == name and len(piece["dice"]) < 2:
+                raise IllegalAction("Bianca has no dice left to re-roll once she spends this one.")
             if other["pos"] is None:
                 raise IllegalAction(f"{target} has run away and is not on the field.")
             gap = _gap(s, name, target)

@@ -42,7 +42,9 @@ RULINGS = (
              "answer: dodge, let Robert take it, or take the hit. You can choose \"Dodge "
              "automatically when I can\" so that play is not held up."},
     {"id": "doubles", "title": "Double symbols",
-     "text": "Move twice and Throw twice are two separate actions; each hit can be dodged on its own."},
+     "text": "Move twice and Throw twice are the action done twice: the second follows at once and "
+             "is not optional (staying where you are counts as a move). A second throw is skipped "
+             "only when no target is in reach. Each hit can be dodged on its own."},
     {"id": "abilities", "title": "Stephen, Paul and Emily",
      "text": "Stephen's one higher or one lower stays within 1 to 6 and works for dodging too. Paul's "
              "double throw needs two dice each showing 4 or 5. Emily's two hits need a clear line "

@@ -184,4 +184,7 @@ def _answer(view: View, prompt: dict[str, Any]) -> Action:
             mine = {c.get("id"): c.get("points", 0) for c in pile}
             return points.get(a["take"], 0) - mine.get(a["give"], 0), o["label"]
         return max(options, key=gain)["action"]
-    return max(options, key=lambda o: (o["card"]["points"], o["label"]))["action"]
+    with_card = [o for o in options if o["card"]]
+    if not with_card:  # an optional Restock after a Dodge with nothing else to shuffle back
+        return next(o for o in options if o["action"]["type"] != "pass")["action"]
+    return max(with_card, key=lambda o: (o["card"]["points"], o["label"]))["action"]

@@ -985,11 +985,11 @@ def _stage_specials(s: State, events: list[Event]) -> list[dict[str, Any]]:
                 continue
             if ability != "snatch_and_run" and b["hit"][seat]:
                 continue
-            found.append((_SPECIALS[ability], seat, p["card"]))
+            found.append((_SPECIALS[ability], seat, p["card"], p["via"] == "dodge"))
     if not found:
         return []
-    return [{"ask": seat, "what": _SPECIAL_PROMPT[order], "card": cid}
-            for order, seat, cid in sorted(found)]
+    return [{"ask": seat, "what": _SPECIAL_PROMPT[order], "card": cid, **({"optional": True} if optional else {})}
+            for order, seat, cid, optional in sorted(found)]
 
 
 _SPECIALS = {"snatch_and_run": 0, "weapons_cache": 1, "restock": 2, "raid": 3}
@@ -1141,7 +1141,12 @@ def _options_cache(s: State, task: dict[str, Any]) -> list[Action]:
 
 
 def _options_restock(s: State, task: dict[str, Any]) -> list[Action]:
-    return [{"type": "restock", "card": c} for c in s["discard"][_dk(s, task["ask"])] if c != task["card"]]
+    """The discards Restock may shuffle back with itself; after a Dodge ("you *may* take the
+    action on the opposite side") also a bare Restock and a pass."""
+    cards = [{"type": "restock", "card": c} for c in s["discard"][_dk(s, task["ask"])] if c != task["card"]]
+    if task.get("optional"):
+        return (cards or [{"type": "restock"}]) + [{"type": "pass"}]
+    return cards
 
 
 def _options_raid(s: State, task: dict[str, Any]) -> list[Action]:
@@ -1257,7 +1262,11 @@ def _answer_cache(s: State, task: dict[str, Any], option: Action | None, events:
 
 def _answer_restock(s: State, task: dict[str, Any], option: Action | None, events: list[Event]) -> None:
     seat = task["ask"]
-    moved = [c for c in (task["card"], option["card"] if option else None)
+    if option is not None and option["type"] == "pass":
+        _event(events, s, "restock", f"Restock: {_NAME_SLOTS[seat]} dodged and chooses not to Restock",
+               seat=seat, count=0)
+        return
+    moved = [c for c in (task["card"], option.get("card") if option else None)
              if c is not None and c in s["discard"][_dk(s, seat)]]
     names = [_shown_name(s, seat, c) for c in moved]
     for cid in moved:
@@ -1400,6 +1409,9 @@ def prompt_text(state: State, task: dict[str, Any] | None) -> str:
         return "Snatch and Run: give one card from your discard pile for one Abandoned card."
     if what == "cache":
         return "Weapons Cache: choose a card from your discard pile to keep in your Weapons Cache."
+    if what == "restock" and task.get("optional"):
+        return ("You dodged, so you may use Restock: choose a discard to shuffle into your draw pile "
+                "with it, or pass.")
     if what == "restock":
         return "Restock: choose one other discard to shuffle into your draw pile with Restock."
     return "Raid: steal the card your opponent played or an Abandoned card."
@@ -1495,7 +1507,10 @@ def _effect_default(options: list[Action]) -> Action:
         return min(options, key=lambda o: C.points_of(o["card"]))
     if what == "exchange":
         return max(options, key=lambda o: C.points_of(o["take"]) - C.points_of(o["give"]))
-    return max(options, key=lambda o: C.points_of(o["card"]))
+    with_card = [o for o in options if "card" in o]
+    if not with_card:
+        return options[0]
+    return max(with_card, key=lambda o: C.points_of(o["card"]))
 
 
 def safe_side(cid: str) -> str:

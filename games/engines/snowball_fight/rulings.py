@@ -66,8 +66,9 @@ RULINGS = (
              "Whitewash cannot be dodged."},
     {"id": "dodges", "title": "Dodges",
      "text": "Any side that dodges counts as \"a Dodge\" against Sneak Attack: Dodge, Offensive Dodge, "
-             "Snatch and Run, Upgrade Dodge. A Dodge that avoided an attack uses the other side of "
-             "its card; that follow-up attack cannot be dodged."},
+             "Snatch and Run, Upgrade Dodge. A Dodge that avoided an attack may use the other side of "
+             "its card: an attack there is thrown at once and cannot be dodged; a Restock there is "
+             "offered, and you may pass."},
     {"id": "throwing-rocks", "title": "Throwing Rocks",
      "text": "The thrower draws only one card next turn whenever the rocks hit, and also when they "
              "land on a No Effect card."},

@@ -183,7 +183,7 @@ def _you(state: State, seat: int) -> dict[str, Any]:
             "what": task["what"],
             "text": E.prompt_text(state, task),
             "default": E.default_action(state, seat),
-            "options": [{"action": dict(o), "label": _option_label(o),
+            "options": [{"action": dict(o), "label": _option_label(o, task["what"]),
                          "card": card_dict(o["card"]) if "card" in o else None}
                         for o in task["options"]],
         }
@@ -226,10 +226,14 @@ def _draft_you(state: State, seat: int, asked: bool) -> dict[str, Any]:
     }
 
 
-def _option_label(option: dict[str, Any]) -> str:
+def _option_label(option: dict[str, Any], what: str) -> str:
     kind = option["type"]
+    if kind == "pass" and what == "restock":
+        return "Pass: no Restock"
     if kind == "pass":
         return "Pass: no second card"
+    if kind == "restock" and "card" not in option:
+        return "Restock: shuffle it back alone"
     if kind == "exchange":
         return f"Give {C.card_name(option['give'])}, take {C.card_name(option['take'])}"
     name = C.card_name(option["card"])

@@ -179,10 +179,11 @@ class HexMap:
             here = step
         return spent
 
-    def cheapest_route(self, start: str, goal: str) -> list[str] | None:
-        """The cheapest route from ``start`` to ``goal`` (hexes entered), ties broken by hex order."""
-        if start == goal:
-            return []
+    def _search(self, start: str, goal: str | None = None,
+                budget: int | None = None) -> tuple[dict[str, int], dict[str, str]]:
+        """Dijkstra from ``start`` over the places a combatant may enter (not the shed), ties
+        broken by hex order: the cost of each place reached (within ``budget`` half-MF, if given)
+        and the place each was entered from. Stops once ``goal`` is settled."""
         best = {start: 0}
         came: dict[str, str] = {}
         queue = [(0, start)]
@@ -196,16 +197,31 @@ class HexMap:
                 if nxt == self.shed:
                     continue
                 c = cost + self.step_cost(here, nxt)
-                if c < best.get(nxt, _UNREACHABLE):
+                if (budget is None or c <= budget) and c < best.get(nxt, _UNREACHABLE):
                     best[nxt] = c
                     came[nxt] = here
                     heapq.heappush(queue, (c, nxt))
-        if goal not in came:
-            return None
+        return best, came
+
+    @staticmethod
+    def _walk_back(start: str, goal: str, came: dict[str, str]) -> list[str]:
         route = [goal]
-        while route[-1] in came and came[route[-1]] != start:
+        while came[route[-1]] != start:
             route.append(came[route[-1]])
         return route[::-1]
+
+    def cheapest_route(self, start: str, goal: str) -> list[str] | None:
+        """The cheapest route from ``start`` to ``goal`` (hexes entered), ties broken by hex order."""
+        if start == goal:
+            return []
+        _, came = self._search(start, goal)
+        return self._walk_back(start, goal, came) if goal in came else None
+
+    def cheapest_routes(self, start: str, budget: int = MF_PER_SEGMENT) -> dict[str, tuple[int, list[str]]]:
+        """Every place a move from ``start`` can end on within ``budget`` half-MF: its cost and the
+        cheapest route there (the same route :meth:`cheapest_route` gives)."""
+        best, came = self._search(start, budget=budget)
+        return {place: (cost, self._walk_back(start, place, came)) for place, cost in best.items() if place != start}
 
     # ------------------------------------------------------------------ throwing
 

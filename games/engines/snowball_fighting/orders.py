@@ -348,6 +348,26 @@ def _collect_at(state: State, order: dict[str, Any], here: str, ss: int, dd: int
     return ss + order["count"], dd
 
 
+def move_routes(garden: HexMap, from_hex: str, *, budget: int = MF_PER_SEGMENT) -> dict[str, dict[str, Any]]:
+    """Every place a move from ``from_hex`` can end on within ``budget`` half-MF, with the cheapest
+    route there (the hexes entered) and its cost in MF as a number (2.5): ``{place: {"route", "mf"}}``.
+    Costs are the book's: 1 MF a hex, ½ MF from path to path, never into the shed, the kitchen only
+    by its door; ties go to the earlier hexes in map order."""
+    if not garden.is_place(from_hex):
+        return {}
+    return {place: {"route": route, "mf": cost / 2}
+            for place, (cost, route) in garden.cheapest_routes(from_hex, budget).items()}
+
+
+def shortest_route(state: State, seat: int, from_hex: str, to_hex: str, *,
+                   budget: int = MF_PER_SEGMENT) -> list[str] | None:
+    """The cheapest route ``seat`` can walk from ``from_hex`` to ``to_hex`` in one segment (every
+    seat moves by the same rules in the snow); None when no move ends there: the same place, the
+    shed, not a place, or more than ``budget`` half-MF away."""
+    found = move_routes(garden_of(state), from_hex, budget=budget).get(to_hex)
+    return found["route"] if found else None
+
+
 def parse_segments(state: State, raw: Any) -> list[dict[str, Any] | None]:
     """The canonical three segment orders of an ``orders`` action; BadAction if malformed."""
     if not isinstance(raw, list) or len(raw) != SEGMENTS:

@@ -1875,6 +1875,8 @@ class WhatASnowball:
     # -- views --------------------------------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> View:
+        from .unspendable import unspendable_dice
+
         s = state
         viewer = seat if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < s["players"] else None
         asked = self._asked(s)
@@ -1913,7 +1915,8 @@ class WhatASnowball:
             "order_rolls": marshal.loads(marshal.dumps(s["order_rolls"])),
             "next_index": s["next_index"],
             "activation": None if activation is None else {
-                "kid": activation["kid"], "stage": activation["stage"], "tray": list(activation["tray"])},
+                "kid": activation["kid"], "stage": activation["stage"], "tray": list(activation["tray"]),
+                "unspendable": unspendable_dice(s)},
             "pending": self._pending_view(s),
             "throw": self._throw_view(s),
             "lines_of_fire": self._lines_of_fire(s),

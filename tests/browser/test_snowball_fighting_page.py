@@ -1,0 +1,236 @@
+"""Snowball Fighting's page as a person meets it: it holds still while others write their orders,
+a move is written by clicking where to go, and a refused nom de guerre is told beside its field.
+
+Sizes: a desktop window (1280x800) and a phone (390x844).
+"""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import SHOTS, as_guest, live_version, script_errors_of
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def _wait_new_version(page, old: str) -> None:
+    page.wait_for_function(f"document.getElementById('live').dataset.version !== '{old}'")
+
+
+def _ready_setup(page, name: str, starts: tuple[str, ...] = ()) -> None:
+    expect(page.locator("#sf-board")).to_have_attribute("data-phase", "setup")
+    page.fill("#sf-name", name)
+    for ref in starts:
+        page.locator(f'#sf-map .sf-start[data-start="{ref}"]').click(force=True)
+    old = live_version(page)
+    page.click("[data-sf-setup-ready]")
+    _wait_new_version(page, old)
+
+
+def _against_a_computer(browser, size: dict):
+    """A page at ``size`` in a new two-seat game against a computer player, at its setup."""
+    page = browser.new_context(**size).new_page()
+    as_guest(page, _against_a_computer.base + "/", "Ana")
+    page.goto(_against_a_computer.base + "/games/new/snowball-fighting/")
+    page.click("button:has-text('Create game')")
+    page.locator("button:has-text('Add computer player')").first.click()
+    expect(page.locator(".waiting-room .tag:has-text('computer')")).to_have_count(1)
+    page.click("#start-game")
+    expect(page.locator("#sf-board")).to_have_attribute("data-phase", "setup")
+    return page
+
+
+def _scroll_to_middle(page) -> int:
+    """Scroll the window to 40% of the way down, as a reader part-way down the page; the position."""
+    page.evaluate("window.scrollTo(0, Math.round((document.documentElement.scrollHeight - innerHeight) * 0.4))")
+    page.wait_for_timeout(100)
+    y = page.evaluate("window.scrollY")
+    assert y > 100, "the page is too short to scroll"
+    return y
+
+
+def _in_view(page, selector: str) -> bool:
+    return page.locator(selector).first.evaluate(
+        "e => { const r = e.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }")
+
+
+def test_the_page_holds_still_while_the_others_write_their_orders(browser, live_server_proc, shot):
+    base = live_server_proc.url
+    ana = browser.new_context(**DESKTOP).new_page()
+    ben = browser.new_context(**PHONE).new_page()
+    eve = browser.new_context(**PHONE).new_page()
+    errors = script_errors_of(ana, ben, eve, timeout_ms=6000)
+    as_guest(ana, base + "/", "Ana")
+    ana.goto(base + "/games/new/snowball-fighting/")
+    ana.click("button:has-text('Create game')")
+    game_url = ana.url
+    as_guest(ben, game_url, "Ben")
+    ben.click("button:has-text('Sit here')")
+    ben.click("#start-game")
+    eve.goto(game_url)
+    _ready_setup(ana, "Avalanche Annie")
+    _ready_setup(ben, "Blizzard Ben")
+    for page in (ana, ben, eve):
+        expect(page.locator("#sf-board")).to_have_attribute("data-phase", "orders")
+
+    orders = iter(["stand", "maniac", "stand", "maniac"])
+    moved = []
+    for who, viewer, writer in (("player, desktop", ana, ben), ("player, phone", ben, ana),
+                                ("spectator, phone", eve, ana), ("spectator, phone", eve, ben)):
+        y = _scroll_to_middle(viewer)
+        old = live_version(viewer)
+        writer.locator(f'[data-sf-tool="{next(orders)}"]').click()
+        _wait_new_version(viewer, old)
+        viewer.wait_for_timeout(200)
+        if viewer.evaluate("window.scrollY") != y:
+            moved.append((who, y, viewer.evaluate("window.scrollY")))
+    assert not moved, f"the page moved under a redraw (who, scrollY before, after): {moved}"
+    expect(eve.locator("#sf-routes")).to_have_count(0)  # where a seat's orders leave it is its own
+
+    # on a phone the garden stays at the top while a segment is written: the hex to go to, the
+    # route's MF and the segment's buttons are on the screen together, before and after the redraw
+    ben.locator('[data-sf-tool="move"]').scroll_into_view_if_needed()
+    ben.locator('[data-sf-tool="move"]').click()
+    expect(ben.locator("[data-sf-hint]")).to_contain_text("Click where to go")
+    ben.locator('[data-sf-card="1"]').evaluate("e => e.scrollIntoView({block: 'start'})")  # swiped up to the card
+    here = ben.locator("#sf-map .sf-token.is-me").get_attribute("data-hex")
+    goal = ben.evaluate(f"""Object.entries(JSON.parse(document.getElementById('sf-routes').textContent)[0])
+        .filter(([h, r]) => r.mf === 2 && h !== 'KITCHEN').map(([h]) => h)[0]""")
+    hexes = f'#sf-map .sf-hex[data-hex="{goal}"]'
+    assert _in_view(ben, hexes) and _in_view(ben, "[data-sf-hint]") and _in_view(ben, "[data-sf-done]")
+    y = ben.evaluate("window.scrollY")
+    old = live_version(ben)
+    ben.locator(f"{hexes} polygon").click(force=True)
+    _wait_new_version(ben, old)
+    expect(ben.locator('[data-sf-card="1"] [data-sf-order-text]')).to_contain_text(f"{goal}")
+    expect(ben.locator("[data-sf-hint]")).to_contain_text(f"Route {here} →")
+    assert ben.evaluate("window.scrollY") == y
+    ben.screenshot(path=str(SHOTS / "sf-page-phone-writing-screen.png"))
+    for selector in (hexes, "[data-sf-hint]", "[data-sf-undo]", "[data-sf-done]", '[data-sf-card="1"] [data-sf-mf]'):
+        assert _in_view(ben, selector), selector
+    shot(ben, "sf-page-phone-writing")
+    shot(ana, "sf-page-desktop")
+    assert not errors, errors
+    for page in (ana, ben, eve):
+        page.context.close()
+
+
+REDRAW_AS_THE_SOCKET_DOES_JS = """
+() => {
+  const live = document.getElementById('live');
+  live.setAttribute('hx-swap-oob', 'true');
+  const html = live.outerHTML;
+  htmx.swap(document.body, html, {swapStyle: 'none'});
+  htmx.trigger(document.querySelector('[ws-connect]'), 'htmx:wsAfterMessage', {message: html});
+}
+"""
+
+
+def test_the_other_games_pages_hold_still_under_a_redraw(browser, live_server_proc):
+    """A cheap check: each other game against computer players, redrawn as the socket redraws it."""
+    page = browser.new_context(**DESKTOP).new_page()
+    errors = script_errors_of(page, timeout_ms=6000)
+    as_guest(page, live_server_proc.url + "/", "Ana")
+    moved = []
+    for slug in ("snowball-fight", "what-a-snowball", "jingle-bells"):
+        page.goto(f"{live_server_proc.url}/games/new/{slug}/")
+        page.click("button:has-text('Create game')")
+        while page.locator("button:has-text('Add computer player')").count():
+            before = page.locator(".waiting-room .tag:has-text('computer')").count()
+            page.locator("button:has-text('Add computer player')").first.click()
+            expect(page.locator(".waiting-room .tag:has-text('computer')")).to_have_count(before + 1)
+        page.click("#start-game")
+        expect(page.locator(".board-wrap")).to_be_visible()
+        page.wait_for_timeout(500)
+        y = _scroll_to_middle(page)
+        page.evaluate(REDRAW_AS_THE_SOCKET_DOES_JS)
+        page.wait_for_timeout(200)
+        if page.evaluate("window.scrollY") != y:
+            moved.append((slug, y, page.evaluate("window.scrollY")))
+    assert not moved, f"the page moved under a redraw (game, scrollY before, after): {moved}"
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_move_is_written_by_clicking_where_to_go(browser, live_server_proc, shot):
+    _against_a_computer.base = live_server_proc.url
+    ana = _against_a_computer(browser, DESKTOP)
+    errors = script_errors_of(ana, timeout_ms=6000)
+    _ready_setup(ana, "Avalanche Annie", ("W9",))
+    expect(ana.locator("#sf-map .sf-token.is-me")).to_have_attribute("data-hex", "W9")
+    card = ana.locator('[data-sf-card="1"]')
+    ana.click('[data-sf-tool="move"]')
+    assert ana.locator("#sf-map .sf-hex.is-reach").count() > 20
+    expect(ana.locator('#sf-map .sf-hex[data-hex="M11"]')).to_have_class(__import__("re").compile("is-reach"))
+
+    def click(ref: str) -> None:
+        old = live_version(ana)
+        ana.locator(f'#sf-map .sf-hex[data-hex="{ref}"] polygon').click(force=True)
+        _wait_new_version(ana, old)
+
+    # M11 is six hexes away, but the path halves four of them: the cheapest route is 4 MF,
+    # shown dashed while the pointer is over it, drawn once clicked
+    ana.locator('#sf-map .sf-hex[data-hex="M11"] polygon').hover(force=True)
+    expect(ana.locator("#sf-map .sf-preview")).to_be_visible()
+    expect(ana.locator("#sf-map .sf-preview-mf")).to_have_text("4 MF")
+    assert ana.locator("#sf-map .sf-preview-line").get_attribute("points").count(" ") == 6
+    ana.locator("#sf-mapscroll").screenshot(path=str(SHOTS / "sf-page-route-preview-map.png"))
+    click("M11")
+    expect(card.locator("[data-sf-order-text]")).to_have_text("Move V10 → U11 → S11 → Q11 → O11 → M11")
+    expect(card.locator("[data-sf-mf]")).to_contain_text("6 steps (4 along the path at ½ MF): 4 MF")
+    expect(ana.locator("[data-sf-hint]")).to_contain_text("Route W9 → V10 → U11 → S11 → Q11 → O11 → M11: 4 of 4 MF")
+    assert ana.locator('#sf-map .sf-myroute').get_attribute("points").count(" ") == 6
+    shot(ana, "sf-page-route-drawn")
+    # a click on the route stops the move there; one on the hex next to its end adds a step
+    click("S11")
+    expect(card.locator("[data-sf-order-text]")).to_have_text("Move V10 → U11 → S11")
+    expect(card.locator("[data-sf-mf]")).to_contain_text("2.5 MF")
+    click("R12")
+    expect(card.locator("[data-sf-order-text]")).to_have_text("Move V10 → U11 → S11 → R12")
+    expect(card.locator("[data-sf-mf]")).to_contain_text("3.5 of 4 MF used")
+    old = live_version(ana)
+    ana.click("[data-sf-undo]")
+    _wait_new_version(ana, old)
+    expect(card.locator("[data-sf-order-text]")).to_have_text("Move V10 → U11 → S11")
+    # a hex beyond 4 MF is refused beside the orders, and the route stays
+    old = live_version(ana)
+    ana.locator('#sf-map .sf-hex[data-hex="A1"] polygon').click(force=True)
+    expect(ana.locator("[data-sf-hint]")).to_contain_text("A1 is out of reach this segment")
+    assert live_version(ana) == old
+    expect(card.locator("[data-sf-order-text]")).to_have_text("Move V10 → U11 → S11")
+    # collecting first leaves 2 MF: the same click now finds the cheapest route within them
+    ana.click('[data-sf-tool="collect_move"]')
+    click("S9")
+    expect(card.locator("[data-sf-order-text]")).to_have_text("Collect 1 simple snowball, then move U9 → S9")
+    ana.locator('#sf-map .sf-hex[data-hex="Q9"] polygon').click(force=True)
+    expect(ana.locator("[data-sf-hint]")).to_contain_text("Q9 is out of reach this segment: the cheapest route there costs more than the 2 MF")
+    assert not errors, errors
+    ana.context.close()
+
+
+def test_a_refused_nom_de_guerre_is_told_beside_its_field_until_it_is_fixed(browser, live_server_proc, shot):
+    _against_a_computer.base = live_server_proc.url
+    ana = _against_a_computer(browser, PHONE)
+    errors = script_errors_of(ana, timeout_ms=6000)
+    ana.locator("#sf-name").scroll_into_view_if_needed()
+    ana.fill("#sf-name", "<Frost>")
+    ana.click("[data-sf-setup-ready]")
+    error = ana.locator("#sf-name-error")
+    expect(error).to_contain_text("angle brackets")
+    expect(ana.locator("#sf-name")).to_have_attribute("aria-invalid", "true")
+    assert _in_view(ana, "#sf-name-error") and _in_view(ana, "[data-sf-setup-ready]")
+    shot(ana, "sf-page-setup-refused-phone")
+    expect(ana.locator("#flash")).to_be_empty(timeout=8000)  # the message at the top goes after 6 s
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("angle brackets")
+    old = live_version(ana)
+    ana.fill("#sf-name", "Jack Frost")
+    ana.click("[data-sf-setup-ready]")
+    _wait_new_version(ana, old)
+    expect(ana.locator("#sf-board")).to_have_attribute("data-phase", "orders")
+    expect(ana.locator(".sf-roster")).to_contain_text("Jack Frost")
+    assert not errors, errors
+    ana.context.close()
