@@ -39,6 +39,7 @@ CLOSE_TOO_FAST = 4008
 CLOSE_TOO_MANY_SOCKETS = 4029
 CLOSE_TRY_AGAIN_LATER = 1013
 
+TALK_ANSWER_WAIT_SECONDS = 30.0
 TIMER_RETRY_SECONDS = 1.0
 TIMER_RETRY_MAX_SECONDS = 30.0
 
@@ -174,6 +175,7 @@ class ArrivalControlMixin:
 
     clock = staticmethod(time.monotonic)
     socket_gone = False
+    flood_closing = False
 
     async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
         """Send, unless the client is gone: a reply that races the socket's end is dropped."""
@@ -251,12 +253,17 @@ class ArrivalControlMixin:
                     continue
             await self._close_the_flood(arrivals)
 
+    async def answer_before_closing(self) -> None:
+        """Wait until the frame being handled, if it must be, is answered (nothing here)."""
+
     async def _close_the_flood(self, arrivals: asyncio.Queue) -> None:
         """Drop the frames still waiting, close with 4008, bar who sent them for a while, and
         let the consumer end."""
+        self.flood_closing = True
         while not arrivals.empty():
             arrivals.get_nowait()
         FLOOD_COOLDOWN.bar(self.flooder_key, self.clock(), settings.SNOWBALL_FLOOD_COOLDOWN_SECONDS)
+        await self.answer_before_closing()
         await self.send_error("too_fast", "too many messages; the connection is closed")
         await self.close(code=CLOSE_TOO_FAST)
         arrivals.put_nowait({"type": "websocket.disconnect", "code": CLOSE_TOO_FAST})
@@ -291,6 +298,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
     page_frames = False
     chat_talk: chat.Talk | None = None
     chat_cursor: int = 0
+    talk_answered: asyncio.Event | None = None
 
     async def connect(self) -> None:
         self.timer: asyncio.Task | None = None
@@ -397,23 +405,21 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         """One frame that passed the arrival check: parsed against its declared shape, then handled."""
         size = len(text_data.encode("utf-8", "surrogatepass")) if text_data is not None else len(bytes_data or b"")
         if size > settings.SNOWBALL_MAX_FRAME_BYTES:
-            await self.send_error("frame_too_large", f"a frame may be at most {settings.SNOWBALL_MAX_FRAME_BYTES} bytes; this one was {size}")
+            await self.send_error("frame_too_large", f"a frame may be at most {settings.SNOWBALL_MAX_FRAME_BYTES} bytes; this one was {size}",
+                                  about=inputs.talk_frame_type(text_data if text_data is not None else bytes_data or b""))
             return
         if text_data is None:
-            await self.send_error("malformed", "frames must be JSON text, not binary")
+            await self.send_error("malformed", "frames must be JSON text, not binary", about=inputs.talk_frame_type(bytes_data or b""))
             return
         try:
             frame = inputs.frame(text_data, page=self.page_frames)
         except inputs.InputError as exc:
-            await self.send_error(exc.code, exc.message, action_id=exc.action_id)
+            await self.send_error(exc.code, exc.message, action_id=exc.action_id, about=exc.about)
             return
         kind = frame["type"]
         if kind == "action":
             await self.handle_action(frame)  # checks the token in the move's own database call
-        elif kind in {"chat", "chat_publish"}:
-            if self.token_id is not None and not await db_call(token_is_live)(self.token_id):
-                await self.token_revoked({})
-                return
+        elif kind in inputs.TALK_FRAME_TYPES:
             await self.handle_talk(frame)
         elif kind == "refresh":
             await self.send_current(force=True)
@@ -428,7 +434,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         be sent again). The socket stays open either way.
         """
         action_id = frame.get("action_id")
-        if self.seat is None:
+        if self.seat is None and (self.chat_talk is None or not self.chat_talk.left):  # a former player is told why
             await self.send_error("not_seated", "spectators cannot act; this connection is read-only", action_id=action_id)
             return
         try:
@@ -468,6 +474,27 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
     async def handle_talk(self, frame: dict[str, Any]) -> None:
         """Answer a chat or chat_publish frame exactly once: its ack, or an error that says why
         nothing was stored. A posted message then reaches this socket like any other."""
+        if self.flood_closing:  # not begun before the flood's close: dropped, nothing stored
+            return
+        self.talk_answered = asyncio.Event()
+        try:
+            if self.token_id is not None and not await db_call(token_is_live)(self.token_id):
+                await self.token_revoked({})
+                return
+            await self._handle_talk(frame)
+        finally:
+            self.talk_answered.set()
+
+    async def answer_before_closing(self) -> None:
+        """A chat frame being handled when a flood closes the socket may be stored: its answer
+        goes out before the close (a message is never stored without its ack)."""
+        if self.talk_answered is not None and not self.talk_answered.is_set():
+            try:
+                await asyncio.wait_for(self.talk_answered.wait(), timeout=TALK_ANSWER_WAIT_SECONDS)
+            except asyncio.TimeoutError:
+                log.warning("game %s: a chat frame was still being handled when its flooding socket closed", self.game_id)
+
+    async def _handle_talk(self, frame: dict[str, Any]) -> None:
         kind = frame["type"]
         try:
             if kind == "chat":
@@ -503,8 +530,8 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         consents = await db_call(chat.pair_consents)(self.game_id) if game.status == Game.Status.FINISHED else {}
         signed_in = self.user is not None and self.user.is_authenticated
         talk = chat.talk_for(status=game.status, num_teams=game.num_teams,
-                             spectators_read_only=game.spectators_read_only, players=snap.players, seat=self.seat,
-                             signed_in=signed_in, consents=consents)
+                             spectators_read_only=game.spectators_read_only, players=snap.players,
+                             seat=snap.seat_held_by(self.user), signed_in=signed_in, consents=consents)
         if talk == self.chat_talk:
             return
         history = await db_call(chat.history)(self.game_id, talk)
@@ -701,10 +728,11 @@ class GameHtmlConsumer(BaseGameConsumer):
         await self.send(text_data=rendering.error_html(code, message))
 
     async def send_talk_history(self, talk: chat.Talk, history: dict[str, list[dict[str, Any]]]) -> None:
-        await self.send(text_data=rendering.talk_html(talk, history, viewer_seat=self.seat, oob=True))
+        await self.send(text_data=rendering.talk_html(talk, history, viewer_seat=talk.seat, oob=True))
 
     async def send_talk(self, messages: list[dict[str, Any]]) -> None:
-        await self.send(text_data=rendering.talk_lines_html(messages, viewer_seat=self.seat))
+        seat = self.chat_talk.seat if self.chat_talk is not None else None
+        await self.send(text_data=rendering.talk_lines_html(messages, viewer_seat=seat))
 
 
 class GameApiConsumer(BaseGameConsumer):

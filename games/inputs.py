@@ -30,6 +30,7 @@ class InputError(BadRequest):
         self.code = code
         self.field = field
         self.action_id: str | None = None
+        self.about: str | None = None  # a refused frame's talk type (``chat``, ``chat_publish``)
 
 
 # ---------------------------------------------------------------- text to data
@@ -296,7 +297,11 @@ def frame(text: str, *, page: bool = False) -> dict[str, Any]:
     """A socket frame as ``{"type": ...}`` plus, for actions, ``action``, ``action_id`` and
     ``version``; for chat, ``channel``, ``to`` and ``text``; for chat_publish, ``with``. The page's htmx form sends no type (it is an action), the action as JSON text,
     the version as digits, and its own ``HEADERS``."""
-    data = parse_json(text, what="the frame")
+    try:
+        data = parse_json(text, what="the frame")
+    except InputError as exc:
+        exc.about = talk_frame_type(text)
+        raise
     if not isinstance(data, dict):
         raise InputError(f"the frame must be a JSON object, got {_kind(data)}", code="malformed")
     if page and "type" not in data:
@@ -312,7 +317,21 @@ def frame(text: str, *, page: bool = False) -> dict[str, Any]:
         return {"type": kind, **(PAGE_ACTION_FRAME if page else ACTION_FRAME).clean(data)}
     except InputError as exc:
         exc.action_id = action_id_of(data)
+        exc.about = data["type"] if data.get("type") in TALK_FRAME_TYPES else None
         raise
+
+
+TALK_FRAME_TYPES = ("chat", "chat_publish")
+_TALK_TYPE = re.compile(r'"type"\s*:\s*"(chat|chat_publish)"')
+
+
+def talk_frame_type(text: str | bytes) -> str | None:
+    """The talk type (``chat``, ``chat_publish``) a frame too large or too broken to be read
+    names, so that its refusal can say what it is about; None for any other frame."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    found = _TALK_TYPE.search(text)
+    return found.group(1) if found else None
 
 
 def body(raw: bytes, shape: Shape) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from django.utils.html import escape
 from games import engines, rules, tables
 from games.caches import LRU
 from games.selectors.chat import dom_id_of
+from games.selectors.results import team_results, team_verdict
 
 
 # (game id, version, seat, signed in) -> the live region's HTML, rendered once and shared by
@@ -43,8 +44,15 @@ def live_context(game, payload: dict[str, Any], user) -> dict[str, Any]:
         "board_template": board_template(game.game_type),
         "user": user,
         **_waiting_room_context(game, ruleset, payload),
-        **(rules.result_context(ruleset, payload["outcome"]) if payload.get("outcome") else {}),
+        **(_result_context(ruleset, payload) if payload.get("outcome") else {}),
     }
+
+
+def _result_context(ruleset, payload: dict[str, Any]) -> dict[str, Any]:
+    """What the result panel shows: the rules' notes, and each team's result at a team table."""
+    teams = team_results(outcome=payload["outcome"], players=payload["players"], resigned=payload["resigned"])
+    return {**rules.result_context(ruleset, payload["outcome"]), "team_results": teams,
+            "team_verdict": team_verdict(teams, unit=ruleset.score_unit, unit_one=ruleset.score_unit_one)}
 
 
 def _waiting_room_context(game, ruleset, payload: dict[str, Any]) -> dict[str, Any]:

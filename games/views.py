@@ -22,6 +22,7 @@ from games.errors import ServiceError
 from games.forms import ApiTokenForm, GuestForm, NewGameForm, RevokeTokenForm, SeatForm, SettingsForm, SignupForm
 from games.models import ApiToken, Game
 from games.selectors import chat
+from games.selectors.results import result_words
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -115,7 +116,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     invite = request.GET.get("invite") or request.session.get(f"invite:{game.pk}") or ""
     context = rendering.live_context(game, payload, request.user)
     talk = chat.talk_of(game, request.user)
-    context.update(rendering.talk_context(talk, chat.history(game.pk, talk), viewer_seat=seat))
+    context.update(rendering.talk_context(talk, chat.history(game.pk, talk), viewer_seat=talk.seat))
     context.update({
         "invite": invite if invite == game.invite_code else "",
         "invite_url": request.build_absolute_uri(reverse("invite", args=[game.pk, game.invite_code])),
@@ -213,10 +214,14 @@ def my_games(request: HttpRequest) -> HttpResponse:
     """The user's games, those waiting for the user's decision first."""
     rows = []
     for game in selectors.my_games(request.user):
-        seat, outcome = game.your_seat, game.outcome or {}
-        rows.append({"game": game, "names": selectors.seat_names(game), "seat": seat, "your_turn": game.your_turn,
+        seat, players = game.your_seat, selectors.seats_summary(game)
+        result = None
+        if game.status == Game.Status.FINISHED:
+            result = result_words(outcome=game.outcome or {}, players=players, seat=seat,
+                                  resigned=list(game.prompts.get("resigned") or ()))
+        rows.append({"game": game, "names": [p["name"] for p in players], "seat": seat, "your_turn": game.your_turn,
                      "deadline": game.your_deadline, "pace": pacing.describe(game.pace, game.decision_seconds),
-                     "won": seat is not None and seat in outcome.get("winners", []), "outcome": outcome})
+                     "result": result})
     return render(request, "games/my_games.html", {"rows": rows})
 
 

@@ -134,7 +134,10 @@ class Ruleset(Protocol):
     for whatever it is still asked. Without it the state is unchanged and only the seat
     passes. Either way, when only one side (a team at a team table, else a seat) still has a
     player who has not resigned, and the engine's ``outcome`` is still None, the platform
-    ends the game with that side as the winner (outcome code ``"resigned"``).
+    ends the game with that side as the winner (outcome code ``"resigned"``). The optional
+    ``resigned_outcome(state, winners) -> dict`` gives that outcome's scores as they stand, one
+    per seat, with whatever else the game's outcome holds (breakdowns, team totals); without it
+    every seat scores 0. At a team table each seat's ``scores`` entry is its team's total.
     """
 
     slug: str

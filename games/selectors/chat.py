@@ -4,8 +4,12 @@ Channels are named by a key: ``table`` (everyone who may watch the game reads it
 ``team:<team>`` (the seats of one team, once a team game has started) and
 ``pair:<seat>-<seat>`` (two seated players, lower seat first, once the game has started;
 everyone's to read after the end only when both consented). A viewer reads the channels of
-its seat; a computer player's seat has none. Every read here names the viewer's channels
-in the query itself, so no other channel's text is ever loaded for that viewer.
+its seat; a computer player's seat has none. A player whose seat passed to a computer
+player (resigned, or handed over) talks as a spectator from then on: no team channel, the
+table on a spectator's terms; their pair conversations stay readable by both players for
+good, closed for writing, and may still be published after the end. Every read here names
+the viewer's channels in the query itself, so no other channel's text is ever loaded for
+that viewer.
 """
 from __future__ import annotations
 
@@ -51,6 +55,7 @@ class Channel:
     with_seat: int | None = None  # the viewer's partner, in the viewer's own pair channels
     published: bool = False
     consents: tuple[int, ...] = ()
+    can_publish: bool = False  # the viewer may still agree to publish it (the game is over)
 
     @property
     def kind(self) -> str:
@@ -77,8 +82,9 @@ class Channel:
 class Talk:
     """The channels one viewer of one game may read, in the order a page shows them."""
 
-    seat: int | None
+    seat: int | None  # the viewer's seat, also once a computer player has it
     channels: tuple[Channel, ...]
+    left: bool = False  # a computer player has the viewer's seat: it talks as a spectator
     readable: frozenset[str] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -90,32 +96,50 @@ class Talk:
 
 def talk_for(*, status: str, num_teams: int, spectators_read_only: bool, players: list[dict[str, Any]],
              seat: int | None, signed_in: bool, consents: dict[Pair, frozenset[int]] | None = None) -> Talk:
-    """The channels of the viewer in ``seat`` (None: a spectator), from the table's players
-    (``seats_summary``) and, after the end, each pair's consents to publish."""
+    """The channels of the viewer whose seat is ``seat`` (None: a spectator; a seat a computer
+    player took from the viewer still counts), from the table's players (``seats_summary``)
+    and, after the end, each pair's consents to publish."""
     consents = consents if status == Game.Status.FINISHED else {}
-    channels = [_table(seat=seat, signed_in=signed_in, spectators_read_only=spectators_read_only)]
+    left = seat is not None and players[seat]["is_bot"]
+    channels = [_table(seat=None if left else seat, signed_in=signed_in, spectators_read_only=spectators_read_only)]
     started, over = status != Game.Status.OPEN, status == Game.Status.FINISHED
-    closed = "the game is over: talk at the table" if over else ""
     if seat is not None and started:
         team = players[seat]["team"]
-        if num_teams and team is not None:
+        if num_teams and team is not None and not left:
             channels.append(Channel(key=f"team:{team}", label=f"{tables.team_name(team)} team", writable=not over,
-                                    closed_because=closed, team=team))
+                                    closed_because="the game is over: talk at the table" if over else "", team=team))
         for other in players:
-            if other["seat"] == seat or other["is_bot"] or other["empty"]:
+            if other["seat"] == seat or not has_talked(other):
                 continue
             pair = _pair(seat, other["seat"])
             agreed = tuple(sorted(consents.get(pair, ())))
-            channels.append(Channel(key=pair_key(pair), label=other["name"], writable=not over, closed_because=closed,
+            closed = _pair_closed_because(over=over, left=left, other=other)
+            channels.append(Channel(key=pair_key(pair), label=other["name"], writable=not closed, closed_because=closed,
                                     seats=pair, with_seat=other["seat"], published=len(agreed) == 2,
-                                    consents=agreed))
+                                    consents=agreed, can_publish=over and len(agreed) < 2))
     for pair, agreed in sorted(consents.items()):
         if len(agreed) == 2 and seat not in pair:
             label = f"{players[pair[0]]['name']} & {players[pair[1]]['name']}"
             channels.append(Channel(key=pair_key(pair), label=label, writable=False,
                                     closed_because="a published conversation between two players", seats=pair,
                                     published=True, consents=tuple(sorted(agreed))))
-    return Talk(seat=seat, channels=tuple(channels))
+    return Talk(seat=seat, channels=tuple(channels), left=left)
+
+
+def has_talked(player: dict[str, Any]) -> bool:
+    """Whether a seat has, or had, a player to talk with: not empty, not a computer player
+    from the start (a seat that passed to one keeps its player's conversations)."""
+    return not player["empty"] and not (player["is_bot"] and player["user_id"] is None)
+
+
+def _pair_closed_because(*, over: bool, left: bool, other: dict[str, Any]) -> str:
+    if over:
+        return "the game is over: talk at the table"
+    if left:
+        return "a computer player has your seat: you talk at the table now"
+    if other["is_bot"]:
+        return f"a computer player has {other['name']}'s seat: they talk at the table now"
+    return ""
 
 
 def _table(*, seat: int | None, signed_in: bool, spectators_read_only: bool) -> Channel:

@@ -58,10 +58,12 @@ def get_game(game_id: int, *, with_state: bool = True) -> Game:
 
 
 def seat_of(game: Game, user) -> int | None:
-    """The seat ``user`` holds at ``game``, or None for a spectator."""
+    """The seat ``user`` plays at ``game``, or None for a spectator. A player whose seat passed
+    to a computer player (resigned, or handed over) watches as a spectator: the seat's
+    private view is the computer player's now."""
     if user is None or not user.is_authenticated:
         return None
-    return game.seats.filter(user=user).values_list("number", flat=True).first()
+    return game.seats.filter(user=user, is_bot=False).values_list("number", flat=True).first()
 
 
 def can_watch(game: Game, user, invite_code: str | None = None) -> bool:

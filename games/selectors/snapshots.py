@@ -62,9 +62,19 @@ class GameSnapshot:
         return self.game.version
 
     def seat_of(self, user) -> int | None:
+        """The seat ``user`` plays (``selectors.seat_of``): None once a computer player has it."""
+        player = self._player_of(user)
+        return None if player is None or player["is_bot"] else player["seat"]
+
+    def seat_held_by(self, user) -> int | None:
+        """The seat that is ``user``'s, or was until it passed to a computer player."""
+        player = self._player_of(user)
+        return None if player is None else player["seat"]
+
+    def _player_of(self, user) -> dict[str, Any] | None:
         if user is None or not user.is_authenticated:
             return None
-        return next((p["seat"] for p in self.players if p["user_id"] == user.pk), None)
+        return next((p for p in self.players if p["user_id"] == user.pk), None)
 
 
 @dataclass

@@ -35,14 +35,15 @@ def post_message(*, game_id: int, user, channel: str, text: str, to: int | None 
     with locked_game(game_id) as game:
         players = seats_summary(game)
         viewer = talk.talk_of(game, user, players)
-        key = _channel_key(game, players, viewer.seat, channel, to)
+        key = _channel_key(game, players, viewer, channel, to)
         target = viewer.channel(key)
         if target is None:
             raise Forbidden("you may not write in this channel")
         if not target.writable:
-            raise (ChannelClosed if viewer.seat is not None else Forbidden)(target.closed_because)
+            raise (ChannelClosed if key != "table" else Forbidden)(target.closed_because)
         _check_rate(game, user)
-        message = ChatMessage.objects.create(game=game, key=key, sender=user, sender_seat=viewer.seat,
+        seat = None if viewer.left else viewer.seat
+        message = ChatMessage.objects.create(game=game, key=key, sender=user, sender_seat=seat,
                                              sender_name=display_name(user)[:40], text=text)
         notice = {"type": "chat.posted", "id": message.pk, "key": key}
         transaction.on_commit(lambda: announce_chat(game_id, notice), robust=True)
@@ -70,10 +71,11 @@ def consent_to_publish(*, game_id: int, user, with_seat: int) -> dict[str, Any]:
     return channel.as_dict()
 
 
-def _channel_key(game: Game, players: list[dict[str, Any]], seat: int | None, channel: str, to: int | None) -> str:
+def _channel_key(game: Game, players: list[dict[str, Any]], viewer: talk.Talk, channel: str, to: int | None) -> str:
     """The key of the viewer's ``channel``, or the error that says why there is none."""
     if channel == "table":
         return "table"
+    seat = viewer.seat
     if seat is None:
         raise NotSeated(f"spectators have no {channel} channel; talk at the table")
     if channel == "team":
@@ -81,6 +83,8 @@ def _channel_key(game: Game, players: list[dict[str, Any]], seat: int | None, ch
             raise BadRequest("this game is played without teams: there is no team channel")
         if game.status == Game.Status.OPEN:
             raise ChannelClosed("the team channel opens when the game starts (teams may change until then)")
+        if viewer.left:
+            raise Forbidden("a computer player has your seat: you no longer read or write your team's channel")
         return f"team:{players[seat]['team']}"
     if to is None:
         raise BadRequest('a pair message needs "to": the seat of the player to talk to')
@@ -95,10 +99,10 @@ def _pair_channel_key(players: list[dict[str, Any]], seat: int, other: int) -> s
         raise BadRequest(f"seat must be 0 to {len(players) - 1}, got {other}")
     if other == seat:
         raise BadRequest("that is your own seat")
-    if players[other]["is_bot"]:
-        raise Forbidden(f"seat {other + 1} is a computer player: it cannot chat")
     if players[other]["empty"]:
         raise BadRequest(f"seat {other + 1} is empty")
+    if not talk.has_talked(players[other]):
+        raise Forbidden(f"seat {other + 1} is a computer player: it cannot chat")
     return talk.pair_key((seat, other))
 
 

@@ -14,12 +14,12 @@ import time
 from django.conf import settings
 
 from games import pacing
-from games.errors import BadRequest, NotSeated, ServiceError
+from games.errors import BadRequest, ServiceError
 from games.models import ActionRecord, Game
 from games.selectors.pace import ready_action
 from games.services.broadcast import broadcast_after_commit
 from games.services.locking import locked_game, ruleset_of
-from games.services.play import ActionResult, apply_timeouts, next_deadline, submit_action
+from games.services.play import ActionResult, _seat_of, apply_timeouts, check_current, next_deadline, submit_action
 
 log = logging.getLogger(__name__)
 
@@ -56,20 +56,20 @@ def sweep_deadlines(*, now: float | None = None, limit: int = SWEEP_BATCH) -> di
 
 
 def mark_ready(*, game_id: int, user, version: int, action_id: str) -> ActionResult:
-    """Mark the user's decision ready: the engine's ``ready_action`` as the user's move."""
+    """Mark the user's decision ready: the engine's ``ready_action`` as the user's move, refused
+    as an action would be (not seated, resigned, not in play, a stale version) before "nothing
+    to mark"; a resent ``action_id`` is acked as a duplicate."""
     from games import selectors
 
     game = selectors.get_game(game_id)
-    seat = selectors.seat_of(game, user)
-    if seat is None:
-        raise NotSeated("spectators cannot act; take a seat to play")
+    seat = _seat_of(game, user)
     ruleset = ruleset_of(game.game_type)
     if getattr(ruleset, "ready_action", None) is None:
         raise BadRequest(f"in {ruleset.name} a decision is ready once it is sent; there is nothing to mark ready")
-    state = selectors.game_state(game)
-    nothing_to_mark = game.status != Game.Status.ACTIVE or state is None or ready_action(ruleset, state, seat) is None
-    if nothing_to_mark and not _sent_already(game, seat, action_id):
-        raise BadRequest("you have no decision to mark ready now (write it first, or it is already ready)")
+    if not _sent_already(game, seat, action_id):
+        check_current(game, seat=seat, version=version)
+        if ready_action(ruleset, selectors.game_state(game), seat) is None:
+            raise BadRequest("you have no decision to mark ready now (write it first, or it is already ready)")
     return submit_action(game_id=game_id, user=user, action=dict(ruleset.ready_action), action_id=action_id,
                          version=version)
 

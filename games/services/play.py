@@ -63,15 +63,7 @@ def _play(game: Game, *, user, action: dict, action_id: str, version: int) -> tu
     seat = _seat_of(game, user)
     if game.logged_already:
         return ActionResult(version=game.version, duplicate=True), None
-    if game.status != Game.Status.ACTIVE:
-        raise Conflict("the game is not in play" if game.status == Game.Status.OPEN else "the game is over")
-    if version > game.version:
-        raise BadRequest(f"version {version} is ahead of the game (at {game.version})")
-    prompt_since = _seat_prompts(game).get(str(seat), {}).get("since", game.version)
-    if version < prompt_since:
-        raise StaleVersion(
-            f"the game moved on before your move arrived (you saw version {version}, it is at "
-            f"{game.version}); choose again from the current view", current_version=game.version)
+    check_current(game, seat=seat, version=version)
     ruleset = ruleset_of(game.game_type)
     state = _load_state(game, ruleset)
     asked_before = ruleset.to_act(state)
@@ -86,6 +78,20 @@ def _play(game: Game, *, user, action: dict, action_id: str, version: int) -> tu
     state = run_automatic(game, ruleset, state, logged, arrivals)
     write = _prepare_write(game, ruleset, state, logged, arrivals=arrivals)
     return ActionResult(version=game.version, revealed=revealed), write
+
+
+def check_current(game: Game, *, seat: int, version: int) -> None:
+    """Refuse a move on a game not in play, or based on a ``version`` ahead of the game or older
+    than the seat's current prompt (``stale_version``)."""
+    if game.status != Game.Status.ACTIVE:
+        raise Conflict("the game is not in play" if game.status == Game.Status.OPEN else "the game is over")
+    if version > game.version:
+        raise BadRequest(f"version {version} is ahead of the game (at {game.version})")
+    prompt_since = _seat_prompts(game).get(str(seat), {}).get("since", game.version)
+    if version < prompt_since:
+        raise StaleVersion(
+            f"the game moved on before your move arrived (you saw version {version}, it is at "
+            f"{game.version}); choose again from the current view", current_version=game.version)
 
 
 def apply_timeouts(*, game_id: int, now: float | None = None) -> int | None:

@@ -79,11 +79,23 @@ def _last_side_standing(game: Game) -> list[int] | None:
     return [n for n, team in side.items() if team == winner]
 
 
+def resigned_outcome(ruleset, state: dict, winners: list[int], *, seats: int) -> dict:
+    """The engine's outcome for a game its resigned sides leave to ``winners`` (``resigned_outcome``:
+    the scores as they stand, one per seat, with what the game adds, e.g. team totals); an engine
+    without it scores every seat 0."""
+    hook = getattr(ruleset, "resigned_outcome", None)
+    if hook is None:
+        return {"scores": [0] * seats, "winners": list(winners)}
+    return {**hook(state, list(winners)), "winners": list(winners)}
+
+
 def _end_by_resignation(game: Game, ruleset, state: dict, winners: list[int], write) -> None:
-    resigners = " and ".join(f"{{p{r}}}" for r in game.prompts.get("resigned") or ())
+    resigners = [f"{{p{r}}}" for r in game.prompts.get("resigned") or ()]
+    resigners = " and ".join(filter(None, [", ".join(resigners[:-1]), resigners[-1]]))
     game.status = Game.Status.FINISHED
     game.finished_at = timezone.now()
-    game.outcome = {"code": "resigned", "reason": f"{resigners} resigned", "winners": winners, "scores": []}
+    game.outcome = {**resigned_outcome(ruleset, state, winners, seats=game.num_seats),
+                    "code": "resigned", "reason": f"{resigners} resigned"}
     game.prompts = {**game.prompts, "seats": {}}
     game.next_deadline = None
     write.columns = sorted(set(write.columns) | {"status", "finished_at", "outcome", "prompts", "next_deadline"})

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import as_guest, script_errors_of
-from tests.engines.table_engine import PAIRS_TABLE
+from tests.engines.table_engine import PAIRS_TABLE, TABLE
 from tests.live.conftest import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -148,4 +148,70 @@ def test_table_team_and_pair_messages_appear_exactly_where_they_should(browser, 
     shot(eve, "talk-06-spectator-reads-a-published-pair")
     assert errors == []
     for page in pages.values():
+        page.context.close()
+
+
+def test_a_private_conversation_stays_with_both_players_after_one_resigns_and_is_published_after_the_end(
+        browser, table_server, shot):
+    """Ana and Ben (and a computer player) talk privately; Ben resigns. Both still read their
+    conversation, also after a reload, closed for writing, with no offer to publish while the
+    game goes on; Ben talks at the table as a spectator; after the end both agree and it is
+    published."""
+    ana, ben = (browser.new_context(viewport=DESK).new_page() for _ in range(2))
+    errors = script_errors_of(ana, ben, timeout_ms=15000)
+    as_guest(ana, table_server.url + "/", "Ana")
+    ana.click(f"a.game-type[href$='/new/{TABLE.slug}/']")
+    ana.select_option("select[name=num_seats]", "3")
+    ana.click("button:has-text('Create game')")
+    expect(ana.locator(".waiting-room")).to_be_visible()
+    game_url = ana.url
+    as_guest(ben, game_url, "Ben")
+    ben.locator(".seat-row[data-seat='1'] button:has-text('Sit here')").click()
+    expect(ana.locator(".seat-row[data-seat='1']")).to_contain_text("Ben")
+    ana.locator(".seat-row[data-seat='2'] button:has-text('Add computer player')").click()
+    ana.click("#start-game")
+    for page in (ana, ben):
+        expect(page.locator(".pile-board")).to_be_visible()
+        expect(_tab(page, "pair:0-1")).to_have_count(1)
+    _say(ana, "pair:0-1", "Ben, shall we share the pile?")
+    expect(ben.locator("#chat-pair-0-1-lines")).to_contain_text("shall we share the pile?")
+    _say(ben, "pair:0-1", "deal, Ana")
+    expect(ana.locator("#chat-pair-0-1-lines")).to_contain_text("deal, Ana")
+
+    ben.once("dialog", lambda dialog: dialog.accept())
+    ben.click("#resign")
+    expect(ana.locator("#log-lines")).to_contain_text("Ben resigns; a computer player takes their seat")
+    for page, note in ((ana, "a computer player has Ben's seat"), (ben, "a computer player has your seat")):
+        page.reload()
+        expect(page.locator(".pile-board")).to_be_visible()
+        _tab(page, "pair:0-1").click()
+        expect(page.locator("#chat-pair-0-1-lines")).to_contain_text("shall we share the pile?")
+        expect(page.locator("#chat-pair-0-1-lines")).to_contain_text("deal, Ana")
+        expect(page.locator("#talk-text")).to_be_disabled()
+        expect(page.locator("#talk-closed")).to_contain_text(note)
+        expect(page.locator("#chat-pair-0-1 button:has-text('Agree to publish')")).to_have_count(0)
+    expect(ben.locator(".talk-tab")).to_have_count(2)  # the table and Ana: no channel of the seat's computer player
+    shot(ana, "talk-07-after-a-resign")
+    _say(ben, "table", "watching from here on")
+    expect(ana.locator("#chat-table-lines")).to_contain_text("watching from here on")
+    expect(ana.locator("#chat-table-lines .talk-line", has_text="watching from here on")).to_contain_text("watching")
+
+    for _ in range(100):
+        if ana.locator(".result").count():
+            break
+        if not ana.evaluate(TAKE_JS):
+            ana.wait_for_timeout(100)
+    expect(ana.locator(".result")).to_be_visible()
+    ben.reload()
+    _tab(ben, "pair:0-1").click()
+    ben.locator("#chat-pair-0-1 button:has-text('Agree to publish')").click()
+    expect(ben.locator("#chat-pair-0-1")).to_contain_text("You agreed to publish it")
+    _tab(ana, "pair:0-1").click()
+    expect(ana.locator("#chat-pair-0-1")).to_contain_text("Ben agreed to publish it.")
+    ana.locator("#chat-pair-0-1 button:has-text('Agree to publish')").click()
+    for page in (ana, ben):
+        expect(page.locator("#chat-pair-0-1")).to_contain_text("Published: everyone who watches this game can read")
+    shot(ben, "talk-08-published-after-a-resign")
+    assert errors == []
+    for page in (ana, ben):
         page.context.close()

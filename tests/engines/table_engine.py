@@ -103,7 +103,10 @@ class TableEngine:
             winners = [last]
         else:
             winners = [s for s, team in enumerate(state["teams"]) if team == state["teams"][last]]
-        return {"reason": f"{{p{last}}} took the last snowball", "winners": winners, "scores": state["taken"]}
+        scores = state["taken"]
+        if state["teams"] is not None:  # each seat scores its team's total
+            scores = [sum(n for s, n in enumerate(scores) if state["teams"][s] == team) for team in state["teams"]]
+        return {"reason": f"{{p{last}}} took the last snowball", "winners": winners, "scores": scores}
 
     def bot_action(self, state: State, seat: int) -> Action:
         return {"type": "take", "count": 1}

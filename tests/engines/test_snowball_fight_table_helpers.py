@@ -83,6 +83,35 @@ def game_cards(s: dict[str, Any]) -> list[str]:
     return ids
 
 
+# The rule book's card points ("Basic Cards (1pt)", "Advanced Cards (2pts)", "Extreme Cards
+# (3pts)", the alternate Extreme cards among them), by the names it lists; No Effect cards are
+# set aside, never scored.
+BOOK_POINTS = {
+    **dict.fromkeys(("Snowball Attack / Dodge", "Dodge / Restock", "Snowball Attack / Upgrade"), 1),
+    **dict.fromkeys(("Slushball Attack / Dodge", "Slushball Attack / Upgrade", "Sneak Attack / Dodge",
+                     "Sneak Attack / Upgrade", "Dodge / Upgrade"), 2),
+    **dict.fromkeys(("Iceball Attack / Snow Fort", "Offensive Dodge / Ultra Upgrade", "Barrage / Snatch and Run",
+                     "Throwing Rocks / Whitewash", "Upgrade Dodge / Dud", "Weapons Cache / Backfire",
+                     "Raid / Refined Upgrade"), 3),
+}
+
+
+def book_points(card: str) -> int:
+    return 0 if C.is_no_effect(card) else BOOK_POINTS[C.card_name(card)]
+
+
+def book_scores(s: dict[str, Any]) -> list[int]:
+    """Each seat's score as the rule book counts it at the end: the points of the cards in its
+    draw and discard piles; in team play its team's, over the team's discard pile, its common
+    draw deck and every member's own draw pile. Weapons Cache cards are in neither."""
+    n = s["players"]
+    if s["mode"] != "teams":
+        return [sum(book_points(c) for c in s["draw"][x] + s["discard"][x]) for x in range(n)]
+    totals = [sum(book_points(c) for c in s["discard"][t] + s["team_draw"][t]
+                  + [c for x in range(n) if s["teams"][x] == t for c in s["draw"][x]]) for t in (0, 1)]
+    return [totals[s["teams"][x]] for x in range(n)]
+
+
 def deck_cards(players: int, options: dict[str, Any] | None = None) -> list[str]:
     """Every card of the decks a table of ``players`` uses (alternates as the options say)."""
     opts = E.normalize_options(options or {})
@@ -157,3 +186,8 @@ def play_each(s: dict[str, Any], plays: dict[int, tuple[str, str]]):
         s, more = RULESET.apply(s, seat, {"type": "play", "card": card, "side": side})
         events += more
     return s, events
+
+
+def test_the_rule_books_points_name_every_card_of_the_game():
+    assert {book_points(c) for c in ALL_IDS} == {0, 1, 2, 3}
+    assert book_points("c01") == 1 and book_points(E.extremes_in_play({"alternates": []})[0]) == 3

@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 from games.engines.snowball_fight import RULESET
 from games.engines.snowball_fight import cards as C
 from games.engines.snowball_fight.privacy import find_leaks, hidden_cards
-from tests.engines.test_snowball_fight_table_helpers import deck_cards, game_cards, random_table_game
+from tests.engines.test_snowball_fight_table_helpers import (
+    book_points, book_scores, deck_cards, game_cards, random_table_game,
+)
 
 TABLES = [(3, None), (4, None), (5, None), (6, None),
           (4, [0, 1, 0, 1]), (4, [0, 0, 1, 1]), (6, [0, 0, 0, 1, 1, 1]), (6, [0, 1, 0, 1, 0, 1])]
@@ -55,7 +57,9 @@ def test_random_table_games_end_conserve_cards_and_offer_legal_defaults(seed, ta
     assert len(log) < 5000
     assert sorted(game_cards(s)) == expected
     result = RULESET.outcome(s)
-    assert result["scores"] == [sum(i["points"] for i in rows) for rows in result["breakdown"]]
+    assert result["scores"] == book_scores(s)
+    if teams is not None:
+        assert result["team_scores"] == [book_scores(s)[teams.index(t)] for t in (0, 1)]
     # the book scores draw and discard piles: the game ends before a draw, so no hand holds a
     # card, and cached cards are listed at 0 points
     assert not any(c for h in s["hands"] for c in h if not C.is_no_effect(c))
@@ -64,6 +68,8 @@ def test_random_table_games_end_conserve_cards_and_offer_legal_defaults(seed, ta
             sorted(c for m in range(players) if teams[m] == teams[x] for c in s["cache"][m])
         assert sorted(i["id"] for i in result["breakdown"][x] if i.get("cached")) == cached
         assert all(i["points"] == 0 for i in result["breakdown"][x] if i.get("cached"))
+        assert [i["points"] for i in result["breakdown"][x] if not i.get("cached")] == \
+            [book_points(i["id"]) for i in result["breakdown"][x] if not i.get("cached")]
     if teams is None:
         contenders = result["tiebreak"]["tied"] if result["tiebreak"] else list(range(players))
         best = max(result["scores"][x] for x in contenders)

@@ -14,6 +14,7 @@ from games.engines.snowball_fight import RULESET
 from games.engines.snowball_fight import cards as C
 from games.engines.snowball_fight.privacy import find_leaks
 from tests.engines.test_snowball_fight_table_helpers import (
+    book_scores,
     deck_cards,
     finish_prompts,
     game_cards,
@@ -267,6 +268,7 @@ def test_bots_play_team_games_to_the_end_and_they_replay(teams):
             again, _ = RULESET.apply(again, seat, action)
         assert again == s
         result = RULESET.outcome(s)
-        assert result["scores"] == [result["team_scores"][t] for t in teams]
+        assert result["scores"] == book_scores(s)
+        assert result["team_scores"] == [book_scores(s)[teams.index(t)] for t in (0, 1)]
         assert sorted(game_cards(s)) == deck_cards(len(teams)), "a card appeared or vanished"
         assert not any(C.is_no_effect(c) for pile in s["discard"] for c in pile)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -487,6 +488,7 @@ async def test_the_socket_answers_every_chat_frame_once_and_stores_only_what_it_
                 break
             if answer["type"] == "error":
                 assert answer["code"] in DOCUMENTED_CODES, answer
+                assert answer["about"] == frame["type"], answer
                 break
     await comm.disconnect()
     assert await database_sync_to_async(ChatMessage.objects.count)() == before + acked
@@ -509,3 +511,258 @@ def test_the_creator_makes_spectators_read_only_in_the_create_form_or_the_api(ma
     wrong = bot.post("/api/games/", data=json.dumps({"game_type": PAIRS_TABLE.slug, "spectators_read_only": "yes"}),
                      content_type="application/json")
     assert (wrong.status_code, wrong.json()["error"]["code"]) == (400, "bad_request")
+
+
+# ---------------------------------------------------------------- after a resign
+
+
+def _channels(table: Table, viewer: str) -> dict[str, dict]:
+    answer = table.client(viewer).get(f"/api/games/{table.game.pk}/chat/").json()
+    return {c["key"]: c for c in answer["channels"]}
+
+
+def _page_of(table: Table, viewer: str) -> str:
+    page = Client()
+    page.force_login(table.users[viewer])
+    return page.get(f"/games/{table.game.pk}/").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_pair_conversation_outlives_a_resign_for_both_players_and_is_published_after_the_end(make_user):
+    """Ben resigns (a computer player takes his seat): his conversation with Ana stays on both
+    their pages and in both their channel lists, closed for writing; Ben talks as a spectator
+    (no team channel, the table on a spectator's terms); after the end both may publish it."""
+    table = _table(make_user)
+    _post_all(table)
+    game_id, users = table.game.pk, table.users
+    services.resign(game_id=game_id, user=users["Ben"])
+    said = services.post_message(game_id=game_id, user=users["Ben"], channel="table", text="watching now")
+    assert said["seat"] is None  # at the table as a spectator
+    Game.objects.filter(pk=game_id).update(spectators_read_only=True)
+    services.post_message(game_id=game_id, user=users["Ana"], channel="team", text=marker("red-after"))
+
+    ana, ben = _channels(table, "Ana"), _channels(table, "Ben")
+    assert set(ana) == {"table", "team:0", "pair:0-1", "pair:0-2", "pair:0-3"}
+    assert set(ben) == {"table", "pair:0-1", "pair:1-2", "pair:1-3"}
+    assert not ana["pair:0-1"]["writable"] and "Ben's seat" in ana["pair:0-1"]["closed_because"]
+    assert not ben["pair:0-1"]["writable"] and "your seat" in ben["pair:0-1"]["closed_because"]
+    assert not ben["table"]["writable"] and "spectators" in ben["table"]["closed_because"]
+    for viewer in ("Ana", "Ben"):
+        page = _page_of(table, viewer)
+        assert marker("ana-ben") in page and "Agree to publish" not in page, viewer
+    url = f"/api/games/{game_id}/chat/"
+    for viewer, readers in (("Ana", {"table", "red", "ana-ben", "ana-cy", "eve", "red-after"}),
+                            ("Ben", {"table", "ana-ben", "eve"})):
+        seen = table.client(viewer).get(url).content.decode()
+        for name in (*MESSAGES, "red-after"):
+            assert (marker(name) in seen) == (name in readers), (viewer, name)
+
+    before = ChatMessage.objects.count()
+    for writer, call, error in (("Ana", dict(channel="pair", to=1), ChannelClosed),
+                                ("Ben", dict(channel="pair", to=0), ChannelClosed),
+                                ("Ben", dict(channel="team"), Forbidden),
+                                ("Ben", dict(channel="table"), Forbidden)):
+        with pytest.raises(error):
+            services.post_message(game_id=game_id, user=users[writer], text="after the resign", **call)
+    assert ChatMessage.objects.count() == before
+
+    play_to_end(game_id, {0: users["Ana"], 2: users["Cy"], 3: users["Dee"]})
+    assert Game.objects.get(pk=game_id).status == Game.Status.FINISHED
+    assert "Agree to publish" in _page_of(table, "Ben")
+    services.consent_to_publish(game_id=game_id, user=users["Ben"], with_seat=0)
+    published = table.client("Ana").post(f"{url}publish/", data=json.dumps({"with": 1}), content_type="application/json")
+    assert published.status_code == 200 and published.json()["channel"]["published"] is True
+    assert marker("ana-ben") in table.client("Eve").get(url).content.decode()
+    assert marker("ana-ben") in Client().get(url).content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_after_a_resign_both_players_sockets_keep_the_pair_on_the_open_socket_and_on_reconnect(
+        site_backend, make_user):
+    @database_sync_to_async
+    def setup():
+        table = _table(make_user)
+        table.cookies = {name: _session_cookie(table.users[name]) for name in ("Ana", "Ben")}
+        _post_all(table)
+        return table
+
+    table = await setup()
+
+    async def connect():
+        sockets = {("json", name): await api_socket(table.game.pk, table.keys[name]) for name in ("Ana", "Ben")}
+        sockets.update({("html", name): await _html_socket(table.game.pk, table.cookies[name]) for name in ("Ana", "Ben")})
+        return sockets
+
+    def check(kind: str, viewer: str, seen: str, where: str) -> None:
+        readers = {"Ana": _readable("Ana"), "Ben": {"table", "ana-ben", "eve"}}[viewer]
+        _assert_exactly(viewer, seen, readers, f"{kind} socket {where}")
+        if kind == "html":
+            assert "Agree to publish" not in seen and "Closed: a computer player has" in seen
+
+    sockets = await connect()
+    await _history_of(sockets)
+    await database_sync_to_async(services.resign)(game_id=table.game.pk, user=table.users["Ben"])
+    for (kind, viewer), comm in sockets.items():
+        if viewer == "Ben" or kind == "json":  # Ana's page gets no new channels: the pair only closes
+            seen = await _json_frames_until(comm, '"chat_history"' if kind == "json" else 'id="talk-channels"')
+            if kind == "json":
+                channels = json.loads(seen.splitlines()[-1])["channels"]
+                pair = next(c for c in channels if c["key"] == "pair:0-1")
+                assert not pair["writable"] and [m["text"] for m in pair["messages"]] == [marker("ana-ben")]
+            check(kind, viewer, seen, "open when Ben resigned")
+    await _close(sockets)
+    sockets = await connect()
+    for (kind, viewer), seen in (await _history_of(sockets)).items():
+        check(kind, viewer, seen, "on reconnect")
+    await _close(sockets)
+
+
+# ---------------------------------------------------------------- after the end, every channel kind
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_after_the_end_only_the_table_is_writable_in_every_channel_kind_over_http_and_on_the_socket(
+        site_backend, make_user):
+    @database_sync_to_async
+    def setup():
+        table = _table(make_user)
+        play_to_end(table.game.pk, {seat: table.users[name] for seat, name in enumerate(NAMES)})
+        for name, with_seat in (("Ana", 1), ("Ben", 0)):
+            services.consent_to_publish(game_id=table.game.pk, user=table.users[name], with_seat=with_seat)
+        return table, ChatMessage.objects.count()
+
+    table, before = await setup()
+    url = f"/api/games/{table.game.pk}/chat/"
+    attempts = {"table": {"channel": "table"}, "team": {"channel": "team"}, "pair": {"channel": "pair", "to": 2},
+                "published pair": {"channel": "pair", "to": 1}}
+    channels = await database_sync_to_async(_channels)(table, "Ana")
+    kinds = {"table": channels["table"], "team": channels["team:0"], "pair": channels["pair:0-2"],
+             "published pair": channels["pair:0-1"]}
+    assert {kind: c["writable"] for kind, c in kinds.items()} == {
+        "table": True, "team": False, "pair": False, "published pair": False}
+    assert kinds["published pair"]["published"]
+    for kind in ("team", "pair", "published pair"):
+        assert kinds[kind]["closed_because"] == "the game is over: talk at the table"
+
+    ana = await api_socket(table.game.pk, table.keys["Ana"])
+    await next_of(ana, "chat_history")
+    for kind, where in attempts.items():
+        answer = await database_sync_to_async(table.client("Ana").post)(
+            url, data=json.dumps({"text": f"http {kind}", **where}), content_type="application/json")
+        await ana.send_json_to({"type": "chat", "text": f"socket {kind}", **where})
+        reply = json.loads(await ana.receive_from(timeout=5))
+        while reply["type"] not in {"chat_ack", "error"}:
+            reply = json.loads(await ana.receive_from(timeout=5))
+        if kind == "table":
+            assert answer.status_code == 201 and reply["type"] == "chat_ack"
+        else:
+            assert (answer.status_code, answer.json()["error"]["code"]) == (409, "channel_closed"), kind
+            assert (reply["type"], reply["code"], reply["about"]) == ("error", "channel_closed", "chat"), kind
+    await ana.disconnect()
+    stored = await database_sync_to_async(lambda: list(ChatMessage.objects.order_by("id").values_list("key", flat=True)))()
+    assert stored[before:] == ["table", "table"]
+
+
+# ---------------------------------------------------------------- refusals say what they are about
+
+
+REFUSED_ON_THE_SOCKET = [
+    ('{"type": "chat", "channel": "table", "text": ""}', "bad_request"),
+    ('{"type": "chat", "channel": "table", "text": "%s"}' % ("x" * 501), "bad_request"),
+    ('{"type": "chat", "channel": "table", "text": "bell\\u0007"}', "bad_request"),
+    ('{"type": "chat", "channel": "table", "text": "a\\u202eb"}', "bad_request"),
+    ('{"type": "chat", "channel": "table", "text": 5}', "bad_request"),
+    ('{"type": "chat", "channel": "tabel", "text": "hi"}', "bad_request"),
+    ('{"type": "chat", "channel": "pair", "to": "one", "text": "hi"}', "bad_request"),
+    ('{"type": "chat", "channel": "pair", "to": 64, "text": "hi"}', "bad_request"),
+    ('{"type": "chat_publish", "with": -1}', "bad_request"),
+    ('{"type": "chat_publish", "with": true}', "bad_request"),
+    ('{"type": "chat", "channel": "table", "text": "a\\u0000b"}', "malformed"),
+    ('{"type": "chat", "channel": "table", "text": "a\\ud800b"}', "malformed"),
+    ('{"type": "chat", "channel": "table", "text": "broken"', "malformed"),
+    ('{"type": "chat", "channel": "table", "text": "%s"}' % ("é" * 2100), "frame_too_large"),
+    ('{"text": "%s", "type": "chat_publish", "with": 1}' % ("x" * 5000), "frame_too_large"),
+]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_every_chat_frame_refused_at_the_boundary_says_it_is_about_chat(site_backend, make_user):
+    table = await database_sync_to_async(_table)(make_user)
+    comm = await api_socket(table.game.pk, table.keys["Cy"])
+    await next_of(comm, "chat_history")
+    for text, code in REFUSED_ON_THE_SOCKET:
+        await asyncio.sleep(0.06)  # within the socket's rate
+        await comm.send_to(text_data=text)
+        error = await next_of(comm, "error")
+        kind = "chat_publish" if "chat_publish" in text else "chat"
+        assert (error["code"], error.get("about")) == (code, kind), text[:80]
+    await comm.send_to(text_data='{"type": "action", "action": {"type": "take"}, "action_id": "", "version": 1}')
+    assert "about" not in await next_of(comm, "error")
+    await comm.disconnect()
+    assert await database_sync_to_async(ChatMessage.objects.count)() == 0
+
+
+@settings(max_examples=400, deadline=None, database=None)
+@given(frame=st.fixed_dictionaries({"type": st.sampled_from(["chat", "chat_publish"])}, optional={
+    "channel": CHANNELS | FIELD, "to": st.integers(0, 63) | FIELD, "with": st.integers(0, 63) | FIELD,
+    "text": CHAT_TEXTS}), page=st.booleans(), ascii_only=st.booleans(), cut=st.booleans())
+@example(frame={"type": "chat", "channel": "table", "text": "a\u0000"}, page=False, ascii_only=True, cut=False)
+@example(frame={"type": "chat", "channel": "table", "text": "\ud800"}, page=False, ascii_only=True, cut=False)
+@example(frame={"type": "chat_publish", "with": "2"}, page=False, ascii_only=False, cut=False)
+def test_a_refused_chat_frame_is_always_about_its_type(frame, page, ascii_only, cut):
+    text = json.dumps(frame, ensure_ascii=ascii_only)
+    if cut:
+        text = text[:-1]
+    try:
+        inputs.frame(text, page=page)
+    except inputs.InputError as exc:
+        assert exc.about == frame["type"], (exc.code, exc.message)
+        return
+    assert not cut
+
+
+# ---------------------------------------------------------------- a flood of chat frames
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_flood_of_chat_frames_stores_only_messages_whose_sender_got_the_ack(site_backend, make_user,
+                                                                                    monkeypatch):
+    """1,000 chat frames at once, the first still being stored when the flood is noticed: the
+    socket is closed with 4008, and every message stored (and delivered to the others) was
+    acked to its sender first."""
+    post_message = services.post_message
+
+    def slowly(**kwargs):
+        time.sleep(0.3)
+        return post_message(**kwargs)
+
+    monkeypatch.setattr(services, "post_message", slowly)
+    table = await database_sync_to_async(_table)(make_user)
+    ben = await api_socket(table.game.pk, table.keys["Ben"])
+    await next_of(ben, "chat_history")
+    cy = await api_socket(table.game.pk, table.keys["Cy"])
+    await next_of(cy, "chat_history")
+    for n in range(1000):
+        await cy.send_to(text_data=json.dumps({"type": "chat", "channel": "table", "text": f"flood {n}"}))
+        await asyncio.sleep(0)
+    acked, close = set(), None
+    while close is None:
+        out = await cy.receive_output(timeout=10)
+        if out["type"] == "websocket.close":
+            close = out["code"]
+        elif json.loads(out["text"])["type"] == "chat_ack":
+            acked.add(json.loads(out["text"])["id"])
+    assert close == 4008
+    stored = await database_sync_to_async(lambda: set(ChatMessage.objects.values_list("id", flat=True)))()
+    assert stored == acked and len(acked) == 1  # the one being stored when the flood was noticed
+    delivered = set()
+    while not await ben.receive_nothing(timeout=0.5):
+        frame = json.loads(await ben.receive_from())
+        if frame["type"] == "chat":
+            delivered |= {m["id"] for m in frame["messages"]}
+    assert delivered == acked
+    await ben.disconnect()

@@ -251,15 +251,24 @@ def test_the_sweep_leaves_games_whose_deadline_is_to_come_and_finished_games(mak
 
 
 @pytest.mark.skipif("connection.vendor != 'sqlite'")
-def test_the_sweep_finds_overdue_games_through_the_deadline_index():
+def test_the_sweep_finds_overdue_games_most_overdue_first_through_the_deadline_index(make_user):
+    from django.test.utils import CaptureQueriesContext
+
     from games.services.pace import overdue_games
 
+    ana, ben = make_user("Ana"), make_user("Ben")
+    games = [_table(ana, ben, game_type=TABLE.slug) for _ in range(4)]
+    for game, deadline in zip(games, (30.0, 20.0, None, 10.0)):
+        Game.objects.filter(pk=game.pk).update(next_deadline=deadline)
+    with CaptureQueriesContext(connection) as queries:
+        found = overdue_games(25.0)
+    assert found == [games[3].pk, games[1].pk]
+    assert overdue_games(25.0, limit=1) == [games[3].pk] and overdue_games(5.0) == []
+    (query,) = [q["sql"] for q in queries.captured_queries]
     with connection.cursor() as cursor:
-        query = Game.objects.filter(next_deadline__lte=1.0).order_by("next_deadline")
-        sql, params = query.values_list("pk").query.sql_with_params()
-        plan = " ".join(str(row) for row in cursor.execute(f"EXPLAIN QUERY PLAN {sql}", params).fetchall())
+        plan = " ".join(str(row) for row in cursor.execute(f"EXPLAIN QUERY PLAN {query}").fetchall())
     assert "next_deadline" in plan and "INDEX" in plan.upper(), plan
-    assert overdue_games(1.0) == []
+    assert "SCAN" not in plan.upper().replace("USING INDEX", ""), plan
 
 
 @pytest.mark.django_db(transaction=True)
@@ -336,6 +345,38 @@ def test_ready_sent_again_with_its_action_id_is_acked_as_a_duplicate(make_user):
     assert again.status_code == 200, again.content
     assert again.json()["ack"] == {**first.json()["ack"], "duplicate": True}
     assert ActionRecord.objects.filter(game=game, seat=0, action={"type": "ready"}).count() == 1
+
+
+def test_ready_is_refused_as_an_action_would_be_before_there_is_nothing_to_mark(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = _table(ana, ben, game_type="snowball-fighting", pace="daily", seconds=86400)
+    apis = {0: _client(ana), 1: _client(ben)}
+
+    def post(seat: int, path: str, body: dict):
+        return _post(apis[seat], f"/api/games/{game.pk}/{path}/", body)
+
+    written = {}
+    for seat, name in ((0, "Ana"), (1, "Ben")):
+        version = _view([ana, ben][seat], game.pk)["version"]
+        answer = post(seat, "actions", {"action": {"type": "setup", "name": name, "starts": []},
+                                        "action_id": uuid.uuid4().hex, "version": version})
+        written[seat] = answer.json()["view"]["version"]
+    setup_version = written[0]
+    for seat in (0, 1):
+        assert post(seat, "ready", {"version": _view([ana, ben][seat], game.pk)["version"]}).status_code == 200
+    orders = _view(ana, game.pk)
+    assert orders["view"]["phase"] == "orders" and orders["ready_action"] is None  # no orders written yet
+
+    stale = post(0, "ready", {"version": setup_version})  # from before the turn began: stale first
+    _error(stale, 409, "stale_version")
+    assert stale.json()["error"]["current_version"] == orders["version"]
+    assert "ahead of the game" in _error(post(0, "ready", {"version": orders["version"] + 5}), 400, "bad_request")
+    assert "no decision to mark ready" in _error(post(0, "ready", {"version": orders["version"]}), 400, "bad_request")
+    assert _view(ana, game.pk)["version"] == orders["version"]  # nothing changed
+
+    _post(apis[1], f"/api/games/{game.pk}/resign/")
+    _error(post(0, "ready", {"version": orders["version"]}), 409, "conflict")  # the game is over
+    _error(post(1, "ready", {"version": orders["version"]}), 403, "forbidden")  # Ben resigned
 
 
 def test_ready_in_a_game_whose_decisions_are_final_when_sent_says_so(make_user):
@@ -426,6 +467,23 @@ def test_an_absent_players_seat_plays_its_defaults_once_the_grace_period_ends(ma
     assert services.note_back(game_id=game.pk, seat=1)
     view = _view(ben, game.pk)
     assert view["away"] == [] and view["prompt"]["deadline"] > time.time() + 290
+
+
+def test_in_a_simultaneous_game_an_away_seat_is_swept_at_its_grace_not_at_the_others_deadline(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = _table(ana, ben, game_type="snowball-fight", pace="live", seconds=300)
+    assert sorted(engines.get("snowball-fight").to_act(selectors.game_state(game))) == [0, 1]  # both pick at once
+    left_at = time.time()
+    assert services.note_away(game_id=game.pk, seat=1, now=left_at)
+    game = Game.objects.get(pk=game.pk)
+    deadlines = {seat: entry["deadline"] for seat, entry in game.prompts["seats"].items()}
+    assert deadlines["1"] == left_at + 60 and deadlines["0"] > left_at + 290  # several deadlines at once
+    assert game.next_deadline == left_at + 60 == _view(ana, game.pk)["next_deadline"]
+    assert services.sweep_deadlines(now=left_at + 59) == {}
+    assert list(services.sweep_deadlines(now=left_at + 60)) == [game.pk]  # Ben's default, after 60 s
+    records = ActionRecord.objects.filter(game=game, source=ActionRecord.Source.TIMEOUT)
+    assert [r.seat for r in records] == [1]  # Ana still has her own time
+    assert _view(ana, game.pk)["prompt"]["deadline"] == deadlines["0"]
 
 
 def test_by_the_day_nobody_is_counted_away(make_user):

@@ -1379,6 +1379,15 @@ class JingleBells:
             "reason": result["reason"],
         }
 
+    def resigned_outcome(self, state: State, winners: list[int]) -> dict[str, Any]:
+        """The outcome when a player resigns: each seat's score (the cold its opponent's snowman
+        took) as it stands."""
+        return {
+            "winners": list(winners),
+            "losers": [seat for seat in (0, 1) if seat not in winners],
+            "scores": [state["pieces"][snowman_id(1)]["cold"], state["pieces"][snowman_id(0)]["cold"]],
+        }
+
     def bot_action(self, state: State, seat: int) -> Action:
         from .bot import choose_action
 

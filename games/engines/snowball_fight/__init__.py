@@ -47,6 +47,8 @@ An effect prompt with a single possible answer is answered by the engine.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from games.engines.base import Action, Option, State
 from games.engines.snowball_fight import bot, engine, table, views
 
@@ -81,6 +83,11 @@ class SnowballFight:
 
     def bot_action(self, state: State, seat: int) -> Action:
         return bot.choose_action(views.view(state, seat))
+
+    @staticmethod
+    def resigned_outcome(state: State, winners: list[int]) -> dict[str, Any]:
+        """The outcome when one side is left after the others resigned: the scores as they stand."""
+        return {**engine.standing(state), "winners": list(winners)}
 
 
 RULESET = SnowballFight()

@@ -1532,6 +1532,18 @@ _SAFE_SIDES = {key: _safe_side_of(kind) for key, kind in C.KINDS.items()}  # by 
 # --------------------------------------------------------------------------- result
 
 
+def standing(state: State) -> dict[str, Any]:
+    """The scores as the cards lie now, for a game ended before its end (every player of one
+    side resigned): each seat's (in team play, each team's) draw and discard piles, as at the
+    end, and the cards in hand, which would have gone to the discard pile; Weapons Cache cards
+    at 0 points. ``scores`` (one per seat) and ``breakdown``, and ``team_scores`` in team play."""
+    if state.get("mode") == "teams":
+        return table.team_standing(state)
+    breakdown = [breakdown_rows(scoring_cards(state, seat) + [c for c in state["hands"][seat] if not C.is_no_effect(c)],
+                                state["cache"][seat]) for seat in range(state["players"])]
+    return {"scores": [sum(item["points"] for item in rows) for rows in breakdown], "breakdown": breakdown}
+
+
 def outcome(state: State) -> dict[str, Any] | None:
     """None while the game runs; else reason, scores, winners and each seat's scoring cards."""
     result = state["result"]

@@ -516,6 +516,20 @@ def team_cached(s: State, team: int) -> list[str]:
     return [c for m in team_members(s, team) for c in s["cache"][m]]
 
 
+def team_standing(s: State) -> dict[str, Any]:
+    """``engine.standing`` in team play: each team's scoring cards, with its members' hands and
+    the leader's draw not yet handed out; every seat's ``scores`` entry is its team's total."""
+    n = s["players"]
+    rows = []
+    for team in (0, 1):
+        held = [c for m in team_members(s, team) for c in s["hands"][m]] + list((s["pool"][team] or {}).get("cards", ()))
+        rows.append(E.breakdown_rows(team_cards(s, team) + [c for c in held if not C.is_no_effect(c)],
+                                     team_cached(s, team)))
+    team_scores = [sum(item["points"] for item in r) for r in rows]
+    return {"scores": [team_scores[s["teams"][x]] for x in range(n)],
+            "breakdown": [rows[s["teams"][x]] for x in range(n)], "team_scores": team_scores}
+
+
 def _finish_teams(s: State, events: list[Event], *, code: str, reason: str) -> None:
     n = s["players"]
     rows = [E.breakdown_rows(team_cards(s, t), team_cached(s, t)) for t in (0, 1)]

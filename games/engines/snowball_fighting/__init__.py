@@ -8,6 +8,8 @@ rulings on what the rule book leaves open and every JSON shape.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from games.engines.base import Action, Option, State
 from games.engines.snowball_fighting import bot, engine, views
 
@@ -35,6 +37,11 @@ class SnowballFighting:
 
     def bot_action(self, state: State, seat: int) -> Action:
         return bot.choose_action(views.view(state, seat))
+
+    @staticmethod
+    def resigned_outcome(state: State, winners: list[int]) -> dict[str, Any]:
+        """The outcome when one combatant is left after the others resigned: VPs and damage as they stand."""
+        return {**engine.standing(state), "winners": list(winners)}
 
 
 RULESET = SnowballFighting()

@@ -1029,6 +1029,16 @@ def _bounce_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rn
 # --------------------------------------------------------------------------- reading
 
 
+def standing(state: State) -> dict[str, Any]:
+    """VPs (``scores``), names and damage dealt and taken as they stand (nothing yet during the setup)."""
+    cs = state["combatants"]
+    if not cs:
+        n = state["players"]
+        return {"scores": [0] * n, "names": [None] * n, "damage_dealt": [0] * n, "damage_taken": [0] * n}
+    return {"scores": [c["vp"] for c in cs], "names": [c["name"] for c in cs],
+            "damage_dealt": [c["dealt"] for c in cs], "damage_taken": [c["taken"] for c in cs]}
+
+
 def outcome(state: State) -> dict[str, Any] | None:
     """None while the game runs; the winners, VPs and damage dealt and taken once it is over."""
     return state["result"]

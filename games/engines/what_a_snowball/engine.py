@@ -1872,6 +1872,22 @@ class WhatASnowball:
             "winning_teams": list(result["winning_teams"]),
         }
 
+    def resigned_outcome(self, state: State, winners: list[int]) -> dict[str, Any]:
+        """The outcome when the teams of ``winners`` are left after the others resigned: every
+        team's score as it stands (as the end of the game would count it)."""
+        rows = self._team_scores(state)
+        winning = sorted({state["seat_team"][seat] for seat in winners})
+        by_team = {r["team"]: r for r in rows}
+        seats = range(state["players"])
+        return {
+            "scores": [by_team[state["seat_team"][seat]]["score"] for seat in seats],
+            "winners": list(winners),
+            "losers": [seat for seat in seats if seat not in winners],
+            "breakdown": [[dict(b) for b in by_team[state["seat_team"][seat]]["breakdown"]] for seat in seats],
+            "teams": rows,
+            "winning_teams": winning,
+        }
+
     # -- views --------------------------------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> View:
