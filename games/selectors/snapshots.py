@@ -89,6 +89,7 @@ class ViewerView:
     version: int
     payload: dict[str, Any] | None = None
     frame: str | None = None
+    content: str | None = None
 
 
 SNAPSHOTS: LRU[int, GameSnapshot] = LRU(4000)
@@ -99,14 +100,14 @@ PAYLOADS: LRU[tuple[int, int | None], ViewerView] = LRU(12000)
 
 def forget_game(game_id: int) -> None:
     """Drop what this process caches for one game: its snapshot, its viewers' views, its state
-    and its spectators' HTML. For when no socket of this process watches the game any more;
+    and its views' HTML. For when no socket of this process watches the game any more;
     the next reader of the game reads it from the database again."""
-    from games.rendering import SPECTATOR_HTML
+    from games.rendering import VIEW_HTML
 
     SNAPSHOTS.pop(game_id)
     PAYLOADS.discard_where(lambda key: key[0] == game_id)
     STATE_CACHE.forget(game_id)
-    SPECTATOR_HTML.discard_where(lambda key: key[0] == game_id)
+    VIEW_HTML.discard_where(lambda key: key[0] == game_id)
 
 
 def snapshot(game_id: int, *, version: int | None = None) -> GameSnapshot:
@@ -179,9 +180,21 @@ def view_frame(snap: GameSnapshot, seat: int | None) -> str:
     """The JSON socket's ``view`` frame for one viewer, serialised once per version and seat."""
     entry = _viewer_view(snap, seat)
     if entry.frame is None:
-        payload = entry.payload if entry.payload is not None else _build_payload(snap, seat)
-        entry.frame = jsontext.dumps({"type": "view", **payload})
+        entry.frame = f'{{"type":"view","version":{snap.version},' + _content(entry, snap, seat)[1:]
     return entry.frame
+
+
+def view_content(snap: GameSnapshot, seat: int | None) -> str:
+    """What one viewer sees of a snapshot, as JSON text without the version: equal text at two
+    versions means the viewer's view did not change between them. Built once per version and seat."""
+    return _content(_viewer_view(snap, seat), snap, seat)
+
+
+def _content(entry: ViewerView, snap: GameSnapshot, seat: int | None) -> str:
+    if entry.content is None:
+        payload = entry.payload if entry.payload is not None else _build_payload(snap, seat)
+        entry.content = jsontext.dumps({key: value for key, value in payload.items() if key != "version"})
+    return entry.content
 
 
 def _viewer_view(snap: GameSnapshot, seat: int | None) -> ViewerView:
