@@ -76,8 +76,9 @@ def live_html(game, payload: dict[str, Any], user) -> str:
     """The out-of-band swap that brings one viewer's page to the payload's version.
 
     Once a game has started, a view is the same for every socket of one seat (or every
-    spectator), signed in or not: rendered once per version and shared. (In the waiting
-    room the buttons depend on who is looking, so nothing is shared.)
+    spectator): rendered once per version, seat and signed-in or not, and shared. A player who
+    gave up the seat is not shared a spectator's page (its own has the rematch buttons), nor
+    is anyone in the waiting room, where the buttons depend on who is looking.
     """
     shared = payload["status"] != "open" and held_seat(payload, user) == payload["seat"]
     key = (game.pk, payload["version"], payload["seat"], bool(user is not None and user.is_authenticated))
