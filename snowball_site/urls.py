@@ -22,6 +22,7 @@ urlpatterns = [
     path("me/settings/", views.my_settings, name="my_settings"),
     path("games/new/<slug:game_type>/", views.new_game, name="new_game"),
     path("rules/<slug:slug>/", views.rules, name="rules"),
+    path("learn/<slug:slug>/", views.learn, name="learn"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/invite/<str:code>/", views.invite, name="invite"),
     path("games/<int:game_id>/<str:what>/", views.seat_action, name="seat_action"),
