@@ -6,6 +6,7 @@ from functools import cache
 from typing import Any, Callable
 
 from games import engines
+from games.selectors.games import fill_names
 from games.selectors.snapshots import snapshot
 
 
@@ -23,11 +24,16 @@ def hints_function(game_type: str) -> Callable[..., dict[str, Any] | None] | Non
 
 
 def hints_for(game, payload: dict[str, Any]) -> dict[str, Any] | None:
-    """The hints for the viewer of ``payload``: only in a Learn game, only when the viewer is asked."""
+    """The hints for the viewer of ``payload``: only in a Learn game, only when the viewer is asked;
+    seats named in the reasons ("{p1}") are given their players' names."""
     if not getattr(game, "is_learn", False) or payload.get("prompt") is None or payload.get("seat") is None:
         return None
     hints = hints_function(game.game_type)
     if hints is None:
         return None
     state = snapshot(game.pk, version=payload["version"]).state
-    return hints(prompt=payload["prompt"], legal_actions=payload["legal_actions"], state=state)
+    found = hints(prompt=payload["prompt"], legal_actions=payload["legal_actions"], state=state, seat=payload["seat"])
+    if found is None:
+        return None
+    names = [p["name"] for p in payload["players"]]
+    return {**found, "not_offered": [{**m, "why": fill_names(m["why"], names)} for m in found["not_offered"]]}

@@ -15,11 +15,15 @@ EXPLAINED = {
     "second_card": ("Your Barrage hit: play a second card straight away.", "barrage"),
     "restock": ("Shuffle one of your discards back into your draw pile.", "dodges"),
     "pass": ("Do not use this choice.", "choices"),
+    "deal": ("As team leader, hand out the team's cards to its players.", "team-leader"),
+    "exchange": ("Snatch and Run: give one of your cards and take one of theirs.", "choices"),
+    "cache": ("Weapons Cache: take the card you choose.", "weapons-cache"),
+    "raid": ("Raid: take the card you choose from the other side.", "choices"),
 }
 
 
 def hints(*, prompt: dict[str, Any] | None, legal_actions: list[dict[str, Any]],
-          state: dict[str, Any] | None = None) -> dict[str, Any] | None:
+          state: dict[str, Any] | None = None, seat: int | None = None) -> dict[str, Any] | None:
     """What the prompt asks, what each offered action does, and why an upgrade is missing when only
     taking nothing is offered."""
     missing = []

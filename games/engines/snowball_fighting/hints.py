@@ -14,6 +14,6 @@ EXPLAINED = {
 
 
 def hints(*, prompt: dict[str, Any] | None, legal_actions: list[dict[str, Any]],
-          state: dict[str, Any] | None = None) -> dict[str, Any] | None:
+          state: dict[str, Any] | None = None, seat: int | None = None) -> dict[str, Any] | None:
     """What the prompt asks and what each offered action does."""
     return build(prompt=prompt, legal_actions=legal_actions, explained=EXPLAINED)

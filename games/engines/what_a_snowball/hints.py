@@ -19,12 +19,17 @@ EXPLAINED = {
     "wild": ("Use a Wild die: it can be spent as any action.", "wild"),
     "end_activation": ("End this Kid's activation; its unspent dice are lost.", "activation"),
     "surrender": ("Give up the game.", "surrender"),
+    "roll": ("Roll this Kid's Command Dice to start its activation.", "activation"),
+    "vault": ("Spend a die as MOVE to climb over a low wall or fence.", "moving"),
+    "play_card": ("Play an ability card now.", "ability-cards"),
+    "decline": ("Play no card this time.", "reactions"),
+    "set_never_ask": ("Stop (or start) being asked about this card when it could be played.", "reactions"),
 }
 ANCHORS = {"move": "moving", "gather": "gathering", "aim": "aiming", "throw": "throwing", "wild": "wild"}
 
 
 def hints(*, prompt: dict[str, Any] | None, legal_actions: list[dict[str, Any]],
-          state: dict[str, Any] | None = None) -> dict[str, Any] | None:
+          state: dict[str, Any] | None = None, seat: int | None = None) -> dict[str, Any] | None:
     """What the prompt asks, what each offered action does, and, while a Kid spends dice, why each
     kind of action it is not offered is missing."""
     offered = {a.get("type") for a in legal_actions}
