@@ -22,7 +22,7 @@ migrate: install
 run: migrate
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	@echo "Snowball is up: open http://$(HOST):$(PORT)/ (Ctrl-C to stop)"
-	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) snowball_site.asgi:application
+	HOST=$(HOST) PORT=$(PORT) $(VENV)/bin/daphne -b $(HOST) -p $(PORT) snowball_site.asgi:application
 
 # Starts a throwaway Redis on 6379 if none answers and redis-server is installed.
 redis:

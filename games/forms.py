@@ -95,6 +95,12 @@ class SettingsForm(forms.Form):
         return _unused_email(self.cleaned_data["email"], self.user)
 
 
+class EmailOnTurnForm(forms.Form):
+    """The game page's box for the settings page's ``email_on_turn``."""
+
+    email_on_turn = forms.BooleanField(required=False)
+
+
 class NewGameForm(forms.Form):
     """Public or private, the pace, whether spectators may talk, number of seats and of teams,
     and one field per engine option."""

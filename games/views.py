@@ -12,6 +12,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from games import engines, inputs, pacing, rendering, selectors, services
@@ -19,7 +20,8 @@ from games import rules as game_rules
 from games.auth import token_group
 from games.engines.base import GameError
 from games.errors import ServiceError
-from games.forms import ApiTokenForm, GuestForm, NewGameForm, RevokeTokenForm, SeatForm, SettingsForm, SignupForm
+from games.forms import (ApiTokenForm, EmailOnTurnForm, GuestForm, NewGameForm, RevokeTokenForm, SeatForm, SettingsForm,
+                         SignupForm)
 from games.models import ApiToken, Game
 from games.selectors import chat
 from games.selectors.results import result_words
@@ -53,10 +55,12 @@ def guest(request: HttpRequest) -> HttpResponse:
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account; a guest who signs up keeps its games."""
+    """Create an account; a guest who signs up keeps its games. A ``next`` on this site (a
+    game's invite link) is where the new account goes, as after logging in."""
+    next_url = _safe_next(request, default="")
     is_guest = request.user.is_authenticated and getattr(getattr(request.user, "profile", None), "is_guest", False)
     if request.user.is_authenticated and not is_guest:
-        return redirect("lobby")
+        return redirect(next_url or "lobby")
     guest = request.user if is_guest else None
     form = SignupForm(request.POST or None, guest=guest, initial={"email": getattr(guest, "email", "")})
     if request.method == "POST" and form.is_valid():
@@ -70,8 +74,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, "Your account is ready." + (" Your guest games are yours to keep." if is_guest else ""))
-            return redirect("lobby")
-    return render(request, "registration/signup.html", {"form": form, "is_guest": is_guest})
+            return redirect(next_url or "lobby")
+    return render(request, "registration/signup.html", {"form": form, "is_guest": is_guest, "next": next_url})
 
 
 def new_game(request: HttpRequest, game_type: str) -> HttpResponse:
@@ -117,9 +121,14 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     context = rendering.live_context(game, payload, request.user)
     talk = chat.talk_of(game, request.user)
     context.update(rendering.talk_context(talk, chat.history(game.pk, talk), viewer_seat=talk.seat))
+    invite = invite if invite == game.invite_code else ""
+    invite_path = reverse("invite", args=[game.pk, game.invite_code])
     context.update({
-        "invite": invite if invite == game.invite_code else "",
-        "invite_url": request.build_absolute_uri(reverse("invite", args=[game.pk, game.invite_code])),
+        "invite": invite,
+        "invite_url": request.build_absolute_uri(invite_path),
+        # where logging in, signing up or registering comes back to: through the invite if the
+        # viewer came by one (a private game shows only with it)
+        "return_to": invite_path if invite else request.get_full_path(),
         "guest_form": GuestForm(),
         "oob": False,
     })
@@ -244,6 +253,30 @@ def my_settings(request: HttpRequest) -> HttpResponse:
     return render(request, "games/settings.html", {"form": form, "is_guest": profile.is_guest})
 
 
+@require_POST
+def email_on_turn(request: HttpRequest) -> HttpResponse:
+    """The game page's "E-mail me when it is my turn" box: the settings page's choice, saved
+    from a game. Answers with the box as it now is (htmx), else goes back to ``next``."""
+    if not request.user.is_authenticated:
+        return HttpResponse("Log in to choose your e-mails.", status=403, content_type="text/plain")
+    form = EmailOnTurnForm(request.POST)
+    wanted = form.is_valid() and form.cleaned_data["email_on_turn"]
+    saved = error = ""
+    try:
+        services.update_settings(user=request.user, email_on_turn=wanted)
+    except ServiceError as exc:
+        error = exc.message[0].upper() + exc.message[1:] + "."
+    else:
+        saved = f"Saved: e-mails go to {request.user.email}." if wanted else "Saved: no e-mails."
+    if not request.htmx:
+        (messages.error if error else messages.success)(request, error or saved)
+        return redirect(_safe_next(request, default=reverse("my_settings")))
+    profile = services.ensure_profile(request.user)
+    return render(request, "games/email_on_turn.html", {
+        "email_on_turn": profile.email_on_turn, "is_guest": profile.is_guest, "saved": saved, "error": error,
+        "return_to": _safe_next(request, default=reverse("lobby"))})
+
+
 @login_required
 def api_tokens(request: HttpRequest) -> HttpResponse:
     """Create and revoke API tokens for bots; a new key is shown once."""
@@ -287,15 +320,14 @@ def _game_url(game) -> str:
     return reverse("game", args=[game.pk])
 
 
-def _safe_next(request: HttpRequest) -> str:
-    """Where to go after signing in as a guest: a path on this site, else the lobby."""
-    from django.utils.http import url_has_allowed_host_and_scheme
-
+def _safe_next(request: HttpRequest, *, default: str | None = None) -> str:
+    """The ``next`` path on this site (Django's url_has_allowed_host_and_scheme), else
+    ``default`` (the lobby unless given)."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if not target.startswith("/") or "\x00" in target or not url_has_allowed_host_and_scheme(
-            target, allowed_hosts={request.get_host()}):
-        return reverse("lobby")
-    return target
+    if target.startswith("/") and "\x00" not in target and url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return target
+    return reverse("lobby") if default is None else default
 
 
 def learn(request: HttpRequest, slug: str) -> HttpResponse:

@@ -177,7 +177,8 @@ SNOWBALL_ABSENCE_NOTICE_DELAY = float(os.environ.get("SNOWBALL_ABSENCE_NOTICE_DE
 
 # E-mail (turn reminders, password resets): the console in development; SMTP from the
 # environment when EMAIL_HOST is set. An empty EMAIL_HOST, EMAIL_PORT, DEFAULT_FROM_EMAIL or
-# SNOWBALL_SITE_URL (docker compose passes them all through) counts as unset.
+# SNOWBALL_SITE_URL (docker compose passes them all through) counts as unset. The site's
+# address in the e-mails' links is SNOWBALL_SITE_URL, else where `make run` serves it.
 if os.environ.get("EMAIL_HOST"):
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     EMAIL_HOST = os.environ["EMAIL_HOST"]
@@ -190,7 +191,20 @@ if os.environ.get("EMAIL_HOST"):
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or "Snowball <snowball@localhost>"
-SNOWBALL_SITE_URL = (os.environ.get("SNOWBALL_SITE_URL") or "http://127.0.0.1:8000").rstrip("/")
+
+
+def _served_at() -> str:
+    """The address ``make run`` serves, from its HOST and PORT (127.0.0.1 and 8000 unless
+    given; an address that listens everywhere, such as 0.0.0.0, as 127.0.0.1)."""
+    host = os.environ.get("HOST") or "127.0.0.1"
+    if host in {"0.0.0.0", "::", "[::]"}:
+        host = "127.0.0.1"
+    elif ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return f"http://{host}:{os.environ.get('PORT') or '8000'}"
+
+
+SNOWBALL_SITE_URL = (os.environ.get("SNOWBALL_SITE_URL") or _served_at()).rstrip("/")
 # Seconds between two full collections of the cyclic collector in a server (0: only when
 # its thresholds say; snowball_site/tuning.py).
 SNOWBALL_FULL_COLLECTION_SECONDS = float(os.environ.get("SNOWBALL_FULL_COLLECTION_SECONDS", "30"))

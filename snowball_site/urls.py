@@ -20,6 +20,7 @@ urlpatterns = [
     path("me/games/", views.my_games, name="my_games"),
     path("me/tokens/", views.api_tokens, name="api_tokens"),
     path("me/settings/", views.my_settings, name="my_settings"),
+    path("me/settings/email-on-turn/", views.email_on_turn, name="email_on_turn"),
     path("games/new/<slug:game_type>/", views.new_game, name="new_game"),
     path("rules/<slug:slug>/", views.rules, name="rules"),
     path("learn/<slug:slug>/", views.learn, name="learn"),

@@ -1,13 +1,16 @@
 """The lobby's lists: open tables, games in play, a player's own games."""
 from __future__ import annotations
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from games.models import Game, Seat
 
 
 def open_games() -> QuerySet[Game]:
-    return Game.objects.filter(is_public=True, status=Game.Status.OPEN).prefetch_related(_seats_with_names())
+    """Public tables not started yet, each with ``open_seats``: how many seats nobody has taken."""
+    return (Game.objects.filter(is_public=True, status=Game.Status.OPEN)
+            .annotate(open_seats=Count("seats", filter=Q(seats__user__isnull=True, seats__is_bot=False)))
+            .prefetch_related(_seats_with_names()))
 
 
 def live_games() -> QuerySet[Game]:

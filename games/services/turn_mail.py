@@ -40,5 +40,6 @@ def _send(game_id: int, deadlines: dict[int, float | None]) -> None:
             subject=f"Your turn in {name} #{game_id}",
             message=(f"{name} #{game_id} is waiting for your decision. Decide{when} at {url} "
                      "or your seat's default is played for you.\n\n"
-                     "You get this e-mail because you asked for one on your settings page."),
+                     "You get this e-mail because you asked for one (on your settings page or in a game); "
+                     "untick \"E-mail me when it is my turn\" there to stop them."),
             from_email=None, recipient_list=[seat.user.email])

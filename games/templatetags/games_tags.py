@@ -20,13 +20,6 @@ def ws_vals(action: dict) -> str:
 
 
 @register.filter
-def stay_put(move_region: dict) -> dict:
-    """The move that leaves a piece where it is, for a region of legal moves (a Jingle Bells
-    double's second move may stay put)."""
-    return {"type": "move", "character": move_region["character"], "to": move_region["center"]}
-
-
-@register.filter
 def get_item(mapping, key):
     """``mapping[key]`` for templates, None when absent (works for lists with int keys)."""
     try:

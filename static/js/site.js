@@ -79,7 +79,7 @@
     if (!connected) return;
     var live = document.getElementById("live");
     if (live && live.dataset.status === "finished") setConnection("over", "Game over");
-    else setConnection("live", "● Live");
+    else setConnection("live", "● Connected");
   }
   function showDisconnected(state, text) {
     connected = false;
@@ -115,11 +115,29 @@
     return Math.floor(seconds / 86400) + " days " + Math.floor((seconds % 86400) / 3600) + " h left";
   }
 
+  // A deadline this far off also shows when it falls, in the browser's own time zone (a game by
+  // the day's; a live game's timers are five minutes at most).
+  var CLOCK_FROM_SECONDS = 600;
+  var clockFormat = null;
+  function clockTime(epochSeconds) {
+    if (!clockFormat) {
+      try {
+        clockFormat = new Intl.DateTimeFormat(undefined, {weekday: "short", day: "numeric", month: "short",
+          hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short"});
+      } catch (e) {
+        clockFormat = {format: function (date) { return date.toLocaleString(); }};
+      }
+    }
+    return clockFormat.format(new Date(epochSeconds * 1000));
+  }
+
   function tickCountdowns() {
     var now = Date.now() / 1000;
     document.querySelectorAll("[data-deadline]").forEach(function (el) {
-      var left = Math.max(0, Math.round(parseFloat(el.dataset.deadline) - now));
-      el.textContent = left > 0 ? timeLeft(left) : (el.dataset.done || "time's up");
+      var deadline = parseFloat(el.dataset.deadline);
+      var left = Math.max(0, Math.round(deadline - now));
+      el.textContent = left <= 0 ? (el.dataset.done || "time's up")
+        : timeLeft(left) + (left >= CLOCK_FROM_SECONDS ? " · until " + clockTime(deadline) : "");
       el.classList.toggle("urgent", left <= 10);
     });
     document.querySelectorAll("[data-shown-from]").forEach(function (el) {
@@ -141,6 +159,8 @@
       new Notification("Your turn", {body: baseTitle, tag: "snowball-turn-" + (live.closest("[data-game-id]") || {dataset: {}}).dataset.gameId});
     }
     wasYourTurn = yours;
+    var alerts = document.getElementById("turn-alerts");  // no turns to be told of once the game is over
+    if (alerts) alerts.hidden = live.dataset.status === "finished";
     var ask = document.getElementById("notify-me");
     if (ask) ask.hidden = !window.Notification || Notification.permission !== "default";
   }

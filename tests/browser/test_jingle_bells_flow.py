@@ -279,7 +279,7 @@ def test_two_players_and_a_spectator_play_jingle_bells_to_the_result(browser, li
     eve.goto(game_url)
     expect(eve.locator(".spectating")).to_be_visible()
     for page in (ana, ben, eve):
-        expect(page.locator("#connection")).to_contain_text("Live")
+        expect(page.locator("#connection")).to_contain_text("Connected")
         expect(page.locator("#jb-board .jb-draft")).to_be_visible()
     expect(eve.locator(".jb-pick")).to_have_count(0)
     expect(ana.locator(".jb-card")).to_have_count(6)

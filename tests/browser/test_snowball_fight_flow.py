@@ -49,7 +49,7 @@ def test_two_players_and_a_spectator_play_to_the_result(browser, live_server_pro
     expect(eve.locator(".spectating")).to_be_visible()
     expect(ana.locator("#spectator-count")).to_have_text("1")
     for page in (ana, ben, eve):
-        expect(page.locator("#connection")).to_contain_text("Live")
+        expect(page.locator("#connection")).to_contain_text("Connected")
     expect(ana.locator(".player[data-seat='1']")).to_have_class(re.compile(r"\bonline\b"))
 
     clicks = 0

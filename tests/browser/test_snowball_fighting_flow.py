@@ -174,7 +174,7 @@ def test_two_players_and_a_spectator_play_snowball_fighting(browser, live_server
     ben.click("#start-game")
     eve.goto(game_url)
     for page in (ana, ben, eve):
-        expect(page.locator("#connection")).to_contain_text("Live")
+        expect(page.locator("#connection")).to_contain_text("Connected")
         expect(page.locator("#sf-board")).to_have_attribute("data-phase", "setup")
     expect(eve.locator(".spectating")).to_be_visible()
     expect(eve.locator("[data-sf-setup]")).to_have_count(0)

@@ -152,7 +152,7 @@ def test_two_players_and_a_spectator_set_up_and_play_a_turn(browser, live_server
     eve.goto(game_url)
     expect(eve.locator(".spectating")).to_be_visible()
     for page in (ana, ben, eve):
-        expect(page.locator("#connection")).to_contain_text("Live")
+        expect(page.locator("#connection")).to_contain_text("Connected")
         expect(page.locator("#was-board")).to_have_attribute("data-phase", "corners")
         expect(page.locator("[data-was-rolloff]")).to_contain_text("Roll-off")
     # the roster editor's choices reached the game

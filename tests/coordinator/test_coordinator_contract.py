@@ -122,9 +122,11 @@ def test_a_thread_waiting_for_the_lock_gets_it_when_the_holder_fails(coordinator
 
 
 def test_locks_of_different_games_are_independent(coordinator: Coordinator) -> None:
+    entered = []
     with coordinator.lock(1):
-        with coordinator.lock(2, wait=0):
-            pass
+        with coordinator.lock(2, wait=0):  # raises LockTimeout if game 1's lock also held game 2
+            entered.append(2)
+    assert entered == [2]
 
 
 # Presence

@@ -12,7 +12,7 @@ from games.engines.base import BadAction, IllegalAction, NotYourTurn
 from games.engines.jingle_bells import RULESET, line_of_sight
 from games.engines.jingle_bells import characters as cards
 from games.engines.jingle_bells import layouts
-from games.engines.jingle_bells.engine import MOVE_DISTANCE, SNOWBALL_DISTANCE, auto_deployment
+from games.engines.jingle_bells.engine import auto_deployment
 from games.engines.jingle_bells.geometry import (
     TOLERANCE,
     circle_inside_rect,
@@ -22,6 +22,9 @@ from games.engines.jingle_bells.geometry import (
     rectangle,
 )
 from tests.shared_data import shared_path
+
+MOVE_DISTANCE = 8.9  # RULINGS, Jingle Bells 1: a playing card's long edge, in cm
+SNOWBALL_DISTANCE = 17.8  # ... and a 5 x 7 inch card's height
 
 R = RULESET
 TEAMS = (("Paul", "Robert", "Stephen"), ("Bianca", "Natasha", "Emily"))
@@ -127,8 +130,9 @@ def test_layouts_have_six_to_eight_convex_obstructions_clear_of_the_setup_strips
     for o in obstructions:
         assert is_convex(o["points"])
         x0, y0, x1, y1 = o["box"]
-        assert x0 >= layouts.CLEAR_STRIP - TOLERANCE and x1 <= layouts.WIDTH - layouts.CLEAR_STRIP + TOLERANCE
-        assert y0 >= -TOLERANCE and y1 <= layouts.HEIGHT + TOLERANCE
+        # README: a 50 x 30 cm table (RULINGS 1) with 10 cm strips at both short edges kept clear
+        assert x0 >= 10 - TOLERANCE and x1 <= 50 - 10 + TOLERANCE
+        assert y0 >= -TOLERANCE and y1 <= 30 + TOLERANCE
 
 
 def test_random_layout_follows_the_seed() -> None:

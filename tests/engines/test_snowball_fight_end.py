@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from games.engines.snowball_fight import RULESET
 from games.engines.snowball_fight import cards as C
-from games.engines.snowball_fight import engine as E
 from tests.engines.test_snowball_fight_helpers import reveal, table, texts
 from tests.engines.test_snowball_fight_table_helpers import (
     finish_prompts,
@@ -19,6 +18,8 @@ from tests.engines.test_snowball_fight_table_helpers import (
 
 CACHE = {"alternates": ["weapons-cache:iceball"]}
 RULING = 'house ruling "Turn limit"'
+LIMIT_TURN = 100  # README, "Turn limit": once turn 100 is over the Arsenal piles count as depleted
+LAST_TURN = 200  # ... and a final round still going after turn 200 ends there
 
 
 def points(cards):
@@ -32,7 +33,7 @@ def play_defaults(s):
         seat = min(RULESET.to_act(s))
         s, more = RULESET.apply(s, seat, RULESET.to_act(s)[seat].default)
         events += more
-        assert s["turn"] <= E.LAST_TURN + 1
+        assert s["turn"] <= LAST_TURN + 1
     return s, events
 
 
@@ -40,21 +41,21 @@ def play_defaults(s):
 
 
 def test_two_players_turn_100_is_played_with_the_arsenal_open():
-    s = table(hands=(["c01", "c03"], ["c02", "c04"]), turn=E.MAX_TURNS - 1)
+    s = table(hands=(["c01", "c03"], ["c02", "c04"]), turn=LIMIT_TURN - 1)
     piles = [list(p) for p in s["arsenal"]]
     s, events = reveal(s, ("c01", "bottom"), ("c02", "bottom"))
-    assert s["turn"] == E.MAX_TURNS and RULESET.outcome(s) is None
+    assert s["turn"] == LIMIT_TURN and RULESET.outcome(s) is None
     assert s["arsenal"] == piles and not s["final_round"]
     assert "Turn limit" not in texts(events)
 
 
 def test_two_players_after_turn_100_the_arsenal_counts_as_depleted_and_the_final_round_starts():
-    s = table(hands=(["c01", "c03"], ["c02", "c04"]), turn=E.MAX_TURNS)
+    s = table(hands=(["c01", "c03"], ["c02", "c04"]), turn=LIMIT_TURN)
     piles = [c for p in s["arsenal"] for c in p]
     assert piles
     s, events = reveal(s, ("c01", "bottom"), ("c02", "bottom"))
     log = texts(events)
-    assert RULESET.outcome(s) is None and s["turn"] == E.MAX_TURNS + 1 and s["final_round"]
+    assert RULESET.outcome(s) is None and s["turn"] == LIMIT_TURN + 1 and s["final_round"]
     assert f'Turn 100 is over: by the {RULING} the Arsenal piles now count as depleted' in log
     assert "The Arsenal piles count as depleted (turn limit): final round!" in log
     view = RULESET.view(s, 0)
@@ -74,13 +75,13 @@ def test_two_players_after_turn_100_the_arsenal_counts_as_depleted_and_the_final
 def test_two_players_a_final_round_still_going_after_turn_200_ends_there():
     hands = (["c03", "c01"], ["c04", "c02"])
     draws = (["c05", "c07", "c09"], ["c06", "c08", "c10"])
-    s = table(hands=hands, draw=draws, arsenal=([], []), final_round=True, turn=E.LAST_TURN - 1)
+    s = table(hands=hands, draw=draws, arsenal=([], []), final_round=True, turn=LAST_TURN - 1)
     s, _ = reveal(s, ("c01", "bottom"), ("c02", "bottom"))
-    assert RULESET.outcome(s) is None and s["turn"] == E.LAST_TURN
-    s = table(hands=hands, draw=draws, arsenal=([], []), final_round=True, turn=E.LAST_TURN)
+    assert RULESET.outcome(s) is None and s["turn"] == LAST_TURN
+    s = table(hands=hands, draw=draws, arsenal=([], []), final_round=True, turn=LAST_TURN)
     s, events = reveal(s, ("c01", "bottom"), ("c02", "bottom"))
     result = RULESET.outcome(s)
-    assert result["code"] == "turn_limit" and result["reason"] == E.LAST_TURN_REASON
+    assert result["code"] == "turn_limit" and "The final round was still going after turn 200" in result["reason"]
     assert "after turn 200" in result["reason"] and RULING in result["reason"]
     assert result["scores"] == [points(s["draw"][x] + s["discard"][x]) for x in (0, 1)]
 
@@ -111,15 +112,15 @@ RING_DODGES = {0: (("c01", "bottom"), ("c03", "top")), 1: (("c04", "top"), ("c02
 
 
 def test_three_players_turn_100_is_played_with_the_arsenal_open():
-    s = ring_table(3, hands=ring_hands(), discard=[["c07b"], [], []], turn=E.MAX_TURNS - 1)
+    s = ring_table(3, hands=ring_hands(), discard=[["c07b"], [], []], turn=LIMIT_TURN - 1)
     piles = [list(p) for p in s["arsenal"]]
     s, events = play_all(s, RING_DODGES)
-    assert RULESET.outcome(s) is None and s["turn"] == E.MAX_TURNS and s["arsenal"] == piles
+    assert RULESET.outcome(s) is None and s["turn"] == LIMIT_TURN and s["arsenal"] == piles
     assert "Turn limit" not in public_text(events)
 
 
 def test_three_players_after_turn_100_the_game_ends_as_if_the_arsenal_were_empty():
-    s = ring_table(3, hands=ring_hands(), discard=[["c07b"], [], []], turn=E.MAX_TURNS)
+    s = ring_table(3, hands=ring_hands(), discard=[["c07b"], [], []], turn=LIMIT_TURN)
     piles = [c for p in s["arsenal"] for c in p]
     s, events = play_all(s, RING_DODGES)
     result = RULESET.outcome(s)
@@ -131,7 +132,7 @@ def test_three_players_after_turn_100_the_game_ends_as_if_the_arsenal_were_empty
 
 
 def test_three_players_a_tie_at_the_turn_limit_plays_the_books_final_round():
-    s = ring_table(3, hands=ring_hands(), discard=[["c07b"], ["c08b"], []], turn=E.MAX_TURNS)
+    s = ring_table(3, hands=ring_hands(), discard=[["c07b"], ["c08b"], []], turn=LIMIT_TURN)
     s, events = play_all(s, RING_DODGES)
     assert RULESET.outcome(s) is None and s["tiebreak"] == {"tied": [0, 1], "scores": [7, 7, 5]}
     assert "{p0} and {p1} are tied on 7 points: they play a final round" in public_text(events)
@@ -153,11 +154,11 @@ def test_three_players_a_tie_break_still_going_after_turn_200_ends_there():
         s["locked"] = [False, False, True]
         return play_all(s, {0: (("c03", "top"), ("c01", "bottom")), 1: (("c04", "top"), ("c02", "bottom"))})
 
-    s, _ = tied(E.LAST_TURN - 1)
-    assert RULESET.outcome(s) is None and s["turn"] == E.LAST_TURN
-    s, _ = tied(E.LAST_TURN)
+    s, _ = tied(LAST_TURN - 1)
+    assert RULESET.outcome(s) is None and s["turn"] == LAST_TURN
+    s, _ = tied(LAST_TURN)
     result = RULESET.outcome(s)
-    assert result["code"] == "turn_limit" and result["reason"] == E.LAST_TURN_REASON
+    assert result["code"] == "turn_limit" and "The final round was still going after turn 200" in result["reason"]
     assert result["tiebreak"] == {"tied": [0, 1], "scores": [5, 5, 1]}
 
 
@@ -181,14 +182,14 @@ TEAM_DODGES = {0: ("c03", "top"), 1: ("c04", "top"), 2: ("c03b", "top"), 3: ("c0
 
 
 def test_teams_turn_100_is_played_with_the_arsenal_open():
-    s = team_table([0, 1, 0, 1], hands=TEAM_HANDS, turn=E.MAX_TURNS - 1)
+    s = team_table([0, 1, 0, 1], hands=TEAM_HANDS, turn=LIMIT_TURN - 1)
     s, events = play_each(s, TEAM_DODGES)
     s, _ = finish_prompts(s)
-    assert RULESET.outcome(s) is None and s["turn"] == E.MAX_TURNS and any(s["arsenal"])
+    assert RULESET.outcome(s) is None and s["turn"] == LIMIT_TURN and any(s["arsenal"])
 
 
 def test_teams_after_turn_100_the_game_ends_and_the_teams_are_scored():
-    s = team_table([0, 1, 0, 1], hands=TEAM_HANDS, turn=E.MAX_TURNS)
+    s = team_table([0, 1, 0, 1], hands=TEAM_HANDS, turn=LIMIT_TURN)
     s, events = play_each(s, TEAM_DODGES)
     s, _ = finish_prompts(s)
     result = RULESET.outcome(s)

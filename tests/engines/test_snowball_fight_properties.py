@@ -11,7 +11,7 @@ from games.engines.base import BadAction, IllegalAction, NotYourTurn
 from games.engines.snowball_fight import RULESET
 from games.engines.snowball_fight import cards as C
 from games.engines.snowball_fight import engine as E
-from games.engines.snowball_fight.privacy import find_leaks
+from tests.engines.privacy_oracle import find_leaks
 from tests.engines.test_snowball_fight_helpers import all_cards, random_game
 
 OPTION_SETS = [

@@ -11,7 +11,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from games.engines.snowball_fight import RULESET
-from games.engines.snowball_fight.privacy import hidden_cards
+from tests.engines.privacy_oracle import hidden_cards
 
 NAMES = ["Alice", "Bob", "Cleo", "Dan", "Eve", "Finn"]
 BUTTON = re.compile(r'<(?:button|form)[^>]*ws-send[^>]*hx-vals="([^"]*)"')

@@ -83,6 +83,15 @@ def game_cards(s: dict[str, Any]) -> list[str]:
     return ids
 
 
+# The rule book's deck (Components): 6 Basic c01-c06, 8 Advanced c07-c14, 4 Extreme c15-c18
+# (Iceball, Offensive Dodge, Barrage, Throwing Rocks), 2 No Effect c22-c23; the alternate
+# Extremes c19-c21 replace standard ones as the options say (ids: the engine README).
+BOOK_DECK = [f"c{n:02d}" for n in range(1, 19)] + ["c22", "c23"]
+STANDARD_IDS = {"iceball": "c15", "offensive-dodge": "c16", "barrage": "c17", "throwing-rocks": "c18"}
+ALTERNATE_IDS = {"upgrade-dodge": "c19", "weapons-cache": "c20", "raid": "c21"}
+DECKS_FOR = {2: 1, 3: 2, 4: 2, 5: 3, 6: 3}  # "In a 3 or 4 player game, use two decks. In a 5 or 6 ..., three"
+
+
 # The rule book's card points ("Basic Cards (1pt)", "Advanced Cards (2pts)", "Extreme Cards
 # (3pts)", the alternate Extreme cards among them), by the names it lists; No Effect cards are
 # set aside, never scored.
@@ -114,12 +123,11 @@ def book_scores(s: dict[str, Any]) -> list[int]:
 
 def deck_cards(players: int, options: dict[str, Any] | None = None) -> list[str]:
     """Every card of the decks a table of ``players`` uses (alternates as the options say)."""
-    opts = E.normalize_options(options or {})
-    unused = set(C.ALTERNATE_EXTREMES.values()) | set(C.STANDARD_EXTREMES.values())
-    unused -= set(E.extremes_in_play(opts))
-    decks = 1 + (players - 1) // 2
-    return sorted(C.in_deck(c, k) for k in range(decks) for c in sorted(set(C.DECK) & {
-        f"c{i:02d}" for i in range(1, 24)}) if c not in unused)
+    deck = list(BOOK_DECK)
+    for swap in (options or {}).get("alternates", []):
+        alternate, standard = swap.split(":")
+        deck[deck.index(STANDARD_IDS[standard])] = ALTERNATE_IDS[alternate]
+    return sorted(card + suffix for suffix in ("", "b", "c")[:DECKS_FOR[players]] for card in deck)
 
 
 def random_table_game(seed: int, *, players: int, teams: list[int] | None = None,

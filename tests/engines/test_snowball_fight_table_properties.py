@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from games.engines.snowball_fight import RULESET
 from games.engines.snowball_fight import cards as C
-from games.engines.snowball_fight.privacy import find_leaks, hidden_cards
+from tests.engines.privacy_oracle import find_leaks, hidden_cards
 from tests.engines.test_snowball_fight_table_helpers import (
     book_points, book_scores, deck_cards, game_cards, random_table_game,
 )

@@ -12,7 +12,7 @@ import pytest
 from games.engines.base import BadAction, IllegalAction, NotYourTurn
 from games.engines.snowball_fight import RULESET
 from games.engines.snowball_fight import cards as C
-from games.engines.snowball_fight.privacy import find_leaks
+from tests.engines.privacy_oracle import find_leaks
 from tests.engines.test_snowball_fight_table_helpers import (
     book_scores,
     deck_cards,

@@ -261,12 +261,35 @@ def test_rule_14_moving_at_full_tilt_slips_one_time_in_ten(dice, roll, falls):
     assert (c["hp"], c["ss"]) == ((8, 0) if falls else (10, 2))
 
 
-def test_rule_14_only_full_tilt_and_only_when_chosen(dice):
-    s = arena({0: "A5", 1: "W1"}, rule14=True)
+def test_rule_14_rolls_each_segment_of_a_full_tilt_move_and_only_then(dice):
+    """Book 14: "moving at full tilt has a 10% chance per segment"; full tilt is a move of all
+    4 MF (README 18), so 3 MF or a collect-and-move never slips, and without rule 14 nothing does."""
+    def slips(events):
+        return [e for e in events if e["type"] == "slip_roll"]
+
+    there = {"type": "move", "route": ["C5", "E5", "G5", "I5"]}
+    back = {"type": "move", "route": ["G5", "E5", "C5", "A5"]}
+    scripted = dice([11, 11, 11])
+    s2, events = turn(arena({0: "A5", 1: "W1"}, rule14=True), {0: [there, back, there]})
+    assert [(e["segment"], e["roll"], e["fell"]) for e in slips(events)] == [(1, 11, False), (2, 11, False), (3, 11, False)]
+    assert scripted.rolls == [] and hexes(s2)[0] == "I5"
+
+    three_mf = {"type": "move", "route": ["C5", "E5", "G5"]}
+    collect_and_move = {"type": "collect_move", "what": "ss", "count": 1, "collect_at": "start", "route": ["I5", "K5"]}
+    dice([])  # any roll at all fails the test
+    s = put(arena({0: "A5", 1: "W1"}, rule14=True), 0, "A5", ss=1)
+    s2, events = turn(s, {0: [three_mf, collect_and_move, STAND]})
+    assert slips(events) == [] and hexes(s2)[0] == "K5"
+    assert (s2["combatants"][0]["hp"], s2["combatants"][0]["ss"]) == (10, 2)
+    path = ["C11", "E11", "G11", "I11", "K11", "M11", "O11", "Q11"]  # half an MF a step (RULINGS 1)
+    s2, events = turn(arena({0: "A11", 1: "W1"}, rule14=True), {0: [{"type": "move", "route": path[:7]}, STAND, STAND]})
+    assert slips(events) == [] and hexes(s2)[0] == "O11"  # 3.5 MF
+    dice([10])
+    s2, events = turn(arena({0: "A11", 1: "W1"}, rule14=True), {0: [{"type": "move", "route": path}, STAND, STAND]})
+    assert [e["fell"] for e in slips(events)] == [True] and s2["combatants"][0]["hp"] == 8  # 4 MF
     dice([])
-    turn(s, {0: [{"type": "move", "route": ["C5", "E5", "G5"]}, STAND, STAND]})
-    s = arena({0: "A5", 1: "W1"})
-    turn(s, {0: [{"type": "move", "route": ["C5", "E5", "G5", "I5"]}, STAND, STAND]})
+    s2, events = turn(arena({0: "A5", 1: "W1"}), {0: [there, back, there]})
+    assert slips(events) == [] and hexes(s2)[0] == "I5" and s2["combatants"][0]["hp"] == 10
 
 
 @pytest.mark.parametrize("first_roll, second_throw", [(1, True), (99, False)])

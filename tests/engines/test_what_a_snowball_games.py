@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import shapely
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from shapely.geometry import Point, Polygon
@@ -79,14 +79,14 @@ def check_step(before: dict, s: dict, events: list[dict], seat: int, action: dic
     terrain = terrain_for(s["terrain"])
     bases = [(k, kid["pos"], kid["radius"]) for k, kid in s["kids"].items() if kid["pos"] is not None]
     for kid_id, kid in s["kids"].items():
-        assert 0 <= kid["command_dice"] <= K.MAX_COMMAND_DICE
+        assert 0 <= kid["command_dice"] <= 6  # RULINGS, What a Snowball! 8: a pool of at most 6
         if kid["home"] is None and s["phase"] == "play":
             assert kid["command_dice"] >= 1 and kid["pos"] is not None
         if kid["pos"] is not None:
             moved = before["kids"][kid_id]["pos"] != kid["pos"]
             if moved:
                 assert placement_problem(terrain, bases, kid["pos"], kid["radius"], ignore=(kid_id,)) is None, kid
-        assert all(1 <= size <= K.MAX_SIZE for size in kid["snowballs"])
+        assert all(1 <= size <= 5 for size in kid["snowballs"])  # rule book: "max. Size is still 5"
         assert kid["points"] >= 0
     for event in events:
         if event["type"] == "move":
@@ -95,7 +95,6 @@ def check_step(before: dict, s: dict, events: list[dict], seat: int, action: dic
             assert any(e["type"] == "card" and e["card"] == "ice" for e in events) or before["throw"]["ice"]
     assert json.loads(json.dumps(events)) == events
     refused_out_of_turn(before, action)
-    hidden_from_others(s)
 
 
 def refused_out_of_turn(before: dict, action: dict) -> None:
@@ -113,26 +112,91 @@ def refused_out_of_turn(before: dict, action: dict) -> None:
         assert R.to_act(before).keys() == asked.keys()
 
 
-def hidden_from_others(s: dict) -> None:
-    """Changing one seat's hand (and the draw pile) changes nothing another seat or a spectator sees;
-    while a seat is asked to react, that seat's hand and the cards it is asked about are the ones
-    changed, and every other seat's view (the asked are not skipped) stays the same."""
+# A pause to ask a seat that holds a reaction card (or "I'm not done yet!") shows that it holds
+# one (RULINGS 11: the player is asked when the moment comes), so such a seat is not dealt a new
+# hand with the others; which reaction cards it holds is changed on its own (hidden_from_others).
+CARD_PROMPTS = ("reaction", "start")
+
+
+def _dealt_again(s: dict, viewer: int | None) -> list[int]:
+    """The seats whose hands ``viewer`` may not know and that can be dealt again."""
+    asked = R.to_act(s)
+    return [seat for seat in range(s["players"])
+            if seat != viewer and not (seat in asked and asked[seat].kind in CARD_PROMPTS)]
+
+
+def _can_deal(s: dict, viewer: int | None) -> bool:
+    """Another seat holds a card, and dealing the unseen cards again can change its hand."""
+    seats = _dealt_again(s, viewer)
+    unseen = [c for seat in seats for c in s["hands"][seat]] + s["deck"]
+    places = [s["hands"][seat] for seat in seats if s["hands"][seat]] + ([s["deck"]] if s["deck"] else [])
+    return any(s["hands"][seat] for seat in seats) and len(places) > 1 and len(set(unseen)) > 1
+
+
+def _asked_to_react(s: dict, viewer: int | None) -> int | None:
+    """The seat other than ``viewer`` being asked whether to play a reaction card, if any."""
     pending = s["pending"] or {}
+    return pending["seat"] if pending.get("kind") == "reaction" and pending["seat"] != viewer else None
+
+
+def has_secret(s: dict, viewer: int | None) -> bool:
+    """Some card another seat holds is hidden from ``viewer`` and can be changed."""
+    return _can_deal(s, viewer) or _asked_to_react(s, viewer) is not None
+
+
+def hidden_from_others(s: dict, viewer: int | None, rng: random.Random) -> None:
+    """``viewer`` sees nothing of the other seats' hands but their sizes, nor of the pile but its size.
+
+    Ability cards are drawn at random from a pile (rule book, 5. Ability Cards); a view holds the
+    viewer's own hand and every seat's hand size, and never another seat's hand or the pile's
+    order (engine README, view). So dealing the cards ``viewer`` cannot see again, each hand
+    keeping its size, must leave its view unchanged; and while another seat is asked to react,
+    which cards it is asked about (and holds) must not show either, only that it is asked.
+    """
+    assert has_secret(s, viewer), f"no hand is hidden from viewer {viewer} here: this state proves nothing"
     other = copy.deepcopy(s)
-    other["deck"] = list(reversed(s["deck"]))
-    if pending.get("kind") == "reaction":
-        owner = pending["seat"]
+    if _can_deal(s, viewer):
+        seats = _dealt_again(s, viewer)
+        unseen = [c for seat in seats for c in s["hands"][seat]] + s["deck"]
+        for _ in range(1000):
+            rng.shuffle(unseen)
+            hands = [list(h) for h in s["hands"]]
+            rest = list(unseen)
+            for seat in seats:
+                hands[seat], rest = rest[:len(hands[seat])], rest[len(hands[seat]):]
+            if any(sorted(hands[seat]) != sorted(s["hands"][seat]) for seat in seats):
+                break
+        else:
+            raise AssertionError("no new deal changed a hand")
+        other["hands"], other["deck"] = hands, rest
+    owner = _asked_to_react(s, viewer)
+    if owner is not None:
+        pending = s["pending"]
         swap = next((c for c in K.REACTION_CARDS if c not in pending["cards"]), None)
         other["pending"]["cards"] = [swap] if swap else pending["cards"][:1]
-        other["hands"][owner] = (other["pending"]["cards"] * len(s["hands"][owner]))[:len(s["hands"][owner])]
-    else:
-        holders = [seat for seat, hand in enumerate(s["hands"]) if hand]
-        if not holders:
-            return
-        owner = holders[0]
-        other["hands"][owner] = ["saving"] * len(s["hands"][owner])
-    for viewer in [None] + [v for v in range(s["players"]) if v != owner][:3]:
-        assert R.view(s, viewer) == R.view(other, viewer), f"seat {owner}'s cards show in the view of {viewer}"
+        size = len(s["hands"][owner])
+        other["hands"][owner] = (other["pending"]["cards"] * size)[:size]
+    assert R.view(other, viewer) == R.view(s, viewer), f"viewer {viewer} sees another seat's cards"
+
+
+@settings(max_examples=int(4 * SCALE), **SETTINGS)
+@given(seed=st.integers(0, 2**40), method=st.sampled_from(["method1", "method2"]))
+@example(seed=0, method="method2")  # seven versions with a seat asked to react
+@example(seed=1, method="method2")
+def test_no_seat_and_no_spectator_sees_another_seats_ability_cards(seed, method):
+    players, teams, options = random_table(random.Random(seed))
+    s = R.new_game(players=players, options={**options, "ability_cards": method}, seed=seed, teams=teams)
+    rng = random.Random(seed)
+    checked = 0
+    while R.outcome(s) is None:
+        for viewer in [None, *range(players)]:
+            if has_secret(s, viewer):
+                hidden_from_others(s, viewer, rng)
+                checked += 1
+        seat = rng.choice(sorted(R.to_act(s)))
+        s, _ = R.apply(s, seat, random_action(R.view(s, seat), rng))
+    if method == "method2":  # three cards each from the start
+        assert checked >= players + 1
 
 
 @settings(max_examples=int(15 * SCALE), **SETTINGS)

@@ -220,6 +220,20 @@ def test_nobody_goes_indoors_or_off_the_village():
 VILLAGES = [villages.village(name, random.Random(0)) for name in villages.PRESETS] + \
     [villages.village(villages.RANDOM, random.Random(seed)) for seed in range(60)]
 
+# The engine README's table ("Village and geometry"): blocks movement, blocks sight, vaultable,
+# snowless, indoors.
+KINDS = {
+    "house": (1, 1, 0, 0, 1), "shop": (1, 1, 0, 0, 1), "church": (1, 1, 0, 0, 1),
+    "tree": (1, 1, 0, 0, 0), "hedge": (1, 1, 0, 0, 0), "stall": (1, 1, 0, 0, 0), "car": (1, 1, 0, 0, 0),
+    "lamp": (1, 0, 0, 0, 0),
+    "wall": (1, 0, 1, 0, 0), "fence": (1, 0, 1, 0, 0), "bench": (1, 0, 1, 0, 0), "fountain": (1, 0, 1, 0, 0),
+    "road": (0, 0, 0, 1, 0), "path": (0, 0, 0, 1, 0),
+}
+PROPERTIES = ("blocks_movement", "blocks_sight", "vaultable", "snowless", "indoors")
+CORNERS = [(0, 0), (24, 0), (24, 24), (0, 24)]  # ruling 1: 24 x 24 inches
+CORNER_CLEAR = 7  # README: "keeps 7 inches round each corner free of anything that blocks movement"
+GAP = 1.5  # README: "and 1.5 inches between such pieces (so a base passes between them)"
+
 
 @pytest.mark.parametrize("pieces", VILLAGES)
 def test_villages_are_sound(pieces):
@@ -228,13 +242,13 @@ def test_villages_are_sound(pieces):
         shape = Polygon(p["points"])
         assert shape.is_valid and shape.area > 0 and shape.convex_hull.area == pytest.approx(shape.area)
         assert all(-1e-9 <= x <= 24 and -1e-9 <= y <= 24 for x, y in p["points"])
-        assert p == {**p, **{k: v for k, v in villages.TERRAIN_KINDS[p["kind"]].items() if k != "label"}}
+        assert [p[k] for k in PROPERTIES] == [bool(f) for f in KINDS[p["kind"]]], p
     for p in blockers:
-        assert villages.corner_distance(p["points"]) >= villages.CORNER_CLEAR - 1e-9, p
+        assert all(Polygon(p["points"]).distance(Point(c)) >= CORNER_CLEAR - 1e-9 for c in CORNERS), p
     for a in blockers:
         for b in blockers:
             if a is not b:
-                assert Polygon(a["points"]).distance(Polygon(b["points"])) >= villages.MIN_GAP - 1e-9
+                assert Polygon(a["points"]).distance(Polygon(b["points"])) >= GAP - 1e-9
     assert len({p["id"] for p in pieces}) == len(pieces)
     assert any(p["snowless"] for p in pieces)
 

@@ -190,7 +190,8 @@ def _email_settings(**env: str) -> dict:
     """The e-mail settings a server started with ``env`` (and no other e-mail variable) reads."""
     names = ("EMAIL_BACKEND", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER", "EMAIL_USE_TLS", "DEFAULT_FROM_EMAIL",
              "SNOWBALL_SITE_URL")
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("EMAIL_") and k not in names}
+    clean = {k: v for k, v in os.environ.items()
+             if not k.startswith("EMAIL_") and k not in names and k not in ("HOST", "PORT")}
     code = ("import json; from snowball_site import settings as s; "
             f"print(json.dumps({{n: getattr(s, n, None) for n in {names!r}}}))")
     out = subprocess.run([sys.executable, "-c", code], env={**clean, **env}, capture_output=True, text=True,
@@ -215,3 +216,22 @@ def test_an_smtp_server_comes_from_the_environment():
                      "EMAIL_PORT": 2525, "EMAIL_HOST_USER": "snow", "EMAIL_USE_TLS": False,
                      "DEFAULT_FROM_EMAIL": "Snowball <no-reply@snowball.example>",
                      "SNOWBALL_SITE_URL": "https://snowball.example"}
+
+
+@pytest.mark.parametrize(("env", "site_url"), [
+    ({"PORT": "8111"}, "http://127.0.0.1:8111"),
+    ({"HOST": "localhost", "PORT": "8111"}, "http://localhost:8111"),
+    ({"HOST": "0.0.0.0", "PORT": "9000"}, "http://127.0.0.1:9000"),
+    ({"HOST": "localhost", "PORT": "8111", "SNOWBALL_SITE_URL": "https://snowball.example"}, "https://snowball.example"),
+])
+def test_the_site_address_in_emails_follows_the_host_and_port_it_is_served_on(env, site_url):
+    assert _email_settings(**env)["SNOWBALL_SITE_URL"] == site_url
+
+
+def test_make_run_hands_its_host_and_port_to_the_server():
+    """``make run PORT=8111`` starts the server with PORT=8111 in its environment, which the
+    settings read the site's address from (a password reset's link at port 8111, not 8000)."""
+    out = subprocess.run(["make", "--dry-run", "--always-make", "run", "PORT=8111", "HOST=localhost"],
+                         capture_output=True, text=True, cwd=Path(__file__).resolve().parents[2], check=True)
+    serve = [line for line in out.stdout.splitlines() if "daphne" in line]
+    assert len(serve) == 1 and serve[0].startswith("HOST=localhost PORT=8111 "), out.stdout

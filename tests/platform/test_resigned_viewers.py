@@ -17,7 +17,7 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from games import engines, selectors, services
-from games.engines.snowball_fight.privacy import hidden_cards
+from tests.engines.privacy_oracle import hidden_cards
 from games.models import ApiToken, Game
 from tests.platform.helpers import play_one
 from tests.platform.test_consumers import api_socket, next_of

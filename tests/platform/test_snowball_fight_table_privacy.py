@@ -20,7 +20,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games import engines, selectors, services
-from games.engines.snowball_fight.privacy import find_leaks, hidden_cards
+from tests.engines.privacy_oracle import find_leaks, hidden_cards
 from games.models import ApiToken, Game
 from tests.platform.test_consumers import api_socket, next_of
 from tests.platform.test_html_socket import _html_socket, _next_live, _session_cookie

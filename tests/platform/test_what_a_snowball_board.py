@@ -13,7 +13,7 @@ import re
 
 import pytest
 from django.template.loader import render_to_string
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Point, Polygon
 
@@ -140,9 +140,9 @@ def test_a_point_inside_the_drawn_set_up_area_is_one_the_engine_accepts(deploy_s
     place = next(a for a in R.legal_actions(s, seat) if a["type"] == "place")
     cx, cy = place["corners"][corner]
     point = [abs(cx - dx), abs(cy - dy)]
-    if not inside_drawn(drawn_area(render(s, seat)), point):
-        return
-    R.apply(s, seat, {"type": "place", "kid": place["kid"], "to": point})
+    assume(inside_drawn(drawn_area(render(s, seat)), point))
+    placed_state, _ = R.apply(s, seat, {"type": "place", "kid": place["kid"], "to": point})
+    assert placed_state["kids"][place["kid"]]["pos"] == point
 
 
 def test_a_move_draws_the_engines_reachable_area_for_the_mover_and_only_the_roll_for_others(move_state):

@@ -6,8 +6,7 @@ Tables of 2 to 6 seats, each for themselves or in two teams; ``team_leader_optio
 the option through which the platform passes the leaders chosen in the waiting room.
 
 The rules are in ``engine.py`` (state and resolution), ``cards.py`` (every card),
-``views.py`` (what each viewer sees), ``bot.py`` (a computer player) and
-``privacy.py`` (a check that a view hides what it must). README.md beside this
+``views.py`` (what each viewer sees) and ``bot.py`` (a computer player). README.md beside this
 file lists the project's rulings on what the rule book leaves open; ``rulings.py`` words
 them for players on the rules page (/rules/snowball-fight/).
 
