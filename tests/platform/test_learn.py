@@ -105,3 +105,20 @@ def test_what_a_snowball_hints_say_why_a_throw_is_not_offered_in_the_engines_wor
     hints = was_hints(prompt=prompt, legal_actions=WAS.legal_actions(s, seat), state=s)
     assert "throw" in {o["type"] for o in hints["options"]}
     assert "throw" not in {m["type"] for m in hints["not_offered"]}
+
+
+def test_a_client_starts_a_learn_game_and_reads_its_hints_over_the_json_api(make_user):
+    from tests.platform.test_http_api import _bot, _post
+
+    api, other = _bot(make_user("Ana")), _bot(make_user("Ben"))
+    bad = _post(api, "/api/learn/", {"game_type": "no-such-game"})
+    assert bad.status_code == 400 and "no-such-game" in bad.json()["error"]["message"] and not Game.objects.exists()
+    created = _post(api, "/api/learn/", {"game_type": "what-a-snowball"})
+    assert created.status_code == 201 and created.json()["learn"] and created.json()["status"] == "active"
+    game_id = created.json()["id"]
+    answer = api.get(f"/api/games/{game_id}/hints/").json()
+    view = api.get(f"/api/games/{game_id}/").json()
+    assert answer["learn"] and answer["hints"]["asks"] == view["prompt"]["text"]
+    assert {o["type"] for o in answer["hints"]["options"]} == {a["type"] for a in view["legal_actions"]}
+    watcher = other.get(f"/api/games/{game_id}/hints/?invite={created.json()['invite_code']}").json()
+    assert watcher["hints"] is None  # a spectator is asked nothing
