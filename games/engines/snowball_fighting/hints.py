@@ -9,7 +9,7 @@ EXPLAINED = {
     "setup": ("Choose your nom de guerre and the start hexes you would like.", "start"),
     "orders": ("Write what your player does in each of the turn's three segments: move, collect, throw.", "turns"),
     "ready": ("Say your orders are final; the turn is resolved once everyone has.", "turns"),
-    "deadline": ("Give no orders this turn: your player stands still.", "nmr"),
+    "deadline": ("Answer nothing: what is played for you when time runs out (no orders: your player stands still).", "nmr"),
 }
 
 
