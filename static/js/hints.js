@@ -1,5 +1,6 @@
 // The hint panel of a Learn game: "Show hints" (kept in localStorage as "snowball.hints") hides
-// or shows the hints, on every redraw of the page.
+// or shows the hints. The choice is a class on <html>, which no redraw replaces, so hints switched
+// off stay hidden while the page is redrawn; only the box is re-ticked after a redraw.
 (function () {
   "use strict";
 
@@ -10,11 +11,9 @@
   }
 
   function apply() {
+    document.documentElement.classList.toggle("hints-off", !shown());
     var box = document.getElementById("hints-on");
-    var body = document.getElementById("hints-body");
-    if (!box || !body) return;
-    box.checked = shown();
-    body.hidden = !box.checked;
+    if (box) box.checked = shown();
   }
 
   document.addEventListener("change", function (evt) {
@@ -24,5 +23,5 @@
   });
   document.addEventListener("htmx:wsAfterMessage", apply);
   document.addEventListener("htmx:oobAfterSwap", apply);
-  document.addEventListener("DOMContentLoaded", apply);
+  apply();
 })();
