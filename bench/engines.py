@@ -16,18 +16,25 @@ and spread (min, max) over the runs:
 - games per second and milliseconds per game, counting the engine's calls only
   (``to_act``, ``legal_actions``, ``apply``, ``outcome``); the chooser's time is given apart;
 - microseconds per ``apply`` (mean), and per-apply p50/p99 over every run;
-- actions per game.
+- actions per game;
+- what a player waits for: ``--action-games`` of each run's games (default 20) are played again as
+  the server plays a move (``play_served``): after each ``apply``, ``outcome``, ``to_act``,
+  ``legal_actions`` for every asked seat and ``view`` for every seat and one spectator. Each
+  action's time (that bundle, and ``apply`` alone) is given as p50, p99 and the slowest, in ms and
+  in floors (the action over the floor timed beside it), with the slowest actions named.
 
 ``--players`` seats every game at that many seats (default: each game's smallest table, or its
 ``SETUPS`` entry, and Snowball Fight also at six seats and three against three:
 ``EXTRA_TABLES``); ``--teams k`` splits them into k teams, seat i on team i mod k.
 
-Targets: a two-player Snowball Fight game in under 2 ms, a What a Snowball! game in under
-50 ms and one of its reachable areas in under 5 ms (the median; the report gives the 90th
-percentile, the slowest and how many took longer), any other game (six-player Snowball Fight
-included) in under 20 ms. They are times on a machine whose floor (below) takes
-``REFERENCE_FLOOR_MS``, 3.2 ms, and are judged as ratios to the floor: a game meets a target
-of T ms when its time is under T / 3.2 floors.
+Targets: every action of every game and table under 5 ms at the 99th percentile and the
+slowest under 25 ms (``ACTION_TARGET_MS``); a two-player Snowball Fight game in under 2 ms, any
+other game (six-player Snowball Fight included) in under 20 ms, but What a Snowball!, whose
+whole game is given as information only (a player waits for one action, not for a game);
+What a Snowball!'s reachable area under 5 ms at the median (the report gives the 90th
+percentile, the slowest and how many took longer). They are times on a machine whose floor
+(below) takes ``REFERENCE_FLOOR_MS``, 3.2 ms, and are judged as ratios to the floor: a figure
+meets a target of T ms when it is under T / 3.2 floors.
 
 Most games start with ``min_players`` and default options; a game listed in ``SETUPS`` starts
 as that entry says (What a Snowball!: twelve seats of one Kid in four teams, special players,
@@ -60,9 +67,15 @@ from typing import Any, Callable
 
 from bench.common import fmt, machine, median_spread, write_result
 
-TARGET_MS = {("snowball-fight", 2): 2.0, "what-a-snowball": 50.0}
+TARGET_MS = {("snowball-fight", 2): 2.0}
 DEFAULT_TARGET_MS = 20.0
+NO_GAME_TARGET = {"what-a-snowball"}
+"""Games whose whole game has no target (its time is given as information): a player waits for one
+action, not for a game of a hundred Kids' turns."""
 REGION_TARGET_MS = {"what-a-snowball": 5.0, "snowball-fighting": 2.0}
+ACTION_TARGET_MS = {"p99": 5.0, "max": 25.0}
+"""What a player waits for after sending an action: the server's engine work for it (``play_served``),
+at the 99th percentile and the slowest, for every game and table."""
 REFERENCE_FLOOR_MS = 3.2
 """``floor_task``'s time on the machine the targets were set on (bench/results/engines-snowball-fight-6.json
 and -3v3.json read 3.1-3.2 ms): a figure meets its target of T ms when its ratio to the floor
@@ -216,12 +229,7 @@ def play_one(ruleset, seed: int, rng: random.Random, chooser: Chooser, apply_ns:
     ``players``/``teams`` seat the table so (seat i on team i mod ``teams``) instead of the
     game's ``SETUPS`` entry or its smallest table."""
     perf = CLOCK[0]
-    if players:
-        setup = {"players": players, "options": {}}
-        if teams:
-            setup["teams"] = [seat % teams for seat in range(players)]
-    else:
-        setup = SETUPS[ruleset.slug](seed) if ruleset.slug in SETUPS else {"players": ruleset.min_players, "options": {}}
+    setup = table_setup(ruleset, seed, players, teams)
     is_region = REGIONS.get(ruleset.slug)
     is_resolving = RESOLVING.get(ruleset.slug)
     t0 = perf()
@@ -273,8 +281,105 @@ def play_one(ruleset, seed: int, rng: random.Random, chooser: Chooser, apply_ns:
             "defaults": defaults, "finished": int(outcome(state) is not None)}
 
 
+def table_setup(ruleset, seed: int, players: int | None = None, teams: int = 0) -> dict[str, Any]:
+    """``new_game``'s table: ``players``/``teams`` (seat i on team i mod ``teams``), else the game's
+    ``SETUPS`` entry, else its smallest table with default options."""
+    if players:
+        setup: dict[str, Any] = {"players": players, "options": {}}
+        if teams:
+            setup["teams"] = [seat % teams for seat in range(players)]
+        return setup
+    return SETUPS[ruleset.slug](seed) if ruleset.slug in SETUPS else {"players": ruleset.min_players, "options": {}}
+
+
+def action_label(action: dict) -> str:
+    """An action's type, and ``+slide`` for a Penguin's slide: what the slowest actions are listed by."""
+    return str(action.get("type")) + ("+slide" if action.get("slide") else "")
+
+
+def play_served(ruleset, seed: int, rng: random.Random, chooser: Chooser, actions: list[tuple[int, int, str]],
+                players: int | None = None, teams: int = 0) -> None:
+    """Play one random game as the server plays it, timing each action as a player waits for it.
+
+    After every ``apply`` the server works out ``outcome``, ``to_act``, ``legal_actions`` for every
+    asked seat (each asked seat's prompt is remembered with a digest of them) and ``view`` for every
+    viewer (each seat, and one for all spectators): that bundle, ``apply`` included, is one action's
+    time. Appends ``(bundle ns, apply ns, label)`` to ``actions`` (the label: the action's type and its
+    number in the game, ``move #57``); the game is the one ``play_one``
+    plays for the same seed and generator when the chooser draws the same numbers."""
+    perf = CLOCK[0]
+    setup = table_setup(ruleset, seed, players, teams)
+    viewers = [*range(setup["players"]), None]
+    to_act, legal_actions, apply, outcome, view = (ruleset.to_act, ruleset.legal_actions, ruleset.apply,
+                                                  ruleset.outcome, ruleset.view)
+    state = ruleset.new_game(seed=seed, **setup)
+
+    def after(state: dict) -> tuple[dict, dict]:
+        if outcome(state) is not None:
+            asked, legal = {}, {}
+        else:
+            asked = to_act(state)
+            legal = {seat: legal_actions(state, seat) for seat in sorted(asked)}
+        for viewer in viewers:
+            view(state, viewer)
+        return asked, legal
+
+    asked, legal = after(state)
+    first = len(actions)
+    for _ in range(MAX_STEPS):
+        if not asked:
+            break
+        seats = sorted(asked)
+        seat = rng.choice(seats) if len(seats) > 1 else seats[0]
+        for attempt in range(6):
+            action = chooser(ruleset, state, seat, legal[seat], rng) if attempt < 5 else asked[seat].default
+            t0 = perf()
+            try:
+                new_state, _events = apply(state, seat, action)
+            except Exception as exc:  # GameError, or a chooser's bad guess
+                if attempt == 5:
+                    raise RuntimeError(f"{ruleset.slug} seed {seed}: even the default was refused: {exc}") from exc
+                continue
+            t1 = perf()
+            asked, legal = after(new_state)
+            t2 = perf()
+            actions.append((t2 - t0, t1 - t0, f"{action_label(action)} #{len(actions) - first}"))
+            state = new_state
+            break
+
+
+def _percentile(ordered: list[float], pct: float) -> float:
+    return ordered[min(len(ordered) - 1, int(len(ordered) * pct / 100))]
+
+
+def action_figures(actions: list[tuple[int, int, str, float, int]]) -> dict[str, Any]:
+    """p50, p99 and the slowest of the actions' times (the bundle, and ``apply`` alone), in ms and in
+    floors (each action over the floor timed beside it), judged against ``ACTION_TARGET_MS``; and the
+    slowest actions by name. ``actions``: (bundle ns, apply ns, label, floor ms, game seed)."""
+    out: dict[str, Any] = {"count": len(actions), "target_ms": dict(ACTION_TARGET_MS),
+                           "target_floors": {k: v / REFERENCE_FLOOR_MS for k, v in ACTION_TARGET_MS.items()}}
+    for name, index in (("action", 0), ("apply", 1)):
+        ms = sorted(a[index] / 1e6 for a in actions)
+        floors = sorted(a[index] / 1e6 / a[3] for a in actions)
+        out[name] = {"p50_ms": _percentile(ms, 50), "p99_ms": _percentile(ms, 99), "max_ms": ms[-1],
+                     "mean_ms": sum(ms) / len(ms), "p50_floors": _percentile(floors, 50),
+                     "p99_floors": _percentile(floors, 99), "max_floors": floors[-1]}
+    figures = out["action"]
+    out["meets"] = {"p99": figures["p99_floors"] < out["target_floors"]["p99"],
+                    "max": figures["max_floors"] < out["target_floors"]["max"]}
+    out["over_p99_target"] = sum(a[0] / 1e6 / a[3] >= out["target_floors"]["p99"] for a in actions)
+    slowest = sorted(actions, key=lambda a: a[0] / a[3], reverse=True)[:8]
+    out["slowest"] = [{"label": a[2], "ms": a[0] / 1e6, "apply_ms": a[1] / 1e6, "floors": a[0] / 1e6 / a[3],
+                       "seed": a[4]} for a in slowest]
+    by_label: dict[str, list[float]] = {}
+    for a in actions:
+        by_label.setdefault(a[2].split(" #")[0], []).append(a[0] / 1e6 / a[3])
+    out["by_label_max_floors"] = {label: max(v) for label, v in sorted(by_label.items())}
+    return out
+
+
 def bench_ruleset(ruleset, *, games: int, runs: int, seed: int, warmup: int, players: int | None = None,
-                  teams: int = 0) -> dict[str, Any]:
+                  teams: int = 0, action_games: int = 20) -> dict[str, Any]:
     from hdrh.histogram import HdrHistogram
 
     chooser = CHOOSERS.get(ruleset.slug, _uniform)
@@ -286,6 +391,7 @@ def bench_ruleset(ruleset, *, games: int, runs: int, seed: int, warmup: int, pla
     game_hist = HdrHistogram(1, 100_000_000_000, 3)  # ns per game, engine calls only
     totals = {"refused": 0, "defaults": 0, "unfinished": 0}
     region_all: list[int] = []
+    actions_all: list[tuple[int, int, str, float, int]] = []
     slow = ruleset.slug in SLOW_GAMES
     for run in range(runs):
         floor_ms = measure_floor()
@@ -308,6 +414,11 @@ def bench_ruleset(ruleset, *, games: int, runs: int, seed: int, warmup: int, pla
                 totals["defaults"] += r["defaults"]
                 totals["unfinished"] += 1 - r["finished"]
         wall = time.perf_counter() - wall0
+        for g in range(min(games, action_games)):
+            near_floor = measure_floor(3) if slow else floor_ms
+            served: list[tuple[int, int, str]] = []
+            play_served(ruleset, seed + g, random.Random(seed * 7919 + g), chooser, served, players, teams)
+            actions_all += [(*a, near_floor, seed + g) for a in served]
         for ns in apply_ns:
             apply_hist.record_value(max(1, ns))
         region_all += region_ns
@@ -325,7 +436,8 @@ def bench_ruleset(ruleset, *, games: int, runs: int, seed: int, warmup: int, pla
             ordered = sorted(region_ns)
             per_run[-1]["region_ms_p50"] = ordered[len(ordered) // 2] / 1e6
             per_run[-1]["region_to_floor"] = per_run[-1]["region_ms_p50"] / floor_ms
-    target = TARGET_MS.get((ruleset.slug, seats), TARGET_MS.get(ruleset.slug, DEFAULT_TARGET_MS))
+    target = (None if ruleset.slug in NO_GAME_TARGET
+              else TARGET_MS.get((ruleset.slug, seats), TARGET_MS.get(ruleset.slug, DEFAULT_TARGET_MS)))
     summary = {key: median_spread([r[key] for r in per_run]) for key in per_run[0]}
     regions = None
     if region_all:
@@ -347,6 +459,7 @@ def bench_ruleset(ruleset, *, games: int, runs: int, seed: int, warmup: int, pla
         "registered": getattr(ruleset, "_bench_registered", True),
         "chooser": "rng.choice(legal_actions)" if chooser is _uniform else f"{chooser.__name__} (region -> concrete action)",
         "games_per_run": games,
+        "action_games_per_run": min(games, action_games),
         "runs": runs,
         "per_run": per_run,
         "summary": summary,
@@ -363,7 +476,8 @@ def bench_ruleset(ruleset, *, games: int, runs: int, seed: int, warmup: int, pla
         "setup": "SETUPS" if ruleset.slug in SETUPS else "min_players, default options",
         "regions": regions,
         "reference_floor_ms": REFERENCE_FLOOR_MS,
-        "meets_target": summary["game_to_floor"]["median"] < target / REFERENCE_FLOOR_MS,
+        "meets_target": None if target is None else summary["game_to_floor"]["median"] < target / REFERENCE_FLOOR_MS,
+        "actions": action_figures(actions_all),
     }
 
 
@@ -371,6 +485,10 @@ def table_label(result: dict[str, Any]) -> str:
     """``snowball-fight``, ``snowball-fight@6``, ``snowball-fight@6/2t``: the game and its table."""
     players, teams = result.get("players", 2), result.get("teams")
     return result["slug"] + (f"@{players}" if players != 2 else "") + (f"/{teams}t" if teams else "")
+
+
+def _verdict(met: bool | None) -> str:
+    return "-" if met is None else "OK" if met else "SHORT"
 
 
 def print_report(results: list[dict[str, Any]]) -> None:
@@ -382,11 +500,12 @@ def print_report(results: list[dict[str, Any]]) -> None:
         s = r["summary"]
         gps, ms, us = s["games_per_s"], s["ms_per_game"], s["us_per_apply"]
         print(f"{table_label(r):<20} {fmt(gps['median'], 0):>7} ±{gps['spread_pct']:4.1f}% "
-              f"{ms['median']:>8.3f} ±{ms['spread_pct']:4.1f}% {('<' + fmt(r['target_ms_per_game'], 0)):>7} "
+              f"{ms['median']:>8.3f} ±{ms['spread_pct']:4.1f}% "
+              f"{('<' + fmt(r['target_ms_per_game'], 0)) if r['target_ms_per_game'] else '-':>7} "
               f"{us['median']:>8.1f} ±{us['spread_pct']:4.1f}% "
               f"{r['apply_us']['p50']:>6.1f}/{r['apply_us']['p99']:<7.1f} {s['applies_per_game']['median']:>12.1f} "
               f"{s['chooser_ms_per_game']['median']:>10.3f}"
-              f"  {'OK' if r['meets_target'] else 'SHORT'}{'' if r['registered'] else ' (not registered)'}")
+              f"  {_verdict(r['meets_target'])}{'' if r['registered'] else ' (not registered)'}")
     print("(median over runs; ± is the spread max-min as a % of the median; engine calls only)")
     print()
     print(f"{'game':<20} {'floor ms':>9} {'ms/game':>9} {'x floor':>9} {'spot p50 ms':>12} {'x floor':>9} "
@@ -406,6 +525,24 @@ def print_report(results: list[dict[str, Any]]) -> None:
           "spot: the calls named on the line, timed apart)")
     print(f"(a target of T ms holds when x floor is under T / {REFERENCE_FLOOR_MS:g}, the floor on the machine the "
           "targets were set on; the count over it scales T by this run's floor)")
+    print()
+    p99_target, max_target = ACTION_TARGET_MS["p99"], ACTION_TARGET_MS["max"]
+    print(f"{'game':<20} {'actions':>8} {'action p50/p99/max ms':>22} {'x floor p50/p99/max':>20} "
+          f"{'apply p50/p99/max ms':>21} {'x floor':>17}  targets p99 <{p99_target:g} ms, max <{max_target:g} ms")
+    for r in results:
+        a = r["actions"]
+        act, app = a["action"], a["apply"]
+        verdict = " ".join(f"{k} {'OK' if ok else 'SHORT'}" for k, ok in a["meets"].items())
+        slowest = a["slowest"][0]
+        print(f"{table_label(r):<20} {a['count']:>8} "
+              f"{act['p50_ms']:>6.2f}/{act['p99_ms']:>6.2f}/{act['max_ms']:>7.2f}  "
+              f"{act['p50_floors']:>5.2f}/{act['p99_floors']:>5.2f}/{act['max_floors']:>6.2f}  "
+              f"{app['p50_ms']:>6.2f}/{app['p99_ms']:>6.2f}/{app['max_ms']:>7.2f} "
+              f"{app['p50_floors']:>5.2f}/{app['p99_floors']:>5.2f}/{app['max_floors']:>5.2f}  {verdict}; "
+              f"slowest: {slowest['label']} (seed {slowest['seed']})")
+    print("(an action: apply, then outcome, to_act, legal_actions for every asked seat and view for every seat and "
+          "a spectator, as the server works them out for a move; x floor: each action over the floor timed beside "
+          f"it; a target of T ms holds when x floor is under T / {REFERENCE_FLOOR_MS:g})")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -420,6 +557,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--teams", type=int, default=0, help="teams at every table (default 0: none)")
     parser.add_argument("--games", type=int, help="games per run (default 200; What a Snowball! 20)")
     parser.add_argument("--runs", type=int, default=5, help="runs (default 5)")
+    parser.add_argument("--action-games", type=int, default=20,
+                        help="of each run's games, how many are played again as the server plays them, timing each "
+                             "action (default 20)")
     parser.add_argument("--warmup", type=int, help="games played before timing (default 20; What a Snowball! 2)")
     parser.add_argument("--seed", type=int, default=20251224)
     parser.add_argument("--cpu", action="store_true",
@@ -439,14 +579,14 @@ def main(argv: list[str] | None = None) -> int:
         warmup = warmup if args.warmup is None else args.warmup
         print(f"{ruleset.slug}: {args.runs} runs x {games} games ...", file=sys.stderr, flush=True)
         results.append(bench_ruleset(ruleset, games=games, runs=args.runs, seed=args.seed, warmup=warmup,
-                                     players=args.players, teams=args.teams))
+                                     players=args.players, teams=args.teams, action_games=args.action_games))
         if args.players is None:
             for slug, players, teams in EXTRA_TABLES:
                 if slug == ruleset.slug:
                     print(f"{slug} at {players} seats{f' in {teams} teams' if teams else ''}: {args.runs} runs x "
                           f"{games} games ...", file=sys.stderr, flush=True)
                     results.append(bench_ruleset(ruleset, games=games, runs=args.runs, seed=args.seed, warmup=warmup,
-                                                 players=players, teams=teams))
+                                                 players=players, teams=teams, action_games=args.action_games))
     info["loadavg_at_end"] = [round(x, 2) for x in __import__("os").getloadavg()]
     print_report(results)
     path = write_result("engines", {"machine": info, "args": vars(args), "results": results}, args.out)

@@ -78,8 +78,9 @@ def source_of(name: str, result: dict[str, Any]) -> str:
 
 
 def engines_table(name: str, result: dict[str, Any]) -> Table:
-    """A row a game and table: its time against the floor timed beside it, and its target; then a
-    row for each spotlit call (What a Snowball!'s reachable area, Snowball Fighting's resolved turn)."""
+    """A row a game and table: its time against the floor timed beside it, and its target; a row for its
+    actions as the server works each out (p50, p99, slowest, against the action targets); then a row for
+    each spotlit call (What a Snowball!'s reachable area, Snowball Fighting's resolved turn)."""
     rows = []
     for engine in sorted(result["results"], key=lambda r: (r["slug"], r.get("players", 2), r.get("teams") or 0)):
         summary = engine["summary"]
@@ -88,7 +89,19 @@ def engines_table(name: str, result: dict[str, Any]) -> Table:
         floor, to_floor = summary.get("floor_ms", {}).get("median"), summary.get("game_to_floor", {}).get("median")
         rows.append((table_label(engine), "a random game", f"{per_game['median']:.2f} ms (spread {per_game['spread_pct']:.0f}%)",
                      ms(floor) if floor else "-", f"{to_floor:.1f}x" if to_floor else "-",
-                     _target(target, engine), "met" if engine["meets_target"] else "missed"))
+                     _target(target, engine) if target else "- (information)",
+                     "" if engine["meets_target"] is None else "met" if engine["meets_target"] else "missed"))
+        actions = engine.get("actions")
+        if actions:
+            act, targets = actions["action"], actions["target_ms"]
+            slowest = actions["slowest"][0]["label"]
+            rows.append((table_label(engine), "an action (what a player waits for): p50, p99, slowest",
+                         f"{act['p50_ms']:.2f}, {act['p99_ms']:.2f}, {act['max_ms']:.2f} ms of {actions['count']:,}",
+                         ms(floor) if floor else "-",
+                         f"{act['p50_floors']:.2f}x, {act['p99_floors']:.2f}x, {act['max_floors']:.2f}x",
+                         f"p99 {_target(targets['p99'], engine)}, slowest {_target(targets['max'], engine)}",
+                         f"p99 {'met' if actions['meets']['p99'] else 'missed'}, slowest "
+                         f"{'met' if actions['meets']['max'] else 'missed'} ({slowest})"))
         spot = engine.get("regions")
         if spot:
             spot_floor = summary.get("region_to_floor", {}).get("median")
@@ -99,8 +112,21 @@ def engines_table(name: str, result: dict[str, Any]) -> Table:
                          _target(spot["target_ms"], engine) + " (median)" if spot.get("target_ms") else "-",
                          ("met" if spot["meets_target"] else "missed")
                          + (f"; {over:,} over it" if over else "")))
-    return Table(f"**Engines alone** ({source_of(name, result)})",
+    return Table(f"**Engines alone** (`{engines_command(result)}`; bench/results/{name}, commit {commit_of(result)}, "
+                 f"{result['machine']['when'][:10]}, {result['machine'].get('clock', 'wall time')}, load average "
+                 f"{result['machine']['loadavg_at_start'][0]:g} -> {result['machine']['loadavg_at_end'][0]:g})",
                  ("engine", "what", "time", "floor", "x floor", "target", ""), rows)
+
+
+def engines_command(result: dict[str, Any]) -> str:
+    """The ``bench.engines`` command line the run was made with (its arguments that differ from the defaults)."""
+    args = result.get("args", {})
+    words = ["python -m bench.engines"]
+    words += ["--cpu"] if args.get("cpu") else []
+    words += [f"--runs {args['runs']}"] if args.get("runs", 5) != 5 else []
+    words += [f"--games {args['games']}"] if args.get("games") else []
+    words += [f"--action-games {args['action_games']}"] if args.get("action_games", 20) != 20 else []
+    return " ".join(words + ["--out bench/results/engines.json"])
 
 
 def _target(target_ms: float, engine: dict[str, Any]) -> str:

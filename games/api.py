@@ -103,6 +103,7 @@ def _game_summary(game: Game) -> dict[str, Any]:
         **_table_summary(game),
         "created_at": game.created_at.isoformat(),
         "outcome": game.outcome,
+        "rated": game.rated,
     }
 
 
@@ -145,7 +146,7 @@ def games(request: HttpRequest, body: dict) -> JsonResponse:
     game = services.create_game(creator=request.user, game_type=body["game_type"], options=body["options"],
                                 is_public=body["is_public"], num_seats=body["seats"], num_teams=body["teams"],
                                 take_seat=body["take_seat"], spectators_read_only=body["spectators_read_only"],
-                                pace=body["pace"], decision_seconds=body["decision_seconds"])
+                                pace=body["pace"], decision_seconds=body["decision_seconds"], rated=body["rated"])
     data = _game_summary(game)
     data["invite_code"] = game.invite_code
     return JsonResponse(data, status=201)
@@ -264,6 +265,21 @@ def resign(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
     game = services.resign(game_id=game_id, user=request.user)
     game.refresh_from_db()
     return JsonResponse(_game_summary(game))
+
+
+REMATCH_ANSWERS = {"offer": services.offer_rematch, "accept": services.accept_rematch,
+                   "decline": services.decline_rematch}
+
+
+@api_view({"POST"})
+def rematch(request: HttpRequest, body: dict, game_id: int, answer: str = "offer") -> JsonResponse:
+    """Offer, accept or decline a rematch of a finished game; answered with the offer's state
+    (``rematch`` in docs/api.md)."""
+    _visible(request, game_id)
+    if answer not in REMATCH_ANSWERS:
+        raise NotFound("unknown rematch answer: use rematch/, rematch/accept/ or rematch/decline/")
+    game = REMATCH_ANSWERS[answer](game_id=game_id, user=request.user)
+    return JsonResponse({"game_id": game.pk, "version": game.version, "rematch": selectors.rematch_summary(game)})
 
 
 @api_view({"POST"}, body=inputs.HANDOVER_BODY)

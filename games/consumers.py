@@ -684,8 +684,14 @@ class GameApiConsumer(BaseGameConsumer):
         self.token_id = token.pk
         return token.user
 
+    sent_rematch: dict[str, Any] | None = None
+
     async def send_view(self, snap: selectors.GameSnapshot) -> None:
         await self.send(text_data=selectors.view_frame(snap, self.seat))
+        rematch = selectors.rematch_summary(snap.game)
+        if rematch is not None and rematch != self.sent_rematch:
+            self.sent_rematch = rematch
+            await self.send_json({"type": "rematch", "version": snap.version, **rematch})
 
     async def send_presence(self, presence: dict[str, Any]) -> None:
         await self.send_json({"type": "presence", "version": self.sent_version, **presence})

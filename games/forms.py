@@ -112,6 +112,11 @@ class NewGameForm(forms.Form):
     spectators_read_only = forms.BooleanField(
         label="Spectators may only read the table talk", required=False, initial=False,
         help_text="Players always talk at the table, in their team and in private.")
+    rated = forms.BooleanField(
+        label="Rated even with guests or computer players", required=False, initial=False,
+        help_text="A game where every seat is a signed-in player is rated: it changes each player's rating "
+        "at this game. Tick this to rate it also when guests or computer players sit at the table "
+        "(computer players share one rating; guests never get one).")
 
     def __init__(self, *args: Any, ruleset: Ruleset, **kwargs: Any):
         super().__init__(*args, **kwargs)

@@ -276,9 +276,9 @@ NEW_GAME_BODY = Shape("the body", {
     "game_type": Text(1, 40, pattern=r"[a-z0-9-]+", describe='a game\'s slug, e.g. "snowball-fight"'),
     "options": Object(), "is_public": Boolean(), "seats": Integer(1, 64), "teams": Integer(0, 64),
     "take_seat": Boolean(), "spectators_read_only": Boolean(), "pace": Choice(("live", "daily")),
-    "decision_seconds": Integer(1, 7 * 86400)},
+    "decision_seconds": Integer(1, 7 * 86400), "rated": Boolean()},
     defaults={"options": {}, "is_public": True, "seats": None, "teams": None, "take_seat": True,
-              "spectators_read_only": False, "pace": None, "decision_seconds": None})
+              "spectators_read_only": False, "pace": None, "decision_seconds": None, "rated": False})
 EMPTY_BODY = Shape("the body", {})
 LEARN_BODY = Shape("the body", {
     "game_type": Text(1, 40, pattern=r"[a-z0-9-]+", describe='a game\'s slug, e.g. "snowball-fight"')})

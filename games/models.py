@@ -97,6 +97,12 @@ class Game(models.Model):
     next_deadline = models.FloatField(
         null=True, blank=True, db_index=True, help_text="epoch seconds of the earliest prompt deadline; "
         "None when nothing is timed or the game is not in play")
+    # {"by": seat that offered, "accepted": [seats], "declined": seat or None,
+    #  "game": the new game's id once it started} (games/services/rematch.py)
+    rematch = models.JSONField(null=True, blank=True, help_text="the rematch offered once the game is over")
+    rated = models.BooleanField(
+        null=True, blank=True, help_text="True: rated even with guests or computer players (the creator's choice); "
+        "None: rated if every seat is a signed-in player, decided when the game ends (then True or False)")
 
     class Meta:
         ordering = ["-created_at"]
@@ -195,6 +201,57 @@ class PairPublication(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "seat", "with_seat"], name="one_consent_per_pair_and_seat")]
+
+
+class Rating(models.Model):
+    """A player's openskill (Plackett-Luce) rating at one game; ``user`` None is the computer
+    players' one shared rating at that game."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="ratings")
+    game_type = models.SlugField(max_length=40)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game_type"], name="one_rating_per_user_and_game"),
+            models.UniqueConstraint(fields=["game_type"], condition=models.Q(user__isnull=True),
+                                    name="one_computer_rating_per_game"),
+        ]
+        indexes = [models.Index(fields=["game_type", "-mu"], name="rating_board")]
+
+    @property
+    def ordinal(self) -> float:
+        """The rating shown to players: openskill's ordinal, mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+
+class RatingChange(models.Model):
+    """What one finished rated game did to one seat's rating; one row per seat that has a
+    rating (signed-in players and computer players), written once."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="rating_changes")
+    game_type = models.SlugField(max_length=40)
+    rank = models.PositiveSmallIntegerField(help_text="1: first; resigned players rank last")
+    won = models.BooleanField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="one_rating_change_per_seat")]
+        indexes = [models.Index(fields=["user", "-created_at"], name="rating_changes_of_user")]
 
 
 class ApiToken(models.Model):

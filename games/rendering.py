@@ -30,6 +30,7 @@ def live_context(game, payload: dict[str, Any], user) -> dict[str, Any]:
     names = [p["name"] for p in payload["players"]]
     ruleset = engines.get(game.game_type)
     return {
+        "held_seat": held_seat(payload, user),
         "game": game,
         "payload": payload,
         "ruleset": ruleset,
@@ -77,7 +78,7 @@ def live_html(game, payload: dict[str, Any], user) -> str:
     for those signed in and once for the others (the result's links differ). In the waiting
     room the buttons depend on who is looking, so nothing is shared.
     """
-    shared = payload["seat"] is None and payload["status"] != "open"
+    shared = payload["seat"] is None and payload["status"] != "open" and held_seat(payload, user) is None
     key = (game.pk, payload["version"], bool(user is not None and user.is_authenticated))
     if shared:
         cached = SPECTATOR_HTML.get(key)
@@ -87,6 +88,13 @@ def live_html(game, payload: dict[str, Any], user) -> str:
     if shared:
         SPECTATOR_HTML.put(key, html)
     return html
+
+
+def held_seat(payload: dict[str, Any], user) -> int | None:
+    """The seat ``user`` holds at the table, even once a computer player took it over."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((p["seat"] for p in payload["players"] if p["user_id"] == user.pk), None)
 
 
 def presence_html(presence: dict[str, Any], *, viewer_seat: int | None) -> str:

@@ -96,7 +96,7 @@ def new_game(request: HttpRequest, game_type: str) -> HttpResponse:
                     is_public=form.cleaned_data["is_public"], num_seats=form.cleaned_data.get("num_seats"),
                     num_teams=form.cleaned_data.get("num_teams"),
                     spectators_read_only=form.cleaned_data["spectators_read_only"], pace=pace,
-                    decision_seconds=decision_seconds)
+                    decision_seconds=decision_seconds, rated=form.cleaned_data["rated"])
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
@@ -147,7 +147,8 @@ def invite(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
 @require_POST
 def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
     """The waiting room's buttons: join, move, leave, choose a team or its leader, add or
-    remove a computer player, start; and, in play, resign or agree to hand an away player's seat over."""
+    remove a computer player, start; in play, resign or agree to hand an away player's seat over;
+    once over, offer, accept or decline a rematch."""
     game = _visible_game(request, game_id)
     if not request.user.is_authenticated:
         messages.error(request, "Sign in or pick a guest name to take a seat.")
@@ -171,6 +172,9 @@ def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
         "start": lambda: services.start_game(game_id=game.pk, user=request.user),
         "resign": lambda: services.resign(game_id=game.pk, user=request.user),
         "handover": lambda: services.vote_handover(game_id=game.pk, user=request.user, seat=number),
+        "rematch": lambda: services.offer_rematch(game_id=game.pk, user=request.user),
+        "rematch-accept": lambda: services.accept_rematch(game_id=game.pk, user=request.user),
+        "rematch-decline": lambda: services.decline_rematch(game_id=game.pk, user=request.user),
     }
     if what not in calls:
         raise Http404(what)

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import path, re_path
 
-from games import api, views
+from games import api, player_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -22,6 +22,8 @@ urlpatterns = [
     path("me/settings/", views.my_settings, name="my_settings"),
     path("me/settings/email-on-turn/", views.email_on_turn, name="email_on_turn"),
     path("games/new/<slug:game_type>/", views.new_game, name="new_game"),
+    path("players/<str:username>/", player_views.player, name="player"),
+    path("leaderboard/<slug:slug>/", player_views.leaderboard, name="leaderboard"),
     path("rules/<slug:slug>/", views.rules, name="rules"),
     path("learn/<slug:slug>/", views.learn, name="learn"),
     path("games/<int:game_id>/", views.game_page, name="game"),
@@ -38,9 +40,13 @@ urlpatterns = [
     path("api/games/<int:game_id>/resign/", api.resign),
     path("api/games/<int:game_id>/handover/", api.handover),
     path("api/games/<int:game_id>/hints/", api.hints),
+    path("api/games/<int:game_id>/rematch/", api.rematch),
+    path("api/games/<int:game_id>/rematch/<str:answer>/", api.rematch),
     path("api/games/<int:game_id>/<str:what>/", api.seat_action),
     path("api/me/settings/", api.settings_),
     path("api/tokens/", api.tokens),
+    path("api/players/<str:username>/", player_views.player_api),
+    path("api/leaderboard/<slug:slug>/", player_views.leaderboard_api),
     re_path(r"^api/(?P<rest>.*)$", api.nowhere),
     path("admin/", admin.site.urls),
 ]

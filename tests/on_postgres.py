@@ -29,6 +29,7 @@ DATABASE_TESTS = [
     "tests/platform/test_socket_answers.py",
     "tests/platform/test_tables.py",
     "tests/platform/test_tables_api.py",
+    "tests/platform/test_ratings.py",
 ]
 
 

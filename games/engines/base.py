@@ -2,7 +2,10 @@
 
 An engine is pure Python: no Django, no I/O, no clock, no global ``random``.
 A game's state is a JSON-safe ``dict`` owned by the engine; ``apply`` never
-mutates the state it is given, so a cached state can be shared safely.
+mutates the state it is given, so a cached state can be shared safely. Nor does
+anyone else: an engine may remember what it worked out for a state object (its
+views, its legal actions) and hand it out again for that same object. A view is
+read, never changed: the views of one state may share their common parts.
 Randomness comes from :func:`rng_for`, seeded by the state's seed and a
 counter kept in the state, so a game replays exactly from seed + actions.
 """

@@ -7,12 +7,12 @@ from games.selectors.games import (
 from games.selectors.lobby import live_games, my_games, open_games
 from games.selectors.snapshots import (
     LOG_LENGTH, LOG_RECORDS, PAYLOADS, SNAPSHOTS, GameSnapshot, LogRecord, ViewerView, forget_game, game_log,
-    log_records, note_commit, payload_for, snapshot, view_frame, viewer_payload,
+    log_records, note_commit, payload_for, rematch_summary, snapshot, view_frame, viewer_payload,
 )
 
 __all__ = [
     "LOG_LENGTH", "LOG_RECORDS", "PAYLOADS", "SNAPSHOTS", "GameSnapshot", "LogRecord", "ViewerView",
     "bot_seats", "can_watch", "display_name", "fill_names", "forget_game", "game_log", "game_state", "get_game",
-    "live_games", "log_records", "my_games", "note_commit", "open_games", "payload_for", "seat_names", "seat_of",
+    "live_games", "log_records", "my_games", "note_commit", "open_games", "payload_for", "rematch_summary", "seat_names", "seat_of",
     "seats_summary", "snapshot", "view_frame", "viewer_payload",
 ]

@@ -221,6 +221,7 @@ def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
         "away": away_notices(game, snap.names, snap.players),
         "resigned": list(game.prompts.get("resigned") or ()),
         "handed": list(game.prompts.get("handed") or ()),
+        "rematch": rematch_summary(game),
     }
     state = snap.state
     if state is not None:
@@ -236,6 +237,17 @@ def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
                 payload["ready_action"] = ready_action(ruleset, state, seat)
         payload["log"] = game_log(snap.records, seat)
     return payload
+
+
+def rematch_summary(game: Game) -> dict[str, Any] | None:
+    """The rematch offered at a finished game (docs/api.md), or None."""
+    offer = game.rematch
+    if not offer:
+        return None
+    status = "started" if offer.get("game") else "declined" if offer.get("declined") is not None else "offered"
+    return {"status": status, "offered_by": offer["by"], "accepted": offer["accepted"],
+            "waiting_for": [n for n in range(game.num_seats) if n not in offer["accepted"]] if status == "offered" else [],
+            "declined_by": offer.get("declined"), "game_id": offer.get("game")}
 
 
 def _named_outcome(outcome: dict[str, Any] | None, names: list[str]) -> dict[str, Any] | None:

@@ -10,7 +10,8 @@ who went away), ``resign`` (giving up a seat in play), ``handover`` (the table h
 player's seat to a computer player), ``turn_mail`` (e-mails when a game by
 the day waits for a decision), ``reveal`` (sealed rounds and the
 reveal barrier), ``locking`` (the game lock and transaction), ``broadcast`` (announcing a
-committed version), ``chat`` (table talk: posting, publishing a pair's conversation).
+committed version), ``chat`` (table talk: posting, publishing a pair's conversation), ``rematch`` (the same
+table again after the end).
 """
 from games.services.accounts import create_guest, email_in_use, ensure_profile, register_user, update_settings
 from games.services.broadcast import LOBBY_GROUP, broadcast_version, game_group
@@ -18,15 +19,16 @@ from games.services.chat import consent_to_publish, post_message
 from games.services.handover import vote_handover
 from games.services.pace import mark_ready, note_away, note_back, sweep_deadlines
 from games.services.play import ActionResult, apply_timeouts, next_deadline, replay, submit_action
+from games.services.rematch import accept_rematch, decline_rematch, offer_rematch
 from games.services.resign import resign
 from games.services.waiting_room import (
     add_bot, choose_leader, choose_team, create_game, join_seat, leave_seat, move_seat, remove_bot, start_game,
 )
 
 __all__ = [
-    "LOBBY_GROUP", "ActionResult", "add_bot", "apply_timeouts", "broadcast_version", "choose_leader",
+    "LOBBY_GROUP", "ActionResult", "accept_rematch", "add_bot", "apply_timeouts", "broadcast_version", "choose_leader",
     "choose_team", "consent_to_publish", "create_game",
-    "create_guest", "email_in_use", "ensure_profile", "game_group", "join_seat", "leave_seat", "move_seat", "next_deadline",
-    "mark_ready", "note_away", "note_back", "post_message", "register_user", "remove_bot", "replay", "resign",
+    "create_guest", "decline_rematch", "email_in_use", "ensure_profile", "game_group", "join_seat", "leave_seat", "move_seat", "next_deadline",
+    "mark_ready", "offer_rematch", "note_away", "note_back", "post_message", "register_user", "remove_bot", "replay", "resign",
     "start_game", "submit_action", "sweep_deadlines", "update_settings", "vote_handover",
 ]

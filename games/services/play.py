@@ -19,7 +19,7 @@ from games.models import ActionRecord, Game, Seat
 from games.selectors import fill_names, seat_names
 from games.services import broadcast as broadcasting
 from games.services.locking import locked_game, ruleset_of
-from games.services import turn_mail
+from games.services import ratings, turn_mail
 from games.services.reveal import Arrival, note_sealed_lock, tell_the_barrier
 from games.state_cache import STATE_CACHE
 
@@ -278,6 +278,8 @@ def _commit(write: _Write) -> None:
     run after the commit and are robust: a failure is logged, the move stands (sockets that
     miss the broadcast catch up through games.version_watch)."""
     statements.write_move(write.game, write.logged, write.columns)
+    if "outcome" in write.columns:
+        ratings.rate_when_finished(game=write.game)
     transaction.on_commit(write.remember, robust=True)
     transaction.on_commit(write.broadcast, robust=True)
     if write.arrivals:

@@ -19,11 +19,12 @@ from games.services.play import game_arguments, run_automatic, save_state
 def create_game(*, creator, game_type: str, options: dict[str, Any] | None = None, is_public: bool = True,
                 num_seats: int | None = None, num_teams: int | None = None, take_seat: bool = True,
                 spectators_read_only: bool = False, pace: str | None = None,
-                decision_seconds: int | None = None) -> Game:
+                decision_seconds: int | None = None, rated: bool = False) -> Game:
     """Open a new table of ``num_seats`` (the game's smallest by default) and, for a team
     game, ``num_teams``, at ``pace`` (games/pacing.py: live by default); the options are
     checked by the engine before anything is saved. With ``spectators_read_only``
-    spectators read the table talk but cannot write in it."""
+    spectators read the table talk but cannot write in it. With ``rated`` the game is rated
+    even with guests or computer players (games/services/ratings.py)."""
     ruleset = ruleset_of(game_type)
     pace, decision_seconds = pacing.checked(pace, decision_seconds)
     options = dict(options or {})
@@ -39,7 +40,7 @@ def create_game(*, creator, game_type: str, options: dict[str, Any] | None = Non
         game = Game.objects.create(
             game_type=game_type, options=options, seed=seed, num_seats=seats, num_teams=teams, is_public=is_public,
             spectators_read_only=spectators_read_only, invite_code=Game.new_invite_code(), created_by=creator,
-            pace=pace, decision_seconds=decision_seconds,
+            pace=pace, decision_seconds=decision_seconds, rated=True if rated else None,
         )
         Seat.objects.bulk_create([Seat(game=game, number=n) for n in range(seats)])
         if take_seat:

@@ -308,6 +308,15 @@
       });
     });
   }
+  // A rematch that starts while the page is open takes the page to the new game; a game
+  // whose rematch had started before the page was opened stays on screen.
+  // (This script is deferred: the page as served is parsed, and no socket message came yet.)
+  var rematchSeen = !!document.querySelector("[data-follow-to]");
+  function followRematch() {
+    var go = document.querySelector("[data-follow-to]");
+    if (go && !rematchSeen) window.location.assign(go.dataset.followTo);
+  }
+  document.addEventListener("htmx:wsAfterMessage", followRematch);
   document.addEventListener("htmx:oobAfterSwap", restoreKept);
   document.addEventListener("htmx:oobAfterSwap", afterUpdate);
   document.addEventListener("htmx:wsAfterMessage", afterUpdate);

@@ -12,6 +12,9 @@ def test_report_prints_every_headline_row_from_the_kept_runs(capsys):
     engines = json.loads((report.RESULTS / report.ENGINES).read_text())["results"]
     for engine in engines:
         assert f"| {table_label(engine)} | a random game | {engine['summary']['ms_per_game']['median']:.2f} ms" in printed
+        act = engine["actions"]["action"]
+        assert f"| {table_label(engine)} | an action (what a player waits for): p50, p99, slowest | " \
+               f"{act['p50_ms']:.2f}, {act['p99_ms']:.2f}, {act['max_ms']:.2f} ms" in printed
         if engine.get("regions"):
             assert f"| {table_label(engine)} | its spotlit call: median, 90th percentile, slowest | " \
                    f"{engine['regions']['p50_ms']:.2f}, " in printed

@@ -59,6 +59,7 @@ def test_throw_yourself_a_snowman_throws_a_command_die_as_size_four(dice):
     after, events = act(s, 0, {"type": "throw", "die": 4, "target": "k3", "snowball": "self"})
     assert after["kids"]["k0"]["command_dice"] == 1
     assert "Size 4 snowball" in modifier_labels(events)
+    s = copy.deepcopy(s)  # a state once asked about is never changed: this is another state
     s["kids"]["k0"]["command_dice"] = 1
     assert not any(a.get("snowball") == "self" for a in R.legal_actions(s, 0))
     with pytest.raises(IllegalAction, match="last piece"):

@@ -6,6 +6,7 @@ snowball and an enemy Kid in sight.
 """
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -51,6 +52,7 @@ def test_a_gather_die_on_a_gritted_road_names_the_road():
     assert spent_dice(s) == {3}
     road = s["terrain"][0]["label"]
     assert unspendable_dice(s) == {"2": f"Holly stands on the {road}: no snow to gather there"}
+    s = copy.deepcopy(s)  # a state once asked about is never changed: this is another state
     s["kids"][s["activation"]["kid"]]["pos"] = [6.0, 14.6]  # off the road, on snow
     assert unspendable_dice(s) == {} and spent_dice(s) == {2, 3}
 

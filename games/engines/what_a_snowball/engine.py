@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import marshal
 import math
+import threading
 from collections import Counter
 from typing import Any
 
@@ -49,6 +50,26 @@ from .geometry import (
     vault_landing,
     within,
 )
+
+_MEMO_STATES = 8
+_MEMOS: dict[int, tuple[State, dict[Any, Any]]] = {}
+_MEMO_LOCK = threading.Lock()
+_WORTH_REMEMBERING = frozenset({"turn", "move_to", "place"})
+
+
+def _memo(state: State) -> dict[Any, Any]:
+    """What has been worked out for this very state, for the last few states asked about. States are never changed once made (``apply`` makes a new one), so
+    the state object itself is the key; the memo holds it, so its ``id`` is not reused meanwhile."""
+    with _MEMO_LOCK:
+        entry = _MEMOS.get(id(state))
+        if entry is not None and entry[0] is state:
+            return entry[1]
+        while len(_MEMOS) >= _MEMO_STATES:
+            del _MEMOS[next(iter(_MEMOS))]
+        memo: dict[Any, Any] = {}
+        _MEMOS[id(state)] = (state, memo)
+        return memo
+
 
 TURNS = 6
 DEPLOY_DISTANCE = 6.0
@@ -766,10 +787,24 @@ class WhatASnowball:
     # -- legal actions ----------------------------------------------------------------------
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """A seat's legal actions. The asked seat's turn, MOVE and set-up actions are worked out once per
+        state (the server asks for them for the prompt and again for the seat's view): later calls get a
+        fresh copy."""
         s = state
         if not isinstance(seat, int) or not 0 <= seat < s["players"]:
             return []
         kind = self._asked(s).get(seat)
+        if kind not in _WORTH_REMEMBERING:
+            return self._legal_actions(s, seat, kind)
+        memo = _memo(s)
+        known = memo.get(("legal", seat))
+        if known is not None:
+            return marshal.loads(known)  # a copy: a caller may build its action from the one it was given
+        found = self._legal_actions(s, seat, kind)
+        memo[("legal", seat)] = marshal.dumps(found)
+        return found
+
+    def _legal_actions(self, s: State, seat: int, kind: str | None) -> list[Action]:
         found: list[Action] = []
         if kind == "corner":
             found = [{"type": "corner", "corner": c} for c in self._free_corners(s)]
@@ -1891,10 +1926,29 @@ class WhatASnowball:
     # -- views --------------------------------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> View:
-        from .unspendable import unspendable_dice
-
+        """What ``seat`` (None: a spectator) sees. Everything but the viewer's own part (its hand, settings,
+        prompt and legal actions) is the same for every viewer: it is worked out once per state, and the
+        views of one state share it (a view is read, never changed)."""
         s = state
         viewer = seat if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < s["players"] else None
+        memo = _memo(s)
+        shared = memo.get("view")
+        if shared is None:
+            shared = memo["view"] = self._shared_view(s)
+        view = dict(shared)
+        asked = self._asked(s)
+        view["viewer"] = viewer
+        view["hand"] = list(s["hands"][viewer]) if viewer is not None else None
+        view["never_ask"] = list(s["never_ask"][viewer]) if viewer is not None else None
+        view["prompt"] = self._prompt(s, viewer, asked[viewer]).as_dict() if viewer in asked else None
+        view["legal_actions"] = self.legal_actions(s, viewer) if viewer is not None else []
+        return view
+
+    def _shared_view(self, s: State) -> View:
+        """The view less the viewer's own part (``viewer``, ``hand``, ``never_ask``, ``prompt`` and
+        ``legal_actions`` are None here, in their places)."""
+        from .unspendable import unspendable_dice
+
         asked = self._asked(s)
         kids_view = {}
         for kid_id in s["kid_order"]:
@@ -1909,7 +1963,7 @@ class WhatASnowball:
         activation = s["activation"]
         view: View = {
             "game": self.slug,
-            "viewer": viewer,
+            "viewer": None,
             "phase": s["phase"],
             "turn": s["turn"],
             "turns": TURNS,
@@ -1936,16 +1990,16 @@ class WhatASnowball:
             "pending": self._pending_view(s),
             "throw": self._throw_view(s),
             "lines_of_fire": self._lines_of_fire(s),
-            "hand": list(s["hands"][viewer]) if viewer is not None else None,
+            "hand": None,
             "hand_sizes": [len(h) for h in s["hands"]],
             "deck_size": len(s["deck"]),
             "discards": list(s["discards"]),
             "cards": {name: dict(card) for name, card in K.CARDS.items()},
-            "never_ask": list(s["never_ask"][viewer]) if viewer is not None else None,
+            "never_ask": None,
             "surrender_votes": list(s["surrender_votes"]),
             "waiting_for": sorted(asked),
-            "prompt": self._prompt(s, viewer, asked[viewer]).as_dict() if viewer in asked else None,
-            "legal_actions": self.legal_actions(s, viewer) if viewer is not None else [],
+            "prompt": None,
+            "legal_actions": None,
             "outcome": self.outcome(s),
         }
         return view

@@ -1,6 +1,8 @@
 """Kids, Traits, special player types and ability cards, as the rule book gives them."""
 from __future__ import annotations
 
+import functools
+import marshal
 from typing import Any
 
 TRAITS: tuple[str, ...] = ("fast", "strong", "skilful", "resourceful")
@@ -90,7 +92,16 @@ def face_meanings(kid: dict[str, Any]) -> dict[int, tuple[str, ...]]:
 
 
 def sheet_row(kid: dict[str, Any]) -> dict[str, Any]:
-    """The character sheet's fixed part: Traits, type and what each face does."""
+    """The character sheet's fixed part: Traits, type and what each face does (a fresh copy)."""
+    return marshal.loads(_sheet_blob(kid["type"], tuple(kid["traits"])))
+
+
+@functools.lru_cache(maxsize=256)
+def _sheet_blob(kind: str, traits: tuple[str, ...]) -> bytes:
+    return marshal.dumps(_sheet_row({"type": kind, "traits": traits}))
+
+
+def _sheet_row(kid: dict[str, Any]) -> dict[str, Any]:
     meanings = face_meanings(kid)
     return {
         "type": kid["type"],

@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     operations = [
         migrations.AddField(
             model_name="game",
-            name="is_learn",
-            field=models.BooleanField(default=False, help_text="a Learn to play game: against computer players, with hints"),
+            name="rematch",
+            field=models.JSONField(blank=True, help_text="the rematch offered once the game is over", null=True),
         ),
     ]

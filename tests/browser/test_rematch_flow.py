@@ -1,0 +1,53 @@
+"""A rematch in two browser contexts: Ben resigns, Ana offers the same table again, Ben
+accepts in his page, and both pages move to the new game, where Ben now sits first."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import as_guest, script_errors_of
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+
+def test_a_rematch_accepted_moves_both_pages_to_the_new_game_one_seat_round(browser, live_server_proc, shot):
+    ana, ben = (browser.new_context(viewport={"width": 1280, "height": 900}).new_page() for _ in range(2))
+    errors = script_errors_of(ana, ben, timeout_ms=15000)
+    as_guest(ana, live_server_proc.url + "/", "Ana")
+    ana.click("a.game-type[href$='/snowball-fight/']")
+    ana.click("button:has-text('Create game')")
+    expect(ana.locator(".waiting-room")).to_be_visible()
+    game_url = ana.url
+    as_guest(ben, game_url, "Ben")
+    ben.locator(".seat-row[data-seat='1'] button:has-text('Sit here')").click()
+    expect(ana.locator(".seat-row[data-seat='1']")).to_contain_text("Ben")
+    ana.click("#start-game")
+    ben.once("dialog", lambda dialog: dialog.accept())
+    ben.click("#resign")
+    for page in (ana, ben):
+        expect(page.locator(".result")).to_be_visible()
+
+    ana.click("#rematch-offer")
+    expect(ana.locator(".rematch-state")).to_contain_text("Ana offered a rematch. Accepted: Ana. Waiting for Ben.")
+    expect(ben.locator(".rematch-state")).to_contain_text("Ana offered a rematch.")
+    expect(ana.locator("#rematch-accept")).to_have_count(0)
+    shot(ben, "rematch-01-offered")
+    ben.click("#rematch-accept")
+    for page in (ana, ben):
+        page.wait_for_url(lambda url: url.rstrip("/") != game_url.rstrip("/") and "/games/" in url)
+        expect(page.locator("#live")).to_have_attribute("data-status", "active")
+    new_url = ana.url
+    assert ben.url == new_url and re.search(r"/games/\d+/$", new_url)
+    expect(ana.locator("#live .player[data-seat='0']")).to_contain_text("Ben")
+    expect(ana.locator("#live .player[data-seat='1']")).to_contain_text("Ana (you)")
+    shot(ana, "rematch-02-new-game")
+
+    ana.goto(game_url)  # the old game stays readable, with a link to the rematch
+    expect(ana.locator("#rematch")).to_contain_text("The rematch has started")
+    ana.wait_for_timeout(500)
+    assert ana.url == game_url
+    assert not errors, errors
+    for page in (ana, ben):
+        page.context.close()
