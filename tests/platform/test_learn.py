@@ -101,7 +101,8 @@ def test_what_a_snowball_hints_say_why_a_throw_is_not_offered_in_the_engines_wor
     missing = {m["type"]: m["why"] for m in hints["not_offered"]}
     assert missing["throw"] == "no enemy Kid in sight: the house hides Noel"
     assert "throw" not in {o["type"] for o in hints["options"]}
-    s["terrain"] = []
+    s = scene([{"team": 0, "pos": [6, 12], "snowballs": [1], "name": "Holly"},
+               {"team": 1, "pos": [18, 12], "name": "Noel"}], tray=[1, 4], terrain=[])  # the house gone
     hints = was_hints(prompt=prompt, legal_actions=WAS.legal_actions(s, seat), state=s)
     assert "throw" in {o["type"] for o in hints["options"]}
     assert "throw" not in {m["type"] for m in hints["not_offered"]}
