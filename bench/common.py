@@ -84,12 +84,13 @@ def median_spread(values: list[float]) -> dict[str, float]:
 
 
 def write_result(kind: str, data: dict[str, Any], out: str | None) -> Path:
-    """Write ``data`` as JSON to ``out`` or to bench/results/<kind>-<time>.json; return the path."""
+    """Write ``data`` as JSON to ``out`` or to bench/results/<kind>.json, over the last run of
+    that kind (one file per reference run: the file records its own commit and time); return the path."""
     if out:
         path = Path(out)
     else:
         RESULTS.mkdir(parents=True, exist_ok=True)
-        path = RESULTS / f"{kind}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        path = RESULTS / f"{kind}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=2, sort_keys=True, default=str) + "\n")
     return path

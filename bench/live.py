@@ -54,6 +54,13 @@ GENERATOR_LAG_P99_MS = 20.0
 TARGETS = {"p99_ms": 50.0, "floor_ratio": 3.0, "idle_socket_kb": 100.0}
 
 
+def run_kind(args: argparse.Namespace) -> str:
+    """The result file's name without .json: ``live-redis-2workers-250g``, ``live-memory-250g-snowball-fighting``."""
+    workers = f"-{args.workers}workers" if getattr(args, "workers", 1) > 1 else ""
+    game = f"-{args.game_type}" if getattr(args, "game_type", "snowball-fight") != "snowball-fight" else ""
+    return f"live-{args.mode}{workers}-{args.games}g{game}"
+
+
 def add_load_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=250, help="games at once, 4 sockets each (default 250)")
     parser.add_argument("--rate", type=float, default=300.0, help="actions per second over all games (default 300)")
@@ -281,7 +288,7 @@ def _measure(target: str, server_pids: list[int], cfg: Config, pool: list[dict[s
     profile_path = None
     if profile != "none" and server_pids:
         RESULTS.mkdir(parents=True, exist_ok=True)
-        profile_path = RESULTS / f"profile-{target}-{time.strftime('%Y%m%d-%H%M%S')}.txt"
+        profile_path = RESULTS / f"profile-{target}.txt"
         profiler = start_profiler(profile, server_pids[0], cfg.duration, profile_path)
     load_start = os.getloadavg()
     time.sleep(max(0.0, t_start + cfg.warmup + cfg.duration - time.monotonic()))
@@ -358,7 +365,7 @@ def run_site(args: argparse.Namespace, *, mode: str, games: int, rate: float) ->
     site = Site(mode=mode, workers=getattr(args, "workers", 1), extra_env=extra_env, app_dir=app_dir,
                 database_url=getattr(args, "database_url", None) or Site.database_url,
                 redis_url=getattr(args, "redis_url", None) or Site.redis_url)
-    pause_log = RESULTS / f"pauses-{mode}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
+    pause_log = RESULTS / f"pauses-{mode}.jsonl"
     if getattr(args, "pauses", False):
         RESULTS.mkdir(parents=True, exist_ok=True)
         site.extra_env["SNOWBALL_PAUSE_LOG"] = str(pause_log)
@@ -553,7 +560,7 @@ def main(argv: list[str] | None = None) -> int:
     data["targets"] = verdict(ours, floor, args.rate)
     info["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
     print("== targets:", ", ".join(f"{k} {'yes' if v else 'NO'}" for k, v in data["targets"].items()))
-    path = write_result(f"live-{args.mode}-{args.games}g", data, args.out)
+    path = write_result(run_kind(args), data, args.out)
     print(f"load average {info['loadavg_at_start']} -> {info['loadavg_at_end']}; written to {path}")
     return 0
 

@@ -77,6 +77,11 @@ class Config:
         return self.games / self.rate
 
 
+UNSENT_AFTER = 5.0
+"""Seconds after which an acknowledged version that some sockets have not got is taken as one
+their viewers' views did not change at (so the server sent them nothing), once the actor has it."""
+
+
 @dataclass
 class Sock:
     role: str
@@ -111,7 +116,7 @@ class Slot:
     game: dict[str, Any] | None = None
     socks: list[Sock] = field(default_factory=list)
     sent: dict[str, tuple[float, Sock, bool]] = field(default_factory=dict)
-    pending: list[tuple[int, float, bool]] = field(default_factory=list)
+    pending: list[tuple[int, float, bool, Sock]] = field(default_factory=list)  # version, sent at, timed, actor
     ready: bool = False
     generation: int = 0
     restarting: bool = False
@@ -267,7 +272,7 @@ class Worker:
         if frame.get("duplicate"):
             self.count["duplicate_acks"] += 1
         slot.actions_this_game += 1
-        slot.pending.append((frame["version"], t_send, window))
+        slot.pending.append((frame["version"], t_send, window, player))
         self.settle(slot, now)
 
     def on_error(self, slot: Slot, frame: dict[str, Any]) -> None:
@@ -277,15 +282,23 @@ class Worker:
             entry[1].inflight = None
             self.count["refused"] += 1
 
-    def settle(self, slot: Slot, now: float) -> None:
-        """Complete every pending action whose version all four sockets have reached."""
-        low = min(s.version for s in slot.socks)
+    def settle(self, slot: Slot, now: float, *, give_up_after: float | None = None) -> None:
+        """Complete every pending action whose version all four sockets have reached.
+
+        The server sends a socket a view only when its viewer's view changed (docs/api.md), so
+        a version some viewers never get is not a loss when their view did not change. With
+        ``give_up_after``, an action whose actor has its version and that was sent that many
+        seconds ago is completed without the sockets still behind it: timed until the last
+        socket that got it, and those behind counted (``viewers_not_sent``)."""
         keep = []
-        for version, t_send, window in slot.pending:
-            if version > low:
-                keep.append((version, t_send, window))
+        for entry in slot.pending:
+            version, t_send, window, actor = entry
+            behind = [s for s in slot.socks if s.version < version]
+            if behind and (give_up_after is None or actor.version < version or now - t_send < give_up_after):
+                keep.append(entry)
                 continue
-            done = max(s.first_time_at(version, now) for s in slot.socks)
+            self.count["viewers_not_sent"] += len(behind)
+            done = max(s.first_time_at(version, now) for s in slot.socks if s.version >= version)
             if window:
                 us = max(1, int((done - t_send) * 1e6))
                 self.latency.record_value(us)
@@ -380,6 +393,8 @@ class Worker:
             if window:
                 self.skipped["restarting" if slot.restarting or slot.generation else "out_of_play"] += 1
             return
+        if slot.pending:
+            self.settle(slot, now, give_up_after=UNSENT_AFTER)
         players = slot.socks[:2]
         ready = [p for p in players if p.legal and p.inflight is None and p.view_version > p.acted_version]
         if not ready:
@@ -443,6 +458,9 @@ class Worker:
         hard = time.monotonic() + 300
         last_progress, last_seen = time.monotonic(), self._progress()
         while time.monotonic() < hard and time.monotonic() - last_progress < self.cfg.drain:
+            for slot in self.slots:
+                if slot.pending:
+                    self.settle(slot, time.monotonic(), give_up_after=UNSENT_AFTER)
             if not any(s.pending or s.sent or s.restarting for s in self.slots):
                 break
             await asyncio.sleep(0.1)

@@ -73,8 +73,27 @@ def commit_of(result: dict[str, Any]) -> str:
     return commit + (" with uncommitted changes" if result["machine"].get("git_dirty_app_files") else "")
 
 
+def command_of(name: str, result: dict[str, Any]) -> str:
+    """The command that made a live run, from its own arguments; the make target otherwise."""
+    args = result.get("args") or {}
+    if not name.startswith("live-") or "mode" not in args:
+        return COMMANDS[name]
+    words = ["python -m bench.live", f"--mode {args['mode']}"]
+    if args.get("workers", 1) > 1:
+        words.append(f"--workers {args['workers']}")
+    words.append(f"--games {args['games']} --rate {args['rate']:g} --duration {args['duration']:g}")
+    if args.get("game_type", "snowball-fight") != "snowball-fight":
+        words.append(f"--game-type {args['game_type']}")
+    if args.get("channels_floor"):
+        words.append("--channels-floor")
+    return " ".join(words)
+
+
 def source_of(name: str, result: dict[str, Any]) -> str:
-    return f"`{COMMANDS[name]}`; bench/results/{name}, commit {commit_of(result)}, {result['machine']['when'][:10]}"
+    machine = result["machine"]
+    load = machine.get("loadavg_at_start")
+    return (f"`{command_of(name, result)}`; bench/results/{name}, commit {commit_of(result)}, {machine['when'][:16]}"
+            + (f", load average {load[0]:g} at the start" if load else ""))
 
 
 def engines_table(name: str, result: dict[str, Any]) -> Table:

@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
             plan.append(int(round(g)))
             g *= args.factor
     info = machine()
-    label = "floor" if args.floor else args.mode
+    label = "floor" if args.floor else args.mode + (f"-{args.workers}workers" if getattr(args, "workers", 1) > 1 else "")
     steps: list[dict[str, Any]] = []
     best: dict[str, Any] | None = None
     first_fail: int | None = None

@@ -19,7 +19,7 @@ from games.auth import token_from_header, user_for_token
 from games.engines.base import GameError, team_counts_of
 from games.errors import BadRequest, Forbidden, NotFound, ServiceError
 from games.models import ApiToken, Game
-from games.selectors import chat
+from games.selectors import chat, review
 
 MAX_BODY_BYTES = 16 * 1024
 
@@ -237,6 +237,22 @@ def chat_messages(request: HttpRequest, body: dict, game_id: int) -> JsonRespons
     messages, more = chat.page(game.pk, talk, channel=query["channel"], after=query["after"], before=query["before"],
                                limit=query["limit"])
     return JsonResponse({"channels": [c.as_dict() for c in talk.channels], "messages": messages, "has_more": more})
+
+
+@api_view({"GET"}, login=False)
+def game_review(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
+    """One step of the game replayed from its seed and log, as ``?seat`` saw it (none: a
+    spectator; a seat only once the game is over); ``?step`` defaults to the last."""
+    game = _visible(request, game_id)
+    query = inputs.REVIEW_QUERY.clean({name: request.GET[name] for name in inputs.REVIEW_QUERY.fields
+                                       if name in request.GET})
+    return JsonResponse(review.review_data(game, step=query["step"], seat=query["seat"]))
+
+
+@api_view({"GET"}, login=False)
+def game_verify(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
+    """A finished game's seed and salt, and whether it replays from them and its log to its result."""
+    return JsonResponse(review.verify(_visible(request, game_id)))
 
 
 @api_view({"POST"}, body=inputs.PUBLISH_BODY)

@@ -23,7 +23,7 @@ from django.http.cookie import parse_cookie
 from games import inputs, jsontext, rendering, selectors, services, version_watch
 from games.auth import token_for_key, token_from_header, token_group, token_is_live
 from games.calls import coordinator_call, db_call
-from games.coordinator import get_coordinator
+from games.coordinator import Presence, get_coordinator
 from games.engines.base import GameError
 from games.errors import NotFound, ServiceError, StaleVersion
 from games.models import Game
@@ -37,10 +37,20 @@ CLOSE_FORBIDDEN = 4003
 CLOSE_NOT_FOUND = 4004
 CLOSE_TOO_FAST = 4008
 CLOSE_TOO_MANY_SOCKETS = 4029
+CLOSE_TRY_AGAIN_LATER = 1013
 
 TALK_ANSWER_WAIT_SECONDS = 30.0
 TIMER_RETRY_SECONDS = 1.0
 TIMER_RETRY_MAX_SECONDS = 30.0
+
+
+class TokenRevoked(Exception):
+    """The API token of the socket that sent a frame was revoked."""
+
+
+def _said(exc: BaseException) -> str:
+    """An exception in one line, for a log line that says what degraded without a traceback."""
+    return f"{type(exc).__name__}: {exc}"
 
 
 class TokenBucket:
@@ -280,7 +290,9 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
 
     game_id: int
     seat: int | None
-    sent_version: int = 0
+    sent_version: int = 0  # the version of the newest view sent: what this socket's frames report
+    known_version: int = 0  # the newest version handled, sent or unchanged for this viewer
+    sent_content: str | None = None  # what the last view sent showed (selectors.view_content)
     timer_deadline: float | None = None
     token_id: int | None = None
     page_frames = False
@@ -309,29 +321,49 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         if access == "forbidden":
             await self._refuse("forbidden", "this game is private: connect with its invite code", CLOSE_FORBIDDEN)
             return
-        if self.token_id is not None:
-            await self.channel_layer.group_add(token_group(self.token_id), self.channel_name)
-        self.group = services.game_group(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        group = services.game_group(self.game_id)
+        try:
+            if self.token_id is not None:
+                await self.channel_layer.group_add(token_group(self.token_id), self.channel_name)
+            await self.channel_layer.group_add(group, self.channel_name)
+        except Exception as exc:
+            log.warning("game %s: a socket was refused with 1013, its game's broadcasts unreachable (%s)",
+                        self.game_id, _said(exc))
+            await self._leave_groups(group)
+            await self._refuse("unavailable", "the server cannot reach its message broker just now; "
+                               "connect again in a moment", CLOSE_TRY_AGAIN_LATER)
+            return
+        self.group = group
         await self.accept()
         await self.be_seen()
         await self.send_current()
         keep_alive(self.game_id, self.channel_name, rejoin=self.be_seen)
-        version_watch.watch(self.game_id, self.channel_name, self.channel_layer, lambda: self.sent_version)
+        version_watch.watch(self.game_id, self.channel_name, self.channel_layer, lambda: self.known_version)
 
     async def disconnect(self, code: int) -> None:
         if self.timer is not None:
             self.timer.cancel()
-        if self.token_id is not None and hasattr(self, "group"):
-            await self.channel_layer.group_discard(token_group(self.token_id), self.channel_name)
-        if hasattr(self, "group"):
-            stop_keeping_alive(self.game_id, self.channel_name)
-            version_watch.unwatch(self.game_id, self.channel_name)
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if not hasattr(self, "group"):
+            return
+        stop_keeping_alive(self.game_id, self.channel_name)
+        version_watch.unwatch(self.game_id, self.channel_name)
+        await self._leave_groups(self.group)
+        try:
             await coordinator_call(get_coordinator().leave)(self.game_id, self.channel_name)
-            presence = await self.announce_presence()
-            if self.seat is not None and self.seat not in presence.seats_connected:
-                note_absence_later(self.game_id, self.seat)
+        except Exception as exc:  # its presence entry expires by itself
+            log.warning("game %s: a closed socket's presence was left to expire (%s)", self.game_id, _said(exc))
+        presence = await self.announce_presence()
+        if presence is not None and self.seat is not None and self.seat not in presence.seats_connected:
+            note_absence_later(self.game_id, self.seat)
+
+    async def _leave_groups(self, group: str) -> None:
+        """Leave the game's (and the token's) group; a layer that fails is logged in one line."""
+        groups = [group] if self.token_id is None else [token_group(self.token_id), group]
+        for name in groups:
+            try:
+                await self.channel_layer.group_discard(name, self.channel_name)
+            except Exception as exc:
+                log.warning("game %s: a socket could not leave group %s (%s)", self.game_id, name, _said(exc))
 
     async def authenticate(self, query: dict[str, str]):
         """The user this socket acts for; raises ``InputError`` for a token that opens nothing."""
@@ -386,10 +418,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             return
         kind = frame["type"]
         if kind == "action":
-            if self.token_id is not None and not await db_call(token_is_live)(self.token_id):
-                await self.token_revoked({})
-                return
-            await self.handle_action(frame)
+            await self.handle_action(frame)  # checks the token in the move's own database call
         elif kind in inputs.TALK_FRAME_TYPES:
             await self.handle_talk(frame)
         elif kind == "refresh":
@@ -409,9 +438,10 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             await self.send_error("not_seated", "spectators cannot act; this connection is read-only", action_id=action_id)
             return
         try:
-            result = await db_call(services.submit_action)(
-                game_id=self.game_id, user=self.user, action=frame.get("action"), action_id=action_id,
-                version=frame.get("version"))
+            result = await db_call(self._submit)(frame)
+        except TokenRevoked:
+            await self.token_revoked({})
+            return
         except StaleVersion as exc:
             await self.send_error(exc.code, exc.message, action_id=action_id)
             await self.send_current(force=True, version=exc.details.get("current_version"))
@@ -426,9 +456,17 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             return
         await self.on_ack(action_id, result)
         try:
-            await self.send_current(version=result.version)
+            await self.send_current(version=result.version, even_if_unchanged=True)
         except Exception:  # the ack is sent; the version watch brings the view
             log.exception("game %s: the view after version %s could not be sent", self.game_id, result.version)
+
+    def _submit(self, frame: dict[str, Any]) -> services.ActionResult:
+        """On a database thread: the socket's token still live, then the move (one hand-off to
+        the thread and back for both)."""
+        if self.token_id is not None and not token_is_live(self.token_id):
+            raise TokenRevoked
+        return services.submit_action(game_id=self.game_id, user=self.user, action=frame.get("action"),
+                                      action_id=frame.get("action_id"), version=frame.get("version"))
 
     async def on_ack(self, action_id: str, result: services.ActionResult) -> None:
         pass
@@ -534,7 +572,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
     # ------------------------------------------------------------ from the group
 
     async def game_changed(self, message: dict[str, Any]) -> None:
-        if message["version"] > self.sent_version:
+        if message["version"] > self.known_version:
             await self.send_current(version=message["version"])
 
     async def presence_changed(self, message: dict[str, Any]) -> None:
@@ -547,8 +585,14 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
 
     # ------------------------------------------------------------ to the client
 
-    async def send_current(self, force: bool = False, version: int | None = None) -> None:
-        """Send this viewer's view of the game's newest version, unless it already has it.
+    async def send_current(self, force: bool = False, version: int | None = None,
+                           even_if_unchanged: bool = False) -> None:
+        """Send this viewer's view of the game's newest version, unless it already has it, or
+        unless nothing this viewer sees changed since the view it was last sent (another
+        player revised a sealed choice): then the socket counts the version as handled
+        (``known_version``), sends nothing, and its frames go on reporting the version of the
+        view it has (``sent_version``). ``force`` (a refresh, a refused action) always sends;
+        ``even_if_unchanged`` (the answer to this socket's own action) sends a newer version.
 
         After a broadcast (``version`` given) the snapshot usually comes from this process's
         cache, so a hundred sockets of one game cost one database read, not a hundred.
@@ -561,15 +605,28 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             await self.be_seen()
         if self.seat is not None and str(self.seat) in (snap.game.prompts.get("away") or {}):
             await self._note_back()
-        if snap.version <= self.sent_version and not force:
+        if snap.version <= self.known_version and not force:
             return
-        self.sent_version = max(self.sent_version, snap.version)
+        self.known_version = max(self.known_version, snap.version)
+        try:
+            content = selectors.view_content(snap, self.seat)
+        except Exception:
+            content = None  # drawing it again below reports the failure
+        sending = force or even_if_unchanged or content is None or content != self.sent_content
+        if sending:
+            self.sent_version = max(self.sent_version, snap.version)
         try:
             await self.sync_talk(snap)
         except Exception:
             log.exception("game %s: the table talk of seat %s could not be sent", self.game_id, self.seat)
+        if not sending:
+            self._arm_timer(snap.game)
+            return
         try:
+            self.sent_content = None
+            content = content if content is not None else selectors.view_content(snap, self.seat)
             await self.send_view(snap)
+            self.sent_content = content
         except Exception:
             log.exception("game %s: could not send version %s to seat %s", self.game_id, snap.version, self.seat)
             await self.send_error("server_error", "this view could not be drawn; please reload the page")
@@ -589,15 +646,30 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         await self.send(text_data=jsontext.dumps(data))
 
     async def be_seen(self) -> None:
-        """Register this connection (with its seat) in the game's presence, and tell the game."""
-        await coordinator_call(get_coordinator().join)(
-            self.game_id, self.channel_name, seat=self.seat, user_key=self._user_key())
+        """Register this connection (with its seat) in the game's presence, and tell the game.
+
+        Presence is not play: when the coordinator cannot be reached, the socket goes on
+        without it, and the heartbeat has it join again once it answers (games/presence.py).
+        """
+        try:
+            await coordinator_call(get_coordinator().join)(
+                self.game_id, self.channel_name, seat=self.seat, user_key=self._user_key())
+        except Exception as exc:
+            log.warning("game %s: a socket goes on without presence until the coordinator answers (%s)",
+                        self.game_id, _said(exc))
+            return
         await self.announce_presence()
 
-    async def announce_presence(self):
-        presence = await coordinator_call(get_coordinator().presence)(self.game_id)
-        data = {"seats_connected": sorted(presence.seats_connected), "spectators": presence.spectators}
-        await self.channel_layer.group_send(self.group, {"type": "presence.changed", "presence": data})
+    async def announce_presence(self) -> Presence | None:
+        """Tell the game's sockets who is connected; None (logged in one line) when the
+        coordinator or the layer cannot be reached: the next change announces it again."""
+        try:
+            presence = await coordinator_call(get_coordinator().presence)(self.game_id)
+            data = {"seats_connected": sorted(presence.seats_connected), "spectators": presence.spectators}
+            await self.channel_layer.group_send(self.group, {"type": "presence.changed", "presence": data})
+        except Exception as exc:
+            log.warning("game %s: presence was not announced (%s)", self.game_id, _said(exc))
+            return None
         return presence
 
     async def _note_back(self) -> None:
@@ -724,11 +796,20 @@ class LobbyConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWebsoc
 
     async def connect(self) -> None:
         self.pending: asyncio.Task | None = None
-        await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
+        try:
+            await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
+        except Exception as exc:
+            log.warning("a lobby socket was refused with 1013, the lobby's broadcasts unreachable (%s)", _said(exc))
+            await self.accept()
+            await self.close(code=CLOSE_TRY_AGAIN_LATER)
+            return
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
+        try:
+            await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
+        except Exception as exc:
+            log.warning("a lobby socket could not leave its group (%s)", _said(exc))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         await self.send_error("read_only", "the lobby socket only sends")

@@ -271,6 +271,8 @@ CHAT_QUERY = Shape("the query", {
     "channel": CHAT_KEY, "after": Integer(0, MAX_ID, from_text=True), "before": Integer(1, MAX_ID, from_text=True),
     "limit": Integer(1, 100, from_text=True)},
     defaults={"channel": None, "after": None, "before": None, "limit": 50})
+REVIEW_QUERY = Shape("the query", {"step": Integer(0, MAX_ID, from_text=True), "seat": Integer(0, 63, from_text=True)},
+                     defaults={"step": None, "seat": None})
 
 NEW_GAME_BODY = Shape("the body", {
     "game_type": Text(1, 40, pattern=r"[a-z0-9-]+", describe='a game\'s slug, e.g. "snowball-fight"'),

@@ -52,6 +52,16 @@ class Profile(models.Model):
         return self.display_name
 
 
+def new_seed_salt() -> str:
+    return secrets.token_hex(16)
+
+
+def seed_commitment(seed: int, salt: str) -> str:
+    """SHA-256 (hex) of the ASCII text ``"<seed>:<salt>"``: shown from the start, checkable
+    once seed and salt are published at the end (docs/verifiable-dice.md)."""
+    return hashlib.sha256(f"{seed}:{salt}".encode("ascii")).hexdigest()
+
+
 class Game(models.Model):
     """One table of one game, from its waiting room to its result."""
 
@@ -67,6 +77,8 @@ class Game(models.Model):
     game_type = models.SlugField(max_length=40)
     options = models.JSONField(default=dict)
     seed = models.BigIntegerField()
+    seed_salt = models.CharField(max_length=64, default=new_seed_salt,
+                                 help_text="published with the seed once the game is over")
     num_seats = models.PositiveSmallIntegerField()
     num_teams = models.PositiveSmallIntegerField(default=0, help_text="teams at this table; 0: a game without teams")
     is_public = models.BooleanField(default=True)
@@ -109,6 +121,10 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_type} #{self.pk}"
+
+    @property
+    def seed_commitment(self) -> str:
+        return seed_commitment(self.seed, self.seed_salt)
 
     @staticmethod
     def new_invite_code() -> str:

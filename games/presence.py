@@ -57,8 +57,9 @@ class _LoopHeartbeats:
             await asyncio.sleep(settings.SNOWBALL_PRESENCE_HEARTBEAT)
             try:
                 await self.beat()
-            except Exception:  # Redis away: the next beat tries again, and rejoins if needed
-                log.exception("presence heartbeat of %d connections failed", len(self.connections))
+            except Exception as exc:  # Redis away: the next beat tries again, and rejoins if needed
+                log.warning("presence heartbeat of %d connections failed (%s: %s); the next one tries again",
+                            len(self.connections), type(exc).__name__, exc)
 
     async def beat(self) -> None:
         """Keep every connection alive; those already expired join again."""
@@ -137,5 +138,6 @@ async def _note_if_still_gone(game_id: int, seat: int, since: float, delay: floa
         presence = await coordinator_call(get_coordinator().presence)(game_id)
         if seat not in presence.seats_connected:
             await db_call(services.note_away)(game_id=game_id, seat=seat, now=since)
-    except Exception:
-        log.exception("game %s: the absence of seat %s could not be noted", game_id, seat)
+    except Exception as exc:
+        log.warning("game %s: the absence of seat %s could not be noted (%s: %s)", game_id, seat,
+                    type(exc).__name__, exc)

@@ -1,8 +1,9 @@
 """Server-rendered HTML for the game page and its socket updates.
 
 The socket sends out-of-band swaps: ``#live`` holds everything that changes with the
-version, ``#presence`` who is connected, ``#talk-channels`` the viewer's table talk. A spectator's HTML is the same for every
-spectator, so it is rendered once per version and shared.
+version, ``#presence`` who is connected, ``#talk-channels`` the viewer's table talk. A
+started game's view is the same for every socket of one seat (or every spectator), so it is
+rendered once per version and shared.
 """
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ from games.selectors.learn import hints_for
 from games.selectors.results import team_results, team_verdict
 
 
-SPECTATOR_HTML: LRU[tuple[int, int, bool], str] = LRU(1024)  # (game, version, signed in)
+# (game id, version, seat, signed in) -> the live region's HTML, rendered once and shared by
+# every socket that shows that view (all the spectators, a player's tabs)
+VIEW_HTML: LRU[tuple[int, int, int | None, bool], str] = LRU(2048)
 
 
 def board_template(game_type: str) -> str:
@@ -74,19 +77,20 @@ def _waiting_room_context(game, ruleset, payload: dict[str, Any]) -> dict[str, A
 def live_html(game, payload: dict[str, Any], user) -> str:
     """The out-of-band swap that brings one viewer's page to the payload's version.
 
-    Once a game has started, every spectator sees the same page, rendered once per version
-    for those signed in and once for the others (the result's links differ). In the waiting
-    room the buttons depend on who is looking, so nothing is shared.
+    Once a game has started, a view is the same for every socket of one seat (or every
+    spectator): rendered once per version, seat and signed-in or not, and shared. A player who
+    gave up the seat is not shared a spectator's page (its own has the rematch buttons), nor
+    is anyone in the waiting room, where the buttons depend on who is looking.
     """
-    shared = payload["seat"] is None and payload["status"] != "open" and held_seat(payload, user) is None
-    key = (game.pk, payload["version"], bool(user is not None and user.is_authenticated))
+    shared = payload["status"] != "open" and held_seat(payload, user) == payload["seat"]
+    key = (game.pk, payload["version"], payload["seat"], bool(user is not None and user.is_authenticated))
     if shared:
-        cached = SPECTATOR_HTML.get(key)
+        cached = VIEW_HTML.get(key)
         if cached is not None:
             return cached
     html = render_to_string("games/live.html", {**live_context(game, payload, user), "oob": True})
     if shared:
-        SPECTATOR_HTML.put(key, html)
+        VIEW_HTML.put(key, html)
     return html
 
 
@@ -133,6 +137,7 @@ def lobby_lists_html(user) -> str:
     return render_to_string("games/lobby_lists.html", {
         "open_games": selectors.open_games()[:50],
         "live_games": selectors.live_games()[:50],
+        "finished_games": selectors.recently_finished_games()[:20],
         "user": user,
         "oob": True,
     })

@@ -23,7 +23,7 @@ from games.errors import ServiceError
 from games.forms import (ApiTokenForm, EmailOnTurnForm, GuestForm, NewGameForm, RevokeTokenForm, SeatForm, SettingsForm,
                          SignupForm)
 from games.models import ApiToken, Game
-from games.selectors import chat
+from games.selectors import chat, review
 from games.selectors.results import result_words
 
 
@@ -32,6 +32,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "rulesets": engines.all_rulesets(),
         "open_games": selectors.open_games()[:50],
         "live_games": selectors.live_games()[:50],
+        "finished_games": selectors.recently_finished_games()[:20],
         "guest_form": GuestForm(),
     })
 
@@ -133,6 +134,50 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "oob": False,
     })
     return render(request, "games/game.html", context)
+
+
+def review_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A game step by step (``?step``, ``?seat``), drawn by its own board, and the check of its dice."""
+    game = _visible_game(request, game_id)
+    query = {name: request.GET[name] for name in inputs.REVIEW_QUERY.fields if request.GET.get(name)}
+    if request.GET.get("seat") == "spectator":
+        query.pop("seat")
+    try:
+        query = inputs.REVIEW_QUERY.clean(query)
+        context = review_context(game, step=query["step"], seat=query["seat"], user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect(reverse("review" if request.GET else "game", args=[game.pk]))
+    return render(request, "games/review.html", context)
+
+
+def review_context(game, *, step: int | None, seat: int | None, user) -> dict:
+    """The review page's context: the step's board as the viewer saw it, without buttons."""
+    review.check_viewer(game, seat)
+    replay = review.replay_of(game)
+    last = len(replay.steps) - 1
+    data = review.step_data(replay, step=last if step is None else step, seat=seat)
+    at_end = data["step"] == last and game.status == Game.Status.FINISHED
+    players = selectors.seats_summary(game)
+    payload = {"game_id": game.pk, "status": game.status if at_end else Game.Status.ACTIVE, "seat": seat,
+               "players": players, "view": data["view"], "legal_actions": [], "prompt": None,
+               "waiting_for": [], "version": data["version"], "log": data["log"],
+               "resigned": list(game.prompts.get("resigned") or ()), "handed": list(game.prompts.get("handed") or ()),
+               "outcome": ({**game.outcome, "reason": selectors.fill_names(game.outcome.get("reason", ""),
+                                                                           replay.names)}
+                           if at_end and game.outcome else None)}
+    marks = review.marks(replay)
+    finished = game.status == Game.Status.FINISHED
+    return {
+        **rendering.live_context(game, payload, user),
+        "step": data, "last": last, "replay": replay, "marks": marks, "finished": finished,
+        "turn_steps": [(n, replay.steps[n].turn) for n in marks["turns"]],
+        "turn_start": max(n for n in marks["turns"] if n <= data["step"]),
+        "viewers": [(p["seat"], p["name"]) for p in players] if finished else [],
+        "dice": selectors.dice(game),
+        "verification": review.verify(game) if finished else None,
+        "actor_name": replay.names[data["actor"]] if data["actor"] is not None else None,
+    }
 
 
 def invite(request: HttpRequest, game_id: int, code: str) -> HttpResponse:

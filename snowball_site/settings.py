@@ -83,8 +83,10 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip() or None
 # gives it back to the pool. Database calls from websockets run on as many threads
 # (games/calls.py), so they never wait for a connection another thread of theirs holds.
 SNOWBALL_DB_POOL_SIZE = int(os.environ.get("SNOWBALL_DB_POOL_SIZE", "10"))
-# Seconds a game's lock lives unless released: how long a dead worker can hold up a game.
+# Seconds a game's lock may be held by a live worker (its lease renewed meanwhile), and the
+# lease: with Redis, how long a dead worker can hold up a game.
 SNOWBALL_GAME_LOCK_SECONDS = float(os.environ.get("SNOWBALL_GAME_LOCK_SECONDS", "3"))
+SNOWBALL_GAME_LOCK_LEASE_SECONDS = float(os.environ.get("SNOWBALL_GAME_LOCK_LEASE_SECONDS", "1"))
 
 _default_sqlite = BASE_DIR / "db.sqlite3"
 DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL") or f"sqlite:///{_default_sqlite}",

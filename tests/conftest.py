@@ -45,7 +45,7 @@ def _fresh_process_state():
 
     consumers.FLOOD_COOLDOWN.bans.clear()
     STATE_CACHE.clear()
-    rendering.SPECTATOR_HTML.clear()
+    rendering.VIEW_HTML.clear()
     selectors.SNAPSHOTS.clear()
     selectors.PAYLOADS.clear()
     coordinator.reset_coordinator()

@@ -1,4 +1,5 @@
-"""What every probe shares: its summary printed as JSON, and saved under bench/results/ on ``--save``."""
+"""What every probe shares: its summary printed as JSON, and saved on ``--save`` as
+bench/results/probe-<name>.json, over the previous run's."""
 from __future__ import annotations
 
 import json
@@ -6,7 +7,7 @@ import os
 import time
 from typing import Any
 
-from bench.common import machine, write_result
+from bench.common import RESULTS, machine, write_result
 
 LOADAVG_AT_START = [round(x, 2) for x in os.getloadavg()]  # when the probe was started
 
@@ -16,7 +17,7 @@ def finish(name: str, summary: dict[str, Any], *, save: bool) -> dict[str, Any]:
     result = {"probe": name, **summary, "machine": machine() | {"loadavg_at_start": LOADAVG_AT_START},
               "loadavg_at_end": [round(x, 2) for x in os.getloadavg()]}
     if save:
-        path = write_result(f"probe-{name}", result, None)
+        path = write_result(f"probe-{name}", result, str(RESULTS / f"probe-{name}.json"))
         result["saved_to"] = str(path)
     print(json.dumps(result, indent=2, sort_keys=False, default=str))
     return result

@@ -43,8 +43,9 @@ def get_coordinator() -> Coordinator:
             from django.conf import settings
 
             url = getattr(settings, "REDIS_URL", None)
-            _instance = (RedisCoordinator(url, max_connections=settings.SNOWBALL_REDIS_CONNECTIONS) if url
-                         else MemoryCoordinator())
+            _instance = (RedisCoordinator(url, max_connections=settings.SNOWBALL_REDIS_CONNECTIONS,
+                                          lease=getattr(settings, "SNOWBALL_GAME_LOCK_LEASE_SECONDS", 1.0))
+                         if url else MemoryCoordinator())
         return _instance
 
 

@@ -21,6 +21,7 @@ Clock = Callable[[], float]
 DEFAULT_PRESENCE_TTL = 30.0
 DEFAULT_BARRIER_TTL = 24 * 60 * 60.0
 DEFAULT_COMPLETED_ROUND_TTL = 60.0
+DEFAULT_LOCK_LEASE = 1.0
 
 class CoordinatorError(Exception):
     """Base of the coordinator's own errors."""
@@ -82,9 +83,10 @@ class Coordinator(ABC):
         """Hold the game's mutual-exclusion lock for the ``with`` block.
 
         ``wait`` is how long to wait for it before raising :class:`LockTimeout`.
-        ``timeout`` bounds how long a holder that died keeps it (where the backend
-        outlives its holders); a block that runs longer may raise :class:`LockLost`
-        on exit. The lock is not re-entrant.
+        ``timeout`` bounds how long a block may hold it; a block that runs longer may
+        raise :class:`LockLost` on exit. Where the backend outlives its holders, a holder
+        that died keeps it at most one lease (``lease``, renewed while a live holder's
+        block runs). The lock is not re-entrant.
         """
 
     @abstractmethod

@@ -2,8 +2,9 @@
 
 Keys (``P`` is the prefix, "snowball" by default):
 
-- ``P:lock:game:<id>``: redis-py's :class:`~redis.lock.Lock`; it expires after
-  ``timeout`` so a killed holder cannot wedge the game.
+- ``P:lock:game:<id>``: redis-py's :class:`~redis.lock.Lock`, a lease of ``lease`` seconds
+  (1 s) that the holder renews while its block runs, up to the lock's ``timeout``; a killed
+  holder's lease runs out within a second, so it cannot wedge the game.
 - ``P:presence:game:<id>``: sorted set of connection ids scored by last-seen time,
   beside ``P:presence:game:<id>:meta``, a hash of connection id to its seat and user.
   Expired entries are pruned whenever the game's presence is written or read;
@@ -20,17 +21,19 @@ from __future__ import annotations
 import json
 import logging
 import math
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import redis
-from redis.exceptions import LockNotOwnedError, NoScriptError
+from redis.exceptions import LockError, LockNotOwnedError, NoScriptError, RedisError
 from redis.lock import Lock
 
 from games.coordinator.base import (
     DEFAULT_BARRIER_TTL,
     DEFAULT_COMPLETED_ROUND_TTL,
+    DEFAULT_LOCK_LEASE,
     DEFAULT_PRESENCE_TTL,
     Clock,
     Coordinator,
@@ -106,10 +109,13 @@ class RedisCoordinator(Coordinator):
         completed_round_ttl: float = DEFAULT_COMPLETED_ROUND_TTL,
         clock: Clock = time.time,
         lock_poll: float = 0.02,
+        lease: float = DEFAULT_LOCK_LEASE,
         socket_timeout: float = 5.0,
         max_connections: int = 16,
     ) -> None:
         self.prefix = prefix
+        self.lease = positive("lease", lease)
+        self._renewer = _LeaseRenewer(self.lease)
         self.presence_ttl = positive("presence_ttl", presence_ttl)
         self.barrier_ttl = positive("barrier_ttl", barrier_ttl)
         self.completed_round_ttl = positive("completed_round_ttl", completed_round_ttl)
@@ -133,17 +139,22 @@ class RedisCoordinator(Coordinator):
 
     @contextmanager
     def lock(self, game_id: int, *, timeout: float = 10.0, wait: float = 10.0) -> Iterator[None]:
-        held = self._lock_of(game_id, timeout=timeout, wait=wait)
+        """The game's lock as a lease of ``lease`` seconds that this process renews while the
+        block runs, for up to ``timeout`` seconds in all: a worker killed while holding it
+        frees the game within one lease, a live one keeps it for its whole ``timeout``."""
+        held = self._lock_of(game_id, timeout=min(self.lease, timeout), wait=wait)
         if not held.acquire():
             raise LockTimeout(game_id, wait)
+        renewal = self._renewer.hold(held, until=time.monotonic() + timeout)
         try:
             yield
         except BaseException:
-            self._unlock(game_id, held, timeout=timeout, failed=True)
+            self._unlock(game_id, held, renewal, timeout=timeout, failed=True)
             raise
-        self._unlock(game_id, held, timeout=timeout, failed=False)
+        self._unlock(game_id, held, renewal, timeout=timeout, failed=False)
 
-    def _unlock(self, game_id: int, held: Lock, *, timeout: float, failed: bool) -> None:
+    def _unlock(self, game_id: int, held: Lock, renewal: object, *, timeout: float, failed: bool) -> None:
+        self._renewer.drop(renewal)
         try:
             held.release()
         except LockNotOwnedError:
@@ -218,6 +229,7 @@ class RedisCoordinator(Coordinator):
         self.redis.delete(self._barrier_key(game_id, key))
 
     def close(self) -> None:
+        self._renewer.stop()
         self.redis.close()
 
     def _key(self, *parts: object) -> str:
@@ -229,6 +241,55 @@ class RedisCoordinator(Coordinator):
 
     def _barrier_key(self, game_id: int, key: str) -> str:
         return self._key("barrier", "game", game_id, key)
+
+
+class _LeaseRenewer:
+    """One thread per coordinator that renews the leases of the locks held longer than a third
+    of a lease, every third of a lease, until each one's block ends or its ``timeout`` has
+    passed. Most moves hold their lock for milliseconds and are never renewed."""
+
+    def __init__(self, lease: float) -> None:
+        self.lease = lease
+        self._held: dict[int, tuple[Lock, float, float]] = {}  # id -> (lock, taken at, renew until)
+        self._guard = threading.Lock()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._stopped = False
+
+    def hold(self, lock: Lock, *, until: float) -> int:
+        key = id(lock)
+        with self._guard:
+            self._held[key] = (lock, time.monotonic(), until)
+            if self._thread is None and not self._stopped:
+                self._thread = threading.Thread(target=self._run, name="snowball-lock-leases", daemon=True)
+                self._thread.start()
+        return key
+
+    def drop(self, key: object) -> None:
+        with self._guard:
+            self._held.pop(key, None)
+
+    def stop(self) -> None:
+        self._stopped = True
+        self._wake.set()
+
+    def _run(self) -> None:
+        step = self.lease / 3
+        while not self._wake.wait(step):
+            now = time.monotonic()
+            with self._guard:
+                due = [(key, lock, until) for key, (lock, taken, until) in self._held.items() if now - taken >= step]
+            for key, lock, until in due:
+                left = until - now
+                if left <= 0:
+                    self.drop(key)  # past its timeout: the lease runs out, the block may get LockLost
+                    continue
+                try:
+                    lock.extend(min(self.lease, left), replace_ttl=True)
+                except LockError:
+                    self.drop(key)  # released meanwhile, or already expired
+                except (RedisError, OSError) as error:
+                    log.warning("renewing the lease of %s failed (%s); it may run out", lock.name, error)
 
 
 def _score(seconds: float) -> str:

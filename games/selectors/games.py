@@ -92,3 +92,11 @@ def fill_names(text: str, names: list[str]) -> str:
 
 def bot_seats(game: Game) -> list[int]:
     return list(Seat.objects.filter(game=game, is_bot=True).values_list("number", flat=True))
+
+
+def dice(game: Game) -> dict[str, Any]:
+    """The commitment to the game's seed, shown from the start; the seed and its salt only
+    once the game is over (docs/verifiable-dice.md)."""
+    finished = game.status == Game.Status.FINISHED
+    return {"commitment": game.seed_commitment, "seed": game.seed if finished else None,
+            "salt": game.seed_salt if finished else None}

@@ -18,6 +18,20 @@ def live_games() -> QuerySet[Game]:
             .prefetch_related(_seats_with_names()))
 
 
+def recently_finished_games() -> QuerySet[Game]:
+    """Public games that are over, the most recently finished first (each links to its review)."""
+    return (Game.objects.filter(is_public=True, status=Game.Status.FINISHED).order_by("-finished_at")
+            .prefetch_related(_seats_with_names()))
+
+
+def finished_games_of(user) -> QuerySet[Game]:
+    """The finished games ``user`` had a seat at, the most recently finished first."""
+    if user is None or not user.is_authenticated:
+        return Game.objects.none()
+    return (Game.objects.filter(status=Game.Status.FINISHED, seats__user=user).order_by("-finished_at")
+            .prefetch_related(_seats_with_names()))
+
+
 def _seats_with_names() -> Prefetch:
     return Prefetch("seats", queryset=Seat.objects.select_related("user__profile"))
 

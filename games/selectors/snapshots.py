@@ -12,7 +12,7 @@ from typing import Any
 from games import engines, jsontext, pacing, tables
 from games.caches import LRU
 from games.models import ActionRecord, Game
-from games.selectors.games import fill_names, game_state, get_game, seat_names, seats_summary
+from games.selectors.games import dice, fill_names, game_state, get_game, seat_names, seats_summary
 from games.selectors.pace import away_notices, ready_action
 from games.state_cache import STATE_CACHE
 
@@ -89,6 +89,7 @@ class ViewerView:
     version: int
     payload: dict[str, Any] | None = None
     frame: str | None = None
+    content: str | None = None
 
 
 SNAPSHOTS: LRU[int, GameSnapshot] = LRU(4000)
@@ -99,14 +100,14 @@ PAYLOADS: LRU[tuple[int, int | None], ViewerView] = LRU(12000)
 
 def forget_game(game_id: int) -> None:
     """Drop what this process caches for one game: its snapshot, its viewers' views, its state
-    and its spectators' HTML. For when no socket of this process watches the game any more;
+    and its views' HTML. For when no socket of this process watches the game any more;
     the next reader of the game reads it from the database again."""
-    from games.rendering import SPECTATOR_HTML
+    from games.rendering import VIEW_HTML
 
     SNAPSHOTS.pop(game_id)
     PAYLOADS.discard_where(lambda key: key[0] == game_id)
     STATE_CACHE.forget(game_id)
-    SPECTATOR_HTML.discard_where(lambda key: key[0] == game_id)
+    VIEW_HTML.discard_where(lambda key: key[0] == game_id)
 
 
 def snapshot(game_id: int, *, version: int | None = None) -> GameSnapshot:
@@ -179,9 +180,21 @@ def view_frame(snap: GameSnapshot, seat: int | None) -> str:
     """The JSON socket's ``view`` frame for one viewer, serialised once per version and seat."""
     entry = _viewer_view(snap, seat)
     if entry.frame is None:
-        payload = entry.payload if entry.payload is not None else _build_payload(snap, seat)
-        entry.frame = jsontext.dumps({"type": "view", **payload})
+        entry.frame = f'{{"type":"view","version":{snap.version},' + _content(entry, snap, seat)[1:]
     return entry.frame
+
+
+def view_content(snap: GameSnapshot, seat: int | None) -> str:
+    """What one viewer sees of a snapshot, as JSON text without the version: equal text at two
+    versions means the viewer's view did not change between them. Built once per version and seat."""
+    return _content(_viewer_view(snap, seat), snap, seat)
+
+
+def _content(entry: ViewerView, snap: GameSnapshot, seat: int | None) -> str:
+    if entry.content is None:
+        payload = entry.payload if entry.payload is not None else _build_payload(snap, seat)
+        entry.content = jsontext.dumps({key: value for key, value in payload.items() if key != "version"})
+    return entry.content
 
 
 def _viewer_view(snap: GameSnapshot, seat: int | None) -> ViewerView:
@@ -213,7 +226,7 @@ def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
         "legal_actions": [],
         "prompt": None,
         "waiting_for": [],
-        "outcome": _named_outcome(game.outcome, snap.names),
+        "outcome": named_outcome(game.outcome, snap.names),
         "log": [],
         **pacing.as_dict(game.pace, game.decision_seconds),
         "next_deadline": game.next_deadline if game.status == Game.Status.ACTIVE else None,
@@ -221,11 +234,14 @@ def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
         "away": away_notices(game, snap.names, snap.players),
         "resigned": list(game.prompts.get("resigned") or ()),
         "handed": list(game.prompts.get("handed") or ()),
+        "dice": dice(game),
         "rematch": rematch_summary(game),
     }
     state = snap.state
     if state is not None:
-        payload["view"] = ruleset.view(state, seat)
+        view = ruleset.view(state, seat)
+        payload["view"] = (settled_view(view, outcome=payload["outcome"]) if game.status == Game.Status.FINISHED
+                           else view)
         if game.status == Game.Status.ACTIVE and ruleset.outcome(state) is None:
             to_act = ruleset.to_act(state)
             payload["waiting_for"] = sorted(to_act)
@@ -239,6 +255,32 @@ def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
     return payload
 
 
+# Where an engine's view asks its viewer to act, at the top and in its ``you`` block, each
+# with the value that asks nothing.
+ASKING_KEYS = {"prompt": None, "legal_actions": [], "waiting_for": []}
+YOU_ASKING_KEYS = {"asked": False, "prompt": None, "lock": None, "playable": [], "draft": None, "deal": None,
+                   "orders_help": None}
+
+
+def settled_view(view: dict[str, Any] | None, *, outcome: dict[str, Any] | None) -> dict[str, Any] | None:
+    """An engine's view of a finished game: over, with the game's outcome, asking nobody anything.
+
+    A game can end while its engine is mid-turn (the last opponent resigns, a table hands
+    over): the engine's view still holds the question it was asking and the phase it was in,
+    which no board, bot or client may be offered once the game is over.
+    """
+    if not isinstance(view, dict):
+        return view
+    settled = {**view, **{key: value for key, value in ASKING_KEYS.items() if key in view}}
+    settled.update({key: "over" for key in ("phase", "step") if key in view})
+    if "outcome" in view and view["outcome"] is None:
+        settled["outcome"] = outcome
+    you = view.get("you")
+    if isinstance(you, dict):
+        settled["you"] = {**you, **{key: value for key, value in YOU_ASKING_KEYS.items() if key in you}}
+    return settled
+
+
 def rematch_summary(game: Game) -> dict[str, Any] | None:
     """The rematch offered at a finished game (docs/api.md), or None."""
     offer = game.rematch
@@ -250,7 +292,7 @@ def rematch_summary(game: Game) -> dict[str, Any] | None:
             "declined_by": offer.get("declined"), "game_id": offer.get("game")}
 
 
-def _named_outcome(outcome: dict[str, Any] | None, names: list[str]) -> dict[str, Any] | None:
+def named_outcome(outcome: dict[str, Any] | None, names: list[str]) -> dict[str, Any] | None:
     if not outcome:
         return outcome
     return {**outcome, "reason": fill_names(outcome.get("reason", ""), names)}

@@ -9,11 +9,15 @@ import asyncio
 import contextvars
 import logging
 import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +55,16 @@ def announce_chat(game_id: int, notice: dict[str, Any]) -> None:
 
 
 def send_to_groups(messages: list[tuple[str, dict[str, Any]]]) -> None:
-    """Send each (group, message), from a thread or a loop, as ``broadcast_version`` says."""
+    """Send each (group, message), from a thread or a loop, as ``broadcast_version`` says.
+
+    In a socket's database call (``games.calls.db_call``) the messages go to the call's outbox
+    instead, which the event loop sends once the call has returned: the move's broadcast and
+    its result then cross from the thread to the loop in one wake-up, not two.
+    """
+    outbox = getattr(_OUTBOX, "messages", None)
+    if outbox is not None:
+        outbox.extend(messages)
+        return
     layer = get_channel_layer()
     if layer is None:
         return
@@ -65,11 +78,34 @@ def send_to_groups(messages: list[tuple[str, dict[str, Any]]]) -> None:
         loop.call_soon_threadsafe(_start_background, _group_send_all(layer, messages))
 
 
+_OUTBOX = threading.local()
+
+
+@contextmanager
+def collecting_broadcasts(outbox: list[tuple[str, dict[str, Any]]]) -> Iterator[None]:
+    """On this thread, until the block ends, ``send_to_groups`` adds its messages to ``outbox``."""
+    _OUTBOX.messages = outbox
+    try:
+        yield
+    finally:
+        _OUTBOX.messages = None
+
+
+def send_outbox(outbox: list[tuple[str, dict[str, Any]]]) -> None:
+    """On the event loop: send what a database call collected (``collecting_broadcasts``)."""
+    layer = get_channel_layer()
+    if layer is not None and outbox:
+        _start_background(_group_send_all(layer, list(outbox)))
+
+
 async def _group_send_all(layer, messages: list[tuple[str, dict[str, Any]]]) -> None:
     try:
         for group, message in messages:
             await layer.group_send(group, message)
-    except Exception:  # the version rule makes a lost ping harmless; the data is committed
+    except (RedisError, OSError) as exc:  # the version rule makes a lost ping harmless; the data is committed
+        log.warning("broadcast to %s lost, the layer unreachable (%s: %s); the version watch catches up",
+                    [group for group, _ in messages], type(exc).__name__, exc)
+    except Exception:
         log.exception("broadcast %s failed", messages)
 
 

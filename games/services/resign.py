@@ -89,13 +89,20 @@ def resigned_outcome(ruleset, state: dict, winners: list[int], *, seats: int) ->
     return {**hook(state, list(winners)), "winners": list(winners)}
 
 
-def _end_by_resignation(game: Game, ruleset, state: dict, winners: list[int], write) -> None:
-    resigners = [f"{{p{r}}}" for r in game.prompts.get("resigned") or ()]
+def resignation_outcome(ruleset, state: dict, *, winners: list[int], resigned: list[int], seats: int) -> dict:
+    """The result of a game that all sides but the ``winners``' left by resigning (``resigned``
+    seats, in order); a review's replay works it out again from the log."""
+    resigners = [f"{{p{r}}}" for r in resigned]
     resigners = " and ".join(filter(None, [", ".join(resigners[:-1]), resigners[-1]]))
+    return {**resigned_outcome(ruleset, state, winners, seats=seats), "code": "resigned",
+            "reason": f"{resigners} resigned"}
+
+
+def _end_by_resignation(game: Game, ruleset, state: dict, winners: list[int], write) -> None:
     game.status = Game.Status.FINISHED
     game.finished_at = timezone.now()
-    game.outcome = {**resigned_outcome(ruleset, state, winners, seats=game.num_seats),
-                    "code": "resigned", "reason": f"{resigners} resigned"}
+    game.outcome = resignation_outcome(ruleset, state, winners=winners,
+                                       resigned=list(game.prompts.get("resigned") or ()), seats=game.num_seats)
     game.prompts = {**game.prompts, "seats": {}}
     game.next_deadline = None
     write.columns = sorted(set(write.columns) | {"status", "finished_at", "outcome", "prompts", "next_deadline"})

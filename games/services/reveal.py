@@ -53,13 +53,29 @@ def tell_the_barrier(game_id: int, arrivals: list[Arrival]) -> None:
 
     The engine decides when a round reveals; the barrier is the coordinator's shared record
     of which seats locked in which round, which every worker can read. Its answer is checked
-    against the engine's, and a disagreement is logged (it would mean two workers wrote one
-    round).
+    against the engine's:
+
+    - the engine revealed but the barrier is missing earlier locks of the round: the
+      barrier's record was lost (Redis restarted empty, or the key expired), which changes
+      nothing in play; logged at INFO, with the seats it lacks;
+    - the barrier completed a round the engine did not reveal: two writers recorded locks of
+      one round, which the game's lock and conditional write should make impossible; an error.
     """
     coordinator = get_coordinator()
     for arrival in arrivals:
         completed = coordinator.barrier_arrive(game_id, arrival.key, arrival.seat, arrival.expected)
-        if completed != arrival.revealed:
-            log.warning("game %s: barrier %s says %s but the engine says %s", game_id, arrival.key, completed,
-                        arrival.revealed)
+        if completed == arrival.revealed:
+            continue
+        if arrival.revealed:
+            missing = sorted(arrival.expected - coordinator.barrier_state(game_id, arrival.key))
+            if not missing:
+                log.info("game %s: the reveal barrier had counted seat %s of round %s before; the engine revealed "
+                         "the round", game_id, arrival.seat, arrival.key)
+                continue
+            log.info("game %s: the reveal barrier lost its record of round %s (no locks of seats %s: Redis "
+                     "restarted or the key expired); the engine revealed the round, play is unaffected",
+                     game_id, arrival.key, missing)
+        else:
+            log.error("game %s: the reveal barrier completed round %s, which the engine did not reveal: "
+                      "two writers recorded locks of one round", game_id, arrival.key)
 

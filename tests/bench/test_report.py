@@ -20,7 +20,7 @@ def test_report_prints_every_headline_row_from_the_kept_runs(capsys):
                    f"{engine['regions']['p50_ms']:.2f}, " in printed
     for shape, name in (("one process", report.LIVE_MEMORY), ("two workers", report.LIVE_REDIS)):
         run = json.loads((report.RESULTS / name).read_text())
-        assert f"**Live play, {shape}** (`{report.COMMANDS[name]}`; bench/results/{name}" in printed
+        assert f"**Live play, {shape}** (`{report.command_of(name, run)}`; bench/results/{name}" in printed
         assert f"| p99 | {report.ms(run['ours']['latency_ms']['p99'])} | {report.ms(run['floor']['latency_ms']['p99'])} |" in printed
         assert f"| server CPU per action | {run['ours']['server_cpu_ms_per_action']:.2f} ms |" in printed
     for row in ("actions/s sustained", "| p50 |", "| lost / out of order |", "| memory per idle socket |"):

@@ -223,3 +223,54 @@ def test_many_threads_share_at_most_max_connections(make: MakeCoordinator) -> No
         thread.join()
     assert len(answers) == 32 * 20
     assert mine() - before <= 3
+
+
+def _holder(prefix: str, hold: str) -> subprocess.Popen:
+    """A process that takes game 9's lock as the site takes a game's (3 s), says "held", and
+    then ``hold``s (a Python statement)."""
+    return subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(f"""
+            import time
+            from games.coordinator import RedisCoordinator
+            coordinator = RedisCoordinator({REDIS_URL!r}, prefix={prefix!r})
+            with coordinator.lock(9, timeout=3.0):
+                print("held", flush=True)
+                {hold}
+            """)],
+        cwd=REPO_ROOT, stdout=subprocess.PIPE, text=True)
+
+
+def test_a_worker_killed_holding_a_game_frees_it_within_its_lease(make: MakeCoordinator) -> None:
+    """kill -9 of a worker in the middle of a move: another worker may move the game within
+    the 1 s lease, not after the lock's whole 3 s."""
+    survivor = make()
+    holder = _holder(survivor.prefix, "time.sleep(60)")
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        holder.kill()
+        holder.wait(5)
+        killed_at = time.monotonic()
+        with survivor.lock(9, wait=5):
+            waited = time.monotonic() - killed_at
+        assert waited < 1.5
+    finally:
+        holder.kill()
+        holder.wait(5)
+
+
+def test_a_live_holder_keeps_its_lock_past_the_lease_until_its_timeout(make: MakeCoordinator) -> None:
+    """A move that takes 2 s (a slow database) keeps its game's lock: its lease is renewed."""
+    other = make()
+    holder = _holder(other.prefix, "time.sleep(2.2); print('done', flush=True)")
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        time.sleep(1.6)
+        with pytest.raises(LockTimeout):
+            with other.lock(9, wait=0):
+                pass
+        assert holder.stdout.readline().strip() == "done"
+        with other.lock(9, wait=2):
+            pass
+    finally:
+        holder.kill()
+        holder.wait(5)

@@ -349,7 +349,7 @@ def documented() -> tuple[set[str], set[int]]:
         if line.startswith("|"):
             first, second = (line.split("|") + ["", ""])[1:3]
             codes.update(re.findall(r"`(\w+)`", first + second))
-            if re.fullmatch(r"\s*4\d\d\d\s*", first):
+            if re.fullmatch(r"\s*[14]\d\d\d\s*", first):
                 closes.add(int(first))
     return codes, closes
 

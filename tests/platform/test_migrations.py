@@ -32,3 +32,27 @@ def test_games_logged_before_log_length_existed_continue_with_the_next_seq():
     assert CurrentGame.objects.get(pk=played.pk).log_length == 3
     assert CurrentGame.objects.get(pk=fresh.pk).log_length == 0
     CurrentGame.objects.filter(pk__in=[played.pk, fresh.pk]).delete()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_games_from_before_seed_commitments_each_get_their_own_salt():
+    executor = MigrationExecutor(connection)
+    executor.migrate([("games", "0007_tables_talk_and_pace")])
+    old = executor.loader.project_state([("games", "0007_tables_talk_and_pace")]).apps
+    User = old.get_model("auth", "User")
+    Game = old.get_model("games", "Game")
+    user = User.objects.create(username="old-salt")
+    games = [Game.objects.create(game_type="snowball-fight", options={}, seed=seed, num_seats=2,
+                                 invite_code=f"old-salt-{seed}", created_by=user) for seed in (1, 2)]
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    from games.models import Game as CurrentGame, seed_commitment
+
+    salts = [CurrentGame.objects.get(pk=g.pk).seed_salt for g in games]
+    assert all(len(s) == 32 for s in salts) and salts[0] != salts[1]
+    first = CurrentGame.objects.get(pk=games[0].pk)
+    assert first.seed_commitment == seed_commitment(1, salts[0])
+    CurrentGame.objects.filter(pk__in=[g.pk for g in games]).delete()

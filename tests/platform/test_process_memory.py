@@ -9,7 +9,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games import presence, selectors, services
-from games.rendering import SPECTATOR_HTML
+from games.rendering import VIEW_HTML
 from games.state_cache import STATE_CACHE
 from tests.platform.test_consumers import _setup_game, api_socket, choose, latest_view, next_of
 
@@ -25,7 +25,7 @@ def cached_for(game_id: int) -> list[str]:
         held.append("views")
     if STATE_CACHE._lru.get(game_id) is not None:
         held.append("state")
-    if any(key[0] == game_id for key in list(SPECTATOR_HTML._data)):
+    if any(key[0] == game_id for key in list(VIEW_HTML._data)):
         held.append("spectator html")
     return held
 

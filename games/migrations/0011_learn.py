@@ -4,7 +4,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("games", "0009_ratings"),
+        ("games", "0010_seed_commitment"),
     ]
 
     operations = [

@@ -1,0 +1,134 @@
+"""A game that ends while its engine is mid-turn (the last opponent resigns) offers nobody
+anything to do: no action button, order form, prompt, "your turn" marker or countdown on the
+page (first render and the socket's redraw) for a seat or a spectator, and no prompt or legal
+action in the JSON API's view, in every game."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from games import engines, rendering, selectors, services
+from games.models import ApiToken, Game, Seat
+from tests.platform.helpers import play_one
+
+pytestmark = pytest.mark.django_db
+
+# game, seats, teams, options; the first team (or seat 0) resigns.
+TABLES = {
+    "snowball-fight": ("snowball-fight", 2, None, {}),
+    "snowball-fight-teams": ("snowball-fight", 4, 2, {}),
+    "jingle-bells": ("jingle-bells", 2, None, {"layout": "garden"}),
+    "snowball-fighting": ("snowball-fighting", 2, None, {}),
+    "what-a-snowball": ("what-a-snowball", 2, None, {}),
+}
+MOVES_BEFORE = 3
+
+# What a finished page may not carry: anything the board sends on the socket (buttons, order
+# forms), the prompt bar, a countdown, the "your turn" flag, the Resign button, a hint to act.
+ACTING = {
+    "a ws-send control": re.compile(r"\bws-send\b"),
+    "a data-jb-send control": re.compile(r"\bdata-jb-send\b"),
+    "the prompt bar": re.compile(r'class="prompt-bar'),
+    "a countdown": re.compile(r'class="countdown"'),
+    "the your-turn flag": re.compile(r'data-your-turn="1"'),
+    "an asked board": re.compile(r'data-asked="1"|\bis-asked\b'),
+    "the Resign button": re.compile(r'id="resign"'),
+    "a hint to act": re.compile(r"to set up<|is choosing<|\bto act\b|If time runs out"),
+}
+
+
+def _finished_mid_turn(make_user, table: str):
+    game_type, seats, teams, options = TABLES[table]
+    users = [make_user(f"P{n}") for n in range(seats)]
+    game = services.create_game(creator=users[0], game_type=game_type, num_seats=seats, num_teams=teams,
+                                options=options)
+    for seat in range(1, seats):
+        services.join_seat(game_id=game.pk, user=users[seat], number=seat)
+    services.start_game(game_id=game.pk, user=users[0])
+    by_seat = dict(enumerate(users))
+    team_of = dict(Seat.objects.filter(game=game).values_list("number", "team"))
+    losers = [s for s in range(seats) if team_of[s] == team_of[0]] if teams else [0]
+    ruleset = engines.get(game_type)
+    for played in range(40):  # a few moves in, until a winner is asked
+        if played >= MOVES_BEFORE and set(ruleset.to_act(selectors.game_state(selectors.get_game(game.pk)))) - set(losers):
+            break
+        play_one(game.pk, by_seat)
+    for seat in losers:
+        services.resign(game_id=game.pk, user=users[seat])
+    game = selectors.get_game(game.pk)
+    assert game.status == Game.Status.FINISHED and game.outcome["code"] == "resigned"
+    state = selectors.game_state(game)
+    assert ruleset.outcome(state) is None, "the engine's game must still be running"
+    still_asked = set(ruleset.to_act(state)) - set(losers)
+    assert still_asked, "a winner must still be asked to act by the engine"
+    return game, users, losers
+
+
+def _viewers(make_user, users):
+    stranger = make_user("Eve")
+    return [*((f"seat {n}", user) for n, user in enumerate(users)), ("a signed-in spectator", stranger),
+            ("an anonymous spectator", None)]
+
+
+def _client(user) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def _live_region(html: str) -> str:
+    """The page's ``#live`` region (the game; table talk beside it has its own form)."""
+    start = html.index('<div id="live"')
+    return html[start:html.index('<section class="log"', start)]
+
+
+def _acting_parts(html: str) -> list[str]:
+    live = _live_region(html)
+    return [what for what, pattern in ACTING.items() if pattern.search(live)]
+
+
+@pytest.mark.parametrize("table", list(TABLES))
+def test_a_game_won_by_resignation_mid_turn_offers_no_action_to_anyone(make_user, table):
+    """Every seat (winner and resigner) and a spectator: the page, its redraw, the API view."""
+    game, users, _ = _finished_mid_turn(make_user, table)
+    viewers = _viewers(make_user, users)
+    _api_views_ask_nothing(game, viewers, table)
+    for who, user in viewers:
+        page = _client(user).get(f"/games/{game.pk}/")
+        assert page.status_code == 200
+        html = page.content.decode()
+        assert 'data-status="finished"' in html
+        assert _acting_parts(html) == [], f"{who}'s page of the finished {table} game offers {_acting_parts(html)}"
+        seat = selectors.seat_of(game, user)
+        redraw = rendering.live_html(game, selectors.viewer_payload(game, seat), user)
+        assert _acting_parts(redraw) == [], f"{who}'s redraw of the finished {table} game offers {_acting_parts(redraw)}"
+
+
+def _asks(view) -> list[str]:
+    """Where an engine's view asks its viewer to act (its own prompt and legal actions, the
+    ``you`` block's question, what it may play or lock)."""
+    found = []
+    if not isinstance(view, dict):
+        return found
+    for key in ("prompt", "legal_actions", "waiting_for"):
+        if view.get(key):
+            found.append(key)
+    you = view.get("you") or {}
+    for key in ("asked", "prompt", "lock", "playable", "draft", "deal", "orders_help"):
+        if you.get(key):
+            found.append(f"you.{key}")
+    return found
+
+
+def _api_views_ask_nothing(game, viewers, table: str) -> None:
+    for who, user in viewers:
+        client = Client() if user is None else Client(
+            HTTP_AUTHORIZATION=f"Token {ApiToken.issue(user=user, name='t')[1]}")
+        body = client.get(f"/api/games/{game.pk}/").json()
+        assert body["status"] == "finished"
+        assert (body["prompt"], body["legal_actions"], body["waiting_for"], body["next_deadline"]) == (None, [], [], None)
+        assert body["ready_action"] is None
+        assert _asks(body["view"]) == [], f"{who}'s API view of the finished {table} game asks {_asks(body['view'])}"

@@ -1,0 +1,90 @@
+"""A socket gets a view only when what its viewer sees changed: a Snowball Fighting player who
+revises their written orders is sent their own view, and the other players and the spectators
+get nothing, so they cannot count an opponent's edits."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from games import selectors, services
+from games.models import ApiToken, Game
+from snowball_site.asgi import application
+from tests.platform.test_pace import _table
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def _socket(game_id: int, key: str | None) -> WebsocketCommunicator:
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    if key:
+        headers.append((b"authorization", f"Token {key}".encode()))
+    comm = WebsocketCommunicator(application, f"/ws/api/games/{game_id}/", headers=headers)
+    connected, code = await comm.connect(timeout=5)
+    assert connected, f"refused with {code}"
+    return comm
+
+
+async def _views(comm: WebsocketCommunicator, timeout: float = 1.0) -> list[dict]:
+    """Every view frame the socket gets until it has been quiet for ``timeout`` seconds."""
+    views = []
+    while not await comm.receive_nothing(timeout=timeout):
+        frame = json.loads(await comm.receive_from())
+        if frame["type"] == "view":
+            views.append(frame)
+    return views
+
+
+@database_sync_to_async
+def _orders_phase(make_user) -> tuple[Game, list, list[str]]:
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = _table(ana, ben, game_type="snowball-fighting", pace="daily", seconds=86400)
+    for user, name in ((ana, "Ana"), (ben, "Ben")):
+        version = Game.objects.get(pk=game.pk).version
+        services.submit_action(game_id=game.pk, user=user, action={"type": "setup", "name": name, "starts": []},
+                               action_id=f"setup-{name}", version=version)
+    for user in (ana, ben):
+        services.mark_ready(game_id=game.pk, user=user, version=Game.objects.get(pk=game.pk).version,
+                            action_id=f"ready-{user.pk}")
+    keys = [ApiToken.issue(user=user, name="t")[1] for user in (ana, ben)]
+    return Game.objects.get(pk=game.pk), [ana, ben], keys
+
+
+@database_sync_to_async
+def _revise_orders(game_id: int, user, action_id: str) -> int:
+    game = Game.objects.get(pk=game_id)
+    payload = selectors.viewer_payload(game, 0)
+    orders = next(a for a in payload["legal_actions"] if a["type"] == "orders")
+    return services.submit_action(game_id=game_id, user=user, action=orders["example"], action_id=action_id,
+                                  version=game.version).version
+
+
+async def test_revised_orders_reach_only_their_writer(site_backend, make_user):
+    game, (ana, ben), keys = await _orders_phase(make_user)
+    assert game.status == Game.Status.ACTIVE
+    sockets = {"ana": await _socket(game.pk, keys[0]), "ben": await _socket(game.pk, keys[1]),
+               "spectator": await _socket(game.pk, None)}
+    for comm in sockets.values():
+        assert len(await _views(comm)) == 1  # the first view
+
+    for edit in range(3):
+        version = await _revise_orders(game.pk, ana, f"edit-{edit}")
+        views = {name: await _views(comm, timeout=0.5) for name, comm in sockets.items()}
+        # her first orders change her view; writing the same orders again changes nothing she sees
+        assert [v["version"] for v in views["ana"]] == ([version] if edit == 0 else [])
+        assert views["ben"] == [] and views["spectator"] == []
+
+    await database_sync_to_async(services.mark_ready)(game_id=game.pk, user=ana, version=version,
+                                                      action_id="ready-ana")
+    ready_version = (await database_sync_to_async(Game.objects.get)(pk=game.pk)).version
+    for name, comm in sockets.items():
+        views = await _views(comm, timeout=0.5)
+        assert [v["version"] for v in views] == [ready_version], name
+        assert views[0]["waiting_for"] == [1]
+
+    await sockets["ben"].send_json_to({"type": "refresh"})
+    assert [v["version"] for v in await _views(sockets["ben"])] == [ready_version]
+    for comm in sockets.values():
+        await comm.disconnect()
