@@ -152,6 +152,25 @@ def games(request: HttpRequest, body: dict) -> JsonResponse:
     return JsonResponse(data, status=201)
 
 
+@api_view({"POST"}, body=inputs.LEARN_BODY)
+def learn(request: HttpRequest, body: dict) -> JsonResponse:
+    """Learn to play: a started private game against computer players, with hints (docs/api.md)."""
+    from games.services.learn import start_learn_game
+
+    game = start_learn_game(user=request.user, game_type=body["game_type"])
+    return JsonResponse({**_game_summary(game), "invite_code": game.invite_code, "learn": True}, status=201)
+
+
+@api_view({"GET"})
+def hints(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
+    """Your hints in a Learn game: what you are asked, what each offered action does, what is not offered and why."""
+    from games.selectors.learn import hints_for
+
+    game = _visible(request, game_id)
+    payload = selectors.viewer_payload(game, selectors.seat_of(game, request.user))
+    return JsonResponse({"learn": game.is_learn, "version": payload["version"], "hints": hints_for(game, payload)})
+
+
 @api_view({"GET"}, login=False)
 def game_detail(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
     """This viewer's view: the same payload the JSON websocket sends."""

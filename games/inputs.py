@@ -282,6 +282,8 @@ NEW_GAME_BODY = Shape("the body", {
     defaults={"options": {}, "is_public": True, "seats": None, "teams": None, "take_seat": True,
               "spectators_read_only": False, "pace": None, "decision_seconds": None, "rated": False})
 EMPTY_BODY = Shape("the body", {})
+LEARN_BODY = Shape("the body", {
+    "game_type": Text(1, 40, pattern=r"[a-z0-9-]+", describe='a game\'s slug, e.g. "snowball-fight"')})
 SEAT_BODY = Shape("the body", {"seat": Integer(0, 63), "team": Integer(0, 63)}, defaults={"seat": None, "team": None})
 ACTION_BODY = Shape("the body", {"action": GAME_ACTION, "action_id": ACTION_ID, "version": VERSION})
 HANDOVER_BODY = Shape("the body", {"seat": SEAT_NUMBER})

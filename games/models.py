@@ -101,6 +101,7 @@ class Game(models.Model):
     #  "handover": {seat: [seats that agreed to hand it to a computer player]}, "handed": [seats],
     #  "seats_changed": version at which a seat last changed hands after the start}
     prompts = models.JSONField(default=dict)
+    is_learn = models.BooleanField(default=False, help_text="a Learn to play game: against computer players, with hints")
     pace = models.CharField(max_length=8, choices=Pace.choices, default=Pace.LIVE)
     decision_seconds = models.PositiveIntegerField(
         null=True, blank=True, help_text="seconds per decision (live) or per turn (by the day); "

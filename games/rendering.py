@@ -15,6 +15,7 @@ from django.utils.html import escape
 from games import engines, rules, tables
 from games.caches import LRU
 from games.selectors.chat import dom_id_of
+from games.selectors.learn import hints_for
 from games.selectors.results import team_results, team_verdict
 
 
@@ -44,6 +45,7 @@ def live_context(game, payload: dict[str, Any], user) -> dict[str, Any]:
         "version": payload["version"],
         "board_template": board_template(game.game_type),
         "user": user,
+        "hints": hints_for(game, payload),
         **_waiting_room_context(game, ruleset, payload),
         **(_result_context(ruleset, payload) if payload.get("outcome") else {}),
     }

@@ -377,3 +377,28 @@ def _safe_next(request: HttpRequest, *, default: str | None = None) -> str:
             target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
         return target
     return reverse("lobby") if default is None else default
+
+
+def learn(request: HttpRequest, slug: str) -> HttpResponse:
+    """Learn to play: POST starts a game against computer players with hints (a visitor not
+    signed in gives a guest name in the same form); GET shows that form."""
+    from games.services.learn import start_learn_game
+
+    try:
+        ruleset = engines.get(slug)
+    except KeyError:
+        raise Http404(f"no game called {slug}")
+    form = GuestForm(request.POST or None)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            if not form.is_valid():
+                return render(request, "games/learn.html", {"ruleset": ruleset, "guest_form": form}, status=400)
+            user = services.create_guest(display_name=form.cleaned_data["display_name"])
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        try:
+            game = start_learn_game(user=request.user, game_type=slug)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+            return redirect("rules", slug)
+        return redirect(_game_url(game))
+    return render(request, "games/learn.html", {"ruleset": ruleset, "guest_form": form})
