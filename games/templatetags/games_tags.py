@@ -48,16 +48,45 @@ def player_name(seat, names):
         return f"Seat {seat}"
 
 
+# Variants named with the game wherever a table is shown: (game type, option, value) -> the variant's name.
+TITLED_VARIANTS = {("snowball-fighting", "map", "fogbound"): "Fogbound"}
+
+
+def variant_of(game) -> str | None:
+    """The name of the variant ``game`` is played in ("Fogbound"), or None."""
+    options = game.options or {}
+    return next((name for (game_type, option, value), name in TITLED_VARIANTS.items()
+                 if game.game_type == game_type and options.get(option) == value), None)
+
+
 @register.filter
-def game_title(game) -> str:
-    """"Snowball Fight #12" for a game row."""
+def game_name(game) -> str:
+    """"Snowball Fighting: Fogbound": the game's name, with the variant it is played in."""
     from games import engines
 
     try:
         name = engines.get(game.game_type).name
     except KeyError:
         name = game.game_type
-    return f"{name} #{game.pk}"
+    variant = variant_of(game)
+    return f"{name}: {variant}" if variant else name
+
+
+@register.filter
+def game_title(game) -> str:
+    """"Snowball Fight #12" (or "Snowball Fighting: Fogbound #13") for a game row."""
+    return f"{game_name(game)} #{game.pk}"
+
+
+@register.filter
+def shout_range(game) -> int | None:
+    """How many hexes a shout carries in this game (Snowball Fighting's Fogbound garden), or None
+    where there is no shouting: only table talk."""
+    if variant_of(game) != "Fogbound":
+        return None
+    from games.engines.snowball_fighting.fog import SHOUT_RANGE
+
+    return SHOUT_RANGE
 
 
 @register.filter

@@ -52,8 +52,10 @@ THROW_FACTS = {
 COLLECT_COST = {"ss": 2.0, "dd": 4.0, "head": 2.0}
 
 
-def _parse(ref: str) -> tuple[int, int]:
-    return ord(ref[0]) - ord("A"), int(ref[1:])
+def _split(ref: str) -> tuple[str, int]:
+    """("K", 7) for "K7": the row's letters and the column."""
+    digits = len(ref) - len(ref.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+    return ref[:digits], int(ref[digits:])
 
 
 def _fmt(value: float) -> str:
@@ -61,20 +63,22 @@ def _fmt(value: float) -> str:
 
 
 class Geometry:
-    """Where each hex of a map is drawn."""
+    """Where each hex of a map is drawn; the kitchen sits below its door (between its doors)."""
 
-    def __init__(self, rows: int, cols: int, kitchen_door: str):
-        self.rows, self.cols = rows, cols
+    def __init__(self, rows: list[str], cols: int, doors: list[str]):
+        self.rows, self.cols = len(rows), cols
+        self.row_of = {letters: i for i, letters in enumerate(rows)}
         self.width = MARGIN_X * 2 + (cols - 1) * 1.5 * RADIUS + 2 * RADIUS
-        self.map_bottom = MARGIN_TOP + (rows + 1) * HALF_HEIGHT
-        self.door = kitchen_door
+        self.map_bottom = MARGIN_TOP + (self.rows + 1) * HALF_HEIGHT
+        self.doors = list(doors)
         self.height = self.map_bottom + KITCHEN_HEIGHT + 12
 
     def centre(self, ref: str) -> tuple[float, float]:
         if ref == "KITCHEN":
-            x, _ = self.centre(self.door)
-            return x, self.map_bottom + 8 + KITCHEN_HEIGHT / 2 + 6
-        row, col = _parse(ref)
+            xs = [self.centre(door)[0] for door in self.doors]
+            return (min(xs) + max(xs)) / 2, self.map_bottom + 8 + KITCHEN_HEIGHT / 2 + 6
+        letters, col = _split(ref)
+        row = self.row_of[letters]
         return MARGIN_X + RADIUS + (col - 1) * 1.5 * RADIUS, MARGIN_TOP + HALF_HEIGHT * (row + 1)
 
     def points(self, ref: str, shrink: float = 0.0) -> str:
@@ -87,6 +91,15 @@ class Geometry:
         return " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in (self.centre(r) for r in refs))
 
 
+def doors_of(m: dict[str, Any]) -> list[str]:
+    """The kitchen's doors on a map: one in the snowy garden, one at the end of each path in the fog."""
+    return list(m.get("kitchen_doors") or [m["kitchen_door"]])
+
+
+def geometry_of(m: dict[str, Any]) -> Geometry:
+    return Geometry(m["rows"], m["cols"], doors_of(m))
+
+
 def _step_costs(route_from: str, route: list[str], path: set[str]) -> list[float]:
     costs, here = [], route_from
     for step in route:
@@ -96,6 +109,8 @@ def _step_costs(route_from: str, route: list[str], path: set[str]) -> list[float
 
 
 def _seat_name(combatants: list[dict[str, Any]], seat: Any, names: list[str]) -> str:
+    if seat is None:
+        return "someone out of the fog"
     if isinstance(seat, int) and 0 <= seat < len(combatants):
         return combatants[seat].get("name") or (names[seat] if seat < len(names) else f"Seat {seat}")
     if isinstance(seat, int) and seat < len(names):
@@ -226,14 +241,18 @@ def _report(view: dict[str, Any], geo: Geometry, names: list[str], seat: int | N
     for seg in report["segments"]:
         moves = []
         for m in seg["moves"]:
-            hexes = [m["from"], *m["route"]]
-            if m.get("bounce"):
-                hexes = [m["from"], m["to"]]
+            # in the fog a move is only its part in the viewer's sight (no start or end hex when out of it)
+            hexes = [h for h in ([m["from"], m["to"]] if m.get("bounce") else [m["from"], *m["route"]]) if h]
+            if not hexes:
+                continue
+            end = m.get("to") or hexes[-1]
             moves.append({"seat": m["seat"], "points": geo.line(hexes), "bumped": m.get("bumped"),
-                          "bounce": bool(m.get("bounce")),
-                          "ex": _fmt(geo.centre(m["to"])[0]), "ey": _fmt(geo.centre(m["to"])[1])})
+                          "bounce": bool(m.get("bounce")), "ends": bool(m.get("to")),
+                          "ex": _fmt(geo.centre(end)[0]), "ey": _fmt(geo.centre(end)[1])})
         throws = []
         for t in seg["throws"]:
+            if not t.get("from") or not t.get("to"):
+                continue
             (x1, y1), (x2, y2) = geo.centre(t["from"]), geo.centre(t["to"])
             throws.append({"seat": t["seat"], "x1": _fmt(x1), "y1": _fmt(y1), "x2": _fmt(x2), "y2": _fmt(y2),
                            "hit": t["hit"], "area": t["action"] == "maniac",
@@ -338,8 +357,10 @@ def _hex_words(ref: str, m: dict[str, Any], path: set[str], conifers: set[str], 
         words.append(f"under the {'north' if side == 'N' else 'south'} side of the shed roof"
                      + (", already avalanched" if side_used else ""))
     words += ["safe from avalanches"] if ref in safe else []
+    words += ["the pond: whoever walks in loses every HP and goes to change in the kitchen"] if ref in (m.get("pond") or ()) else []
+    words += ["the wheelbarrow full of snow, with Doubleday Dirigibles in it"] if ref == m.get("wheelbarrow") else []
     words += ["a start hex"] if ref in starts else []
-    words += ["the kitchen door"] if ref == m["kitchen_door"] else []
+    words += ["a kitchen door"] if ref in doors_of(m) else []
     return ", ".join(words) or "snow"
 
 
@@ -349,9 +370,10 @@ def _hex_layer(m: dict[str, Any], used_sides: tuple[str, ...]) -> Any:
     cached = _HEX_LAYERS.get(key)
     if cached is not None:
         return cached
-    geo = Geometry(len(m["rows"]), m["cols"], m["kitchen_door"])
+    geo = geometry_of(m)
     path, conifers, adjacent = set(m["path"]), set(m["conifers"]), set(m["conifer_adjacent"])
     snowmen, starts, safe = set(m["snowmen"]), set(m["starts"]), set(m["avalanche_safe"])
+    pond, doors = set(m.get("pond") or ()), set(doors_of(m))
     side_of = {h: side for side, cells in m["avalanche"].items() for h in cells}
     parts = []
     for ref in m["hexes"]:
@@ -365,8 +387,10 @@ def _hex_layer(m: dict[str, Any], used_sides: tuple[str, ...]) -> Any:
         if side:
             classes += [f"is-avalanche is-avalanche-{side}"] + (["is-used"] if side in used_sides else [])
         classes += ["is-safe"] if ref in safe else []
+        classes += ["is-pond"] if ref in pond else []
+        classes += ["is-wheelbarrow"] if ref == m.get("wheelbarrow") else []
         classes += ["is-start"] if ref in starts else []
-        classes += ["is-door"] if ref == m["kitchen_door"] else []
+        classes += ["is-door"] if ref in doors else []
         side_attr = f' data-side="{side}"' if side else ""
         what = _hex_words(ref, m, path, conifers, adjacent, snowmen, starts, safe, side, side in used_sides)
         parts.append(f'<g class="{" ".join(classes)}" data-hex="{ref}"{side_attr} role="button" tabindex="-1" '
@@ -382,7 +406,7 @@ def _hex_layer(m: dict[str, Any], used_sides: tuple[str, ...]) -> Any:
 def sf_board(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[str, Any]:
     """Everything the board template draws, for one viewer's view."""
     m = view["map"]
-    geo = Geometry(len(m["rows"]), m["cols"], m["kitchen_door"])
+    geo = geometry_of(m)
     used = view.get("used") or {"conifers": [], "sides": [], "heads": []}
     starts = m["starts"]
     you = view.get("you") or {}
@@ -399,10 +423,14 @@ def sf_board(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[s
                            "initial": "".join(w[0] for w in c["name"].split()[:2]).upper() or "?",
                            "ball_xs": [_fmt(12 + 4.4 * i) for i in range(min(c["ss"], 4))], "me": c["seat"] == seat})
     sx, sy = geo.centre(m["shed"])
-    door_x, door_y = geo.centre(m["kitchen_door"])
     kx, ky = geo.centre("KITCHEN")
     players = view.get("players") or len(names)
-    kitchen_w = max(70.0, 24.0 * players + 20)
+    doors = doors_of(m)
+    if len(doors) > 1:  # the house fills the south end, a kitchen door at the end of each path
+        kitchen_left, kitchen_w = MARGIN_X, geo.width - 2 * MARGIN_X
+    else:
+        kitchen_w = max(70.0, 24.0 * players + 20)
+        kitchen_left = kx - kitchen_w / 2
     features = {
         "conifers": [{"ref": c, "x": _fmt(geo.centre(c)[0]), "y": _fmt(geo.centre(c)[1]), "used": c in used["conifers"]}
                      for c in m["conifers"]],
@@ -411,9 +439,13 @@ def sf_board(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[s
         "shed": {"ref": m["shed"], "x": _fmt(sx), "y": _fmt(sy), "n_used": "N" in used["sides"], "s_used": "S" in used["sides"],
                  "n_y": _fmt(sy - HALF_HEIGHT + 2), "s_y": _fmt(sy + 1), "half": _fmt(HALF_HEIGHT - 3),
                  "left": _fmt(sx - RADIUS + 3), "w": _fmt(2 * RADIUS - 6)},
-        "door": {"x": _fmt(door_x), "y": _fmt(door_y + HALF_HEIGHT)},
-        "kitchen": {"x": _fmt(kx - kitchen_w / 2), "y": _fmt(geo.map_bottom + 8), "w": _fmt(kitchen_w),
-                    "h": _fmt(KITCHEN_HEIGHT), "cx": _fmt(kx), "cy": _fmt(ky)},
+        "doors": [{"ref": d, "x": _fmt(geo.centre(d)[0]), "y": _fmt(geo.centre(d)[1] + HALF_HEIGHT)} for d in doors],
+        "kitchen": {"x": _fmt(kitchen_left), "y": _fmt(geo.map_bottom + 8), "w": _fmt(kitchen_w),
+                    "h": _fmt(KITCHEN_HEIGHT), "cx": _fmt(kx), "cy": _fmt(ky), "doors": ", ".join(doors),
+                    "house": len(doors) > 1},
+        "pond": [{"ref": h, "points": geo.points(h, 3)} for h in m.get("pond") or ()],
+        "wheelbarrow": _spot(geo, m.get("wheelbarrow")),
+        "fence": _fence(geo) if m.get("fences") else None,
         "starts": [{"ref": s, "x": _fmt(geo.centre(s)[0]), "y": _fmt(geo.centre(s)[1]),
                     "rank": (my_starts.index(s) + 1) if s in my_starts else None} for s in starts],
     }
@@ -425,9 +457,69 @@ def sf_board(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[s
     return {
         "width": _fmt(geo.width), "height": _fmt(geo.height), "hex_layer": hex_layer, "combatants": combatants,
         "features": features, "cols": col_labels, "rows": row_labels, "routes": routes,
-        "report": _report(view, geo, names, seat), "orders": orders,
+        "report": _report(view, geo, names, seat), "orders": orders, "fog": _fog(view, geo, seat),
         "colours": SEAT_COLOURS, "throw_facts": THROW_FACTS, "conditions": CONDITIONS, "label_left": _fmt(MARGIN_X / 2 + 1),
         "label_right": _fmt(geo.width - MARGIN_X / 2 - 1),
+    }
+
+
+def _spot(geo: Geometry, ref: str | None) -> dict[str, str] | None:
+    if not ref:
+        return None
+    x, y = geo.centre(ref)
+    return {"ref": ref, "x": _fmt(x), "y": _fmt(y)}
+
+
+def _fence(geo: Geometry) -> str:
+    """The fence along the west side, the back (north) and the east side, as a polyline."""
+    left, right = MARGIN_X - 3, geo.width - MARGIN_X + 3
+    top, bottom = MARGIN_TOP - 2, geo.map_bottom + 4
+    return " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in ((left, bottom), (left, top), (right, top), (right, bottom)))
+
+
+COMPASS = {"N": "north", "NE": "north-east", "E": "east", "SE": "south-east",
+           "S": "south", "SW": "south-west", "W": "west", "NW": "north-west"}
+SOUND_WORDS = {"splash": "A splash", "throw": "A snowball thrown", "fall": "Someone falling over",
+               "shout": "A shout"}
+DISTANCE_WORDS = {"near": "near", "middling": "not far", "far": "far"}
+
+
+def sound_text(sound: dict[str, Any]) -> str:
+    """A sound in plain words: "A splash, far to the north-east"; a shout with what was shouted."""
+    what = SOUND_WORDS.get(sound.get("kind"), "A sound")
+    where = COMPASS.get(sound.get("direction"), "")
+    distance = DISTANCE_WORDS.get(sound.get("distance"), sound.get("distance") or "")
+    said = f"{what}, {distance} to the {where}" if where else f"{what}, {distance}".rstrip(", ")
+    if sound.get("direction") == "here" or sound.get("distance") == "here":
+        said = f"{what}, right here"
+    if sound.get("kind") == "shout" and sound.get("text"):
+        said += f": “{sound['text']}”"
+    return said
+
+
+def _fog(view: dict[str, Any], geo: Geometry, seat: int | None) -> dict[str, Any] | None:
+    """What the fog hides from this viewer (drawn over every hex it cannot see), the gnomes it
+    found, its vision, and the sounds it heard, newest turn first."""
+    fog = view.get("fog")
+    if not fog:
+        return None
+    m = view["map"]
+    visible = set(fog.get("visible") or ())
+    everything = view["phase"] == "over" or (seat is None and fog.get("spectators_see_all"))
+    hidden = [] if everything else [h for h in m["hexes"] if h not in visible]
+    sounds = [{**sound, "said": sound.get("text") or sound_text(sound)} for sound in fog.get("sounds") or ()]
+    sounds.sort(key=lambda sound: (-(sound.get("turn") or 0), -(sound.get("segment") or 0)))
+    turns: dict[Any, list[dict[str, Any]]] = {}
+    for sound in sounds:
+        turns.setdefault(sound.get("turn"), []).append(sound)
+    return {
+        "vision": fog.get("vision"),
+        "see_all": bool(everything),
+        "spectator": seat is None,
+        "hidden": [{"ref": h, "points": geo.points(h)} for h in hidden],
+        "hidden_count": len(hidden),
+        "gnomes": [_spot(geo, g) for g in fog.get("gnomes") or ()],
+        "sounds": [{"turn": turn, "sounds": group} for turn, group in turns.items()],
     }
 
 

@@ -28,6 +28,13 @@
   // Turn htmx's form values into the frame the game socket expects (docs/api.md).
   document.addEventListener("htmx:wsConfigSend", function (evt) {
     var params = evt.detail.parameters;
+    if (params.type === "chat" && params.shout) {
+      // a shout is not table talk: it is the game's own action, heard in the garden within its range
+      evt.detail.messageBody = JSON.stringify({
+        type: "action", action: {type: "shout", text: params.text}, action_id: newActionId(), version: currentVersion()
+      });
+      return;
+    }
     if (params.type === "chat") {
       evt.detail.messageBody = JSON.stringify({
         type: "chat", channel: params.channel, to: params.to === "" ? null : parseInt(params.to, 10), text: params.text
@@ -220,10 +227,14 @@
     if (!form) return;
     form.elements.channel.value = tab.dataset.channel;
     form.elements.to.value = tab.dataset.to;
-    var writable = tab.dataset.writable === "1";
+    var shout = form.elements.shout;
+    var shouting = !!(shout && shout.checked);
+    var writable = shouting || tab.dataset.writable === "1";
     form.elements.text.disabled = !writable;
     form.querySelector("button[type=submit]").disabled = !writable;
-    form.elements.text.placeholder = !writable ? "" : tab.dataset.channel === "table" ? "Say something to the table"
+    form.elements.text.placeholder = !writable ? ""
+      : shouting ? "Shout in the garden (heard within " + shout.dataset.shoutRange + " hexes)"
+      : tab.dataset.channel === "table" ? "Say something to the table"
       : tab.dataset.channel === "team" ? "Say something to your team" : "Say something to " + tab.dataset.label;
     var closed = document.getElementById("talk-closed");
     if (closed) {
@@ -238,6 +249,9 @@
     refreshTalk();
     var form = document.getElementById("talk-form");
     if (form && !form.elements.text.disabled) form.elements.text.focus();
+  });
+  document.addEventListener("change", function (evt) {
+    if (evt.target && evt.target.name === "shout" && evt.target.form && evt.target.form.id === "talk-form") refreshTalk();
   });
   document.addEventListener("htmx:wsAfterSend", function (evt) {
     var form = evt.target;

@@ -6,7 +6,6 @@
 (function () {
   "use strict";
 
-  var SHED = "K7";
   var TARGET_TOOLS = {rattlesnake: 1, baker: 1, dirigible: 1, bolero: 1};
   var HINTS = {
     move: "Click where to go: the cheapest route there is drawn.",
@@ -33,18 +32,28 @@
   function q(sel) { return document.querySelector(sel); }
   function qa(sel) { return Array.prototype.slice.call(document.querySelectorAll(sel)); }
 
-  function parse(ref) { return [ref.charCodeAt(0) - 65, parseInt(ref.slice(1), 10)]; }
-  function refOf(r, c) { return String.fromCharCode(65 + r) + c; }
+  // The map's own facts, from the garden's drawing: its row letters (north to south), the shed, the kitchen's doors.
+  function mapData(name) {
+    var map = q("#sf-map");
+    return map && map.dataset[name] ? map.dataset[name].split(/,\s*/) : [];
+  }
+  function shed() { return mapData("shed")[0] || ""; }
+  function doors() { return mapData("doors"); }
+  function parse(ref) {
+    var letters = ref.match(/^[A-Z]+/)[0];
+    return [mapData("rows").indexOf(letters), parseInt(ref.slice(letters.length), 10)];
+  }
+  function refOf(r, c) { var rows = mapData("rows"); return r >= 0 && r < rows.length ? rows[r] + c : null; }
   function neighbours(ref) {
-    if (ref === "KITCHEN") return ["W11"];
+    if (ref === "KITCHEN") return doors();
     var p = parse(ref), out = [];
     [[-2, 0], [-1, 1], [1, 1], [2, 0], [1, -1], [-1, -1]].forEach(function (d) {
       var r = p[0] + d[0], c = p[1] + d[1];
       if (r < 0 || c < 1) return;
       var n = refOf(r, c);
-      if (n !== SHED && q('#sf-map [data-hex="' + n + '"].sf-hex')) out.push(n);
+      if (n && n !== shed() && q('#sf-map [data-hex="' + n + '"].sf-hex')) out.push(n);
     });
-    if (ref === "W11") out.push("KITCHEN");
+    if (doors().indexOf(ref) !== -1) out.push("KITCHEN");
     return out;
   }
   function stepCost(a, b, path) { return path.indexOf(a) !== -1 && path.indexOf(b) !== -1 ? 0.5 : 1; }
@@ -217,7 +226,7 @@
     var found = reach[hex];
     if (found && found.mf <= budget) return found.route.slice();
     if (quiet) return null;
-    routeHint(hex === SHED ? "Nobody can enter the shed (" + SHED + ")." :
+    routeHint(hex === shed() ? "Nobody can enter the shed (" + shed() + ")." :
       hex + " is out of reach this segment: the cheapest route there costs more than the " + budget +
       " MF you have for moving. The amber-edged hexes are within reach.");
     return null;
@@ -584,7 +593,7 @@
   // The hex the arrow key leads to: up and down a column, left and right to the next column,
   // zigzagging about the row the sideways run started from.
   function kbStep(ref, key) {
-    if (ref === "KITCHEN") return key === "ArrowUp" ? "W11" : null;
+    if (ref === "KITCHEN") return key === "ArrowUp" ? doors()[0] : null;
     var p = parse(ref), r = p[0], c = p[1], tries;
     if (key === "ArrowUp") tries = [[r - 2, c]];
     else if (key === "ArrowDown") tries = [[r + 2, c]];
@@ -595,9 +604,9 @@
     for (var i = 0; i < tries.length; i++) {
       if (tries[i][0] < 0 || tries[i][1] < 1) continue;
       var n = refOf(tries[i][0], tries[i][1]);
-      if (kbEl(n)) return n;
+      if (n && kbEl(n)) return n;
     }
-    return key === "ArrowDown" && ref === "W11" ? "KITCHEN" : null;
+    return key === "ArrowDown" && doors().indexOf(ref) !== -1 ? "KITCHEN" : null;
   }
   function kbFocus(ref, keepScroll) {
     var el = kbEl(ref);
