@@ -36,6 +36,7 @@ from games.engines.base import (
     rng_for,
     shown,
 )
+from games.engines.snowball_fighting import fog as F
 from games.engines.snowball_fighting import orders as O
 from games.engines.snowball_fighting import rules as R
 from games.engines.snowball_fighting.garden import KITCHEN, MAPS, MF_PER_SEGMENT, HexMap
@@ -55,6 +56,15 @@ ORDERS_TIMEOUT = 300.0
 DEFAULT_NAMES = ("Snow Warrior", "Jack Frost", "Winter Wolf", "Ice Maiden", "Slush Puppy", "Frostbite")
 
 OPTIONS: tuple[Option, ...] = (
+    Option(name="map", label="Garden", kind="choice", default="garden",
+           choices=(("garden", "The snowy garden"), ("fogbound", "Fogbound: a foggy garden with a pond and gnomes")),
+           help="Fogbound is the rule book's variant: 15 x 12 hexes in a pea-souper fog, each player sees only "
+           "a few hexes around them, with a pond, three hidden garden gnomes and a wheelbarrow of Dirigibles; "
+           "first to 12 VPs, or the most after 10 turns."),
+    Option(name="spectators_see_all", label="Spectators see the whole garden (Fogbound)", kind="bool",
+           default=False,
+           help="In a Fogbound game spectators see where everyone is while the game runs; without it they "
+           "see the garden, the scores and the fog, and everything once the game is over."),
     Option(name="rule12", label="00 spells disaster (optional rule 12)", kind="bool", default=False,
            help="A thrower who rolls 00 slips: all their snowballs break, they take 2 HP and spend "
            "the next segment recovering."),
@@ -66,7 +76,7 @@ OPTIONS: tuple[Option, ...] = (
            "as if it had rolled 00."),
 )
 _MAP_NAMES = tuple(MAPS)
-ACTION_TYPES = ("setup", "orders", "ready", "deadline")
+ACTION_TYPES = ("setup", "orders", "ready", "deadline", "shout")
 FIGHTING, RUNNING, DRYING, FLED, GONE = "fighting", "running", "drying", "fled", "gone"
 TARGETABLE = (FIGHTING, FLED)
 
@@ -77,10 +87,10 @@ TARGETABLE = (FIGHTING, FLED)
 def normalize_options(options: dict[str, Any] | None) -> dict[str, Any]:
     """The creation options in canonical form; BadAction names an unknown or mistyped one."""
     options = dict(options or {})
-    known = {o.name for o in OPTIONS} | {"map"}
+    known = {o.name for o in OPTIONS}
     unknown = sorted(set(options) - known)
     if unknown:
-        raise BadAction(f"unknown option {shown(unknown[0])}; known options: map, rule12, rule13, rule14")
+        raise BadAction(f"unknown option {shown(unknown[0])}; known options: {', '.join(sorted(known))}")
     out: dict[str, Any] = {}
     for name in ("rule12", "rule13", "rule14"):
         value = options.get(name, False)
@@ -91,6 +101,14 @@ def normalize_options(options: dict[str, Any] | None) -> dict[str, Any]:
     if garden not in MAPS:
         raise BadAction(f"option map must be one of {', '.join(_MAP_NAMES)}, got {shown(garden)}")
     out["map"] = garden
+    see_all = options.get("spectators_see_all", False)
+    if not isinstance(see_all, bool):
+        raise BadAction(f"option spectators_see_all must be true or false, got {shown(see_all)}")
+    if garden == "fogbound":
+        out["spectators_see_all"] = see_all
+    elif see_all:
+        raise BadAction("option spectators_see_all is for the Fogbound garden (map: fogbound), where "
+                        "spectators could otherwise not see the combatants")
     return out
 
 
@@ -110,14 +128,18 @@ def new_game(*, players: int, options: dict[str, Any] | None, seed: int) -> Stat
         raise BadAction(f"Snowball Fighting is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {shown(players)}")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise BadAction(f"seed must be an integer, got {shown(seed)}")
-    return {
-        "seed": seed, "rng_counter": 0, "players": players, "options": normalize_options(options),
+    options = normalize_options(options)
+    state = {
+        "seed": seed, "rng_counter": 0, "players": players, "options": options,
         "phase": "setup", "turn": 0, "clock": 0,
         "setup": [None] * players, "ready": [False] * players,
         "combatants": [], "orders": [None] * players,
         "used": {"conifers": [], "sides": [], "heads": []},
         "report": None, "result": None,
     }
+    if options["map"] == "fogbound":
+        state["fog"] = F.new_fog(players, options["spectators_see_all"])
+    return state
 
 
 garden_of = O.garden_of
@@ -131,6 +153,10 @@ def _copy(state: State) -> State:
     s["orders"] = list(state["orders"])
     s["combatants"] = [{**c, "tally": {k: list(v) for k, v in c["tally"].items()}} for c in state["combatants"]]
     s["used"] = {k: list(v) for k, v in state["used"].items()}
+    if F.is_fogbound(state):
+        fog = state["fog"]
+        s["fog"] = {**fog, "gnomes": list(fog["gnomes"]), "found": [list(f) for f in fog["found"]],
+                    "sounds": [list(x) for x in fog["sounds"]]}
     return s
 
 
@@ -198,6 +224,8 @@ def orders_description(state: State, seat: int) -> Action:
     holds, whom and what it may aim at, and an example."""
     garden = garden_of(state)
     start = O.starting_point(state, seat)
+    if F.is_fogbound(state):
+        return _fog_orders_description(state, seat, garden, start)
     others = [x for x, c in enumerate(state["combatants"]) if x != seat and c["status"] != GONE]
     return {
         "type": "orders",
@@ -215,6 +243,31 @@ def orders_description(state: State, seat: int) -> Action:
     }
 
 
+def _fog_orders_description(state: State, seat: int, garden: HexMap, start: dict[str, Any]) -> Action:
+    """The orders description in the fog: nothing that depends on what the seat cannot see."""
+    sight = F.visible_now(state, seat)
+    opening = state["turn"] <= F.OPENING_TURNS
+    return {
+        "type": "orders",
+        "segments": "three segment orders, see the package README (null: not written yet)",
+        "ready": "optional: true to mark them ready at once",
+        "first_segment": O.first_segment(state, seat),
+        "start": start["hex"], "ss": start["ss"], "dd": start["dd"],
+        "mf_per_segment": MF_PER_SEGMENT / 2,
+        "targets": [x for x in range(state["players"]) if x != seat],
+        "in_sight": [x for x in range(state["players"]) if x != seat and F.eye(state, x) in sight],
+        "conifers": [c for c in garden.conifers if not (c in state["used"]["conifers"] and c in sight)],
+        "shed_sides": [x for x in ("N", "S") if not (x in state["used"]["sides"] and garden.shed in sight)],
+        "snowman_heads": [h for h in garden.snowmen if not (h in state["used"]["heads"] and h in sight)],
+        "conditional_third_segment": state["options"]["rule13"],
+        "throwing": not opening,
+        "provisional": "a move or collect_move may add \"if_hazard\": \"stand\": stand still instead when "
+                       "its first step would enter the pond or a hex at or next to a gnome you have found",
+        "wheelbarrow": garden.wheelbarrow,
+        "example": O.example_orders(state, seat),
+    }
+
+
 # --------------------------------------------------------------------------- apply
 
 
@@ -227,6 +280,9 @@ def apply(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         raise NotYourTurn(f"there is no seat {shown(seat)} in this game")
     if state["phase"] == "over":
         raise IllegalAction("the game is over")
+    if action["type"] == "shout":
+        s = _copy(state)
+        return s, _shout(s, seat, action)
     if seat not in asked_seats(state):
         if state["ready"][seat]:
             raise NotYourTurn("you have already marked yourself ready; wait for the others")
@@ -313,14 +369,72 @@ def _finish_setup(s: State, events: list[Event]) -> None:
         while name.lower() in {x.lower() for x in names}:
             name, i = f"{wanted} {_roman(i)}", i + 1
         names.append(name)
-    hexes = assign_starts([s["setup"][seat]["starts"] for seat in range(n)], list(garden.starts), rng, events)
+    clashes: list[Event] = []
+    hexes = assign_starts([s["setup"][seat]["starts"] for seat in range(n)], list(garden.starts), rng, clashes)
+    for clash in clashes:
+        if F.is_fogbound(s):
+            clash["visible_to"] = list(clash["seats"])
+        events.append(clash)
     s["combatants"] = [_combatant(names[x], hexes[x]) for x in range(n)]
+    fogbound = F.is_fogbound(s)
+    if fogbound:
+        s["fog"]["gnomes"] = F.gnome_hexes(garden, rng)
     for seat in range(n):
-        events.append({"type": "start", "seat": seat, "hex": hexes[seat],
-                       "text": f"{{p{seat}}} fights as {names[seat]}, starting at {hexes[seat]}"})
+        start = {"type": "start", "seat": seat, "hex": hexes[seat],
+                 "text": f"{{p{seat}}} fights as {names[seat]}, starting at {hexes[seat]}"}
+        if fogbound:
+            start["visible_to"] = _start_readers(s, seat)
+        events.append(start)
     s["phase"] = "orders"
     s["turn"] = 1
     s["ready"] = [False] * n
+
+
+def _readers(s: State, seats: Any) -> list[int | None]:
+    """``visible_to`` for a Fogbound event the given seats may read (and spectators, if they see all)."""
+    out: list[int | None] = sorted(set(seats))
+    if s["fog"]["spectators_see_all"]:
+        out.append(None)
+    return out
+
+
+def _start_readers(s: State, seat: int) -> list[int | None]:
+    here = s["combatants"][seat]["hex"]
+    return _readers(s, [x for x in range(s["players"]) if here in F.visible_now(s, x)])
+
+
+def _shout(s: State, seat: int, action: Action) -> list[Event]:
+    """A Fogbound shout: heard by every combatant within the shout range, as a direction and a
+    rough distance, and listed in the shouter's own sounds. Orders and ready marks stay as they are."""
+    if not F.is_fogbound(s):
+        raise IllegalAction("shouting is part of the Fogbound variant; in the snowy garden everyone sees everyone")
+    text = action.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise BadAction("text must be what you shout, 1 to 200 characters")
+    text = " ".join(text.split())
+    if len(text) > F.SHOUT_LENGTH:
+        raise BadAction(f"a shout has at most {F.SHOUT_LENGTH} characters; this one has {len(text)}")
+    if not text.isprintable():
+        raise BadAction("a shout may not contain control characters")
+    if s["phase"] != "orders":
+        raise IllegalAction("you can shout while orders are being written")
+    here = F.eye(s, seat)
+    if here is None:
+        raise IllegalAction("nobody in the garden can hear you from where you are")
+    garden = garden_of(s)
+    turn = s["turn"]
+    s["fog"]["sounds"][seat].append({"turn": turn, "kind": "shout", "direction": None, "distance": None,
+                                     "text": text, "yours": True})
+    hearers = []
+    for x in range(s["players"]):
+        there = F.eye(s, x)
+        if x == seat or there is None or garden.distance(here, there) > F.SHOUT_RANGE:
+            continue
+        where = F.heard(garden, there, here) if there != here else {"direction": "N", "distance": "near"}
+        s["fog"]["sounds"][x].append({"turn": turn, "kind": "shout", **where, "text": text})
+        hearers.append(x)
+    return [{"type": "shout", "seat": seat, "text": "a shout rings out through the fog",
+             "visible_to": _readers(s, [seat, *hearers])}]
 
 
 def _roman(i: int) -> str:
