@@ -118,6 +118,11 @@ def _seat_name(combatants: list[dict[str, Any]], seat: Any, names: list[str]) ->
     return str(seat)
 
 
+def _look_first(order: dict[str, Any]) -> str:
+    """A provisional move's condition, in words (Fogbound)."""
+    return "; stand still instead if the first step meets the pond or a gnome found" if order.get("if_hazard") == "stand" else ""
+
+
 def describe_order(order: dict[str, Any] | None, combatants: list[dict[str, Any]], names: list[str]) -> str:
     """One segment's order in words, as the player wrote it."""
     if order is None:
@@ -128,15 +133,16 @@ def describe_order(order: dict[str, Any] | None, combatants: list[dict[str, Any]
         return "Stand still"
     if kind == "move":
         carry = {"ss": ", keeping simple snowballs", "dd": ", keeping the Dirigible"}.get(order.get("carry") or "", "")
-        return "Move " + " → ".join(order["route"]) + carry
+        return "Move " + " → ".join(order["route"]) + carry + _look_first(order)
     if kind in ("collect", "collect_move"):
         what = {"ss": f"{order.get('count', 1)} simple snowball{'s' if order.get('count', 1) == 2 else ''}",
-                "dd": "a Doubleday Dirigible", "head": "the snowman's head"}[order["what"]]
+                "dd": "a Doubleday Dirigible", "head": "the snowman's head",
+                "barrow": "a Dirigible from the wheelbarrow"}.get(order["what"], order["what"])
         if kind == "collect":
             return f"Collect {what}"
         route = " → ".join(order["route"])
         return (f"Collect {what}, then move {route}" if order["collect_at"] == "start"
-                else f"Move {route}, then collect {what}")
+                else f"Move {route}, then collect {what}") + _look_first(order)
     if kind in ("rattlesnake", "dirigible"):
         return f"{ACTION_NAMES[kind]} at {who(order['target'])}"
     if kind == "baker":
@@ -458,9 +464,19 @@ def sf_board(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[s
         "width": _fmt(geo.width), "height": _fmt(geo.height), "hex_layer": hex_layer, "combatants": combatants,
         "features": features, "cols": col_labels, "rows": row_labels, "routes": routes,
         "report": _report(view, geo, names, seat), "orders": orders, "fog": _fog(view, geo, seat),
+        "targets": _targets(view, names),
         "colours": SEAT_COLOURS, "throw_facts": THROW_FACTS, "conditions": CONDITIONS, "label_left": _fmt(MARGIN_X / 2 + 1),
         "label_right": _fmt(geo.width - MARGIN_X / 2 - 1),
     }
+
+
+def _targets(view: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
+    """Whom the viewer may aim at; in the fog, marked when out of its sight now."""
+    help_ = (view.get("you") or {}).get("orders_help") or {}
+    in_sight = help_.get("in_sight")
+    combatants = view.get("combatants") or []
+    return [{"seat": t, "name": _seat_name(combatants, t, names), "fogged": in_sight is not None and t not in in_sight}
+            for t in help_.get("targets") or ()]
 
 
 def _spot(geo: Geometry, ref: str | None) -> dict[str, str] | None:
@@ -481,20 +497,22 @@ COMPASS = {"N": "north", "NE": "north-east", "E": "east", "SE": "south-east",
            "S": "south", "SW": "south-west", "W": "west", "NW": "north-west"}
 SOUND_WORDS = {"splash": "A splash", "throw": "A snowball thrown", "fall": "Someone falling over",
                "shout": "A shout"}
-DISTANCE_WORDS = {"near": "near", "middling": "not far", "far": "far"}
+DISTANCE_WORDS = {"near": "close by", "middling": "a little way off", "far": "far off"}
 
 
 def sound_text(sound: dict[str, Any]) -> str:
-    """A sound in plain words: "A splash, far to the north-east"; a shout with what was shouted."""
-    what = SOUND_WORDS.get(sound.get("kind"), "A sound")
+    """A sound in plain words: "A splash, far to the north-east"; a shout with what was shouted
+    (a shout's ``text`` is the words shouted, any other sound's the engine's sentence)."""
+    kind = sound.get("kind")
+    if kind != "shout" and sound.get("text"):
+        return sound["text"]
+    if kind == "shout" and sound.get("yours"):
+        return f"You shouted: “{sound.get('text', '')}”"
+    what = SOUND_WORDS.get(kind, "A sound")
     where = COMPASS.get(sound.get("direction"), "")
-    distance = DISTANCE_WORDS.get(sound.get("distance"), sound.get("distance") or "")
-    said = f"{what}, {distance} to the {where}" if where else f"{what}, {distance}".rstrip(", ")
-    if sound.get("direction") == "here" or sound.get("distance") == "here":
-        said = f"{what}, right here"
-    if sound.get("kind") == "shout" and sound.get("text"):
-        said += f": “{sound['text']}”"
-    return said
+    distance = DISTANCE_WORDS.get(sound.get("distance"), "")
+    said = f"{what} to the {where}, {distance}" if where else what
+    return f"{said}: “{sound['text']}”" if kind == "shout" and sound.get("text") else said
 
 
 def _fog(view: dict[str, Any], geo: Geometry, seat: int | None) -> dict[str, Any] | None:
@@ -507,7 +525,7 @@ def _fog(view: dict[str, Any], geo: Geometry, seat: int | None) -> dict[str, Any
     visible = set(fog.get("visible") or ())
     everything = view["phase"] == "over" or (seat is None and fog.get("spectators_see_all"))
     hidden = [] if everything else [h for h in m["hexes"] if h not in visible]
-    sounds = [{**sound, "said": sound.get("text") or sound_text(sound)} for sound in fog.get("sounds") or ()]
+    sounds = [{**sound, "said": sound_text(sound)} for sound in fog.get("sounds") or ()]
     sounds.sort(key=lambda sound: (-(sound.get("turn") or 0), -(sound.get("segment") or 0)))
     turns: dict[Any, list[dict[str, Any]]] = {}
     for sound in sounds:

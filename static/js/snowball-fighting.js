@@ -175,10 +175,11 @@
       var route = routeTo(hex, cur && cur.type === tool ? cur.route.slice() : [], tool);
       if (route === null) return true;
       if (!route.length) { setOrder(isConditional(orders()) ? {type: "stand"} : null); return true; }
-      if (tool === "move") setOrder({type: "move", route: route});
+      var look = cur && cur.type === tool && cur.if_hazard ? {if_hazard: cur.if_hazard} : {};
+      if (tool === "move") setOrder(Object.assign({type: "move", route: route}, look));
       else {
         var what = (q("[data-sf-cm-what]") || {value: "ss"}).value, when = (q("[data-sf-cm-at]") || {value: "start"}).value;
-        setOrder({type: "collect_move", what: what, count: 1, collect_at: when, route: route});
+        setOrder(Object.assign({type: "collect_move", what: what, count: 1, collect_at: when, route: route}, look));
       }
       return true;
     }
@@ -301,6 +302,15 @@
     paintTools();
   }
 
+  // A provisional move (Fogbound): stand still instead when its first step meets a hazard the player knows of.
+  document.addEventListener("change", function (evt) {
+    var box = evt.target.closest && evt.target.closest("[data-sf-if-hazard]");
+    if (!box) return;
+    var list = orders(), k = parseInt(box.dataset.sfIfHazard, 10) - 1, o = list[k];
+    if (!o || (o.type !== "move" && o.type !== "collect_move")) return;
+    if (box.checked) o.if_hazard = "stand"; else delete o.if_hazard;
+    change(list);
+  });
   document.addEventListener("click", function (evt) {
     var b = board();
     if (!b || !b.contains(evt.target)) return;
