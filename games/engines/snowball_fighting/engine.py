@@ -545,7 +545,7 @@ def _resolve_turn(s: State, events: list[Event]) -> None:
             break
     for c in s["combatants"]:
         c["nmr"] = False
-    if fogbound:
+    if fogbound and s["phase"] != "over":
         _end_of_fog_turn(s, report, rng, events)
     s["report"] = report
     events.append({"type": "report", "turn": report["turn"],

@@ -148,10 +148,13 @@ def event_seats(event: dict[str, Any]) -> set[int]:
 
 def readable(garden: HexMap, event: dict[str, Any], viewer: int, sight: frozenset[str],
              seen: frozenset[int]) -> dict[str, Any] | None:
-    """The event as ``viewer`` may read it (None: not at all): every seat it names must be seen
-    and every hex it names in sight; a hit from a thrower out of sight reads as "out of the fog"."""
+    """The event as ``viewer`` may read it (None: not at all; a negative viewer is a spectator,
+    who reads only the public events): every seat it names must be seen and every hex it names
+    in sight; a hit from a thrower out of sight reads as "out of the fog"."""
     if event.get("type") in PUBLIC_EVENTS:
         return event
+    if viewer < 0:
+        return None
     seats = event_seats(event)
     if (event.get("type") == "damage" and event.get("seat") == viewer and event.get("thrower") not in seen
             and "unseen_text" in event):
