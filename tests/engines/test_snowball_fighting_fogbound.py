@@ -346,7 +346,7 @@ def test_sounds_come_near_middling_or_far(distance, band):
 
 
 def test_a_shout_is_heard_within_six_hexes_only_and_changes_no_orders():
-    s = fog_arena({0: "K1", 1: "K11", 2: "K7", 3: "AD12"}, players=4)  # K7 is 6 hexes east of K1, K11 10
+    s = fog_arena({0: "K1", 1: "L8", 2: "K7", 3: "AD12"}, players=4)  # K7 is 6 hexes from K1, L8 7
     s, _ = R.apply(s, 0, {"type": "orders", "segments": [STAND, STAND, STAND]})
     before = copy.deepcopy(s)
     s2, events = R.apply(s, 0, {"type": "shout", "text": "  Over   here! "})
