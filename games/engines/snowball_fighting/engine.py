@@ -649,6 +649,11 @@ def _targetable(s: State, seat: int) -> bool:
     return c["status"] in TARGETABLE and c["hex"] != KITCHEN
 
 
+def _sees_feature(s: State, thrower: int, feature: str) -> bool:
+    """In the fog a conifer or the shed is a target only when the thrower sees it."""
+    return not F.is_fogbound(s) or feature in F.visible_now(s, thrower)
+
+
 def _can_aim(s: State, thrower: int, target: int) -> bool:
     """Can ``thrower`` aim at ``target`` now: it can be hit and, in the fog, the thrower sees it."""
     if not _targetable(s, target):
@@ -1049,6 +1054,10 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
                     damage.append((seat, t, throw.damage, False, throw.name))
         elif kind == "storm":
             conifer = order["conifer"]
+            if not _sees_feature(s, seat, conifer):
+                _line(seg, f"{c['name']} holds the Conifer Storm: no conifer there can be seen in the fog.",
+                      kind="no_target", seat=seat)
+                continue
             if conifer in s["used"]["conifers"]:
                 _line(seg, f"{c['name']} holds the Conifer Storm: the conifer at {conifer} is already bare.",
                       kind="no_target", seat=seat)
@@ -1077,6 +1086,10 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
                         damage.append((seat, t, R.STORM_AROUND_DAMAGE, True, "Conifer Storm"))
         elif kind == "avalanche":
             side = order["side"]
+            if not _sees_feature(s, seat, garden.shed):
+                _line(seg, f"{c['name']} holds the Shed Avalanche: the shed cannot be seen in the fog.",
+                      kind="no_target", seat=seat)
+                continue
             if side in s["used"]["sides"]:
                 _line(seg, f"{c['name']} holds the Shed Avalanche: that side of the roof is already bare.",
                       kind="no_target", seat=seat)

@@ -169,9 +169,12 @@ def readable(garden: HexMap, event: dict[str, Any], viewer: int, sight: frozense
 
 
 def clipped_move(move: dict[str, Any], viewer: int, sight: frozenset[str]) -> dict[str, Any] | None:
-    """Another combatant's move as ``viewer`` saw it: only the hexes in sight (None: none)."""
+    """A move as ``viewer`` saw it: another's only in the hexes in sight (None: none of them);
+    its own whole, but for the planned route (a run to the kitchen) beyond its sight."""
     if move["seat"] == viewer:
-        return move
+        if all(h in sight for h in move["planned"] if h != KITCHEN):
+            return move
+        return {**move, "planned": [h for h in move["planned"] if h in sight or h == KITCHEN]}
     route = [h for h in move["route"] if h in sight]
     frm = move["from"] if move["from"] in sight else None
     to = move["to"] if move["to"] in sight else None
