@@ -465,3 +465,55 @@ def test_a_combatant_comes_back_out_of_the_door_it_went_in_by(dice):
         s, _ = turn(s, {})
     assert s["combatants"][0]["hex"] == "AD12" and s["combatants"][0]["status"] == "fighting"
     assert R.view(s, 0)["you"]["orders_help"]["start"] == "AD12"
+
+
+# --------------------------------------------------------------------------- the computer player
+
+
+def bot_orders(s, seat=0):
+    action = R.bot_action(s, seat)
+    assert action["type"] == "orders"
+    R.apply(s, seat, action)  # legal
+    return action["segments"]
+
+
+def walked(s, segments, seat=0):
+    here, out = s["combatants"][seat]["hex"], []
+    for order in segments:
+        if order["type"] in ("move", "collect_move"):
+            out += order["route"]
+    return out
+
+
+def test_the_bot_never_throws_in_the_opening_but_throws_at_what_it_sees_after():
+    s = put(fog_arena({0: "K5", 1: "L6"}, turn_no=2), 0, "K5", ss=2, dd=1)
+    assert not any(o["type"] in ("rattlesnake", "dirigible", "bolero", "baker") for o in bot_orders(s))
+    s["turn"] = 3
+    assert bot_orders(s)[0]["type"] in ("rattlesnake", "dirigible")
+
+
+def test_the_bot_walks_towards_what_it_heard():
+    s = put(fog_arena({0: "K3", 1: "AD12"}), 0, "K3", ss=2, dd=1)
+    s["fog"]["sounds"][0] = [{"turn": 3, "segment": 2, "kind": "throw", "direction": "E", "distance": "far",
+                              "text": "A snowball thrown to the east, far off."}]
+    route = walked(s, bot_orders(s))
+    assert route and F.garden_coords(G, route[-1])[1] >= 7  # east across the garden
+
+
+@pytest.mark.parametrize("gnomes", [[], ["R8"]])
+def test_the_bot_keeps_out_of_the_pond_and_away_from_gnomes_it_found(gnomes):
+    """From J8 the cheapest way south runs through the pond (O7); with the gnome at R8 found,
+    the way round it by P8, Q7 and S7 is barred too."""
+    s = put(fog_arena({0: "J8", 1: "AD12"}, gnomes=gnomes), 0, "J8", ss=2, dd=1)
+    s["fog"]["found"][0] = list(gnomes)
+    s["fog"]["sounds"][0] = [{"turn": 3, "segment": 1, "kind": "splash", "direction": "S", "distance": "middling",
+                              "text": "A splash to the south, a little way off."}]
+    route = walked(s, bot_orders(s))
+    assert route and F.garden_coords(G, route[-1])[0] > F.garden_coords(G, "J8")[0]
+    assert not set(route) & (set(G.pond) | E._gnome_zone(s, gnomes))
+
+
+def test_the_bot_makes_for_the_wheelbarrow_when_it_has_no_dirigible():
+    s = put(fog_arena({0: "T6", 1: "AD12"}), 0, "T6", ss=2, dd=0)
+    segments = bot_orders(s)
+    assert {"type": "collect", "what": "barrow"} in segments
