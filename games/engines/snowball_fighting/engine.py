@@ -76,7 +76,8 @@ OPTIONS: tuple[Option, ...] = (
            "as if it had rolled 00."),
 )
 _MAP_NAMES = tuple(MAPS)
-ACTION_TYPES = ("setup", "orders", "ready", "deadline", "shout")
+ACTION_TYPES = ("setup", "orders", "ready", "deadline")
+FOG_ACTION_TYPES = ("shout",)  # Fogbound only, and sent whether or not the seat is asked
 FIGHTING, RUNNING, DRYING, FLED, GONE = "fighting", "running", "drying", "fled", "gone"
 TARGETABLE = (FIGHTING, FLED)
 
@@ -273,9 +274,9 @@ def _fog_orders_description(state: State, seat: int, garden: HexMap, start: dict
 
 def apply(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
     """Validate and apply one action; the given state is never changed."""
-    if not isinstance(action, dict) or action.get("type") not in ACTION_TYPES:
+    if not isinstance(action, dict) or action.get("type") not in ACTION_TYPES + FOG_ACTION_TYPES:
         kind = action.get("type") if isinstance(action, dict) else action
-        raise BadAction(f"unknown action {shown(kind)}; actions are {', '.join(ACTION_TYPES)}")
+        raise BadAction(f"unknown action {shown(kind)}; actions are {', '.join(ACTION_TYPES + FOG_ACTION_TYPES)}")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["players"]:
         raise NotYourTurn(f"there is no seat {shown(seat)} in this game")
     if state["phase"] == "over":
