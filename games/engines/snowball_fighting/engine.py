@@ -76,7 +76,8 @@ OPTIONS: tuple[Option, ...] = (
            "as if it had rolled 00."),
 )
 _MAP_NAMES = tuple(MAPS)
-ACTION_TYPES = ("setup", "orders", "ready", "deadline", "shout")
+ACTION_TYPES = ("setup", "orders", "ready", "deadline")
+FOG_ACTION_TYPES = ("shout",)  # Fogbound only, and sent whether or not the seat is asked
 FIGHTING, RUNNING, DRYING, FLED, GONE = "fighting", "running", "drying", "fled", "gone"
 TARGETABLE = (FIGHTING, FLED)
 
@@ -273,9 +274,9 @@ def _fog_orders_description(state: State, seat: int, garden: HexMap, start: dict
 
 def apply(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
     """Validate and apply one action; the given state is never changed."""
-    if not isinstance(action, dict) or action.get("type") not in ACTION_TYPES:
+    if not isinstance(action, dict) or action.get("type") not in ACTION_TYPES + FOG_ACTION_TYPES:
         kind = action.get("type") if isinstance(action, dict) else action
-        raise BadAction(f"unknown action {shown(kind)}; actions are {', '.join(ACTION_TYPES)}")
+        raise BadAction(f"unknown action {shown(kind)}; actions are {', '.join(ACTION_TYPES + FOG_ACTION_TYPES)}")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["players"]:
         raise NotYourTurn(f"there is no seat {shown(seat)} in this game")
     if state["phase"] == "over":
@@ -545,7 +546,7 @@ def _resolve_turn(s: State, events: list[Event]) -> None:
             break
     for c in s["combatants"]:
         c["nmr"] = False
-    if fogbound:
+    if fogbound and s["phase"] != "over":
         _end_of_fog_turn(s, report, rng, events)
     s["report"] = report
     events.append({"type": "report", "turn": report["turn"],
@@ -647,6 +648,11 @@ def _condition_holds(s: State, seat: int, cond: dict[str, Any], turn_log: dict) 
 def _targetable(s: State, seat: int) -> bool:
     c = s["combatants"][seat]
     return c["status"] in TARGETABLE and c["hex"] != KITCHEN
+
+
+def _sees_feature(s: State, thrower: int, feature: str) -> bool:
+    """In the fog a conifer or the shed is a target only when the thrower sees it."""
+    return not F.is_fogbound(s) or feature in F.visible_now(s, thrower)
 
 
 def _can_aim(s: State, thrower: int, target: int) -> bool:
@@ -1049,6 +1055,10 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
                     damage.append((seat, t, throw.damage, False, throw.name))
         elif kind == "storm":
             conifer = order["conifer"]
+            if not _sees_feature(s, seat, conifer):
+                _line(seg, f"{c['name']} holds the Conifer Storm: no conifer there can be seen in the fog.",
+                      kind="no_target", seat=seat)
+                continue
             if conifer in s["used"]["conifers"]:
                 _line(seg, f"{c['name']} holds the Conifer Storm: the conifer at {conifer} is already bare.",
                       kind="no_target", seat=seat)
@@ -1077,6 +1087,10 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
                         damage.append((seat, t, R.STORM_AROUND_DAMAGE, True, "Conifer Storm"))
         elif kind == "avalanche":
             side = order["side"]
+            if not _sees_feature(s, seat, garden.shed):
+                _line(seg, f"{c['name']} holds the Shed Avalanche: the shed cannot be seen in the fog.",
+                      kind="no_target", seat=seat)
+                continue
             if side in s["used"]["sides"]:
                 _line(seg, f"{c['name']} holds the Shed Avalanche: that side of the roof is already bare.",
                       kind="no_target", seat=seat)

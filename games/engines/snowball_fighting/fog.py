@@ -148,10 +148,13 @@ def event_seats(event: dict[str, Any]) -> set[int]:
 
 def readable(garden: HexMap, event: dict[str, Any], viewer: int, sight: frozenset[str],
              seen: frozenset[int]) -> dict[str, Any] | None:
-    """The event as ``viewer`` may read it (None: not at all): every seat it names must be seen
-    and every hex it names in sight; a hit from a thrower out of sight reads as "out of the fog"."""
+    """The event as ``viewer`` may read it (None: not at all; a negative viewer is a spectator,
+    who reads only the public events): every seat it names must be seen and every hex it names
+    in sight; a hit from a thrower out of sight reads as "out of the fog"."""
     if event.get("type") in PUBLIC_EVENTS:
         return event
+    if viewer < 0:
+        return None
     seats = event_seats(event)
     if (event.get("type") == "damage" and event.get("seat") == viewer and event.get("thrower") not in seen
             and "unseen_text" in event):
@@ -166,9 +169,12 @@ def readable(garden: HexMap, event: dict[str, Any], viewer: int, sight: frozense
 
 
 def clipped_move(move: dict[str, Any], viewer: int, sight: frozenset[str]) -> dict[str, Any] | None:
-    """Another combatant's move as ``viewer`` saw it: only the hexes in sight (None: none)."""
+    """A move as ``viewer`` saw it: another's only in the hexes in sight (None: none of them);
+    its own whole, but for the planned route (a run to the kitchen) beyond its sight."""
     if move["seat"] == viewer:
-        return move
+        if all(h in sight for h in move["planned"] if h != KITCHEN):
+            return move
+        return {**move, "planned": [h for h in move["planned"] if h in sight or h == KITCHEN]}
     route = [h for h in move["route"] if h in sight]
     frm = move["from"] if move["from"] in sight else None
     to = move["to"] if move["to"] in sight else None
