@@ -45,7 +45,8 @@ def page(slug: str) -> dict[str, Any]:
         "how_to_play": list(getattr(module, "HOW_TO_PLAY", ())),
         "scoring": getattr(module, "SCORING", ""),
         "rulings": [dict(r) for r in getattr(module, "RULINGS", ())],
-        "book": [_section(section) for section in getattr(module, "BOOK", ())],
+        "book": [{**_section(section), "map_board": map_picture(slug, section["id"])}
+                 for section in getattr(module, "BOOK", ())],
         "board": board_picture(slug) if hasattr(module, "board_state") else None,
     }
 
@@ -74,6 +75,25 @@ def board_picture(slug: str) -> SafeString:
     view = ruleset.view(module.board_state(), None)
     names = [f"Player {seat + 1}" for seat in range(module.BOARD["players"])]
     context = {"view": view, "legal": [], "seat": None, "names": names, "caption": module.BOARD["caption"]}
+    return render_to_string(f"games/{slug}/rules_board.html", context)
+
+
+@functools.lru_cache(maxsize=8)
+def map_picture(slug: str, name: str) -> SafeString | None:
+    """The garden of a new game on the map ``name`` (a choice of the game's ``map`` option other
+    than its default, e.g. Snowball Fighting's Fogbound), drawn as the rules page draws its
+    board; None when the game has no such map. Pictured beside the book's part of that name."""
+    ruleset = engines.get(slug)
+    module = rulings_module(ruleset)
+    option = next((o for o in ruleset.options if o.name == "map" and o.kind == "choice"), None)
+    if option is None or name == option.default or name not in dict(option.choices) or not hasattr(module, "BOARD"):
+        return None
+    state = ruleset.new_game(players=module.BOARD["players"], options={"map": name}, seed=module.BOARD["seed"])
+    names = [f"Player {seat + 1}" for seat in range(module.BOARD["players"])]
+    variant = dict(option.choices)[name].split(":")[0]
+    context = {"view": ruleset.view(state, None), "legal": [], "seat": None, "names": names, "figure_id": f"rules-board-{name}",
+               "caption": f"{variant}: the garden of a new game, as the game page draws it (without the fog, and "
+                          "without the gnomes, which nobody sees until they find them)."}
     return render_to_string(f"games/{slug}/rules_board.html", context)
 
 

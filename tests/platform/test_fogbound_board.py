@@ -188,3 +188,13 @@ def test_spectators_see_all_without_the_fogbound_garden_is_refused_on_the_form(c
                                                            "pace": "live", "num_seats": "2", "is_public": "on"})
     assert answer.status_code == 200
     assert "spectators_see_all is for the Fogbound garden" in html.unescape(answer.content.decode())
+
+
+@pytest.mark.django_db
+def test_the_rules_page_pictures_the_fogbound_garden_beside_the_variant(client):
+    page = client.get("/rules/snowball-fighting/").content.decode()
+    part = re.search(r'<section class="book-part" id="fogbound">.*?</figure>', page, re.S).group(0)
+    figure = part[part.index('<figure class="rules-board sf" id="rules-board-fogbound">'):]
+    assert len(re.findall(r'<g class="sf-hex[^"]*" data-hex="', figure)) == len(GARDEN.hexes)
+    assert figure.count('class="sf-pond"') == 2 and "sf-wheelbarrow" in figure and 'class="sf-fence"' in figure
+    assert "THE HOUSE: KITCHEN (doors at AC1, AD12)" in figure and "sf-gnome" not in figure and "sf-fog-hex" not in figure
