@@ -366,7 +366,8 @@ def _hex_words(ref: str, m: dict[str, Any], path: set[str], conifers: set[str], 
     words += ["the pond: whoever walks in loses every HP and goes to change in the kitchen"] if ref in (m.get("pond") or ()) else []
     words += ["the wheelbarrow full of snow, with Doubleday Dirigibles in it"] if ref == m.get("wheelbarrow") else []
     words += ["a start hex"] if ref in starts else []
-    words += ["a kitchen door"] if ref in doors_of(m) else []
+    doors = doors_of(m)
+    words += ["the kitchen door" if len(doors) == 1 else "a kitchen door"] if ref in doors else []
     return ", ".join(words) or "snow"
 
 

@@ -660,12 +660,16 @@
       var rank = g.querySelector(".sf-rank");
       if (rank) ranked[g.dataset.start] = rank.textContent;
     });
+    var fogged = {};
+    qa("#sf-map .sf-fog-hex").forEach(function (p) { fogged[p.dataset.fog] = true; });
     var current = kbEl(S.kbHex) ? S.kbHex : kbDefault();
     els.forEach(function (el) {
       var ref = el.dataset.hex, words = [el.dataset.what];
       if (stormed[ref]) words.push("its snow already stormed down");
       if (el.classList.contains("is-snowman")) words.push(headless[ref] ? "the snowman's head is gone" : "its head can be taken as a Dirigible");
-      if (people[ref]) words = words.concat(people[ref]); else if (ref !== "KITCHEN" && !el.classList.contains("is-shed")) words.push("nobody on it");
+      if (people[ref]) words = words.concat(people[ref]);
+      else if (fogged[ref]) words.push("in the fog: you cannot see who is there");
+      else if (ref !== "KITCHEN" && !el.classList.contains("is-shed")) words.push("nobody on it");
       if (ranked[ref]) words.push("your start choice " + ranked[ref]);
       if (el.classList.contains("is-next")) words.push("can be the next hex of your route");
       else if (el.classList.contains("is-reach")) words.push("within reach of your move");

@@ -93,6 +93,7 @@ def test_a_fogbound_game_with_two_computer_players_and_a_spectator_to_its_end(br
     fogged = ana.locator("#sf-map .sf-fog-hex").count()
     assert HEXES - 19 <= fogged <= HEXES - 6, fogged  # at most 19 hexes lie within 2 of hers, fewer in a corner
     expect(ana.locator("#sf-map .sf-token.is-me")).to_have_count(1)
+    expect(ana.locator('#sf-map .sf-hex[data-hex="A1"]')).to_have_attribute("aria-label", re.compile("in the fog"))
     expect(ana.locator('[data-sf-card="1"]')).to_have_class(re.compile("is-editing"))
     expect(ana.locator("[data-sf-opening]")).to_contain_text("no snow is thrown yet")
     expect(ana.locator('[data-sf-tool="rattlesnake"]')).to_have_count(0)
