@@ -198,3 +198,26 @@ def test_the_rules_page_pictures_the_fogbound_garden_beside_the_variant(client):
     assert len(re.findall(r'<g class="sf-hex[^"]*" data-hex="', figure)) == len(GARDEN.hexes)
     assert figure.count('class="sf-pond"') == 2 and "sf-wheelbarrow" in figure and 'class="sf-fence"' in figure
     assert "THE HOUSE: KITCHEN (doors at AC1, AD12)" in figure and "sf-gnome" not in figure and "sf-fog-hex" not in figure
+
+
+@pytest.mark.django_db
+def test_the_json_api_creates_a_fogbound_game_and_refuses_spectators_see_all_in_the_snow(make_user):
+    import json
+
+    from django.test import Client
+
+    from games.models import ApiToken
+
+    bot = Client(HTTP_AUTHORIZATION=f"Token {ApiToken.issue(user=make_user('Bot'), name='t')[1]}")
+
+    def create(options: dict):
+        return bot.post("/api/games/", data=json.dumps({"game_type": "snowball-fighting", "seats": 3, "options": options}),
+                        content_type="application/json")
+
+    made = create({"map": "fogbound", "spectators_see_all": True})
+    assert made.status_code == 201 and made.json()["options"]["map"] == "fogbound"
+    refused = create({"map": "garden", "spectators_see_all": True})
+    assert refused.status_code == 400
+    assert refused.json()["error"]["code"] == "bad_request"
+    assert "spectators_see_all is for the Fogbound garden" in refused.json()["error"]["message"]
+    assert create({"map": "foggy"}).status_code == 400
