@@ -1,7 +1,7 @@
 """Snowball Fighting's Fogbound garden: what every seat and a spectator is sent shows no hex beyond
 that viewer's sight, no gnome it has not found and no shout it could not hear, over the JSON
-socket, the page's socket and the HTTP API, on first connect, on every version of the game and on
-reconnect.
+socket, the page's socket and the HTTP API (the game and, for a spectator, its review), on first
+connect, on every version of the game and on reconnect.
 
 What a viewer may know is written here from the rules (book "Fogbound Variant", RULINGS 13-14),
 not from the engine's views: a seat sees the hexes within its vision of where it stands, and,
@@ -247,6 +247,11 @@ def _http_payloads(game_id: int, keys: dict[int, str]) -> dict[int | None, dict]
     return out
 
 
+def _spectator_review(game_id: int) -> dict:
+    """The review of the game's last step, as a spectator may read it while the game runs."""
+    return Client().get(f"/api/games/{game_id}/review/").json()
+
+
 def _version_of(frame: Any, kind: str) -> int:
     if kind == "json":
         return frame["version"]
@@ -344,6 +349,9 @@ async def test_no_viewer_is_sent_a_hex_beyond_its_sight_a_gnome_it_did_not_find_
             assert payload["version"] == version
             state, private, seen = states[version]
             check_json(payload, state, seat, private[seat], f"version {version} (HTTP)", seen[seat])
+        review = await database_sync_to_async(_spectator_review)(game_id)
+        assert review["version"] == version
+        check_json(review, state, None, private[None], f"version {version} (HTTP review)", seen[None])
         if len(states) == 12:  # reconnect mid-game: the first views are as clean
             await _disconnect(sockets)
             sockets = await _connect(game_id, keys, cookies)
