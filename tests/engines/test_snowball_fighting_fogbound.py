@@ -265,6 +265,28 @@ def test_a_fall_ends_the_move_where_the_running_chance_reaches_the_roll(dice):
         assert s2["combatants"][0]["ss"] == 0
 
 
+def test_gnomes_trip_in_the_opening_too(dice):
+    s = put(fog_arena({0: "K5", 1: "AD12"}, gnomes=["M7"], turn_no=1), 0, "K5", ss=2)
+    dice([30, 61])
+    s2, events = turn(s, {0: [move("L6", "K7", "L8"), STAND, STAND]})
+    assert s2["combatants"][0]["hex"] == "L6" and any(e["type"] == "fall" for e in events)
+
+
+def test_conditions_about_other_seats_count_only_those_in_sight(dice):
+    """Rule 13 in the fog: "an opponent within 6" and "seat 1 within 6" ask about those in sight."""
+    cond = {"type": "conditional", "cases": [{"when": {"if": "opponent_within", "value": 6},
+                                               "then": {"type": "collect", "what": "ss", "count": 1}}],
+            "otherwise": STAND}
+    s = fog_arena({0: "K3", 1: "K7"}, rule13=True)  # 4 hexes apart, vision 2
+    dice([61])
+    s2, _ = turn(s, {0: [STAND, STAND, cond]})
+    assert s2["combatants"][0]["ss"] == 2
+    s["fog"]["vision"] = 4
+    dice([61])
+    s3, _ = turn(s, {0: [STAND, STAND, cond]})
+    assert s3["combatants"][0]["ss"] == 3
+
+
 def test_a_gnome_is_found_only_at_the_end_of_a_turn_within_vision(dice):
     s = fog_arena({0: "K3", 1: "AD12"}, gnomes=["K9"])
     dice([61])  # K7 is 2 hexes from K9: the gnome comes into sight when the turn ends

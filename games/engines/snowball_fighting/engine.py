@@ -633,12 +633,12 @@ def _condition_holds(s: State, seat: int, cond: dict[str, Any], turn_log: dict) 
     if kind == "at":
         return me["hex"] == cond["hex"]
     if kind == "seat_away":
-        return not _targetable(s, cond["seat"])
+        return not _can_aim(s, seat, cond["seat"])
     if me["hex"] == KITCHEN:
         return False
     others = [cond["seat"]] if kind == "seat_within" else [x for x in range(s["players"]) if x != seat]
     for x in others:
-        if _targetable(s, x):
+        if _can_aim(s, seat, x):
             d = garden.throw_range(me["hex"], s["combatants"][x]["hex"])
             if d is not None and d <= cond["value"]:
                 return True
@@ -796,7 +796,7 @@ def _move_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng:
             if opening and any(h in wet for h in route):
                 route = _swerve(s, seg, seat, start, route)
         taken, costs = _walk(garden, start, route, budget)
-        if fogbound and not opening:
+        if fogbound:
             taken, costs = _fog_hazards(s, seg, seat, order, taken, costs, rng, plans[seat])
         plans[seat]["full_tilt"] = order["type"] in ("move", "collect_move") and bool(costs) and costs[-1] == MF_PER_SEGMENT
         claims[seat] = {"hexes": [start] + taken, "costs": [0] + [spent_before_moving + x for x in costs],
