@@ -65,7 +65,7 @@ def test_the_fogbound_garden_is_15_hexes_long_and_12_wide_with_the_books_feature
     for col in range(1, 13):
         assert len([h for h in G.hexes if int(h.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")) == col]) == 15
     # footpaths along the west and east edges and the north fence, each to a kitchen door
-    assert {h for h in G.hexes if h.endswith(("1",)) and h[-2:] != "11" and h.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ") == "1"} <= G.path
+    assert {h for h in G.hexes if F.garden_coords(G, h)[1] in (1, 12)} <= G.path
     assert {"A1", "B2", "A11", "B12", "AC1", "AD12"} <= G.path
     assert G.kitchen_doors == ("AC1", "AD12") and set(G.neighbours(KITCHEN)) == {"AC1", "AD12"}
     assert G.cheapest_route("B2", "B12") is not None and all(h in G.path for h in G.cheapest_route("A1", "B12"))
@@ -449,7 +449,8 @@ def test_provisional_orders_are_checked_and_described():
     assert "if_hazard" in R.view(s2, 0)["you"]["orders_help"]["provisional"]
     from tests.engines.test_snowball_fighting_helpers import arena
     with pytest.raises(IllegalAction, match="Fogbound"):
-        R.apply(arena({0: "G5", 1: "W1"}), 0, {"type": "orders", "segments": [move("I5", if_hazard="stand"), STAND, STAND]})
+        R.apply(arena({0: "G5", 1: "W1"}), 0,
+                {"type": "orders", "segments": [move("I5", if_hazard="stand"), STAND, STAND]})
 
 
 # --------------------------------------------------------------------------- the end

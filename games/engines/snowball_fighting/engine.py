@@ -1345,20 +1345,27 @@ def _segment_sight(s: State, seg: dict[str, Any]) -> None:
 
 def _fog_log(s: State, seg: dict[str, Any]) -> list[Event]:
     """The segment's events for the game log, each marked with the seats that saw it (a hit from
-    out of sight is logged to its victim in the fog's words)."""
+    out of sight is logged to its victim in the fog's words); ``seg["readers"]`` keeps, per
+    event, None (public) or [the seats that read it, the seats that read it in the fog's words]
+    for the views."""
     garden = garden_of(s)
     out: list[Event] = []
+    sights = [frozenset(h) for h in seg["sight"]]
+    seens = [frozenset(x) for x in seg["seen"]]
+    seg["readers"] = []
     for e in seg["events"]:
         if e["type"] in F.PUBLIC_EVENTS:
+            seg["readers"].append(None)
             out.append(e)
             continue
         plain, variants = [], []
         for x in range(s["players"]):
-            shown_to_x = F.readable(garden, e, x, frozenset(seg["sight"][x]), frozenset(seg["seen"][x]))
+            shown_to_x = F.readable(garden, e, x, sights[x], seens[x])
             if shown_to_x is e:
                 plain.append(x)
             elif shown_to_x is not None:
                 variants.append((x, shown_to_x))
+        seg["readers"].append([plain, [x for x, _ in variants]])
         out.append({**e, "visible_to": _readers(s, plain)})
         out += [{**v, "visible_to": [x]} for x, v in variants]
     return out
