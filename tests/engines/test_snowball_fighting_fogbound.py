@@ -174,6 +174,7 @@ def test_vision_grows_half_the_time_shrinks_a_tenth_and_never_below_one(dice, ro
     vision = next(e for e in events if e["type"] == "vision")
     assert vision["roll"] == roll and "visible_to" not in vision  # reported to everyone
     assert R.view(s2, None)["fog"]["vision"] == after == R.view(s2, 1)["fog"]["vision"]
+    assert R.view(s2, None)["report"]["vision"] == {"roll": roll, "before": before, "vision": after}
 
 
 # --------------------------------------------------------------------------- the opening
