@@ -407,6 +407,16 @@ def test_a_malformed_shout_is_refused_and_changes_nothing(action, error, match):
     R.apply(s, 0, {"type": "shout", "text": "x" * 200})
 
 
+def test_nobody_shouts_during_the_setup_or_after_the_game():
+    s = R.new_game(players=2, options=FOG, seed=1)
+    with pytest.raises(IllegalAction, match="only while orders are being written"):
+        R.apply(s, 0, {"type": "shout", "text": "hi"})
+    over = fog_arena({0: "K1", 1: "K5"})
+    over["phase"] = "over"
+    with pytest.raises(IllegalAction, match="the game is over"):
+        R.apply(over, 0, {"type": "shout", "text": "hi"})
+
+
 def test_nobody_shouts_in_the_snow_or_from_the_kitchen():
     from tests.engines.test_snowball_fighting_helpers import started
     with pytest.raises(IllegalAction, match="Fogbound"):

@@ -418,7 +418,7 @@ def _shout(s: State, seat: int, action: Action) -> list[Event]:
     if not text.isprintable():
         raise BadAction("a shout may not contain control characters")
     if s["phase"] != "orders":
-        raise IllegalAction("you can shout while orders are being written")
+        raise IllegalAction("you can shout only while orders are being written")
     here = F.eye(s, seat)
     if here is None:
         raise IllegalAction("nobody in the garden can hear you from where you are")
