@@ -374,7 +374,7 @@ def _finish_setup(s: State, events: list[Event]) -> None:
     hexes = assign_starts([s["setup"][seat]["starts"] for seat in range(n)], list(garden.starts), rng, clashes)
     for clash in clashes:
         if F.is_fogbound(s):
-            clash["visible_to"] = list(clash["seats"])
+            clash["visible_to"] = _readers(s, clash["seats"])
         events.append(clash)
     s["combatants"] = [_combatant(names[x], hexes[x]) for x in range(n)]
     fogbound = F.is_fogbound(s)
