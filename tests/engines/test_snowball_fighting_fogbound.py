@@ -365,6 +365,14 @@ def test_sounds_come_near_middling_or_far(distance, band):
     assert F.band(distance) == band
 
 
+def test_a_fall_inside_the_kitchen_is_heard_by_nobody(dice):
+    s = fog_arena({0: "Q1", 1: "K5"}, rule14=True)  # six path steps and in: 4 MF, full tilt
+    dice([5, 61])
+    s2, events = turn(s, {0: [move("S1", "U1", "W1", "Y1", "AA1", "AC1", KITCHEN), STAND, STAND]})
+    assert s2["combatants"][0]["hex"] == KITCHEN and any(e["type"] == "disaster" for e in events)
+    assert s2["fog"]["sounds"] == [[], []]
+
+
 # --------------------------------------------------------------------------- shouts
 
 

@@ -1334,6 +1334,8 @@ def _segment_sight(s: State, seg: dict[str, Any]) -> None:
     seg.pop("_stood")
     for entry in sounds:
         kind, source = ("throw", entry[1]) if isinstance(entry[0], int) else entry
+        if not garden.is_hex(source):
+            continue  # inside the kitchen, nobody in the garden hears it
         for x in range(n):
             here = F.eye(s, x)
             if here is None or source in sights[x]:
