@@ -814,8 +814,8 @@ def _move_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng:
             break
         for h in clashes:
             seats = sorted(by_hex[h])
-            key = {x: (claims[x]["collect_move"], claims[x]["costs"][claims[x]["at"]], claims[x]["collector"])
-                   for x in seats}
+            key = {x: (claims[x]["collect_move"] and claims[x]["at"] > 0, claims[x]["costs"][claims[x]["at"]],
+                       claims[x]["collector"]) for x in seats}
             best = min(key.values())
             tied = [x for x in seats if key[x] == best]
             winner = tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
