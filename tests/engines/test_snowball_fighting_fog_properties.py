@@ -78,7 +78,8 @@ def check_views(state: dict, sights: dict[int, list[frozenset[str]]]) -> dict:
     return views
 
 
-def play(players: int, seed: int, options: dict, *, check: bool = True) -> tuple[dict, list]:
+def play(players: int, seed: int, options: dict, *, check: bool = True, random_share: float = 0.4,
+         ) -> tuple[dict, list]:
     rng = random.Random(seed)
     s = R.new_game(players=players, options={"map": "fogbound", **options}, seed=seed)
     log: list = []
@@ -92,7 +93,7 @@ def play(players: int, seed: int, options: dict, *, check: bool = True) -> tuple
             action = {"type": "shout", "text": rng.choice(["over here", "missed me", "who is there?"])}
         else:
             seat = asked[0]
-            if s["phase"] == "orders" and s["orders"][seat] is None and rng.random() < 0.4:
+            if s["phase"] == "orders" and s["orders"][seat] is None and rng.random() < random_share:
                 action = bot.random_orders(s, seat, rng) if rng.random() > 0.1 else {"type": "deadline"}
             else:
                 action = R.bot_action(s, seat)
@@ -144,11 +145,14 @@ def test_no_view_ever_shows_a_seat_more_than_it_may_see(players, seed, rule14):
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=st.integers(2, 6), seed=st.integers(0, 2**31), see_all=st.booleans())
-def test_every_game_ends_by_turn_10_or_at_12_vps_and_replays_exactly(players, seed, see_all):
-    s, log = play(players, seed, {"spectators_see_all": see_all}, check=False)
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**31), see_all=st.booleans(),
+       rules=st.fixed_dictionaries({f"rule{n}": st.booleans() for n in (12, 13, 14)}),
+       random_share=st.sampled_from([0.4, 1.0]))
+def test_every_game_ends_by_turn_10_or_at_12_vps_and_replays_exactly(players, seed, see_all, rules, random_share):
+    options = {"spectators_see_all": see_all, **rules}
+    s, log = play(players, seed, options, check=False, random_share=random_share)
     ends_in_time(s)
-    again = R.new_game(players=players, options={"map": "fogbound", "spectators_see_all": see_all}, seed=seed)
+    again = R.new_game(players=players, options={"map": "fogbound", **options}, seed=seed)
     for seat, action in log:
         again, _ = R.apply(again, seat, json.loads(json.dumps(action)))
     assert json.dumps(again, sort_keys=True) == json.dumps(s, sort_keys=True)

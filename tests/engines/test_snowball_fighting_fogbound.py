@@ -65,7 +65,7 @@ def test_the_fogbound_garden_is_15_hexes_long_and_12_wide_with_the_books_feature
     for col in range(1, 13):
         assert len([h for h in G.hexes if int(h.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")) == col]) == 15
     # footpaths along the west and east edges and the north fence, each to a kitchen door
-    assert {h for h in G.hexes if h.endswith(("1",)) and h[-2:] != "11" and h.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ") == "1"} <= G.path
+    assert {h for h in G.hexes if F.garden_coords(G, h)[1] in (1, 12)} <= G.path
     assert {"A1", "B2", "A11", "B12", "AC1", "AD12"} <= G.path
     assert G.kitchen_doors == ("AC1", "AD12") and set(G.neighbours(KITCHEN)) == {"AC1", "AD12"}
     assert G.cheapest_route("B2", "B12") is not None and all(h in G.path for h in G.cheapest_route("A1", "B12"))
@@ -174,6 +174,7 @@ def test_vision_grows_half_the_time_shrinks_a_tenth_and_never_below_one(dice, ro
     vision = next(e for e in events if e["type"] == "vision")
     assert vision["roll"] == roll and "visible_to" not in vision  # reported to everyone
     assert R.view(s2, None)["fog"]["vision"] == after == R.view(s2, 1)["fog"]["vision"]
+    assert R.view(s2, None)["report"]["vision"] == {"roll": roll, "before": before, "vision": after}
 
 
 # --------------------------------------------------------------------------- the opening
@@ -265,6 +266,28 @@ def test_a_fall_ends_the_move_where_the_running_chance_reaches_the_roll(dice):
         assert s2["combatants"][0]["ss"] == 0
 
 
+def test_gnomes_trip_in_the_opening_too(dice):
+    s = put(fog_arena({0: "K5", 1: "AD12"}, gnomes=["M7"], turn_no=1), 0, "K5", ss=2)
+    dice([30, 61])
+    s2, events = turn(s, {0: [move("L6", "K7", "L8"), STAND, STAND]})
+    assert s2["combatants"][0]["hex"] == "L6" and any(e["type"] == "fall" for e in events)
+
+
+def test_conditions_about_other_seats_count_only_those_in_sight(dice):
+    """Rule 13 in the fog: "an opponent within 6" and "seat 1 within 6" ask about those in sight."""
+    cond = {"type": "conditional", "cases": [{"when": {"if": "opponent_within", "value": 6},
+                                               "then": {"type": "collect", "what": "ss", "count": 1}}],
+            "otherwise": STAND}
+    s = fog_arena({0: "K3", 1: "K7"}, rule13=True)  # 4 hexes apart, vision 2
+    dice([61])
+    s2, _ = turn(s, {0: [STAND, STAND, cond]})
+    assert s2["combatants"][0]["ss"] == 2
+    s["fog"]["vision"] = 4
+    dice([61])
+    s3, _ = turn(s, {0: [STAND, STAND, cond]})
+    assert s3["combatants"][0]["ss"] == 3
+
+
 def test_a_gnome_is_found_only_at_the_end_of_a_turn_within_vision(dice):
     s = fog_arena({0: "K3", 1: "AD12"}, gnomes=["K9"])
     dice([61])  # K7 is 2 hexes from K9: the gnome comes into sight when the turn ends
@@ -342,6 +365,14 @@ def test_sounds_come_near_middling_or_far(distance, band):
     assert F.band(distance) == band
 
 
+def test_a_fall_inside_the_kitchen_is_heard_by_nobody(dice):
+    s = fog_arena({0: "Q1", 1: "K5"}, rule14=True)  # six path steps and in: 4 MF, full tilt
+    dice([5, 61])
+    s2, events = turn(s, {0: [move("S1", "U1", "W1", "Y1", "AA1", "AC1", KITCHEN), STAND, STAND]})
+    assert s2["combatants"][0]["hex"] == KITCHEN and any(e["type"] == "disaster" for e in events)
+    assert s2["fog"]["sounds"] == [[], []]
+
+
 # --------------------------------------------------------------------------- shouts
 
 
@@ -382,6 +413,16 @@ def test_a_malformed_shout_is_refused_and_changes_nothing(action, error, match):
     with pytest.raises(error, match=match):
         R.apply(s, 0, action)
     R.apply(s, 0, {"type": "shout", "text": "x" * 200})
+
+
+def test_nobody_shouts_during_the_setup_or_after_the_game():
+    s = R.new_game(players=2, options=FOG, seed=1)
+    with pytest.raises(IllegalAction, match="only while orders are being written"):
+        R.apply(s, 0, {"type": "shout", "text": "hi"})
+    over = fog_arena({0: "K1", 1: "K5"})
+    over["phase"] = "over"
+    with pytest.raises(IllegalAction, match="the game is over"):
+        R.apply(over, 0, {"type": "shout", "text": "hi"})
 
 
 def test_nobody_shouts_in_the_snow_or_from_the_kitchen():
@@ -427,7 +468,8 @@ def test_provisional_orders_are_checked_and_described():
     assert "if_hazard" in R.view(s2, 0)["you"]["orders_help"]["provisional"]
     from tests.engines.test_snowball_fighting_helpers import arena
     with pytest.raises(IllegalAction, match="Fogbound"):
-        R.apply(arena({0: "G5", 1: "W1"}), 0, {"type": "orders", "segments": [move("I5", if_hazard="stand"), STAND, STAND]})
+        R.apply(arena({0: "G5", 1: "W1"}), 0,
+                {"type": "orders", "segments": [move("I5", if_hazard="stand"), STAND, STAND]})
 
 
 # --------------------------------------------------------------------------- the end

@@ -92,6 +92,17 @@ def test_a_collect_and_move_is_the_slower_in_a_contest_whichever_it_does_first(d
     assert next(e for e in events if e["type"] == "contest")["winner"] == 1
 
 
+def test_a_collect_and_move_bumped_back_to_where_it_started_keeps_its_hex(dice):
+    """Someone who ends where it started always keeps its hex, a collect-and-move too (R15 is
+    about arriving)."""
+    s = put(arena({0: "G5", 1: "I5", 2: "C5"}, players=3), 0, "G5", ss=1)
+    dice([])
+    s2, _ = turn(s, {0: [{"type": "collect_move", "what": "ss", "count": 1, "collect_at": "start",
+                          "route": ["I5"]}, STAND, STAND],
+                     2: [{"type": "move", "route": ["E5", "G5"]}, STAND, STAND]})
+    assert hexes(s2) == ["G5", "I5", "E5"]
+
+
 def test_two_collect_and_moves_contest_by_mf(dice):
     s = put(put(arena({0: "I5", 1: "N6"}), 0, "I5", ss=1), 1, "N6", ss=1)
     dice([])

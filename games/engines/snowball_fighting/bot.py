@@ -59,7 +59,10 @@ def write_orders(view: View) -> list[dict[str, Any] | None]:
         if k < help_["first_segment"]:
             segments.append(None)
             continue
-        order = _fog_order(garden, ctx, enemies, nmr, used, fog) if fog else _one_order(garden, ctx, enemies, nmr, used)
+        if fog:
+            order = _fog_order(garden, ctx, enemies, nmr, used, fog)
+        else:
+            order = _one_order(garden, ctx, enemies, nmr, used)
         segments.append(order)
         ctx = _after(garden, ctx, order)
     return segments
@@ -97,7 +100,9 @@ class _FogPlan:
         ideal = cls.IDEAL[distance]
         found = [h for h in garden.hexes if h != here and h not in garden.pond
                  and F.compass(garden, here, h) == direction and F.band(garden.distance(here, h)) == distance]
-        return min(found, key=lambda h: (abs(garden.distance(here, h) - ideal), garden.hexes.index(h))) if found else None
+        if not found:
+            return None
+        return min(found, key=lambda h: (abs(garden.distance(here, h) - ideal), garden.hexes.index(h)))
 
     @staticmethod
     def _middle(garden: HexMap) -> str:

@@ -374,7 +374,7 @@ def _finish_setup(s: State, events: list[Event]) -> None:
     hexes = assign_starts([s["setup"][seat]["starts"] for seat in range(n)], list(garden.starts), rng, clashes)
     for clash in clashes:
         if F.is_fogbound(s):
-            clash["visible_to"] = list(clash["seats"])
+            clash["visible_to"] = _readers(s, clash["seats"])
         events.append(clash)
     s["combatants"] = [_combatant(names[x], hexes[x]) for x in range(n)]
     fogbound = F.is_fogbound(s)
@@ -418,7 +418,7 @@ def _shout(s: State, seat: int, action: Action) -> list[Event]:
     if not text.isprintable():
         raise BadAction("a shout may not contain control characters")
     if s["phase"] != "orders":
-        raise IllegalAction("you can shout while orders are being written")
+        raise IllegalAction("you can shout only while orders are being written")
     here = F.eye(s, seat)
     if here is None:
         raise IllegalAction("nobody in the garden can hear you from where you are")
@@ -633,12 +633,12 @@ def _condition_holds(s: State, seat: int, cond: dict[str, Any], turn_log: dict) 
     if kind == "at":
         return me["hex"] == cond["hex"]
     if kind == "seat_away":
-        return not _targetable(s, cond["seat"])
+        return not _can_aim(s, seat, cond["seat"])
     if me["hex"] == KITCHEN:
         return False
     others = [cond["seat"]] if kind == "seat_within" else [x for x in range(s["players"]) if x != seat]
     for x in others:
-        if _targetable(s, x):
+        if _can_aim(s, seat, x):
             d = garden.throw_range(me["hex"], s["combatants"][x]["hex"])
             if d is not None and d <= cond["value"]:
                 return True
@@ -796,7 +796,7 @@ def _move_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng:
             if opening and any(h in wet for h in route):
                 route = _swerve(s, seg, seat, start, route)
         taken, costs = _walk(garden, start, route, budget)
-        if fogbound and not opening:
+        if fogbound:
             taken, costs = _fog_hazards(s, seg, seat, order, taken, costs, rng, plans[seat])
         plans[seat]["full_tilt"] = order["type"] in ("move", "collect_move") and bool(costs) and costs[-1] == MF_PER_SEGMENT
         claims[seat] = {"hexes": [start] + taken, "costs": [0] + [spent_before_moving + x for x in costs],
@@ -814,8 +814,8 @@ def _move_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng:
             break
         for h in clashes:
             seats = sorted(by_hex[h])
-            key = {x: (claims[x]["collect_move"], claims[x]["costs"][claims[x]["at"]], claims[x]["collector"])
-                   for x in seats}
+            key = {x: (claims[x]["collect_move"] and claims[x]["at"] > 0, claims[x]["costs"][claims[x]["at"]],
+                       claims[x]["collector"]) for x in seats}
             best = min(key.values())
             tied = [x for x in seats if key[x] == best]
             winner = tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
@@ -1334,6 +1334,8 @@ def _segment_sight(s: State, seg: dict[str, Any]) -> None:
     seg.pop("_stood")
     for entry in sounds:
         kind, source = ("throw", entry[1]) if isinstance(entry[0], int) else entry
+        if not garden.is_hex(source):
+            continue  # inside the kitchen, nobody in the garden hears it
         for x in range(n):
             here = F.eye(s, x)
             if here is None or source in sights[x]:
@@ -1345,20 +1347,27 @@ def _segment_sight(s: State, seg: dict[str, Any]) -> None:
 
 def _fog_log(s: State, seg: dict[str, Any]) -> list[Event]:
     """The segment's events for the game log, each marked with the seats that saw it (a hit from
-    out of sight is logged to its victim in the fog's words)."""
+    out of sight is logged to its victim in the fog's words); ``seg["readers"]`` keeps, per
+    event, None (public) or [the seats that read it, the seats that read it in the fog's words]
+    for the views."""
     garden = garden_of(s)
     out: list[Event] = []
+    sights = [frozenset(h) for h in seg["sight"]]
+    seens = [frozenset(x) for x in seg["seen"]]
+    seg["readers"] = []
     for e in seg["events"]:
         if e["type"] in F.PUBLIC_EVENTS:
+            seg["readers"].append(None)
             out.append(e)
             continue
         plain, variants = [], []
         for x in range(s["players"]):
-            shown_to_x = F.readable(garden, e, x, frozenset(seg["sight"][x]), frozenset(seg["seen"][x]))
+            shown_to_x = F.readable(garden, e, x, sights[x], seens[x])
             if shown_to_x is e:
                 plain.append(x)
             elif shown_to_x is not None:
                 variants.append((x, shown_to_x))
+        seg["readers"].append([plain, [x for x, _ in variants]])
         out.append({**e, "visible_to": _readers(s, plain)})
         out += [{**v, "visible_to": [x]} for x, v in variants]
     return out

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from games.engines.base import State
-from games.engines.snowball_fighting.garden import KITCHEN, MAPS, HexMap
+from games.engines.snowball_fighting.garden import KITCHEN, MAPS, HexMap, parse_ref
 
 VISION_START = 2
 VISION_MIN = 1
@@ -27,7 +27,6 @@ SHOUT_RANGE = 6
 SHOUT_LENGTH = 200
 NEAR, MIDDLING = 3, 7  # hex distances: up to 3 near, 4 to 7 middling, beyond far
 COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
-SOUND_KINDS = ("splash", "throw", "fall", "shout")
 PUBLIC_EVENTS = frozenset({"vision", "victory", "game_over"})
 _SEAT_KEYS = ("seat", "victim", "thrower", "winner")
 _HEX_KEYS = ("hex", "from", "to", "conifer")
@@ -91,7 +90,7 @@ def compass(garden: HexMap, frm: str, to: str) -> str:
 
 
 def garden_coords(garden: HexMap, ref: str) -> tuple[int, int]:
-    from games.engines.snowball_fighting.garden import parse_ref
+    """(row index, column) of a hex of ``garden``."""
     return parse_ref(ref, garden.rows, garden.cols)
 
 

@@ -184,9 +184,8 @@ def _report_view(state: State, viewer: int | None) -> dict[str, Any] | None:
             moves, throws = list(seg["moves"]), list(seg["throws"])
             positions = dict(seg["positions"])
         else:
+            events = _events_read(garden, seg, viewer, seen)
             me = -1 if viewer is None else viewer
-            events = [e for e in (F.readable(garden, e, me, seen.hexes, seen.seats) for e in seg["events"])
-                      if e is not None]
             moves = [m for m in (F.clipped_move(m, me, seen.hexes) for m in seg["moves"]) if m is not None]
             throws = [t for t in seg["throws"] if t["seat"] == viewer or (
                 seen.sees(t["seat"]) and t["from"] in seen.hexes and t["to"] in seen.hexes
@@ -198,7 +197,26 @@ def _report_view(state: State, viewer: int | None) -> dict[str, Any] | None:
             view["visible"] = list(garden.hexes) if seen.everything else [h for h in garden.hexes if h in seen.hexes]
         segments.append(view)
     notes = [note for note in report["notes"] if first is None or first.everything or note["seat"] == viewer]
-    return {"turn": report["turn"], "notes": notes, "segments": segments}
+    out = {"turn": report["turn"], "notes": notes, "segments": segments}
+    if "vision" in report:
+        out["vision"] = dict(report["vision"])
+    return out
+
+
+def _events_read(garden: HexMap, seg: dict[str, Any], viewer: int | None, seen: Sight) -> list[dict[str, Any]]:
+    """The segment's events as ``viewer`` read them (who read what was settled at resolution)."""
+    if "readers" not in seg:
+        me = -1 if viewer is None else viewer
+        return [e for e in (F.readable(garden, e, me, seen.hexes, seen.seats) for e in seg["events"]) if e is not None]
+    out = []
+    for e, readers in zip(seg["events"], seg["readers"]):
+        if readers is None:
+            out.append(e)
+        elif viewer in readers[0]:
+            out.append(e)
+        elif viewer in readers[1]:
+            out.append(F.readable(garden, e, viewer, seen.hexes, seen.seats))
+    return out
 
 
 def _you(state: State, seat: int) -> dict[str, Any]:
