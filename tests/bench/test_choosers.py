@@ -39,6 +39,8 @@ def play(shape_name: str, kind: str, moves: int, seed: int = 3) -> tuple[int, in
             break
         acted = False
         for seat in sorted(users):
+            if not selectors.payload_for(snap, seat)["legal_actions"]:
+                continue
             if kind == "json":
                 action = choosers.json_action(SHAPES[shape_name].slug, frame_of(game_id, seat), rng)
             else:
@@ -60,8 +62,8 @@ def play(shape_name: str, kind: str, moves: int, seed: int = 3) -> tuple[int, in
 @pytest.mark.parametrize("kind", ["json", "page"])
 @pytest.mark.parametrize("shape_name", MIX)
 def test_players_find_legal_actions_that_move_every_table_on(shape_name, kind):
-    accepted, refused, game = play(shape_name, kind, moves=40)
-    assert accepted >= 30, (accepted, refused)
+    accepted, refused, game = play(shape_name, kind, moves=24)
+    assert accepted >= 18, (accepted, refused)
     assert refused <= accepted // 4
     assert game.version > 1
 
