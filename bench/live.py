@@ -58,7 +58,9 @@ def run_kind(args: argparse.Namespace) -> str:
     """The result file's name without .json: ``live-redis-2workers-250g``, ``live-memory-250g-snowball-fighting``,
     ``live-memory-250g-jingle-bells-page``, ``live-memory-250g-mix``."""
     workers = f"-{args.workers}workers" if getattr(args, "workers", 1) > 1 else ""
-    if getattr(args, "mix", False):
+    if getattr(args, "each_table", False):
+        game = "-each-table"
+    elif getattr(args, "mix", False):
         game = "-mix" + (f"-{args.socket}" if args.socket != "mix" else "")
     else:
         game = f"-{args.game_type}" if getattr(args, "game_type", "snowball-fight") != "snowball-fight" else ""
@@ -547,6 +549,42 @@ def verdict(ours: dict[str, Any], floor: dict[str, Any] | None, rate: float) -> 
     return out
 
 
+def table_row(table: str, socket: str, run: dict[str, Any]) -> dict[str, Any]:
+    """One table and socket kind's run, in brief: what bench.report prints of it."""
+    return {"table": table, "socket": socket, "sustained_actions_per_s": run["sustained_actions_per_s"],
+            "nominal_actions_per_s": run["nominal_actions_per_s"], "served_fraction": run["served_fraction"],
+            "server_cpu_ms_per_action": run["server_cpu_ms_per_action"], "latency_ms": run["latency_ms"],
+            "lost": run["lost"], "out_of_order": run["out_of_order"], "refused": run["count"].get("refused", 0),
+            "sockets": run["sockets"], "memory_per_idle_socket_kb": run["memory"]["per_idle_socket_kb"],
+            "mean_view_bytes": run["mean_view_bytes"], "finished_games": run["finished_games"],
+            "generator_bound": run["generator_bound"], "generator_notes": run["generator_notes"],
+            "cpu_cores": run["cpu_cores"], "count": run["count"], "errors": run["errors"],
+            "skipped_slots": run["skipped_slots"]}
+
+
+def run_each_table(args: argparse.Namespace, info: dict[str, Any]) -> int:
+    """Every table of the mix alone, on each kind of socket, one short run after another: what a
+    move of each costs the server (a mix run cannot tell its tables' CPU apart)."""
+    from bench.tables import MIX
+
+    rows = []
+    for table in MIX:
+        for socket in ("json", "page"):
+            one = argparse.Namespace(**{**vars(args), "game_type": table, "socket": socket, "mix": False})
+            run = run_site(one, mode=args.mode, games=args.games, rate=args.rate)
+            rows.append(table_row(table, socket, run))
+            lat = run["latency_ms"]
+            print(f"{table:20} {socket:5} {run['sustained_actions_per_s']:6.1f} of {args.rate:g} actions/s, "
+                  f"server CPU {fmt(run['server_cpu_ms_per_action'], 2)} ms a move, p50 {fmt(lat['p50'], 1)} "
+                  f"p99 {fmt(lat['p99'], 1)} ms, lost {run['lost']}, refused {run['count'].get('refused', 0)}, "
+                  f"{run['sockets']} sockets, views {({k: round(v) for k, v in run['mean_view_bytes'].items() if v})} B"
+                  + (" DISCARD" if run["generator_bound"] else ""), flush=True)
+    info["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    path = write_result(run_kind(args), {"machine": info, "args": vars(args), "tables": rows}, args.out)
+    print(f"load average {info['loadavg_at_start']} -> {info['loadavg_at_end']}; written to {path}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.live", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -572,6 +610,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mix", action="store_true",
                         help="the real site: every table of bench.tables.MIX at once, dealt to the games in turn, "
                              "both kinds of socket (unless --socket says one)")
+    parser.add_argument("--each-table", action="store_true",
+                        help="run every table of the mix alone, on each kind of socket in turn (no floor): "
+                             "each one's server CPU per move, in one result file")
     parser.add_argument("--socket", choices=("json", "page", "mix"), default=None,
                         help="the sockets' kind: the JSON API's (json, the default), the game page's, which sends "
                              "rendered HTML (page), or both in every game (mix, the default with --mix)")
@@ -591,6 +632,8 @@ def main(argv: list[str] | None = None) -> int:
     shape(args.game_type)
 
     info = machine()
+    if args.each_table:
+        return run_each_table(args, info)
     ours = run_site(args, mode=args.mode, games=args.games, rate=args.rate)
     print_run(f"snowball ({args.mode})", ours)
     floor = None
