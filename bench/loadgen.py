@@ -125,12 +125,6 @@ class Sock:
     def is_player(self) -> bool:
         return self.role[0] == "p"
 
-    def first_time_at(self, version: int, default: float) -> float:
-        for v, t in self.hist:
-            if v >= version:
-                return t
-        return default
-
 
 def socket_request(base: str, game: dict[str, Any], sock: Sock) -> tuple[str, dict[str, str], str | None]:
     """The URL, headers and Origin with which ``sock`` connects to ``game`` at ``base``
@@ -144,12 +138,27 @@ def socket_request(base: str, game: dict[str, Any], sock: Sock) -> tuple[str, di
     return f"{base}/ws/api/games/{game['id']}/", headers, None
 
 
-def latency_by_kind(socks: list[Sock], version: int, t_send: float, now: float) -> dict[str, int]:
-    """Microseconds from ``t_send`` until the last socket of each kind that reached ``version``
-    reached it (kinds none of whose sockets reached it are left out)."""
+def reached_at(sock: Sock, version: int, created: dict[int, float]) -> float | None:
+    """When ``sock`` was sent a view showing ``version``: its first view at or past it, unless that
+    view is of a later version made by a move sent before the view arrived (``created``: version ->
+    when its move was sent). That view answers the later move; the viewer's view did not change at
+    ``version`` and the server sent it nothing for it (None). Had the server skipped ``version``
+    because it was behind, the later move's own timing has that socket."""
+    for seen, t in sock.hist:
+        if seen < version:
+            continue
+        if any(created.get(later, t) < t for later in range(version + 1, seen + 1)):
+            return None
+        return t
+    return None
+
+
+def latency_by_kind(reached: list[tuple[Sock, float]], t_send: float) -> dict[str, int]:
+    """Microseconds from ``t_send`` until the last socket of each kind that was sent the move got it
+    (kinds none of whose sockets were sent it are left out)."""
     out: dict[str, int] = {}
     for kind in SOCKET_KINDS:
-        times = [s.first_time_at(version, now) for s in socks if s.kind == kind and s.version >= version]
+        times = [t for sock, t in reached if sock.kind == kind]
         if times:
             out[kind] = max(1, int((max(times) - t_send) * 1e6))
     return out
@@ -165,6 +174,7 @@ class Slot:
     socks: list[Sock] = field(default_factory=list)
     sent: dict[str, tuple[float, Sock, bool]] = field(default_factory=dict)
     pending: list[tuple[int, float, bool, Sock]] = field(default_factory=list)  # version, sent at, timed, actor
+    created: dict[int, float] = field(default_factory=dict)  # version -> when the move that made it was sent
     ready: bool = False
     generation: int = 0
     restarting: bool = False
@@ -214,6 +224,7 @@ class Worker:
         slot.socks = [Sock(role, kind) for role, kind in zip(roles, self.cfg.kinds(len(roles)))]
         slot.sent.clear()
         slot.pending.clear()
+        slot.created.clear()
         slot.actions_this_game = 0
         loop = asyncio.get_running_loop()
         for j, sock in enumerate(slot.socks):
@@ -372,6 +383,7 @@ class Worker:
             self.count["acks_in_window"] += 1
             self.table_tally(slot.table)["acks_in_window"] += 1
         slot.actions_this_game += 1
+        slot.created[version] = t_send
         slot.pending.append((version, t_send, window, player))
         self.settle(slot, now)
 
@@ -396,13 +408,15 @@ class Worker:
         return tally
 
     def settle(self, slot: Slot, now: float, *, give_up_after: float | None = None) -> None:
-        """Complete every pending action whose version all four sockets have reached.
+        """Complete every pending action whose version all the game's sockets have reached.
 
         The server sends a socket a view only when its viewer's view changed (docs/api.md), so
-        a version some viewers never get is not a loss when their view did not change. With
-        ``give_up_after``, an action whose actor has its version and that was sent that many
-        seconds ago is completed without the sockets still behind it: timed until the last
-        socket that got it, and those behind counted (``viewers_not_sent``)."""
+        a version some viewers never get is not a loss when their view did not change. Such a
+        socket's next view is a later move's: that one is not counted for this move
+        (``reached_at``). With ``give_up_after``, an action whose actor has its version and that
+        was sent that many seconds ago is completed without the sockets still behind it. Either
+        way the action is timed until the last socket that was sent it, and the others are
+        counted (``viewers_not_sent``)."""
         keep = []
         for entry in slot.pending:
             version, t_send, window, actor = entry
@@ -410,14 +424,16 @@ class Worker:
             if behind and (give_up_after is None or actor.version < version or now - t_send < give_up_after):
                 keep.append(entry)
                 continue
-            self.count["viewers_not_sent"] += len(behind)
-            done = max(s.first_time_at(version, now) for s in slot.socks if s.version >= version)
+            reached = [(s, reached_at(s, version, slot.created)) for s in slot.socks if s.version >= version]
+            reached = [(s, t) for s, t in reached if t is not None]
+            self.count["viewers_not_sent"] += len(slot.socks) - len(reached)
+            done = max((t for _, t in reached), default=now)
             if window:
                 us = max(1, int((done - t_send) * 1e6))
                 self.latency.record_value(us)
                 tally = self.table_tally(slot.table)
                 tally["latency"].record_value(us)
-                for kind, kind_us in latency_by_kind(slot.socks, version, t_send, now).items():
+                for kind, kind_us in latency_by_kind(reached, t_send).items():
                     self.latency_kind[kind].record_value(kind_us)
                     tally["latency_by_socket"][kind].record_value(kind_us)
                 second = int(t_send - self.t_measure)

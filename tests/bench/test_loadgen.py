@@ -129,3 +129,21 @@ def test_the_processes_tallies_add_up_per_table_and_socket_kind(worker, slot):
     assert row["latency_ms"]["count"] == 2
     assert row["latency_by_socket_ms"]["json"]["max"] == pytest.approx(30, rel=0.01)
     assert row["latency_by_socket_ms"]["page"]["max"] == pytest.approx(40, rel=0.01)
+
+
+def test_a_move_that_changed_only_some_views_is_timed_to_those_not_to_the_next_move(worker, slot):
+    """Seat 0 marks a card (only its own view changes); seat 1 plays 3 s later, which every socket shows."""
+    sent_by(slot, slot.socks[0], t_send=100.0, action_id="mark")
+    worker.on_ack(slot, {"type": "ack", "action_id": "mark", "version": 6}, 100.01)
+    frame(worker, slot, 0, json_view(6), 100.02)
+    sent_by(slot, slot.socks[1], t_send=103.0, action_id="play")
+    frame(worker, slot, 1, page(7), 103.01)
+    frame(worker, slot, 0, json_view(7), 103.02)
+    frame(worker, slot, 2, json_view(7), 103.03)
+    frame(worker, slot, 3, page(7), 103.04)
+
+    assert worker.count["delivered"] == 2
+    assert worker.count["viewers_not_sent"] == 3  # the mark reached only its own player
+    assert worker.latency.get_max_value() == pytest.approx(40_000, rel=0.01)  # neither is 3 s
+    assert worker.latency_kind["json"].get_total_count() == 2
+    assert worker.latency_kind["page"].get_total_count() == 1
