@@ -256,10 +256,11 @@ def each_table_table(name: str, result: dict[str, Any]) -> Table:
                      f"{row['server_cpu_ms_per_action']:.2f} ms" if row["server_cpu_ms_per_action"] else "-",
                      ms(row["latency_ms"]["p50"]), ms(row["latency_ms"]["p99"]),
                      f"{(views.get('player') or 0) / 1000:.1f} / {(views.get('spectator') or 0) / 1000:.1f} kB",
-                     f"{row['lost']} / {row['refused']}" + (" DISCARD" if row["generator_bound"] else "")))
+                     f"{row['lost']} / {row['refused']}" + (" DISCARD" if row["generator_bound"] else ""),
+                     f"{row['cpu_cores'].get('everything_else', 0):.2f}"))
     return Table(f"**Each table alone** ({source_of(name, result)})",
                  ("table", "socket", "moves/s", "server CPU per move", "p50", "p99", "a player's / spectator's view",
-                  "lost / refused"), rows)
+                  "lost / refused", "cores busy with other work"), rows)
 
 
 def optional_tables(results_dir: Path = RESULTS) -> list[Table]:

@@ -56,9 +56,10 @@ def test_each_table_alone_gives_the_servers_cpu_per_move_by_table_and_socket():
     machine = {"when": "2026-11-28 18:00:00 +0000", "git_commit": "abc1234", "loadavg_at_start": [1.0]}
     row = {"table": "what-a-snowball", "socket": "page", "sustained_actions_per_s": 5.9, "nominal_actions_per_s": 6,
            "server_cpu_ms_per_action": 48.0, "latency_ms": _pcts(30, 120), "mean_view_bytes": {"player": 41000,
-           "spectator": 39000}, "lost": 0, "refused": 2, "generator_bound": False}
+           "spectator": 39000}, "lost": 0, "refused": 2, "generator_bound": False,
+           "cpu_cores": {"everything_else": 1.25}}
     run = {"machine": machine, "args": {"mode": "memory", "games": 12, "rate": 6, "duration": 20, "each_table": True},
            "tables": [row]}
     text = report.each_table_table(report.EACH_TABLE, run).markdown()
     assert "--each-table" in text
-    assert "| what-a-snowball | page | 5.9 of 6 | 48.00 ms | 30 ms | 120 ms | 41.0 / 39.0 kB | 0 / 2 |" in text
+    assert "| what-a-snowball | page | 5.9 of 6 | 48.00 ms | 30 ms | 120 ms | 41.0 / 39.0 kB | 0 / 2 | 1.25 |" in text
