@@ -243,7 +243,7 @@ def mix_table(name: str, result: dict[str, Any]) -> Table:
              f"lost {ours['lost']}, out of order {ours['out_of_order']})")
     if ours.get("generator_bound"):
         title += "; flagged DISCARD: " + "; ".join(ours.get("generator_notes", []))
-    return Table(title, ("table", "socket", "moves/s", "p50", "p99 to the last socket of the kind",
+    return Table(title, ("table", "socket", "moves/s", "latency p50", "p99 to the last socket of the kind",
                          "server CPU per move", "Channels floor's CPU per move"), rows)
 
 
@@ -259,7 +259,8 @@ def each_table_table(name: str, result: dict[str, Any]) -> Table:
                      f"{row['lost']} / {row['refused']}" + (" DISCARD" if row["generator_bound"] else ""),
                      f"{row['cpu_cores'].get('everything_else', 0):.2f}"))
     return Table(f"**Each table alone** ({source_of(name, result)})",
-                 ("table", "socket", "moves/s", "server CPU per move", "p50", "p99", "a player's / spectator's view",
+                 ("table", "socket", "moves/s", "server CPU per move", "latency p50", "latency p99",
+                  "a player's / spectator's view",
                   "lost / refused", "cores busy with other work"), rows)
 
 
