@@ -240,7 +240,8 @@ def mix_table(name: str, result: dict[str, Any]) -> Table:
                  f"{ours['server_cpu_ms_per_action']:.2f} ms" if ours["server_cpu_ms_per_action"] else "-",
                  f"{floor_cpu:.2f} ms ({ratio(ours['server_cpu_ms_per_action'], floor_cpu)})" if floor_cpu else "-"))
     title = (f"**The real site's mix, one process** ({source_of(name, result)}; {ours['sockets']:,} sockets, "
-             f"lost {ours['lost']}, out of order {ours['out_of_order']})")
+             f"lost {ours['lost']}, out of order {ours['out_of_order']}; other work kept "
+             f"{ours['cpu_cores'].get('everything_else', 0):.2f} of the {ours['cpu_cores'].get('cores', '?')} cores busy)")
     if ours.get("generator_bound"):
         title += "; flagged DISCARD: " + "; ".join(ours.get("generator_notes", []))
     return Table(title, ("table", "socket", "moves/s", "latency p50", "p99 to the last socket of the kind",

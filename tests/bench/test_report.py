@@ -40,13 +40,15 @@ def test_the_mix_table_gives_each_tables_p99_per_socket_kind_and_the_runs_cpu_be
                 "json": _pcts(10, 40), "page": _pcts(20, 90)}}},
             "latency_by_socket_ms": {"json": _pcts(10, 40), "page": _pcts(20, 90)},
             "latency_ms": _pcts(20, 95), "sustained_actions_per_s": 4.0, "nominal_actions_per_s": 4,
-            "server_cpu_ms_per_action": 12.5, "sockets": 40, "lost": 0, "out_of_order": 0}
+            "server_cpu_ms_per_action": 12.5, "sockets": 40, "lost": 0, "out_of_order": 0,
+            "cpu_cores": {"everything_else": 0.5, "cores": 2}}
     channels = {"server_cpu_ms_per_action": 1.25, "latency_ms": _pcts(5, 19)}
     run = {"machine": machine, "args": {"mode": "memory", "games": 6, "rate": 4, "duration": 30, "mix": True,
                                         "socket": "mix", "channels_floor": True},
            "ours": ours, "channels_floor": channels}
     text = report.mix_table(report.LIVE_MIX, run).markdown()
     assert "`python -m bench.live --mode memory --games 6 --rate 4 --duration 30 --mix --channels-floor`" in text
+    assert "other work kept 0.50 of the 2 cores busy" in text
     assert "| jingle-bells | json | 4.0 | 10 ms | 40 ms |" in text
     assert "| jingle-bells | page | 4.0 | 20 ms | 90 ms |" in text
     assert "| every table | every socket | 4.0 of 4 | 20 ms | 95 ms (floor 19 ms, 5.0x) | 12.50 ms | 1.25 ms (10x) |" in text
