@@ -318,6 +318,12 @@ class Worker:
             self.count["page_answers_retracted"] += 1
         elif answered is not None:  # ... and was already timed as its answer
             self.count["page_answers_mistaken"] += 1
+        if answered is not None:  # it was refused after all
+            self.count["refused"] += 1
+            self.table_tally(slot.table)["refused"] += 1
+            if self.in_window(now):
+                self.count["acks_in_window"] -= 1
+                self.table_tally(slot.table)["acks_in_window"] -= 1
         sock.answered = None
 
     def answer_page_action(self, slot: Slot, sock: Sock, version: int, now: float) -> None:

@@ -101,6 +101,8 @@ def test_a_crossing_view_taken_for_the_answer_is_withdrawn_when_the_refusal_foll
     frame(worker, slot, 1, flash("stale_version"), 100.02)
     assert not slot.pending
     assert worker.count["page_answers_retracted"] == 1
+    assert worker.count["refused"] == 1 and worker.count["acks_in_window"] == 0
+    assert worker.by_table["snowball-fight"]["acks_in_window"] == 0
 
 
 def test_sockets_left_unsent_are_given_up_after_a_while_and_the_move_timed_to_the_last_that_got_it(worker, slot):
