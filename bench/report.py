@@ -30,7 +30,8 @@ REFERENCE_FILES = (ENGINES, LIVE_MEMORY, LIVE_REDIS, STEP_MEMORY, STEP_REDIS, ST
 LIVE_MIX = "live-memory-mix.json"
 EACH_TABLE = "live-memory-each-table.json"
 LIVE_REDIS_4 = "live-redis-4workers.json"
-MIX_FILES = (LIVE_MIX, EACH_TABLE, LIVE_REDIS_4)
+LIVE_REDIS_MIX = "live-redis-2workers-mix.json"
+MIX_FILES = (LIVE_MIX, LIVE_REDIS_MIX, EACH_TABLE, LIVE_REDIS_4)
 """The real site's mix, its tables one by one, and four workers: printed when present."""
 
 COMMANDS = {
@@ -221,7 +222,7 @@ def step_table(runs: dict[str, dict[str, Any]]) -> Table:
                  ("shape", "largest load held", "ratio to the floor's", "command; reference run"), rows)
 
 
-def mix_table(name: str, result: dict[str, Any]) -> Table:
+def mix_table(name: str, result: dict[str, Any], shape: str = "one process") -> Table:
     """The real site at once: each table's moves per second and p99 to the last socket of each
     kind, then the whole run's server CPU per move and p99 beside the Channels floor's."""
     ours, channels = result["ours"], result.get("channels_floor")
@@ -239,7 +240,7 @@ def mix_table(name: str, result: dict[str, Any]) -> Table:
                  f"{ms(ours['latency_ms']['p99'])} (floor {ms(floor_p99)}, {ratio(ours['latency_ms']['p99'], floor_p99)})",
                  f"{ours['server_cpu_ms_per_action']:.2f} ms" if ours["server_cpu_ms_per_action"] else "-",
                  f"{floor_cpu:.2f} ms ({ratio(ours['server_cpu_ms_per_action'], floor_cpu)})" if floor_cpu else "-"))
-    title = (f"**The real site's mix, one process** ({source_of(name, result)}; {ours['sockets']:,} sockets, "
+    title = (f"**The real site's mix, {shape}** ({source_of(name, result)}; {ours['sockets']:,} sockets, "
              f"lost {ours['lost']}, out of order {ours['out_of_order']}; other work kept "
              f"{ours['cpu_cores'].get('everything_else', 0):.2f} of the {ours['cpu_cores'].get('cores', '?')} cores busy)")
     if ours.get("generator_bound"):
@@ -269,6 +270,8 @@ def optional_tables(results_dir: Path = RESULTS) -> list[Table]:
     tables = []
     if (results_dir / LIVE_MIX).exists():
         tables.append(mix_table(LIVE_MIX, json.loads((results_dir / LIVE_MIX).read_text())))
+    if (results_dir / LIVE_REDIS_MIX).exists():
+        tables.append(mix_table(LIVE_REDIS_MIX, json.loads((results_dir / LIVE_REDIS_MIX).read_text()), "two workers"))
     if (results_dir / EACH_TABLE).exists():
         tables.append(each_table_table(EACH_TABLE, json.loads((results_dir / EACH_TABLE).read_text())))
     if (results_dir / LIVE_REDIS_4).exists():
