@@ -41,7 +41,7 @@ def what_a_snowball_options(seats: int, rng: random.Random) -> dict[str, Any]:
 
     kids = []
     for seat in range(seats):
-        kind = rng.choice(sorted(K.TYPES))
+        kind = rng.choice(list(K.TYPES))
         kid: dict[str, Any] = {"name": f"Kid {seat + 1}", "seat": seat, "type": kind}
         if K.TYPES[kind]["fixed_traits"] is None:
             kid["traits"] = rng.sample(K.TRAITS, K.TYPES[kind]["traits"])

@@ -102,3 +102,37 @@ def test_mixed_sockets_give_each_kind_a_player_and_a_spectator():
     with pytest.raises(ValueError):
         socket_kinds("html", 4)
 
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=400))
+def test_any_frame_text_reads_as_no_view_no_error_and_nothing_to_press_or_as_what_it_is(text):
+    seen = choosers.page_view(text)
+    assert seen is None or isinstance(seen.version, int)
+    assert choosers.page_error(text) is None or isinstance(choosers.page_error(text), str)
+    action = choosers.page_action("snowball-fight", text, random.Random(0))
+    assert action is None or "type" in action
+
+
+@settings(max_examples=100, deadline=None)
+@given(version=st.integers(0, 10**12), status=st.sampled_from(["open", "active", "finished"]), asked=st.booleans(),
+       rest=st.text(max_size=200))
+def test_a_live_region_reads_back_its_version_status_and_prompt(version, status, asked, rest):
+    text = (f'<div id="live" data-version="{version}" data-status="{status}" data-seat="2" '
+            f'data-your-turn="{"1" if asked else ""}" hx-swap-oob="true">{rest}</div>')
+    assert choosers.page_view(text) == choosers.PageView(version=version, status=status, asked=asked)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(st.sampled_from(["card", "side", "n", "to"]), st.integers() | st.text(max_size=8), max_size=3),
+       st.sampled_from(["play", "choose", "lock"]))
+def test_a_button_offers_exactly_the_action_it_carries(fields, kind):
+    from games.templatetags.games_tags import ws_vals
+    from django.utils.html import escape
+
+    action = {"type": kind, **fields}
+    text = f'<div id="live"><button type="button" ws-send hx-vals="{escape(ws_vals(action))}">x</button></div>'
+    assert choosers.page_offer(text).buttons == [action]
