@@ -617,7 +617,8 @@ class Worker:
         # nothing arrived for `drain` seconds (then what is missing is lost), or after 300 s.
         hard = time.monotonic() + 300
         last_progress, last_seen = time.monotonic(), self._progress()
-        while time.monotonic() < hard and time.monotonic() - last_progress < self.cfg.drain:
+        quiet = max(self.cfg.drain, UNSENT_AFTER + 1.0)  # a move some viewers were not sent is settled after UNSENT_AFTER
+        while time.monotonic() < hard and time.monotonic() - last_progress < quiet:
             for slot in self.slots:
                 if slot.pending:
                     self.settle(slot, time.monotonic(), give_up_after=UNSENT_AFTER)
