@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # and browsers the tests start.
 TEST_WORKERS ?= 2
 
-.PHONY: run test test-full-games install migrate redis bench-engines bench-live bench-live-redis bench-step bench-submit probe-kill probe-redis probe-hostile probe-flood probe-db probe-soak clean
+.PHONY: run test test-full-games install migrate redis bench-engines bench-live bench-live-redis bench-mix bench-each-table bench-step bench-submit probe-kill probe-redis probe-hostile probe-flood probe-db probe-soak clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,12 @@ bench-live: install
 
 bench-live-redis: install
 	$(PY) -m bench.live --mode redis --workers 2 --games 250 --rate 300 --duration 60 --channels-floor
+
+bench-mix: install
+	$(PY) -m bench.live --mode memory --mix --games 60 --rate 24 --duration 30 --channels-floor --out bench/results/live-memory-mix.json
+
+bench-each-table: install
+	$(PY) -m bench.live --mode memory --each-table --games 12 --rate 6 --duration 20 --warmup 5 --out bench/results/live-memory-each-table.json
 
 bench-step: install
 	$(PY) -m bench.step --mode memory
