@@ -98,12 +98,13 @@ def _game_summary(game: Game) -> dict[str, Any]:
         "spectators_read_only": game.spectators_read_only,
         "version": game.version,
         "options": game.options,
-        **pacing.as_dict(game.pace, game.decision_seconds),
+        **pacing.as_dict(game.pace, game.decision_seconds, learn=game.is_learn),
         "next_deadline": game.next_deadline if game.status == Game.Status.ACTIVE else None,
         **_table_summary(game),
         "created_at": game.created_at.isoformat(),
         "outcome": game.outcome,
         "rated": game.rated,
+        "learn": game.is_learn,
     }
 
 
