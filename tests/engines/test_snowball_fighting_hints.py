@@ -104,3 +104,4 @@ def test_a_throw_is_called_not_offered_exactly_when_the_engine_refuses_it_at_eve
         refused_everywhere = not accepted
         said = kind in why and why[kind].startswith("segments 1") and "throwing route" not in why[kind]
         assert said == refused_everywhere, (kind, why.get(kind))
+
