@@ -164,12 +164,14 @@ def learn(request: HttpRequest, body: dict) -> JsonResponse:
 
 @api_view({"GET"})
 def hints(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
-    """Your hints in a Learn game: what you are asked, what each offered action does, what is not offered and why."""
-    from games.selectors.learn import hints_for
+    """Your hints in a Learn game: what you are asked, what each offered action does (named as the
+    page's buttons name it), what is not offered and why."""
+    from games.rendering import live_context
 
     game = _visible(request, game_id)
     payload = selectors.viewer_payload(game, selectors.seat_of(game, request.user))
-    return JsonResponse({"learn": game.is_learn, "version": payload["version"], "hints": hints_for(game, payload)})
+    found = live_context(game, payload, request.user)["hints"]
+    return JsonResponse({"learn": game.is_learn, "version": payload["version"], "hints": found})
 
 
 @api_view({"GET"}, login=False)

@@ -62,7 +62,8 @@ def test_from_inside_the_kitchen_nothing_is_thrown_or_collected():
 def test_collecting_is_not_offered_on_the_path_and_a_far_maniac_is_said_to_be_out_of_reach():
     state = in_orders()
     garden = garden_of(state)
-    path_hex = next(h for h in garden.path if all(c["hex"] != h for c in state["combatants"]))
+    path_hex = next(h for h in sorted(garden.path)
+                    if all((garden.throw_range(h, c["hex"]) or 99) > 2 for c in state["combatants"]))
     why = missing(put(state, hex=path_hex))
     assert why["collect"] == f"segments 1, 2 and 3: snowballs cannot be collected on the path ({path_hex})"
     assert "a Mendham Maniac reaches 2 hexes, and the nearest opponent is" in why["maniac"]

@@ -24,6 +24,8 @@ EXPLAINED = {
     "raid": ("Raid: take the card you choose from the other side.", "choices"),
 }
 
+LABELS = {"other_cards": "Cards outside your hand", "lock": "Lock my choice"}
+
 
 def _engine_refusal(state: dict[str, Any], seat: int, action: dict[str, Any]) -> str | None:
     try:
@@ -63,4 +65,4 @@ def hints(*, prompt: dict[str, Any] | None, legal_actions: list[dict[str, Any]],
     """What the prompt asks, what each offered action does, and why an upgrade, a lock or a card
     not in the hand is missing (the lock in the engine's own words)."""
     return build(prompt=prompt, legal_actions=legal_actions, explained=EXPLAINED,
-                 not_offered=not_offered(prompt, legal_actions, state, seat))
+                 not_offered=not_offered(prompt, legal_actions, state, seat), labels=LABELS)

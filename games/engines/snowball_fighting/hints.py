@@ -26,6 +26,8 @@ EXPLAINED = {
     "ready": ("Say your orders are final; the turn is resolved once everyone has.", "turns"),
     "deadline": ("Answer nothing: what is played for you when time runs out (no orders: your player stands still).", "nmr"),
 }
+LABELS = {"deadline": "Let the time run out", "reach": "Hexes out of reach",
+          "segment": "Segments in the kitchen", "ready": "Orders ready: seal them"}
 THROW_KINDS = tuple(R.THROWS)
 ANCHORS = {"reach": "moving-and-collecting", "collect": "moving-and-collecting", "segment": "hit-points",
            "ready": "turns", **{kind: "throws" for kind in THROW_KINDS}}
@@ -151,4 +153,4 @@ def hints(*, prompt: dict[str, Any] | None, legal_actions: list[dict[str, Any]],
     order is not offered in a segment (a throw, collecting) and how far a move reaches."""
     missing = not_offered(state, seat, legal_actions) if prompt is not None and state is not None \
         and seat is not None else []
-    return build(prompt=prompt, legal_actions=legal_actions, explained=EXPLAINED, not_offered=missing)
+    return build(prompt=prompt, legal_actions=legal_actions, explained=EXPLAINED, not_offered=missing, labels=LABELS)
