@@ -102,3 +102,13 @@ def test_a_learn_game_sets_no_deadline_says_so_and_never_hands_the_learner_a_def
     assert services.sweep_deadlines(now=time.time() + 10 * 86400) == {}
     assert "Learn to play" in client.get("/learn/snowball-fighting/").content.decode()
     assert "No clock runs" in client.get("/learn/snowball-fighting/").content.decode()
+
+
+def test_a_rematch_of_a_learn_game_is_a_learn_game_again(make_user):
+    user = make_user("Ana")
+    game = start_learn_game(user=user, game_type="jingle-bells")
+    services.resign(game_id=game.pk, user=user)
+    offered = services.offer_rematch(game_id=game.pk, user=user)
+    new = Game.objects.get(pk=offered.rematch["game"])
+    assert new.is_learn and new.status == Game.Status.ACTIVE and new.next_deadline is None
+    assert selectors.viewer_payload(new, new.seats.get(user=user).number)["pace_text"] == "No clock · take your time"
