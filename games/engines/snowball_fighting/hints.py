@@ -72,8 +72,7 @@ def _refusal(state: dict[str, Any], seat: int, written: list[Any], segment: int,
     return None
 
 
-def _unreachable(state: dict[str, Any], seat: int, kind: str, here: str, targets: list[dict[str, Any]],
-                 segment: int) -> str | None:
+def _unreachable(state: dict[str, Any], kind: str, here: str, targets: list[dict[str, Any]]) -> str | None:
     """Why an accepted throw of ``kind`` from ``here`` can hit none of the combatants seen now, or None."""
     if kind not in ("rattlesnake", "baker", "bolero", "dirigible", "maniac") or not targets:
         return None
@@ -133,7 +132,7 @@ def not_offered(state: dict[str, Any], seat: int, legal_actions: list[dict[str, 
             elif not refusals:
                 why = "there is nobody you can see to aim it at"
             else:
-                why = _unreachable(state, seat, kind, here, seen, segment)
+                why = _unreachable(state, kind, here, seen)
             if why:
                 reasons.setdefault((kind, why), []).append(segment)
         reasons.setdefault(("reach", _move_reach(state, here)), []).append(segment)
