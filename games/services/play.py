@@ -318,7 +318,7 @@ def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[Actio
         elif old and old["digest"] == digest and (seat not in answered or sealed):
             seats[str(seat)] = old
         else:
-            due = pacing.due(game.pace, game.decision_seconds, prompt, now)
+            due = pacing.due(game.pace, game.decision_seconds, prompt, now, learn=game.is_learn)
             seats[str(seat)] = {
                 "since": game.version,
                 "digest": digest,
