@@ -103,7 +103,7 @@ def test_the_page_holds_still_while_the_others_write_their_orders(browser, live_
     expect(ben.locator("[data-sf-hint]")).to_contain_text("Click where to go")
     ben.locator('[data-sf-card="1"]').evaluate("e => e.scrollIntoView({block: 'start'})")  # swiped up to the card
     here = ben.locator("#sf-map .sf-token.is-me").get_attribute("data-hex")
-    goal = ben.evaluate(f"""Object.entries(JSON.parse(document.getElementById('sf-routes').textContent)[0])
+    goal = ben.evaluate("""Object.entries(JSON.parse(document.getElementById('sf-routes').textContent)[0])
         .filter(([h, r]) => r.mf === 2 && h !== 'KITCHEN').map(([h]) => h)[0]""")
     hexes = f'#sf-map .sf-hex[data-hex="{goal}"]'
     assert _in_view(ben, hexes) and _in_view(ben, "[data-sf-hint]") and _in_view(ben, "[data-sf-done]")
