@@ -79,6 +79,39 @@ def test_the_mf_spent_collecting_before_a_move_count_towards_a_contested_hex(dic
         assert next(e for e in events if e["type"] == "contest")["winner"] == 1
 
 
+@pytest.mark.parametrize("collect_at", ["start", "end"])
+def test_a_collect_and_move_is_the_slower_in_a_contest_whichever_it_does_first(dice, collect_at):
+    """R15: collecting at the end, two hexes cost 2 MF, fewer than the mover's 3, yet the
+    collector is the slower one; collecting first it is slower anyway."""
+    s = put(arena({0: "G5", 1: "N8"}), 0, "G5", ss=1)
+    dice([])
+    s2, events = turn(s, {0: [{"type": "collect_move", "what": "ss", "count": 1, "collect_at": collect_at,
+                               "route": ["I5", "K5"]}, STAND, STAND],
+                          1: [{"type": "move", "route": ["M7", "L6", "K5"]}, STAND, STAND]})
+    assert hexes(s2) == ["I5", "K5"]
+    assert next(e for e in events if e["type"] == "contest")["winner"] == 1
+
+
+def test_a_collect_and_move_bumped_back_to_where_it_started_keeps_its_hex(dice):
+    """Someone who ends where it started always keeps its hex, a collect-and-move too (R15 is
+    about arriving)."""
+    s = put(arena({0: "G5", 1: "I5", 2: "C5"}, players=3), 0, "G5", ss=1)
+    dice([])
+    s2, _ = turn(s, {0: [{"type": "collect_move", "what": "ss", "count": 1, "collect_at": "start",
+                          "route": ["I5"]}, STAND, STAND],
+                     2: [{"type": "move", "route": ["E5", "G5"]}, STAND, STAND]})
+    assert hexes(s2) == ["G5", "I5", "E5"]
+
+
+def test_two_collect_and_moves_contest_by_mf(dice):
+    s = put(put(arena({0: "I5", 1: "N6"}), 0, "I5", ss=1), 1, "N6", ss=1)
+    dice([])
+    cm = {"type": "collect_move", "what": "ss", "count": 1, "collect_at": "end"}
+    s2, _ = turn(s, {0: [{**cm, "route": ["K5"]}, STAND, STAND],
+                     1: [{**cm, "route": ["M5", "K5"]}, STAND, STAND]})
+    assert hexes(s2) == ["K5", "M5"]
+
+
 def test_someone_standing_keeps_their_hex_and_bumps_cascade():
     s = arena({0: "G5", 1: "K5", 2: "C5"}, players=3)
     s2, _ = turn(s, {0: [{"type": "move", "route": ["I5", "K5"]}, STAND, STAND],

@@ -106,7 +106,7 @@ def test_sight_is_the_one_place_that_decides_what_a_viewer_sees(monkeypatch, dic
     s, _ = turn(s, {0: [{"type": "rattlesnake", "target": 1}, STAND, STAND]})
     monkeypatch.setattr(V, "sight", lambda state, viewer: V.Sight(everything=False, seats=frozenset({1})))
     v = R.view(s, 1)
-    assert v["combatants"][0] == {"seat": 0, "name": "P0", "seen": False}
+    assert v["combatants"][0] == {"seat": 0, "name": "P0", "seen": False, "vp": 1}
     assert all(e.get("seat") != 0 for seg in v["report"]["segments"] for e in seg["events"])
     assert v["report"]["segments"][0]["throws"] == []
 

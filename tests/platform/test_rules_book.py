@@ -11,6 +11,7 @@ from html.parser import HTMLParser
 import pytest
 from django.test import Client
 
+from games.engines.snowball_fighting import fog as F
 from games.engines.snowball_fighting import rules as SF
 from games.engines.snowball_fighting import rulings as sf_rulings
 from games.engines.snowball_fighting.garden import GARDEN, MF_PER_SEGMENT
@@ -131,7 +132,9 @@ def test_snowball_fightings_movement_costs_and_every_hit_chance_line_are_the_eng
     rule14 = html[html.index('id="rule-14"'):html.index('id="fogbound"')]
     assert f"{SF.DISASTER_DAMAGE} HP" in rule12 and f"{SF.SLIP_CHANCE}% chance" in rule14
     fogbound = html[html.index('id="fogbound"'):]
-    assert "not yet offered" in fogbound[:fogbound.index("</section>")]
+    fogbound = fogbound[:fogbound.index("</section>")]
+    assert f"reaches {F.VICTORY_VPS} VPs" in fogbound and f"after turn {F.MAX_TURNS}" in fogbound
+    assert f"{F.GNOME_CHANCE}%" in fogbound and f"within {F.SHOUT_RANGE} hexes" in fogbound
 
 
 def test_the_snowball_fighting_page_draws_the_garden_of_a_new_game():

@@ -5,6 +5,11 @@ else stays where they stand now: collect when it has nothing to throw, throw the
 with the best expected damage when a target is in a fair range, otherwise close in to a
 good throwing distance, preferring cover and keeping off the hexes of conifers that can
 still be stormed. It is deterministic: it needs no randomness.
+
+In the Fogbound garden it sees only its view: it never throws in the opening, keeps out of
+the pond and away from the gnomes it has found (and marks its moves provisional), makes for
+the wheelbarrow while it has no Dirigible and the barrow is not known to be empty, and with
+nobody in sight walks towards the latest sound it heard, else towards the middle of the garden.
 """
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ import heapq
 from typing import Any
 
 from games.engines.base import Action, GameError, View
+from games.engines.snowball_fighting import fog as F
 from games.engines.snowball_fighting import orders as O
 from games.engines.snowball_fighting import rules as R
 from games.engines.snowball_fighting.garden import KITCHEN, MAPS, MF_PER_SEGMENT, HexMap
@@ -47,15 +53,98 @@ def write_orders(view: View) -> list[dict[str, Any] | None]:
                if c["seat"] != me and c.get("seen") and c["status"] in ("fighting", "fled") and c["hex"] != KITCHEN}
     nmr = {c["seat"] for c in view["combatants"] if c.get("seen") and c["status"] == "fled"}
     used = view["used"]
+    fog = _FogPlan.of(view, garden) if view.get("fog") else None
     segments: list[dict[str, Any] | None] = []
     for k in (1, 2, 3):
         if k < help_["first_segment"]:
             segments.append(None)
             continue
-        order = _one_order(garden, ctx, enemies, nmr, used)
+        if fog:
+            order = _fog_order(garden, ctx, enemies, nmr, used, fog)
+        else:
+            order = _one_order(garden, ctx, enemies, nmr, used)
         segments.append(order)
         ctx = _after(garden, ctx, order)
     return segments
+
+
+class _FogPlan:
+    """What the bot makes of its Fogbound view: where it must not step and where it is going."""
+
+    IDEAL = {"near": 2, "middling": 5, "far": 9}
+
+    def __init__(self, avoid: frozenset[str], goal: str | None, throwing: bool, barrow_left: int | None):
+        self.avoid, self.goal, self.throwing, self.barrow_left = avoid, goal, throwing, barrow_left
+
+    @classmethod
+    def of(cls, view: View, garden: HexMap) -> "_FogPlan":
+        fog = view["fog"]
+        help_ = view["you"]["orders_help"]
+        here = help_["start"]
+        gnomes = fog["gnomes"]
+        avoid = frozenset(garden.pond) | frozenset(gnomes) | frozenset(
+            h for g in gnomes for h in garden.neighbours(g) if h != KITCHEN)
+        goal = None
+        if here != KITCHEN:
+            heard = [x for x in fog["sounds"] if not x.get("yours") and x["direction"]]
+            if heard:
+                latest = heard[-1]
+                goal = cls._guess(garden, here, latest["direction"], latest["distance"])
+            if goal is None:
+                goal = cls._middle(garden)
+        return cls(avoid, goal, help_.get("throwing", True), fog.get("wheelbarrow"))
+
+    @classmethod
+    def _guess(cls, garden: HexMap, here: str, direction: str, distance: str) -> str | None:
+        """The hex a sound most likely came from: that way and about that far."""
+        ideal = cls.IDEAL[distance]
+        found = [h for h in garden.hexes if h != here and h not in garden.pond
+                 and F.compass(garden, here, h) == direction and F.band(garden.distance(here, h)) == distance]
+        if not found:
+            return None
+        return min(found, key=lambda h: (abs(garden.distance(here, h) - ideal), garden.hexes.index(h)))
+
+    @staticmethod
+    def _middle(garden: HexMap) -> str:
+        rows, cols = garden.rows, garden.cols
+        return min((h for h in garden.hexes if h not in garden.pond),
+                   key=lambda h: (abs(F.garden_coords(garden, h)[0] - rows / 2) / 2
+                                  + abs(F.garden_coords(garden, h)[1] - cols / 2), garden.hexes.index(h)))
+
+
+def _fog_order(garden: HexMap, ctx: dict[str, Any], enemies: dict[int, str], nmr: set[int],
+               used: dict[str, list[str]], fog: _FogPlan) -> dict[str, Any]:
+    """One segment's order in the fog."""
+    here, ss, dd = ctx["hex"], ctx["ss"], ctx["dd"]
+    if here == KITCHEN:
+        return {"type": "move", "route": [garden.neighbours(KITCHEN)[0]]}
+    if fog.throwing:
+        value, throw = _best_throw(garden, ctx, enemies, nmr, used)
+        if throw is not None and value >= THROW_WORTH_IT:
+            return throw
+    barrow = garden.wheelbarrow
+    if here == barrow and dd == 0 and fog.barrow_left != 0:
+        return {"type": "collect", "what": "barrow"}
+    if ss == 0 and dd == 0 and not garden.on_path(here) and (enemies or barrow is None or fog.barrow_left == 0):
+        return {"type": "collect", "what": "ss", "count": 2}
+    if enemies and fog.throwing:
+        goal = min(enemies.values(), key=lambda h: (garden.distance(here, h), garden.hexes.index(h)))
+    elif dd == 0 and barrow is not None and fog.barrow_left != 0:
+        goal = barrow
+    else:
+        goal = fog.goal or here
+    if ss < 2 and dd == 0 and not garden.on_path(here) and garden.distance(here, goal) <= GOOD_DISTANCE:
+        return {"type": "collect", "what": "ss", "count": 2 - ss}
+    routes = _reachable(garden, here, MF_PER_SEGMENT, fog.avoid)
+    taken = set(enemies.values())
+    want = GOOD_DISTANCE if enemies and fog.throwing else 0
+    dest = min((h for h in routes if h not in taken),
+               key=lambda h: (abs(garden.distance(h, goal) - want), len(routes[h]), garden.hexes.index(h)))
+    if dest == here:
+        if ss < 2 and dd == 0 and not garden.on_path(here):
+            return {"type": "collect", "what": "ss", "count": 2 - ss}
+        return {"type": "stand"}
+    return {"type": "move", "route": routes[dest], "if_hazard": "stand"}
 
 
 def _after(garden: HexMap, ctx: dict[str, Any], order: dict[str, Any]) -> dict[str, Any]:
@@ -63,6 +152,8 @@ def _after(garden: HexMap, ctx: dict[str, Any], order: dict[str, Any]) -> dict[s
     here, ss, dd = ctx["hex"], ctx["ss"], ctx["dd"]
     kind = order["type"]
     if kind == "collect":
+        if order["what"] in ("dd", "head", "barrow"):
+            return {"hex": here, "ss": ss, "dd": dd + 1}
         return {"hex": here, "ss": ss + order["count"], "dd": dd}
     if kind in ("move", "collect_move"):
         if kind == "collect_move" and order["collect_at"] == "start":
@@ -134,8 +225,9 @@ def _best_throw(garden: HexMap, ctx: dict[str, Any], enemies: dict[int, str], nm
     return value, order
 
 
-def _reachable(garden: HexMap, start: str, budget: int) -> dict[str, list[str]]:
-    """Every hex within ``budget`` half-MF of ``start``, with a cheapest route to it."""
+def _reachable(garden: HexMap, start: str, budget: int, avoid: frozenset[str] = frozenset()) -> dict[str, list[str]]:
+    """Every hex within ``budget`` half-MF of ``start`` (entering none of ``avoid``), with a
+    cheapest route to it."""
     best = {start: 0}
     routes: dict[str, list[str]] = {start: []}
     queue = [(0, start)]
@@ -144,7 +236,7 @@ def _reachable(garden: HexMap, start: str, budget: int) -> dict[str, list[str]]:
         if cost > best[here]:
             continue
         for nxt in garden.neighbours(here):
-            if nxt in (garden.shed, KITCHEN):
+            if nxt in (garden.shed, KITCHEN) or nxt in avoid:
                 continue
             c = cost + garden.step_cost(here, nxt)
             if c <= budget and c < best.get(nxt, 10**6):

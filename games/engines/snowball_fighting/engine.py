@@ -36,6 +36,7 @@ from games.engines.base import (
     rng_for,
     shown,
 )
+from games.engines.snowball_fighting import fog as F
 from games.engines.snowball_fighting import orders as O
 from games.engines.snowball_fighting import rules as R
 from games.engines.snowball_fighting.garden import KITCHEN, MAPS, MF_PER_SEGMENT, HexMap
@@ -55,6 +56,15 @@ ORDERS_TIMEOUT = 300.0
 DEFAULT_NAMES = ("Snow Warrior", "Jack Frost", "Winter Wolf", "Ice Maiden", "Slush Puppy", "Frostbite")
 
 OPTIONS: tuple[Option, ...] = (
+    Option(name="map", label="Garden", kind="choice", default="garden",
+           choices=(("garden", "The snowy garden"), ("fogbound", "Fogbound: a foggy garden with a pond and gnomes")),
+           help="Fogbound is the rule book's variant: 15 x 12 hexes in a pea-souper fog, each player sees only "
+           "a few hexes around them, with a pond, three hidden garden gnomes and a wheelbarrow of Dirigibles; "
+           "first to 12 VPs, or the most after 10 turns."),
+    Option(name="spectators_see_all", label="Spectators see the whole garden (Fogbound)", kind="bool",
+           default=False,
+           help="In a Fogbound game spectators see where everyone is while the game runs; without it they "
+           "see the garden, the scores and the fog, and everything once the game is over."),
     Option(name="rule12", label="00 spells disaster (optional rule 12)", kind="bool", default=False,
            help="A thrower who rolls 00 slips: all their snowballs break, they take 2 HP and spend "
            "the next segment recovering."),
@@ -67,6 +77,7 @@ OPTIONS: tuple[Option, ...] = (
 )
 _MAP_NAMES = tuple(MAPS)
 ACTION_TYPES = ("setup", "orders", "ready", "deadline")
+FOG_ACTION_TYPES = ("shout",)  # Fogbound only, and sent whether or not the seat is asked
 FIGHTING, RUNNING, DRYING, FLED, GONE = "fighting", "running", "drying", "fled", "gone"
 TARGETABLE = (FIGHTING, FLED)
 
@@ -77,10 +88,10 @@ TARGETABLE = (FIGHTING, FLED)
 def normalize_options(options: dict[str, Any] | None) -> dict[str, Any]:
     """The creation options in canonical form; BadAction names an unknown or mistyped one."""
     options = dict(options or {})
-    known = {o.name for o in OPTIONS} | {"map"}
+    known = {o.name for o in OPTIONS}
     unknown = sorted(set(options) - known)
     if unknown:
-        raise BadAction(f"unknown option {shown(unknown[0])}; known options: map, rule12, rule13, rule14")
+        raise BadAction(f"unknown option {shown(unknown[0])}; known options: {', '.join(sorted(known))}")
     out: dict[str, Any] = {}
     for name in ("rule12", "rule13", "rule14"):
         value = options.get(name, False)
@@ -91,6 +102,14 @@ def normalize_options(options: dict[str, Any] | None) -> dict[str, Any]:
     if garden not in MAPS:
         raise BadAction(f"option map must be one of {', '.join(_MAP_NAMES)}, got {shown(garden)}")
     out["map"] = garden
+    see_all = options.get("spectators_see_all", False)
+    if not isinstance(see_all, bool):
+        raise BadAction(f"option spectators_see_all must be true or false, got {shown(see_all)}")
+    if garden == "fogbound":
+        out["spectators_see_all"] = see_all
+    elif see_all:
+        raise BadAction("option spectators_see_all is for the Fogbound garden (map: fogbound), where "
+                        "spectators could otherwise not see the combatants")
     return out
 
 
@@ -110,14 +129,18 @@ def new_game(*, players: int, options: dict[str, Any] | None, seed: int) -> Stat
         raise BadAction(f"Snowball Fighting is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {shown(players)}")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise BadAction(f"seed must be an integer, got {shown(seed)}")
-    return {
-        "seed": seed, "rng_counter": 0, "players": players, "options": normalize_options(options),
+    options = normalize_options(options)
+    state = {
+        "seed": seed, "rng_counter": 0, "players": players, "options": options,
         "phase": "setup", "turn": 0, "clock": 0,
         "setup": [None] * players, "ready": [False] * players,
         "combatants": [], "orders": [None] * players,
         "used": {"conifers": [], "sides": [], "heads": []},
         "report": None, "result": None,
     }
+    if options["map"] == "fogbound":
+        state["fog"] = F.new_fog(players, options["spectators_see_all"])
+    return state
 
 
 garden_of = O.garden_of
@@ -131,6 +154,10 @@ def _copy(state: State) -> State:
     s["orders"] = list(state["orders"])
     s["combatants"] = [{**c, "tally": {k: list(v) for k, v in c["tally"].items()}} for c in state["combatants"]]
     s["used"] = {k: list(v) for k, v in state["used"].items()}
+    if F.is_fogbound(state):
+        fog = state["fog"]
+        s["fog"] = {**fog, "gnomes": list(fog["gnomes"]), "found": [list(f) for f in fog["found"]],
+                    "sounds": [list(x) for x in fog["sounds"]]}
     return s
 
 
@@ -198,6 +225,8 @@ def orders_description(state: State, seat: int) -> Action:
     holds, whom and what it may aim at, and an example."""
     garden = garden_of(state)
     start = O.starting_point(state, seat)
+    if F.is_fogbound(state):
+        return _fog_orders_description(state, seat, garden, start)
     others = [x for x, c in enumerate(state["combatants"]) if x != seat and c["status"] != GONE]
     return {
         "type": "orders",
@@ -215,18 +244,46 @@ def orders_description(state: State, seat: int) -> Action:
     }
 
 
+def _fog_orders_description(state: State, seat: int, garden: HexMap, start: dict[str, Any]) -> Action:
+    """The orders description in the fog: nothing that depends on what the seat cannot see."""
+    sight = F.visible_now(state, seat)
+    opening = state["turn"] <= F.OPENING_TURNS
+    return {
+        "type": "orders",
+        "segments": "three segment orders, see the package README (null: not written yet)",
+        "ready": "optional: true to mark them ready at once",
+        "first_segment": O.first_segment(state, seat),
+        "start": start["hex"], "ss": start["ss"], "dd": start["dd"],
+        "mf_per_segment": MF_PER_SEGMENT / 2,
+        "targets": [x for x in range(state["players"]) if x != seat],
+        "in_sight": [x for x in range(state["players"]) if x != seat and F.eye(state, x) in sight],
+        "conifers": [c for c in garden.conifers if not (c in state["used"]["conifers"] and c in sight)],
+        "shed_sides": [x for x in ("N", "S") if not (x in state["used"]["sides"] and garden.shed in sight)],
+        "snowman_heads": [h for h in garden.snowmen if not (h in state["used"]["heads"] and h in sight)],
+        "conditional_third_segment": state["options"]["rule13"],
+        "throwing": not opening,
+        "provisional": "a move or collect_move may add \"if_hazard\": \"stand\": stand still instead when "
+                       "its first step would enter the pond or a hex at or next to a gnome you have found",
+        "wheelbarrow": garden.wheelbarrow,
+        "example": O.example_orders(state, seat),
+    }
+
+
 # --------------------------------------------------------------------------- apply
 
 
 def apply(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
     """Validate and apply one action; the given state is never changed."""
-    if not isinstance(action, dict) or action.get("type") not in ACTION_TYPES:
+    if not isinstance(action, dict) or action.get("type") not in ACTION_TYPES + FOG_ACTION_TYPES:
         kind = action.get("type") if isinstance(action, dict) else action
-        raise BadAction(f"unknown action {shown(kind)}; actions are {', '.join(ACTION_TYPES)}")
+        raise BadAction(f"unknown action {shown(kind)}; actions are {', '.join(ACTION_TYPES + FOG_ACTION_TYPES)}")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["players"]:
         raise NotYourTurn(f"there is no seat {shown(seat)} in this game")
     if state["phase"] == "over":
         raise IllegalAction("the game is over")
+    if action["type"] == "shout":
+        s = _copy(state)
+        return s, _shout(s, seat, action)
     if seat not in asked_seats(state):
         if state["ready"][seat]:
             raise NotYourTurn("you have already marked yourself ready; wait for the others")
@@ -313,14 +370,72 @@ def _finish_setup(s: State, events: list[Event]) -> None:
         while name.lower() in {x.lower() for x in names}:
             name, i = f"{wanted} {_roman(i)}", i + 1
         names.append(name)
-    hexes = assign_starts([s["setup"][seat]["starts"] for seat in range(n)], list(garden.starts), rng, events)
+    clashes: list[Event] = []
+    hexes = assign_starts([s["setup"][seat]["starts"] for seat in range(n)], list(garden.starts), rng, clashes)
+    for clash in clashes:
+        if F.is_fogbound(s):
+            clash["visible_to"] = _readers(s, clash["seats"])
+        events.append(clash)
     s["combatants"] = [_combatant(names[x], hexes[x]) for x in range(n)]
+    fogbound = F.is_fogbound(s)
+    if fogbound:
+        s["fog"]["gnomes"] = F.gnome_hexes(garden, rng)
     for seat in range(n):
-        events.append({"type": "start", "seat": seat, "hex": hexes[seat],
-                       "text": f"{{p{seat}}} fights as {names[seat]}, starting at {hexes[seat]}"})
+        start = {"type": "start", "seat": seat, "hex": hexes[seat],
+                 "text": f"{{p{seat}}} fights as {names[seat]}, starting at {hexes[seat]}"}
+        if fogbound:
+            start["visible_to"] = _start_readers(s, seat)
+        events.append(start)
     s["phase"] = "orders"
     s["turn"] = 1
     s["ready"] = [False] * n
+
+
+def _readers(s: State, seats: Any) -> list[int | None]:
+    """``visible_to`` for a Fogbound event the given seats may read (and spectators, if they see all)."""
+    out: list[int | None] = sorted(set(seats))
+    if s["fog"]["spectators_see_all"]:
+        out.append(None)
+    return out
+
+
+def _start_readers(s: State, seat: int) -> list[int | None]:
+    here = s["combatants"][seat]["hex"]
+    return _readers(s, [x for x in range(s["players"]) if here in F.visible_now(s, x)])
+
+
+def _shout(s: State, seat: int, action: Action) -> list[Event]:
+    """A Fogbound shout: heard by every combatant within the shout range, as a direction and a
+    rough distance, and listed in the shouter's own sounds. Orders and ready marks stay as they are."""
+    if not F.is_fogbound(s):
+        raise IllegalAction("shouting is part of the Fogbound variant; in the snowy garden everyone sees everyone")
+    text = action.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise BadAction("text must be what you shout, 1 to 200 characters")
+    text = " ".join(text.split())
+    if len(text) > F.SHOUT_LENGTH:
+        raise BadAction(f"a shout has at most {F.SHOUT_LENGTH} characters; this one has {len(text)}")
+    if not text.isprintable():
+        raise BadAction("a shout may not contain control characters")
+    if s["phase"] != "orders":
+        raise IllegalAction("you can shout only while orders are being written")
+    here = F.eye(s, seat)
+    if here is None:
+        raise IllegalAction("nobody in the garden can hear you from where you are")
+    garden = garden_of(s)
+    turn = s["turn"]
+    s["fog"]["sounds"][seat].append({"turn": turn, "kind": "shout", "direction": None, "distance": None,
+                                     "text": text, "yours": True})
+    hearers = []
+    for x in range(s["players"]):
+        there = F.eye(s, x)
+        if x == seat or there is None or garden.distance(here, there) > F.SHOUT_RANGE:
+            continue
+        where = F.heard(garden, there, here) if there != here else {"direction": "N", "distance": "near"}
+        s["fog"]["sounds"][x].append({"turn": turn, "kind": "shout", **where, "text": text})
+        hearers.append(x)
+    return [{"type": "shout", "seat": seat, "text": "a shout rings out through the fog",
+             "visible_to": _readers(s, [seat, *hearers])}]
 
 
 def _roman(i: int) -> str:
@@ -390,10 +505,21 @@ def _resolve_turns(s: State, events: list[Event]) -> None:
             return
 
 
+def victory_vps(state: State) -> int:
+    return F.VICTORY_VPS if F.is_fogbound(state) else VICTORY_VPS
+
+
+def max_turns(state: State) -> int:
+    return F.MAX_TURNS if F.is_fogbound(state) else MAX_TURNS
+
+
 def _resolve_turn(s: State, events: list[Event]) -> None:
     rng = rng_for(s)
     n = s["players"]
     report: dict[str, Any] = {"turn": s["turn"], "segments": [], "notes": []}
+    fogbound = F.is_fogbound(s)
+    if fogbound:
+        s["fog"]["sounds"] = [[x for x in heard if x["turn"] >= s["turn"]] for heard in s["fog"]["sounds"]]
     planned = [_planned_starts(s, seat) for seat in range(n)]
     for seat in range(n):
         c = s["combatants"][seat]
@@ -415,11 +541,13 @@ def _resolve_turn(s: State, events: list[Event]) -> None:
     for k in range(1, O.SEGMENTS + 1):
         seg = _resolve_segment(s, k, rng, turn_log, planned)
         report["segments"].append(seg)
-        events.extend(seg["events"])
+        events.extend(_fog_log(s, seg) if fogbound else seg["events"])
         if s["phase"] == "over":
             break
     for c in s["combatants"]:
         c["nmr"] = False
+    if fogbound and s["phase"] != "over":
+        _end_of_fog_turn(s, report, rng, events)
     s["report"] = report
     events.append({"type": "report", "turn": report["turn"],
                    "text": f"Turn {report['turn']} has been resolved."})
@@ -432,8 +560,8 @@ def _resolve_turn(s: State, events: list[Event]) -> None:
     if len(staying) < 2:
         _finish(s, "abandoned", "fewer than two combatants are left in the garden", events,
                 among=staying or list(range(n)))
-    elif s["turn"] > MAX_TURNS:
-        _finish(s, "turn_limit", f"{MAX_TURNS} turns have been played", events, among=staying)
+    elif s["turn"] > max_turns(s):
+        _finish(s, "turn_limit", f"{max_turns(s)} turns have been played", events, among=staying)
 
 
 def _finish(s: State, code: str, reason: str, events: list[Event], *, among: list[int],
@@ -505,12 +633,12 @@ def _condition_holds(s: State, seat: int, cond: dict[str, Any], turn_log: dict) 
     if kind == "at":
         return me["hex"] == cond["hex"]
     if kind == "seat_away":
-        return not _targetable(s, cond["seat"])
+        return not _can_aim(s, seat, cond["seat"])
     if me["hex"] == KITCHEN:
         return False
     others = [cond["seat"]] if kind == "seat_within" else [x for x in range(s["players"]) if x != seat]
     for x in others:
-        if _targetable(s, x):
+        if _can_aim(s, seat, x):
             d = garden.throw_range(me["hex"], s["combatants"][x]["hex"])
             if d is not None and d <= cond["value"]:
                 return True
@@ -520,6 +648,18 @@ def _condition_holds(s: State, seat: int, cond: dict[str, Any], turn_log: dict) 
 def _targetable(s: State, seat: int) -> bool:
     c = s["combatants"][seat]
     return c["status"] in TARGETABLE and c["hex"] != KITCHEN
+
+
+def _sees_feature(s: State, thrower: int, feature: str) -> bool:
+    """In the fog a conifer or the shed is a target only when the thrower sees it."""
+    return not F.is_fogbound(s) or feature in F.visible_now(s, thrower)
+
+
+def _can_aim(s: State, thrower: int, target: int) -> bool:
+    """Can ``thrower`` aim at ``target`` now: it can be hit and, in the fog, the thrower sees it."""
+    if not _targetable(s, target):
+        return False
+    return not F.is_fogbound(s) or F.eye(s, target) in F.visible_now(s, thrower)
 
 
 def _line(seg: dict[str, Any], text: str, **data: Any) -> None:
@@ -535,16 +675,23 @@ def _resolve_segment(s: State, k: int, rng: Any, turn_log: dict, planned: list[l
     n = s["players"]
     seg: dict[str, Any] = {"turn": s["turn"], "segment": k, "moves": [], "throws": [], "events": [],
                            "positions": {}}
+    fogbound = F.is_fogbound(s)
+    if fogbound:
+        seg["_stood"] = [[c["hex"]] for c in cs]
+        seg["_sounds"] = []
 
     # 0. back from the kitchen, at the door's hex or the free hex nearest to it
     for seat, c in enumerate(cs):
         if c["status"] == DRYING and g > c["dry_until"]:
             occupied = {x["hex"] for x in cs if x["hex"] != KITCHEN and x["status"] != GONE}
-            door = _nearest_free(garden, garden.kitchen_door, occupied)
+            own_door = c.get("door") or garden.kitchen_door
+            door = _nearest_free(garden, own_door, occupied)
             c.update(status=FIGHTING, hp=START_HP, ss=WINDOWSILL_SS, dd=0, dry_until=None, hex=door)
             c["tally"]["collected"][0] += WINDOWSILL_SS
             seg["moves"].append({"seat": seat, "from": KITCHEN, "route": [door], "to": door, "planned": [door],
-                                 "bumped": door != garden.kitchen_door})
+                                 "bumped": door != own_door})
+            if fogbound:
+                seg["_stood"][seat].append(door)
             _line(seg, f"{c['name']} has dry socks again, scoops two snowballs from the windowsill and comes "
                        f"back out at {door} with {START_HP} HP.", kind="back", seat=seat, hex=door)
 
@@ -552,6 +699,8 @@ def _resolve_segment(s: State, k: int, rng: Any, turn_log: dict, planned: list[l
     plans: list[dict[str, Any]] = []
     for seat in range(n):
         order, conditional, why = _effective_order(s, seat, k, g, turn_log)
+        if fogbound and order.get("if_hazard") and cs[seat]["status"] == FIGHTING:
+            order, why = _provisional(s, seat, order, planned[seat][k - 1], why)
         if why and cs[seat]["status"] == FIGHTING:
             _line(seg, f"{cs[seat]['name']}: {why}.", seat=seat)
         plans.append({"order": order, "conditional": conditional, "moved": 0, "collected": 0,
@@ -559,6 +708,8 @@ def _resolve_segment(s: State, k: int, rng: Any, turn_log: dict, planned: list[l
 
     # 2. moves
     _move_phase(s, seg, plans, rng, g)
+    if fogbound:
+        seg["_after_moves"] = [c["hex"] for c in cs]
 
     # 3. collects
     for seat in range(n):
@@ -573,13 +724,16 @@ def _resolve_segment(s: State, k: int, rng: Any, turn_log: dict, planned: list[l
     _bounce_phase(s, seg, plans, rng)
 
     seg["positions"] = {str(x): c["hex"] for x, c in enumerate(cs) if c["status"] != GONE}
+    if fogbound:
+        _segment_sight(s, seg)
     s["clock"] = g
-    winners = [x for x, c in enumerate(cs) if c["vp"] >= VICTORY_VPS]
+    goal = victory_vps(s)
+    winners = [x for x, c in enumerate(cs) if c["vp"] >= goal]
     if winners:
         names = " and ".join(cs[x]["name"] for x in winners)
-        _line(seg, f"{names} {'reach' if len(winners) > 1 else 'reaches'} {VICTORY_VPS} VPs!", kind="victory",
+        _line(seg, f"{names} {'reach' if len(winners) > 1 else 'reaches'} {goal} VPs!", kind="victory",
               seats=winners)
-        _finish(s, "victory", f"{names} reached {VICTORY_VPS} VPs in segment {k} of turn {s['turn']}",
+        _finish(s, "victory", f"{names} reached {goal} VPs in segment {k} of turn {s['turn']}",
                 seg["events"], among=winners, winners=winners)
     return seg
 
@@ -614,6 +768,9 @@ def _walk(garden: HexMap, start: str, route: list[str], budget: int) -> tuple[li
 def _move_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng: Any, g: int) -> None:
     garden = garden_of(s)
     cs = s["combatants"]
+    fogbound = F.is_fogbound(s)
+    opening = fogbound and s["turn"] <= F.OPENING_TURNS
+    wet = garden.pond if fogbound else frozenset()
     claims: dict[int, dict[str, Any]] = {}
     for seat, c in enumerate(cs):
         if c["status"] in (DRYING, GONE):
@@ -625,7 +782,7 @@ def _move_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng:
         spent_before_moving = 0
         collector = order["type"] in ("collect", "collect_move")
         if order["type"] == "run":
-            route = garden.cheapest_route(start, KITCHEN) or []
+            route = garden.cheapest_route(start, KITCHEN, avoid=wet) or []
         elif order["type"] in ("move", "collect_move"):
             if order["type"] == "collect_move":
                 budget -= R.COLLECT_COST[order["what"]] * order["count"]
@@ -635,11 +792,16 @@ def _move_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng:
             if start == plans[seat]["planned_start"]:
                 route = order["route"]
             else:
-                route = garden.cheapest_route(start, order["route"][-1]) or []
+                route = garden.cheapest_route(start, order["route"][-1], avoid=wet) or []
+            if opening and any(h in wet for h in route):
+                route = _swerve(s, seg, seat, start, route)
         taken, costs = _walk(garden, start, route, budget)
+        if fogbound:
+            taken, costs = _fog_hazards(s, seg, seat, order, taken, costs, rng, plans[seat])
         plans[seat]["full_tilt"] = order["type"] in ("move", "collect_move") and bool(costs) and costs[-1] == MF_PER_SEGMENT
         claims[seat] = {"hexes": [start] + taken, "costs": [0] + [spent_before_moving + x for x in costs],
-                        "at": len(taken), "collector": collector, "planned": route}
+                        "at": len(taken), "collector": collector, "planned": route,
+                        "collect_move": order["type"] == "collect_move"}
     # contested hexes: fewer MF wins, collectors lose ties, then the tealeaves
     while True:
         by_hex: dict[str, list[int]] = defaultdict(list)
@@ -652,7 +814,8 @@ def _move_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng:
             break
         for h in clashes:
             seats = sorted(by_hex[h])
-            key = {x: (claims[x]["costs"][claims[x]["at"]], claims[x]["collector"]) for x in seats}
+            key = {x: (claims[x]["collect_move"] and claims[x]["at"] > 0, claims[x]["costs"][claims[x]["at"]],
+                       claims[x]["collector"]) for x in seats}
             best = min(key.values())
             tied = [x for x in seats if key[x] == best]
             winner = tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
@@ -685,6 +848,10 @@ def _move_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng:
         c["hex"] = entered[-1]
         seg["moves"].append({"seat": seat, "from": frm, "route": entered, "to": c["hex"],
                              "planned": cl["planned"], "bumped": cl.get("bumped", False)})
+        if fogbound:
+            seg["_stood"][seat] += entered
+            if c["hex"] == KITCHEN:
+                c["door"] = entered[-2] if len(entered) > 1 else frm
         verb = "runs" if order["type"] == "run" else "moves"
         _line(seg, f"{c['name']} {verb} {frm} - {' - '.join(entered)}"
                    + (" (bumped a hex short)" if cl.get("bumped") else "") + ".",
@@ -704,6 +871,9 @@ def _move_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng:
             else:
                 _line(seg, f"{c['name']} hides in the kitchen, a safe, warm place for cowards.", kind="hide",
                       seat=seat)
+    if fogbound:
+        for seat in range(len(cs)):
+            _after_fog_move(s, seg, seat, plans[seat], opening)
     if s["options"]["rule14"]:
         for seat in range(len(cs)):
             if plans[seat].get("full_tilt") and cs[seat]["status"] == FIGHTING:
@@ -748,6 +918,21 @@ def _collect(s: State, seg: dict[str, Any], seat: int, order: dict[str, Any], pl
         plan["collected"] += R.COLLECT_COUNTS_AS["head"]
         _line(seg, f"{c['name']} takes the head off the snowman at {here}: a ready-made Dirigible.",
               kind="collect", seat=seat, what="head", hex=here)
+        return
+    if what == "barrow":
+        if here != garden.wheelbarrow:
+            _line(seg, f"{c['name']} looks for the wheelbarrow at {here}, but it is not there.", seat=seat)
+            return
+        if s["fog"]["barrow"] == 0:
+            _line(seg, f"{c['name']} reaches into the wheelbarrow at {here}: it is empty.", seat=seat,
+                  kind="barrow_empty", hex=here)
+            return
+        s["fog"]["barrow"] -= 1
+        c["dd"] += 1
+        c["tally"]["collected"][1] += 1
+        plan["collected"] += R.COLLECT_COUNTS_AS["barrow"]
+        _line(seg, f"{c['name']} lifts a Doubleday Dirigible out of the wheelbarrow at {here}.", kind="collect",
+              seat=seat, what="barrow", hex=here)
         return
     if what == "dd":
         c["dd"] += 1
@@ -827,11 +1012,11 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
 
         if kind in ("rattlesnake", "baker", "dirigible", "bolero"):
             if kind == "bolero":
-                targets = [t for t in order["targets"] if _targetable(s, t)]
+                targets = [t for t in order["targets"] if _can_aim(s, seat, t)]
             elif order["target"] == "nearest":
                 targets = _nearest(s, seat, rng)
             else:
-                targets = [order["target"]] if _targetable(s, order["target"]) else []
+                targets = [order["target"]] if _can_aim(s, seat, order["target"]) else []
             if not targets:
                 who = ("anyone" if kind == "rattlesnake" and order["target"] == "nearest"
                        else " or ".join(cs[t]["name"] for t in (order.get("targets") or [order["target"]])))
@@ -870,6 +1055,10 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
                     damage.append((seat, t, throw.damage, False, throw.name))
         elif kind == "storm":
             conifer = order["conifer"]
+            if not _sees_feature(s, seat, conifer):
+                _line(seg, f"{c['name']} holds the Conifer Storm: no conifer there can be seen in the fog.",
+                      kind="no_target", seat=seat)
+                continue
             if conifer in s["used"]["conifers"]:
                 _line(seg, f"{c['name']} holds the Conifer Storm: the conifer at {conifer} is already bare.",
                       kind="no_target", seat=seat)
@@ -898,6 +1087,10 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
                         damage.append((seat, t, R.STORM_AROUND_DAMAGE, True, "Conifer Storm"))
         elif kind == "avalanche":
             side = order["side"]
+            if not _sees_feature(s, seat, garden.shed):
+                _line(seg, f"{c['name']} holds the Shed Avalanche: the shed cannot be seen in the fog.",
+                      kind="no_target", seat=seat)
+                continue
             if side in s["used"]["sides"]:
                 _line(seg, f"{c['name']} holds the Shed Avalanche: that side of the roof is already bare.",
                       kind="no_target", seat=seat)
@@ -946,8 +1139,11 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
                 cs[thrower]["vp"] += hp
         note = " (no VPs for a Maniac)" if not scores else (" (their own doing: no VPs)" if own else "")
         whose = "their own" if own else f"{cs[thrower]['name']}'s"
+        fogged = {"unseen_text": f"{v['name']} takes {hp} HP from a {cause} out of the fog: {v['hp']} HP left."
+                  } if F.is_fogbound(s) else {}
         _line(seg, f"{v['name']} takes {hp} HP from {whose} {cause}{note}: {v['hp']} HP left.",
-              kind="damage", seat=victim, thrower=thrower, hp=hp, vps=hp if scores and not own else 0, cause=cause)
+              kind="damage", seat=victim, thrower=thrower, hp=hp, vps=hp if scores and not own else 0, cause=cause,
+              **fogged)
     for t in big_hits:
         cs[t]["big_hit"] = g
     for seat in range(n):
@@ -961,6 +1157,8 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
             c["taken"] += R.DISASTER_DAMAGE
             c["recover"] = g + 1
             what = "rolled 00 and slips" if why == "00" else "fell over"
+            if "_sounds" in seg:
+                seg["_sounds"].append(("fall", c["hex"]))
             _line(seg, f"{c['name']} {what}: every snowball breaks, {R.DISASTER_DAMAGE} HP lost ({c['hp']} left), "
                        "and the next segment goes on getting up.", kind="disaster", seat=seat, cause=why)
     for seat, c in enumerate(cs):
@@ -980,7 +1178,7 @@ def _nearest(s: State, seat: int, rng: Any) -> list[int]:
     best: list[int] = []
     best_d = None
     for x in range(s["players"]):
-        if x == seat or not _targetable(s, x):
+        if x == seat or not _can_aim(s, seat, x):
             continue
         d = garden.throw_range(here, s["combatants"][x]["hex"])
         if d is None:
@@ -1024,6 +1222,183 @@ def _bounce_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rn
         _line(seg, f"{c['name']} bounces from {c['hex']} to {h}.", kind="bounce", seat=winner, route=[c["hex"], h])
         c["hex"] = h
         occupied.add(h)
+        if "_stood" in seg:
+            seg["_stood"][winner].append(h)
+            if h in garden.pond:
+                _splash(s, seg, winner)
+
+
+# --------------------------------------------------------------------------- the fog
+
+
+def _gnome_zone(s: State, gnomes: list[str]) -> set[str]:
+    """The hexes holding or next to one of ``gnomes``."""
+    garden = garden_of(s)
+    return set(gnomes) | {h for g in gnomes for h in garden.neighbours(g) if h != KITCHEN}
+
+
+def _provisional(s: State, seat: int, order: dict[str, Any], planned_start: str | None,
+                 why: str) -> tuple[dict[str, Any], str]:
+    """A provisional move stands still instead when its first step would enter a hazard the
+    seat sees: the pond, or a hex at or next to a gnome it has found."""
+    garden = garden_of(s)
+    start = s["combatants"][seat]["hex"]
+    if start == planned_start:
+        first: str | None = order["route"][0]
+    else:
+        route = garden.cheapest_route(start, order["route"][-1], avoid=garden.pond) or []
+        first = route[0] if route else None
+    if first is not None and (first in garden.pond or first in _gnome_zone(s, s["fog"]["found"][seat])):
+        return {"type": "stand"}, "sees a hazard ahead and stands still instead, as provisionally ordered"
+    return order, why
+
+
+def _swerve(s: State, seg: dict[str, Any], seat: int, start: str, route: list[str]) -> list[str]:
+    """In the opening a route into the pond swerves round it, to the route's last dry place."""
+    garden = garden_of(s)
+    dry = [h for h in route if h not in garden.pond]
+    target = dry[-1] if dry else None
+    new = garden.cheapest_route(start, target, avoid=garden.pond) or [] if target and target != start else []
+    _line(seg, f"{s['combatants'][seat]['name']} swerves to keep out of the pond.", kind="swerve", seat=seat)
+    return new
+
+
+def _fog_hazards(s: State, seg: dict[str, Any], seat: int, order: dict[str, Any], taken: list[str],
+                 costs: list[int], rng: Any, plan: dict[str, Any]) -> tuple[list[str], list[int]]:
+    """A move ends in the first pond hex it enters; a mover entering hexes at or next to a gnome
+    rolls once (30% a hex) and, on a fall, stops at the hex where the running chance reached the roll."""
+    garden = garden_of(s)
+    wet = next((i for i, h in enumerate(taken) if h in garden.pond), None)
+    if wet is not None:
+        taken, costs = taken[:wet + 1], costs[:wet + 1]
+    if order["type"] == "run" or s["combatants"][seat]["status"] != FIGHTING:
+        return taken, costs
+    zone = _gnome_zone(s, s["fog"]["gnomes"])
+    risky = [i for i, h in enumerate(taken) if h in zone]
+    if not risky:
+        return taken, costs
+    roll = rng.randint(1, 100)
+    needed = F.GNOME_CHANCE * len(risky)
+    if roll > needed:
+        return taken, costs
+    at = risky[next(j for j in range(len(risky)) if F.GNOME_CHANCE * (j + 1) >= roll)]
+    plan["tripped"] = {"roll": roll, "needed": needed}
+    return taken[:at + 1], costs[:at + 1]
+
+
+def _splash(s: State, seg: dict[str, Any], seat: int) -> None:
+    c = s["combatants"][seat]
+    lost = c["hp"]
+    c["hp"] = 0
+    c["taken"] += lost
+    c["status"] = RUNNING
+    _line(seg, f"{c['name']} splashes into the pond at {c['hex']}: soaked through, every HP lost, and off to the "
+               "kitchen to change.", kind="splash", seat=seat, hex=c["hex"], hp=lost)
+    seg["_sounds"].append(("splash", c["hex"]))
+
+
+def _after_fog_move(s: State, seg: dict[str, Any], seat: int, plan: dict[str, Any], opening: bool) -> None:
+    """A gnome's fall (every carried snowball lost) and a splash into the pond, after the moves."""
+    garden = garden_of(s)
+    c = s["combatants"][seat]
+    if c["status"] != FIGHTING:
+        return
+    tripped = plan.get("tripped")
+    if tripped:
+        lost_ss, lost_dd = c["ss"], c["dd"]
+        c["tally"]["broken"][0] += lost_ss
+        c["tally"]["broken"][1] += lost_dd
+        c["ss"] = c["dd"] = 0
+        _line(seg, f"{c['name']} trips over a garden gnome and falls flat at {c['hex']}: d100 {tripped['roll']:02d} "
+                   f"against {tripped['needed']}; {_balls(lost_ss, lost_dd)} lost.",
+              kind="fall", seat=seat, hex=c["hex"], roll=tripped["roll"], needed=tripped["needed"],
+              ss=lost_ss, dd=lost_dd)
+        seg["_sounds"].append(("fall", c["hex"]))
+    if not opening and plan["moved"] and c["hex"] in garden.pond:
+        _splash(s, seg, seat)
+
+
+def _segment_sight(s: State, seg: dict[str, Any]) -> None:
+    """Record what each seat saw in the segment (``sight``, ``seen``) and give each the sounds of
+    it that it did not see."""
+    garden = garden_of(s)
+    n = s["players"]
+    vision = s["fog"]["vision"]
+    sights = [F.sight_along(garden, seg["_stood"][x], vision) for x in range(n)]
+    after = seg.pop("_after_moves", [c["hex"] for c in s["combatants"]])
+    seg["sight"] = [[h for h in garden.hexes if h in sights[x]] for x in range(n)]
+    seg["seen"] = [sorted(y for y in range(n) if y != x and (after[y] in sights[x]
+                          or seg["positions"].get(str(y)) in sights[x])) for x in range(n)]
+    sounds = seg.pop("_sounds")
+    sounds += sorted({(t["seat"], t["from"]) for t in seg["throws"]})
+    seg.pop("_stood")
+    for entry in sounds:
+        kind, source = ("throw", entry[1]) if isinstance(entry[0], int) else entry
+        if not garden.is_hex(source):
+            continue  # inside the kitchen, nobody in the garden hears it
+        for x in range(n):
+            here = F.eye(s, x)
+            if here is None or source in sights[x]:
+                continue
+            where = F.heard(garden, here, source)
+            s["fog"]["sounds"][x].append({"turn": seg["turn"], "segment": seg["segment"], "kind": kind, **where,
+                                          "text": F.sound_text(kind, where["direction"], where["distance"])})
+
+
+def _fog_log(s: State, seg: dict[str, Any]) -> list[Event]:
+    """The segment's events for the game log, each marked with the seats that saw it (a hit from
+    out of sight is logged to its victim in the fog's words); ``seg["readers"]`` keeps, per
+    event, None (public) or [the seats that read it, the seats that read it in the fog's words]
+    for the views."""
+    garden = garden_of(s)
+    out: list[Event] = []
+    sights = [frozenset(h) for h in seg["sight"]]
+    seens = [frozenset(x) for x in seg["seen"]]
+    seg["readers"] = []
+    for e in seg["events"]:
+        if e["type"] in F.PUBLIC_EVENTS:
+            seg["readers"].append(None)
+            out.append(e)
+            continue
+        plain, variants = [], []
+        for x in range(s["players"]):
+            shown_to_x = F.readable(garden, e, x, sights[x], seens[x])
+            if shown_to_x is e:
+                plain.append(x)
+            elif shown_to_x is not None:
+                variants.append((x, shown_to_x))
+        seg["readers"].append([plain, [x for x, _ in variants]])
+        out.append({**e, "visible_to": _readers(s, plain)})
+        out += [{**v, "visible_to": [x]} for x, v in variants]
+    return out
+
+
+def _end_of_fog_turn(s: State, report: dict[str, Any], rng: Any, events: list[Event]) -> None:
+    """The turn's one vision roll for everyone, then everyone looks around for gnomes."""
+    fog = s["fog"]
+    garden = garden_of(s)
+    roll = rng.randint(1, 100)
+    before = fog["vision"]
+    if roll <= F.VISION_UP:
+        fog["vision"] = before + 1
+        words = "thins"
+    elif roll <= F.VISION_DOWN:
+        fog["vision"] = max(F.VISION_MIN, before - 1)
+        words = "thickens" if fog["vision"] < before else "thickens, but nobody can see less than one hex"
+    else:
+        words = "holds"
+    report["vision"] = {"roll": roll, "before": before, "vision": fog["vision"]}
+    hexes = "hex" if fog["vision"] == 1 else "hexes"
+    events.append({"type": "vision", "turn": report["turn"], "roll": roll, "before": before, "vision": fog["vision"],
+                   "text": f"The fog {words} (d100 {roll:02d}: up to {F.VISION_UP} it thins, up to {F.VISION_DOWN} "
+                           f"it thickens): everyone now sees {fog['vision']} {hexes}."})
+    for x in range(s["players"]):
+        new = [g for g in fog["gnomes"] if g in F.visible_now(s, x) and g not in fog["found"][x]]
+        if new:
+            fog["found"][x] = sorted(fog["found"][x] + new, key=garden.hexes.index)
+            events.append({"type": "gnome_found", "seat": x, "hexes": new, "visible_to": [x],
+                           "text": f"Looking around, {s['combatants'][x]['name']} spots a garden gnome at "
+                                   f"{' and '.join(new)}."})
 
 
 # --------------------------------------------------------------------------- reading

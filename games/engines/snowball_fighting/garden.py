@@ -17,9 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engines.base import shown
+from games.engines.snowball_fighting.fogbound_garden import FOGBOUND_DATA
 
 KITCHEN = "KITCHEN"
 ROW_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVW"
+# Row labels past Z (the Fogbound garden is 30 letters deep) go on as a spreadsheet's columns: AA, AB...
+ROW_LABELS: tuple[str, ...] = tuple(chr(65 + i) for i in range(26)) + tuple(f"A{chr(65 + i)}" for i in range(26))
+_ROW_INDEX = {label: i for i, label in enumerate(ROW_LABELS)}
 
 GARDEN_DATA: dict[str, Any] = {
     "grid": {
@@ -53,21 +57,23 @@ _UNREACHABLE = 10**6
 
 
 def parse_ref(ref: str, rows: int = len(ROW_LETTERS), cols: int = 13) -> tuple[int, int]:
-    """(row index, column) of a reference such as "K7"; ValueError names a malformed one."""
-    if not isinstance(ref, str) or len(ref) < 2 or ref[0].upper() not in ROW_LETTERS[:rows]:
+    """(row index, column) of a reference such as "K7" (or "AB7" in a deeper garden);
+    ValueError names a malformed one."""
+    letters = ref[:2] if isinstance(ref, str) and ref[1:2].isalpha() else ref[:1] if isinstance(ref, str) else ""
+    row = _ROW_INDEX.get(letters.upper(), rows)
+    if not isinstance(ref, str) or len(ref) <= len(letters) or row >= rows:
         raise ValueError(f"{shown(ref)} is not a hex reference like 'K7'")
     try:
-        col = int(ref[1:])
+        col = int(ref[len(letters):])
     except ValueError:
         raise ValueError(f"{shown(ref)} is not a hex reference like 'K7'") from None
-    row = ROW_LETTERS.index(ref[0].upper())
     if not 1 <= col <= cols or (row + col) % 2 != 1:
         raise ValueError(f"there is no hex {shown(ref)} in the garden")
     return row, col
 
 
 def ref_of(row: int, col: int) -> str:
-    return f"{ROW_LETTERS[row]}{col}"
+    return f"{ROW_LABELS[row]}{col}"
 
 
 def hex_distance(a: str, b: str) -> int:
@@ -92,11 +98,18 @@ class HexMap:
     conifer_adjacent: frozenset[str]
     path: frozenset[str]
     kitchen_door: str
+    kitchen_doors: tuple[str, ...] = ()
+    pond: frozenset[str] = frozenset()
+    wheelbarrow: str | None = None
+    fences: tuple[str, ...] = ()
     hexes: tuple[str, ...] = field(init=False)
     _neighbours: dict[str, tuple[str, ...]] = field(init=False, repr=False)
     _throw_cache: dict[tuple[str, bool], dict[str, int]] = field(init=False, repr=False)
+    _within_cache: dict[tuple[str, int], frozenset[str]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        if not self.kitchen_doors:
+            object.__setattr__(self, "kitchen_doors", (self.kitchen_door,))
         hexes = tuple(ref_of(r, c) for r in range(self.rows) for c in range(1, self.cols + 1) if (r + c) % 2 == 1)
         present = set(hexes)
         neighbours: dict[str, tuple[str, ...]] = {}
@@ -107,13 +120,14 @@ class HexMap:
                 rr, cc = r + dr, c + dc
                 if 0 <= rr < self.rows and 1 <= cc <= self.cols and ref_of(rr, cc) in present:
                     around.append(ref_of(rr, cc))
-            if h == self.kitchen_door:
+            if h in self.kitchen_doors:
                 around.append(KITCHEN)
             neighbours[h] = tuple(around)
-        neighbours[KITCHEN] = (self.kitchen_door,)
+        neighbours[KITCHEN] = self.kitchen_doors
         object.__setattr__(self, "hexes", hexes)
         object.__setattr__(self, "_neighbours", neighbours)
         object.__setattr__(self, "_throw_cache", {})
+        object.__setattr__(self, "_within_cache", {})
 
     # ------------------------------------------------------------------ places
 
@@ -127,6 +141,21 @@ class HexMap:
     def neighbours(self, ref: str) -> tuple[str, ...]:
         """The hexes (and the kitchen, from its door) one step from ``ref``."""
         return self._neighbours[ref]
+
+    def distance(self, a: str, b: str) -> int:
+        """Hexes between two hexes of this garden as the crow flies (nothing blocks it)."""
+        (ra, ca), (rb, cb) = parse_ref(a, self.rows, self.cols), parse_ref(b, self.rows, self.cols)
+        dr, dc = abs(ra - rb), abs(ca - cb)
+        return dc + max(0, (dr - dc) // 2)
+
+    def within(self, centre: str, reach: int) -> frozenset[str]:
+        """Every hex at most ``reach`` hexes from ``centre`` (the shed included: fog, not walls)."""
+        key = (centre, reach)
+        found = self._within_cache.get(key)
+        if found is None:
+            found = frozenset(h for h in self.hexes if self.distance(centre, h) <= reach)
+            self._within_cache[key] = found
+        return found
 
     def adjacent(self, a: str, b: str) -> bool:
         return b in self._neighbours.get(a, ())
@@ -179,8 +208,8 @@ class HexMap:
             here = step
         return spent
 
-    def _search(self, start: str, goal: str | None = None,
-                budget: int | None = None) -> tuple[dict[str, int], dict[str, str]]:
+    def _search(self, start: str, goal: str | None = None, budget: int | None = None,
+                avoid: frozenset[str] = frozenset()) -> tuple[dict[str, int], dict[str, str]]:
         """Dijkstra from ``start`` over the places a combatant may enter (not the shed), ties
         broken by hex order: the cost of each place reached (within ``budget`` half-MF, if given)
         and the place each was entered from. Stops once ``goal`` is settled."""
@@ -194,7 +223,7 @@ class HexMap:
             if cost > best[here]:
                 continue
             for nxt in self._neighbours[here]:
-                if nxt == self.shed:
+                if nxt == self.shed or (nxt in avoid and nxt != goal):
                     continue
                 c = cost + self.step_cost(here, nxt)
                 if (budget is None or c <= budget) and c < best.get(nxt, _UNREACHABLE):
@@ -210,11 +239,12 @@ class HexMap:
             route.append(came[route[-1]])
         return route[::-1]
 
-    def cheapest_route(self, start: str, goal: str) -> list[str] | None:
-        """The cheapest route from ``start`` to ``goal`` (hexes entered), ties broken by hex order."""
+    def cheapest_route(self, start: str, goal: str, avoid: frozenset[str] = frozenset()) -> list[str] | None:
+        """The cheapest route from ``start`` to ``goal`` (hexes entered), ties broken by hex order,
+        entering none of ``avoid`` on the way."""
         if start == goal:
             return []
-        _, came = self._search(start, goal)
+        _, came = self._search(start, goal, avoid=avoid)
         return self._walk_back(start, goal, came) if goal in came else None
 
     def cheapest_routes(self, start: str, budget: int = MF_PER_SEGMENT) -> dict[str, tuple[int, list[str]]]:
@@ -266,7 +296,8 @@ def mf(half_mf: int) -> str:
 
 def map_from_data(name: str, data: dict[str, Any]) -> HexMap:
     """A :class:`HexMap` from map data shaped like ``GARDEN_DATA`` (``rows``/``cols`` optional:
-    the snowy garden's 23 letters by 13 columns)."""
+    the snowy garden's 23 letters by 13 columns; ``kitchen.doors``, ``pond``, ``wheelbarrow``
+    and ``fences`` optional: the Fogbound garden has them)."""
     return HexMap(
         name=name,
         rows=data.get("rows", len(ROW_LETTERS)),
@@ -279,8 +310,13 @@ def map_from_data(name: str, data: dict[str, Any]) -> HexMap:
         conifer_adjacent=frozenset(data["conifer_adjacent"]),
         path=frozenset(data["path"]),
         kitchen_door=data["kitchen"]["door_below"],
+        kitchen_doors=tuple(data["kitchen"].get("doors", ())),
+        pond=frozenset(data.get("pond", ())),
+        wheelbarrow=data.get("wheelbarrow"),
+        fences=tuple(data.get("fences", ())),
     )
 
 
 GARDEN = map_from_data("garden", GARDEN_DATA)
-MAPS: dict[str, HexMap] = {"garden": GARDEN}
+FOGBOUND = map_from_data("fogbound", FOGBOUND_DATA)
+MAPS: dict[str, HexMap] = {"garden": GARDEN, "fogbound": FOGBOUND}

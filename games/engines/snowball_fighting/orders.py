@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines.base import Action, BadAction, IllegalAction, State, shown
+from games.engines.snowball_fighting import fog as F
 from games.engines.snowball_fighting import rules as R
 from games.engines.snowball_fighting.garden import KITCHEN, MAPS, MF_PER_SEGMENT, HexMap, mf
 
@@ -29,7 +30,7 @@ CONDITIONS: dict[str, str] = {
     "at": "I stand on that hex",
 }
 MAX_CASES = 3
-COLLECT_KINDS = ("ss", "dd", "head")
+COLLECT_KINDS = ("ss", "dd", "head", "barrow")
 
 
 def where(segment: int) -> str:
@@ -59,6 +60,17 @@ def _route_field(raw: dict[str, Any], segment: int) -> list[str]:
     return [h if h == KITCHEN else h.upper() for h in route]
 
 
+def _provisional(raw: dict[str, Any], order: dict[str, Any], segment: int) -> dict[str, Any]:
+    """A Fogbound provisional move: ``"if_hazard": "stand"`` stands still instead when the first
+    step would enter a hazard the mover sees then (the pond, or a hex at or next to a gnome it found)."""
+    if "if_hazard" not in raw:
+        return order
+    if raw["if_hazard"] != "stand":
+        raise BadAction(f"{where(segment)}: if_hazard must be 'stand' (stand still instead when the first "
+                        f"step would enter a hazard you see), got {shown(raw['if_hazard'])}")
+    return {**order, "if_hazard": "stand"}
+
+
 def _carry_field(raw: dict[str, Any], segment: int) -> str | None:
     carry = raw.get("carry")
     if carry not in (None, "ss", "dd"):
@@ -70,11 +82,12 @@ def _collect_fields(raw: dict[str, Any], segment: int) -> dict[str, Any]:
     what = raw.get("what", "ss")
     if what not in COLLECT_KINDS:
         raise BadAction(f"{where(segment)}: what must be 'ss' (simple snowballs), 'dd' (a Doubleday "
-                        f"Dirigible) or 'head' (a snowman's head), got {shown(what)}")
+                        f"Dirigible), 'head' (a snowman's head) or 'barrow' (a Dirigible from the "
+                        f"Fogbound wheelbarrow), got {shown(what)}")
     count = raw.get("count", 1)
     if what != "ss":
         if count != 1:
-            raise BadAction(f"{where(segment)}: only one {'Dirigible' if what == 'dd' else 'head'} "
+            raise BadAction(f"{where(segment)}: only one {'head' if what == 'head' else 'Dirigible'} "
                             "can be collected in a segment")
     elif count not in (1, 2) or isinstance(count, bool):
         raise BadAction(f"{where(segment)}: count must be 1 or 2 simple snowballs, got {shown(count)}")
@@ -115,7 +128,7 @@ def normalize(raw: Any, segment: int, players: int, *, allow_conditional: bool) 
     if kind == "move":
         order: dict[str, Any] = {"type": "move", "route": _route_field(raw, segment)}
         carry = _carry_field(raw, segment)
-        return {**order, "carry": carry} if carry else order
+        return _provisional(raw, {**order, "carry": carry} if carry else order, segment)
     if kind == "collect":
         return {"type": "collect", **_collect_fields(raw, segment)}
     if kind == "collect_move":
@@ -126,7 +139,7 @@ def normalize(raw: Any, segment: int, players: int, *, allow_conditional: bool) 
         order = {"type": "collect_move", **_collect_fields(raw, segment), "collect_at": at,
                  "route": _route_field(raw, segment)}
         carry = _carry_field(raw, segment)
-        return {**order, "carry": carry} if carry else order
+        return _provisional(raw, {**order, "carry": carry} if carry else order, segment)
     if kind == "rattlesnake":
         target = raw.get("target")
         if target == "nearest":
@@ -197,7 +210,7 @@ def starting_point(state: State, seat: int) -> dict[str, Any]:
     c = state["combatants"][seat]
     if c["status"] == "drying":
         garden = garden_of(state)
-        return {"hex": garden.kitchen_door, "ss": 2, "dd": 0}
+        return {"hex": c.get("door") or garden.kitchen_door, "ss": 2, "dd": 0}
     return {"hex": c["hex"], "ss": c["ss"], "dd": c["dd"]}
 
 
@@ -245,10 +258,10 @@ def check_condition(state: State, seat: int, cond: dict[str, Any], segment: int)
         raise IllegalAction(f"{where(segment)}: there is no hex {shown(cond['hex'])} to stand on in the garden")
 
 
-def _targetable_seat(state: State, seat: int, target: int, segment: int) -> None:
+def _targetable_seat(state: State, seat: int, target: int, segment: int, fogbound: bool = False) -> None:
     if target == seat:
         raise IllegalAction(f"{where(segment)}: you cannot throw at yourself")
-    if state["combatants"][target]["status"] == "gone":
+    if not fogbound and state["combatants"][target]["status"] == "gone":
         name = state["combatants"][target]["name"]
         raise IllegalAction(f"{where(segment)}: {name} has left the garden for good")
 
@@ -259,6 +272,9 @@ def check_order(state: State, seat: int, order: dict[str, Any], ctx: dict[str, A
     garden = garden_of(state)
     kind = order["type"]
     here, ss, dd = ctx["hex"], ctx["ss"], ctx["dd"]
+    fogbound = state.get("fog") is not None
+    if "if_hazard" in order and not fogbound:
+        raise IllegalAction(f"{where(segment)}: provisional moves (if_hazard) are part of the Fogbound variant")
     if kind == "stand":
         return ctx
     if kind in ("move", "collect_move"):
@@ -287,6 +303,9 @@ def check_order(state: State, seat: int, order: dict[str, Any], ctx: dict[str, A
         return {"hex": here, "ss": ss, "dd": dd}
     # a throw
     throw = R.THROWS[kind]
+    if fogbound and state["turn"] <= F.OPENING_TURNS:
+        raise IllegalAction(f"{where(segment)}: no snow is thrown in the first {F.OPENING_TURNS} turns, while "
+                            "everyone runs out into the garden; move, collect or stand")
     if here == KITCHEN:
         raise IllegalAction(f"{where(segment)}: nobody can throw from inside the kitchen")
     if ss < throw.ss:
@@ -296,13 +315,13 @@ def check_order(state: State, seat: int, order: dict[str, Any], ctx: dict[str, A
     if dd < throw.dd:
         raise IllegalAction(f"{where(segment)}: a {throw.name} needs a Doubleday Dirigible, and you will have none")
     if kind in ("rattlesnake", "baker", "dirigible") and order["target"] != "nearest":
-        _targetable_seat(state, seat, order["target"], segment)
+        _targetable_seat(state, seat, order["target"], segment, fogbound)
     if kind == "bolero":
         a, b = order["targets"]
         if a == b:
             raise IllegalAction(f"{where(segment)}: a Bowen Bolero needs two different targets")
-        _targetable_seat(state, seat, a, segment)
-        _targetable_seat(state, seat, b, segment)
+        _targetable_seat(state, seat, a, segment, fogbound)
+        _targetable_seat(state, seat, b, segment, fogbound)
     if kind == "baker" and order["bounce"] != "spot":
         bounce = order["bounce"]
         if not garden.is_hex(bounce) or bounce == garden.shed or not garden.adjacent(here, bounce):
@@ -313,9 +332,9 @@ def check_order(state: State, seat: int, order: dict[str, Any], ctx: dict[str, A
         if conifer not in garden.conifers:
             raise IllegalAction(f"{where(segment)}: {conifer} is not a conifer; the conifers are "
                                 f"{', '.join(garden.conifers)}")
-        if conifer in state["used"]["conifers"]:
+        if conifer in state["used"]["conifers"] and not fogbound:
             raise IllegalAction(f"{where(segment)}: the conifer at {conifer} has already been stormed")
-    if kind == "avalanche" and order["side"] in state["used"]["sides"]:
+    if kind == "avalanche" and order["side"] in state["used"]["sides"] and not fogbound:
         side = "north" if order["side"] == "N" else "south"
         raise IllegalAction(f"{where(segment)}: the {side} side of the shed roof has already avalanched")
     return {"hex": here, "ss": ss - throw.ss, "dd": dd - throw.dd}
@@ -342,6 +361,12 @@ def _collect_at(state: State, order: dict[str, Any], here: str, ss: int, dd: int
                                 f"hex ({' or '.join(garden.snowmen)}), not {here}")
         if here in state["used"]["heads"]:
             raise IllegalAction(f"{where(segment)}: the snowman at {here} has already lost its head")
+        return ss, dd + 1
+    if order["what"] == "barrow":
+        if here != garden.wheelbarrow:
+            raise IllegalAction(f"{where(segment)}: Dirigibles come out of the wheelbarrow only on its hex"
+                                + (f" ({garden.wheelbarrow}), not {here}" if garden.wheelbarrow else
+                                   "; this garden has no wheelbarrow"))
         return ss, dd + 1
     if order["what"] == "dd":
         return ss, dd + 1
@@ -418,6 +443,10 @@ def preview(state: State, seat: int, segments: list[dict[str, Any] | None]) -> l
     garden = garden_of(state)
     contexts = plan(state, seat, segments)
     rule13_penalty = state["options"]["rule13"]
+    if F.is_fogbound(state):
+        sight = F.visible_now(state, seat)
+        state = {**state, "combatants": [c if x == seat or F.eye(state, x) in sight else {**c, "hex": KITCHEN}
+                                         for x, c in enumerate(state["combatants"])]}
     out: list[list[dict[str, Any]]] = []
     for k, (order, ctx) in enumerate(zip(segments, contexts), start=1):
         rows: list[dict[str, Any]] = []

@@ -59,9 +59,9 @@ DISASTER_DAMAGE = 2
 SLIP_CHANCE = 10
 
 # Half-MF cost of collecting one of each: a simple snowball 2 MF, a Dirigible 4 MF, a head 2 MF.
-COLLECT_COST = {"ss": 4, "dd": 8, "head": 4}
+COLLECT_COST = {"ss": 4, "dd": 8, "head": 4, "barrow": 4}
 # How many snowballs a collection counts as for "Target collected one/two snowballs".
-COLLECT_COUNTS_AS = {"dd": 2, "head": 1}
+COLLECT_COUNTS_AS = {"dd": 2, "head": 1, "barrow": 1}
 
 M_COLLECTED_TWO = "Target collected two snowballs this segment"
 M_COLLECTED_ONE = "Target collected one snowball this segment"

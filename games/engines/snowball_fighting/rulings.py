@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from games.engines.snowball_fighting import fog as F
 from games.engines.snowball_fighting import rules as R
 from games.engines.snowball_fighting.engine import (
     DEFAULT_NAMES,
@@ -25,7 +26,7 @@ from games.engines.snowball_fighting.engine import (
     WINDOWSILL_SS,
     new_game,
 )
-from games.engines.snowball_fighting.garden import GARDEN, KITCHEN, MF_PER_SEGMENT, mf
+from games.engines.snowball_fighting.garden import FOGBOUND, GARDEN, KITCHEN, MF_PER_SEGMENT, ROW_LABELS, mf
 from games.engines.snowball_fighting.orders import CONDITIONS, SEGMENTS
 from games.engines.snowball_fighting.views import map_view
 
@@ -67,7 +68,8 @@ RULINGS = (
              "side of the shed is used up only when snow falls."},
     {"id": "segment-order", "title": "Order of a segment",
      "text": "All moves, then all collecting, then all throws, each all at once. When two players "
-             "want the same hex, the one who spent fewer movement points gets it, a collector loses a "
+             "want the same hex, one collecting and moving is the slower, whether it collects first or "
+             "last; otherwise the one who spent fewer movement points gets it, a collector loses a "
              "tie, then chance decides; the loser stops one hex short."},
     {"id": "kitchen", "title": "The kitchen",
      "text": "At 0 HP you run to the kitchen at 4 movement points a segment and cannot be hit. After "
@@ -78,7 +80,8 @@ RULINGS = (
     {"id": "press", "title": "Press",
      "text": "Press is the table talk: public, or private between two players."},
     {"id": "optional-rules", "title": "Optional rules",
-     "text": "Optional rules 12 to 14 are chosen when the game is created."},
+     "text": "Optional rules 12 to 14 and the Fogbound variant are chosen when the game is created; the "
+             "optional rules may be played in the Fogbound garden too."},
     {"id": "reports", "title": "Turn reports",
      "text": "Every player gets a written report of its turn, as a game master would write it."},
     {"id": "turn-limit", "title": "Turn limit",
@@ -91,6 +94,40 @@ OUTCOME_RULINGS = {"turn_limit": "turn-limit"}
 
 
 # --------------------------------------------------------------------------- the whole book
+
+
+def _fogbound_text() -> tuple[str, ...]:
+    """The Fogbound variant in the site's words, every figure from the engine."""
+    fog = FOGBOUND
+    doors = _listed(fog.kitchen_doors)
+    return (
+        f"Choose \"Fogbound\" as the garden when you create the game. The garden is {len(fog.hexes) // fog.cols} "
+        f"hexes long and {fog.cols} wide (rows A to {ROW_LABELS[fog.rows - 1]}), with footpaths along the west "
+        f"and east fences and the north fence, each running to a kitchen door in the house along the south "
+        f"side ({doors}). In it: {len(fog.snowmen)} snowmen, {len(fog.conifers)} large conifers, the shed "
+        f"({fog.shed}) in the north-west, a pond ({_listed(fog.pond)}) in the middle, a wheelbarrow of snow at "
+        f"{fog.wheelbarrow} holding 3 Doubleday Dirigibles, and 3 garden gnomes hidden by the site at the start, "
+        f"at least 3 hexes from the start hexes.",
+        f"Everyone starts in the south-west or south-east corner ({_listed(fog.starts)}) and runs out into the "
+        f"garden for {F.OPENING_TURNS} turns: no snow is thrown then, and a move into the pond swerves round it.",
+        f"A pea-souper fog: you see {F.VISION_START} hexes around you at first. At the end of every turn one "
+        f"roll for everyone: {F.VISION_UP}% that everyone sees a hex farther, "
+        f"{F.VISION_DOWN - F.VISION_UP}% a hex less (never under {F.VISION_MIN}). You see only what stands "
+        f"within your sight, your report tells only what you saw, and you can throw only at what you see. "
+        f"Splashes, throws and falls you cannot see are heard as a direction and near (up to {F.NEAR} hexes), "
+        f"a little way off (up to {F.MIDDLING}) or far off. A shout in the table talk is heard by everyone "
+        f"within {F.SHOUT_RANGE} hexes, from its direction and distance.",
+        f"Walking into the pond costs every HP: off to the kitchen to change. Each hex you enter that holds a "
+        f"gnome or is next to one adds {F.GNOME_CHANCE}% to your chance of tripping that segment (one roll); "
+        f"a fall ends your move there and every snowball you carry is lost. You find a gnome when it is within "
+        f"your sight at the end of a turn. Collect at the wheelbarrow for a ready-made Dirigible, three in all.",
+        "A move can be provisional: if its first step would enter the pond or a hex at or next to a gnome "
+        "you have found, you stand still instead.",
+        f"The game ends when someone reaches {F.VICTORY_VPS} VPs, or after turn {F.MAX_TURNS}: then the most "
+        "VPs win. Spectators see the garden, the scores and the fog while the game runs (or everything, if the "
+        "creator chose so), and everything afterwards.",
+    )
+
 
 def _table(table_id: str, caption: str, columns: tuple[str, ...], rows: list[tuple[str, tuple[str, ...]]],
            ) -> dict[str, Any]:
@@ -275,8 +312,10 @@ BOOK: tuple[dict[str, Any], ...] = (
               "them and plays them out as a game master would.",
               "Within a segment everything happens at once, in three steps: first all the moves, then all the "
               "collecting, then all the throws. When two combatants end a move on the same hex the faster one "
-              "(fewer MF spent) gets it, a collector loses a tie, and otherwise chance decides; the other stops "
-              "one hex short. After the turn everyone reads the report of what happened.")},
+              "gets it: one that collects and moves in that segment is always the slower, whichever it does "
+              "first; otherwise the one that spent fewer MF, a collector losing a tie, and otherwise chance "
+              "decides; the other stops one hex short. After the turn everyone reads the report of what "
+              "happened.")},
     {"id": "moving-and-collecting", "title": "Moving and collecting",
      "text": ("A segment's order can be a move, collecting snowballs, both (collect and move, in either order), "
               "a throw, or standing still. Moving and collecting are paid for in movement factors (MF):",),
@@ -324,8 +363,7 @@ BOOK: tuple[dict[str, Any], ...] = (
      "text": (f"A move at full tilt (one that uses all {SEGMENT_MF} MF) has a {R.SLIP_CHANCE}% chance of ending in "
               "a fall, with the same effect as a 00.",)},
     {"id": "fogbound", "title": "The Fogbound variant",
-     "text": ("The rule book's Fogbound variant (a foggy garden with a pond and garden gnomes) is not yet "
-              "offered on this site.",)},
+     "text": _fogbound_text()},
 )
 
 BOARD = {"players": 4, "seed": 2026, "caption": "The garden of a new game, as the game page draws it: "
