@@ -98,12 +98,13 @@ def _game_summary(game: Game) -> dict[str, Any]:
         "spectators_read_only": game.spectators_read_only,
         "version": game.version,
         "options": game.options,
-        **pacing.as_dict(game.pace, game.decision_seconds),
+        **pacing.as_dict(game.pace, game.decision_seconds, learn=game.is_learn),
         "next_deadline": game.next_deadline if game.status == Game.Status.ACTIVE else None,
         **_table_summary(game),
         "created_at": game.created_at.isoformat(),
         "outcome": game.outcome,
         "rated": game.rated,
+        "learn": game.is_learn,
     }
 
 
@@ -163,12 +164,14 @@ def learn(request: HttpRequest, body: dict) -> JsonResponse:
 
 @api_view({"GET"})
 def hints(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
-    """Your hints in a Learn game: what you are asked, what each offered action does, what is not offered and why."""
-    from games.selectors.learn import hints_for
+    """Your hints in a Learn game: what you are asked, what each offered action does (named as the
+    page's buttons name it), what is not offered and why."""
+    from games.rendering import live_context
 
     game = _visible(request, game_id)
     payload = selectors.viewer_payload(game, selectors.seat_of(game, request.user))
-    return JsonResponse({"learn": game.is_learn, "version": payload["version"], "hints": hints_for(game, payload)})
+    found = live_context(game, payload, request.user)["hints"]
+    return JsonResponse({"learn": game.is_learn, "version": payload["version"], "hints": found})
 
 
 @api_view({"GET"}, login=False)

@@ -5,7 +5,8 @@ A live game's creator picks seconds per decision among ``LIVE_SECONDS``, or leav
 the game (``None``): each prompt then keeps the engine's own ``Prompt.timeout`` (None: no
 limit). A game by the day gives every prompt the same time, among ``DAILY_SECONDS``, as does
 a live game's chosen time. A prompt without a default has no deadline at any pace: nothing
-could be played for its player.
+could be played for its player. A Learn game runs no clock at all: nobody waits for its one
+player, who may stop to read the rules at any moment.
 """
 from __future__ import annotations
 
@@ -49,8 +50,13 @@ def checked(pace: Any, seconds: Any) -> tuple[str, int | None]:
     return pace, seconds
 
 
-def describe(pace: str, seconds: int | None) -> str:
+LEARN_TEXT = "No clock · take your time"
+
+
+def describe(pace: str, seconds: int | None, *, learn: bool = False) -> str:
     """The pace in words, for the lobby and the game page."""
+    if learn:
+        return LEARN_TEXT
     if pace == DAILY:
         return f"By the day · {duration_text(seconds or DEFAULT_DAILY_SECONDS)} a turn"
     if seconds is None:
@@ -58,9 +64,9 @@ def describe(pace: str, seconds: int | None) -> str:
     return f"Live · {duration_text(seconds)} a decision"
 
 
-def due(pace: str, seconds: int | None, prompt, now: float) -> float | None:
-    """When ``prompt`` runs out at this pace, or None when it never does."""
-    if prompt.default is None:
+def due(pace: str, seconds: int | None, prompt, now: float, *, learn: bool = False) -> float | None:
+    """When ``prompt`` runs out at this pace, or None when it never does (nor in a Learn game)."""
+    if prompt.default is None or learn:
         return None
     if seconds is not None:
         return now + seconds
@@ -81,5 +87,5 @@ def grace_seconds(pace: str, grace: float) -> float | None:
     return grace if pace == LIVE else None
 
 
-def as_dict(pace: str, seconds: int | None) -> dict[str, Any]:
-    return {"pace": pace, "decision_seconds": seconds, "pace_text": describe(pace, seconds)}
+def as_dict(pace: str, seconds: int | None, *, learn: bool = False) -> dict[str, Any]:
+    return {"pace": pace, "decision_seconds": seconds, "pace_text": describe(pace, seconds, learn=learn)}

@@ -15,7 +15,7 @@ from django.utils.html import escape
 from games import engines, rules, tables
 from games.caches import LRU
 from games.selectors.chat import dom_id_of
-from games.selectors.learn import hints_for
+from games.selectors.learn import hints_for, labelled
 from games.selectors.results import team_results, team_verdict
 
 
@@ -32,7 +32,7 @@ def live_context(game, payload: dict[str, Any], user) -> dict[str, Any]:
     """The template context for the live region, shared by the page and the socket."""
     names = [p["name"] for p in payload["players"]]
     ruleset = engines.get(game.game_type)
-    return {
+    context = {
         "held_seat": held_seat(payload, user),
         "game": game,
         "payload": payload,
@@ -49,6 +49,10 @@ def live_context(game, payload: dict[str, Any], user) -> dict[str, Any]:
         **_waiting_room_context(game, ruleset, payload),
         **(_result_context(ruleset, payload) if payload.get("outcome") else {}),
     }
+    if context["hints"] is not None:  # the hints name each option as the board's buttons do
+        context["board_html"] = render_to_string(context["board_template"], context)
+        context["hints"] = labelled(context["hints"], context["board_html"])
+    return context
 
 
 def _result_context(ruleset, payload: dict[str, Any]) -> dict[str, Any]:

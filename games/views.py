@@ -278,7 +278,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
             result = result_words(outcome=game.outcome or {}, players=players, seat=seat,
                                   resigned=list(game.prompts.get("resigned") or ()))
         rows.append({"game": game, "names": [p["name"] for p in players], "seat": seat, "your_turn": game.your_turn,
-                     "deadline": game.your_deadline, "pace": pacing.describe(game.pace, game.decision_seconds),
+                     "deadline": game.your_deadline, "pace": pacing.describe(game.pace, game.decision_seconds, learn=game.is_learn),
                      "result": result})
     return render(request, "games/my_games.html", {"rows": rows})
 

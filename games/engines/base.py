@@ -152,6 +152,7 @@ class Ruleset(Protocol):
     score_unit: str  # what the outcome's scores count, e.g. "points"
     score_unit_one: str  # the same for a score of 1, e.g. "point"
     reveal_events: frozenset[str]  # event types with which sealed choices are shown together
+    # optional ``review_reveals``: the event types a review jumps to as reveals, if not those
 
     def new_game(self, *, players: int, options: dict[str, Any], seed: int) -> State: ...
     # a team game's new_game also takes ``teams: list[int]`` (see the class docstring)

@@ -29,14 +29,24 @@ def seat_names(game: Game, seats: list[Seat] | None = None) -> list[str]:
     return names
 
 
+def profile_username(user) -> str | None:
+    """The username of ``user``'s page (/players/<username>/), or None for a guest or nobody."""
+    if user is None:
+        return None
+    profile = getattr(user, "profile", None)
+    return None if profile is not None and profile.is_guest else user.get_username()
+
+
 def seats_summary(game: Game, seats: list[Seat] | None = None) -> list[dict[str, Any]]:
-    """Each seat: number, name, who sits there, its team, and whether it leads its team
-    (``team_leader``: only in games whose teams have leaders)."""
+    """Each seat: number, name, who sits there (``username``: the page of a signed-in player,
+    None for a guest, a computer player or an empty seat), its team, and whether it leads its
+    team (``team_leader``: only in games whose teams have leaders)."""
     if seats is None:
         seats = list(game.seats.select_related("user__profile"))
     players = [
         {"seat": s.number, "name": name, "is_bot": s.is_bot, "empty": s.is_empty,
-         "user_id": s.user_id, "team": s.team, "chosen_leader": s.is_team_leader}
+         "user_id": s.user_id, "username": profile_username(s.user) if s.user_id is not None else None,
+         "team": s.team, "chosen_leader": s.is_team_leader}
         for s, name in zip(seats, seat_names(game, seats))
     ]
     leaders = set()
@@ -46,6 +56,17 @@ def seats_summary(game: Game, seats: list[Seat] | None = None) -> list[dict[str,
         del p["chosen_leader"]
         p["team_leader"] = p["seat"] in leaders
     return players
+
+
+def rated_status(game: Game, seats: list[Seat]) -> bool | None:
+    """Whether ``game`` is rated: the creator's choice, else, once it has started, whether every
+    seat is a signed-in player (as games/services/ratings.py decides at the end); None while a
+    table not made rated is still open."""
+    if game.rated is not None:
+        return bool(game.rated)
+    if game.status == Game.Status.OPEN:
+        return None
+    return bool(seats) and all(s.user_id is not None and profile_username(s.user) is not None for s in seats)
 
 
 def get_game(game_id: int, *, with_state: bool = True) -> Game:

@@ -110,7 +110,7 @@ def build_replay(game: Game) -> Replay:
                   turn=turn, new_turn=True, reveal=False)]
     checkpoints = {0: state}
     error = None
-    reveal_types = set(getattr(ruleset, "reveal_events", ()) or ())
+    reveal_types = review_reveals(ruleset)
     for record in records:
         try:
             state = _apply_logged(ruleset, state, record)
@@ -128,6 +128,12 @@ def build_replay(game: Game) -> Replay:
     return Replay(game_id=game.pk, game_type=game.game_type, version=game.version, steps=steps,
                   names=seat_names(game, seats), checkpoints=checkpoints, final_state=state, error=error,
                   outcome=game.outcome if game.status == Game.Status.FINISHED else None)
+
+
+def review_reveals(ruleset) -> set[str]:
+    """The event types a review can jump to as reveals: the engine's ``review_reveals`` where it
+    has them (a game without sealed choices), else its sealed choices' ``reveal_events``."""
+    return set(getattr(ruleset, "review_reveals", None) or getattr(ruleset, "reveal_events", ()) or ())
 
 
 def _apply_logged(ruleset, state: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
@@ -167,10 +173,22 @@ def step_data(replay: Replay, *, step: int, seat: int | None) -> dict[str, Any]:
             "source": at.source, "log": lines, "view": view}
 
 
-def marks(replay: Replay) -> dict[str, list[int]]:
-    """The steps a review can jump to: where a turn begins, where sealed choices are revealed."""
+def marks(replay: Replay) -> dict[str, Any]:
+    """The steps a review can jump to: where a turn begins, where something hidden or rolled is
+    revealed (:func:`review_reveals`: sealed choices; a roll-off, a turn's initiative, a card
+    played from the hand), and for each reveal its first public log line."""
+    reveal_types = review_reveals(engines.get(replay.game_type))
+    reveals = [s for s in replay.steps if s.reveal]
     return {"turns": [s.number for s in replay.steps if s.new_turn],
-            "reveals": [s.number for s in replay.steps if s.reveal]}
+            "reveals": [s.number for s in reveals],
+            "reveal_lines": [{"step": s.number, "text": _reveal_line(s, reveal_types, replay.names)} for s in reveals]}
+
+
+def _reveal_line(step: Step, reveal_types: set[str], names: list[str]) -> str:
+    """The step's first public log line of a reveal, with players' names."""
+    public = [e for e in step.events if e.get("visible_to") is None and e.get("text")]
+    line = next((e for e in public if e.get("type") in reveal_types), public[0] if public else None)
+    return fill_names(line["text"], names) if line else f"step {step.number}"
 
 
 def review_data(game: Game, *, step: int | None, seat: int | None) -> dict[str, Any]:

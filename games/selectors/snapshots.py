@@ -12,7 +12,7 @@ from typing import Any
 from games import engines, jsontext, pacing, tables
 from games.caches import LRU
 from games.models import ActionRecord, Game
-from games.selectors.games import dice, fill_names, game_state, get_game, seat_names, seats_summary
+from games.selectors.games import dice, fill_names, game_state, get_game, rated_status, seat_names, seats_summary
 from games.selectors.pace import away_notices, ready_action
 from games.state_cache import STATE_CACHE
 
@@ -56,6 +56,7 @@ class GameSnapshot:
     names: list[str]
     records: list[LogRecord]  # newest first
     state: dict[str, Any] | None
+    rated: bool | None = None  # games.selectors.games.rated_status when read
 
     @property
     def version(self) -> int:
@@ -124,7 +125,7 @@ def snapshot(game_id: int, *, version: int | None = None) -> GameSnapshot:
     seats = list(game.seats.select_related("user__profile"))
     names = seat_names(game, seats)
     fresh = GameSnapshot(game=game, players=seats_summary(game, seats), names=names,
-                         records=log_records(rows, names), state=game_state(game))
+                         records=log_records(rows, names), state=game_state(game), rated=rated_status(game, seats))
     if cached is None or cached.version <= fresh.version:
         SNAPSHOTS.put(game_id, fresh)
     return fresh
@@ -144,7 +145,8 @@ def note_commit(game: Game, state: dict[str, Any], new_records: list[ActionRecor
         return
     fresh = log_records([{"seq": r.seq, "events": r.events} for r in reversed(new_records)], cached.names)
     SNAPSHOTS.put(game.pk, GameSnapshot(game=game, players=cached.players, names=cached.names,
-                                        records=(fresh + cached.records)[:LOG_RECORDS], state=state))
+                                        records=(fresh + cached.records)[:LOG_RECORDS], state=state,
+                                        rated=cached.rated))
 
 
 def game_log(records: list[LogRecord], seat: int | None, limit: int = LOG_LENGTH) -> list[dict[str, Any]]:
@@ -228,7 +230,7 @@ def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
         "waiting_for": [],
         "outcome": named_outcome(game.outcome, snap.names),
         "log": [],
-        **pacing.as_dict(game.pace, game.decision_seconds),
+        **pacing.as_dict(game.pace, game.decision_seconds, learn=game.is_learn),
         "next_deadline": game.next_deadline if game.status == Game.Status.ACTIVE else None,
         "ready_action": None,
         "away": away_notices(game, snap.names, snap.players),
@@ -236,6 +238,8 @@ def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
         "handed": list(game.prompts.get("handed") or ()),
         "dice": dice(game),
         "rematch": rematch_summary(game),
+        "rated": bool(game.rated) if game.rated is not None else snap.rated,
+        "learn": bool(getattr(game, "is_learn", False)),
     }
     state = snap.state
     if state is not None:

@@ -97,7 +97,7 @@ def note_back(*, game_id: int, seat: int) -> bool:
 
 
 def _set_away(game_id: int, seat: int, since: float | None) -> bool:
-    peek = Game.objects.filter(pk=game_id).only("status", "pace", "prompts").first()
+    peek = Game.objects.filter(pk=game_id).only("status", "pace", "prompts", "is_learn").first()
     if peek is None or not _absence_changes(peek, seat, since):
         return False
     with locked_game(game_id) as game:
@@ -125,7 +125,7 @@ def _set_away(game_id: int, seat: int, since: float | None) -> bool:
 
 
 def _absence_changes(game: Game, seat: int, since: float | None) -> bool:
-    if game.status != Game.Status.ACTIVE or game.pace != pacing.LIVE:
+    if game.status != Game.Status.ACTIVE or game.pace != pacing.LIVE or game.is_learn:
         return False
     if seat in (game.prompts.get("resigned") or ()):
         return False

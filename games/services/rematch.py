@@ -79,6 +79,8 @@ def _start_new_game(game: Game, seats: list[Seat]) -> Game:
                       num_seats=game.num_seats, num_teams=game.num_teams, take_seat=False,
                       spectators_read_only=game.spectators_read_only, pace=game.pace,
                       decision_seconds=game.decision_seconds, rated=bool(game.rated))
+    if game.is_learn:
+        Game.objects.filter(pk=new.pk).update(is_learn=True)
     new_seats = {s.number: s for s in new.seats.all()}
     for old in seats:
         seat = new_seats[rematch_seat_number(old.number, game.num_seats)]

@@ -4,7 +4,9 @@ from __future__ import annotations
 import json
 
 from django import template
+from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 register = template.Library()
 
@@ -46,6 +48,28 @@ def player_name(seat, names):
         return names[int(seat)]
     except (IndexError, TypeError, ValueError):
         return f"Seat {seat}"
+
+
+def _profile_link(name: str, username: str | None) -> str:
+    if not username:
+        return format_html("{}", name)
+    return format_html('<a class="player-link" href="{}">{}</a>', reverse("player", args=[username]), name)
+
+
+@register.filter
+def player_link(seat, players):
+    """``seat``'s name linked to its player's page (/players/<username>/), given the payload's
+    players; a guest's, a computer player's or an empty seat's name is plain text."""
+    player = next((p for p in players or () if p.get("seat") == seat), None) if isinstance(seat, int) else None
+    if player is None:
+        return format_html("Seat {}", seat)
+    return _profile_link(player["name"], player.get("username"))
+
+
+@register.filter
+def profile_link(player):
+    """A payload player's name linked to its page (see :func:`player_link`)."""
+    return _profile_link(player["name"], player.get("username"))
 
 
 # Variants named with the game wherever a table is shown: (game type, option, value) -> the variant's name.
@@ -92,13 +116,16 @@ def shout_range(game) -> int | None:
 @register.filter
 def seat_list(game) -> str:
     """The players' names: "Ana vs Ben" at two seats, with an open seat as "open seat"; at a
-    bigger table the seated players ("Ana, Ben vs Cy" by team) and "3 open seats"."""
+    bigger table the seated players ("Ana, Ben vs Cy" by team) and "3 open seats". Each
+    signed-in player's name links to its page; guests and computer players are plain text."""
     from games.selectors import seat_names
+    from games.selectors.games import profile_username
 
     seats = list(game.seats.all())
-    names = seat_names(game, seats)
+    names = [_profile_link(name, profile_username(seat.user) if seat.user_id is not None else None)
+             if not seat.is_empty else name for seat, name in zip(seats, seat_names(game, seats))]
     if game.num_seats <= 2 and not game.num_teams:
-        return " vs ".join(name if not name.startswith("(empty") else "open seat" for name in names)
+        return mark_safe(" vs ".join(name if not name.startswith("(empty") else "open seat" for name in names))
     seated = [(seat, name) for seat, name in zip(seats, names) if not seat.is_empty]
     if game.num_teams:
         sides = [", ".join(name for seat, name in seated if seat.team == team) for team in range(game.num_teams)]
@@ -108,7 +135,7 @@ def seat_list(game) -> str:
     open_seats = len(seats) - len(seated)
     if open_seats:
         text += f"{' · ' if text else ''}{open_seats} open seat{'s' if open_seats > 1 else ''}"
-    return text
+    return mark_safe(text)
 
 
 @register.filter
@@ -181,7 +208,7 @@ def pace_text(game) -> str:
     """The game's pace in words: "Live · 60 s a decision", "By the day · 1 day a turn"."""
     from games import pacing
 
-    return pacing.describe(game.pace, game.decision_seconds)
+    return pacing.describe(game.pace, game.decision_seconds, learn=game.is_learn)
 
 
 @register.simple_tag

@@ -5,6 +5,7 @@ import os
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.live.conftest import live_server_proc  # noqa: F401  (fixture)
 
@@ -49,6 +50,39 @@ def as_guest(page, url: str, name: str) -> None:
     page.fill("input[name=display_name]", name)
     with page.expect_navigation(wait_until="load"):
         page.click(".guest-form button[type=submit]")
+
+
+def create_table(page, slug: str, **choices: str) -> str:
+    """From the home page: open ``slug``'s creation form by its link, choose ``choices``
+    (select name -> value), create the table and wait for its waiting room; its URL."""
+    page.click(f"a.game-type[href$='/new/{slug}/']")
+    for name, value in choices.items():
+        page.select_option(f"select[name={name}]", value)
+    page.click("button:has-text('Create game')")
+    expect(page.locator(".waiting-room")).to_be_visible()
+    return page.url
+
+
+def sit_down(page, game_url: str, name: str, *, host, seat: int | None = None) -> None:
+    """Come to the table at ``game_url`` as the guest ``name`` and take ``seat`` (the first
+    free one when None), then wait until the ``host``'s waiting room shows it."""
+    as_guest(page, game_url, name)
+    row = "" if seat is None else f".seat-row[data-seat='{seat}'] "
+    page.locator(f"{row}button:has-text('Sit here')").first.click()
+    expect(host.locator(".waiting-room" if seat is None else f".seat-row[data-seat='{seat}']")).to_contain_text(name)
+
+
+# Presses the first button the page offers that is not a plain choice (a game moves on fastest).
+DECISIVE_JS = """
+() => {
+  const buttons = [...document.querySelectorAll('#live [ws-send]:not([disabled])')];
+  const kind = b => { try { return JSON.parse(JSON.parse(b.getAttribute('hx-vals')).action).type } catch (e) { return '' } };
+  const pick = buttons.find(b => kind(b) !== 'choose') || buttons[0];
+  if (!pick) return null;
+  pick.click();
+  return kind(pick);
+}
+"""
 
 
 def live_version(page) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest, script_errors_of
+from tests.browser.conftest import as_guest, create_table, script_errors_of, sit_down
 from tests.engines.table_engine import PAIRS_TABLE, TABLE
 from tests.live.conftest import LiveServer
 
@@ -160,14 +160,8 @@ def test_a_private_conversation_stays_with_both_players_after_one_resigns_and_is
     ana, ben = (browser.new_context(viewport=DESK).new_page() for _ in range(2))
     errors = script_errors_of(ana, ben, timeout_ms=15000)
     as_guest(ana, table_server.url + "/", "Ana")
-    ana.click(f"a.game-type[href$='/new/{TABLE.slug}/']")
-    ana.select_option("select[name=num_seats]", "3")
-    ana.click("button:has-text('Create game')")
-    expect(ana.locator(".waiting-room")).to_be_visible()
-    game_url = ana.url
-    as_guest(ben, game_url, "Ben")
-    ben.locator(".seat-row[data-seat='1'] button:has-text('Sit here')").click()
-    expect(ana.locator(".seat-row[data-seat='1']")).to_contain_text("Ben")
+    game_url = create_table(ana, TABLE.slug, num_seats="3")
+    sit_down(ben, game_url, "Ben", host=ana, seat=1)
     ana.locator(".seat-row[data-seat='2'] button:has-text('Add computer player')").click()
     ana.click("#start-game")
     for page in (ana, ben):

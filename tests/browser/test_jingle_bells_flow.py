@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest, live_version, script_errors_of
+from tests.browser.conftest import as_guest, create_table, live_version, script_errors_of, sit_down
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -262,18 +262,12 @@ def test_two_players_and_a_spectator_play_jingle_bells_to_the_result(browser, li
 
     as_guest(ana, base + "/", "Ana")
     expect(ana.locator(".who")).to_contain_text("Ana")
-    ana.click("a.game-type[href$='/jingle-bells/']")
-    ana.select_option("select[name=opt_layout]", "random")
-    ana.click("button:has-text('Create game')")
-    expect(ana.locator(".waiting-room")).to_be_visible()
-    game_url = ana.url
+    game_url = create_table(ana, "jingle-bells", opt_layout="random")
     game_id = re.search(r"/games/(\d+)/", game_url).group(1)
 
     ben.goto(base + "/")
     expect(ben.locator("#lobby-lists")).to_contain_text(f"#{game_id}")
-    as_guest(ben, game_url, "Ben")
-    ben.click("button:has-text('Sit here')")
-    expect(ana.locator(".waiting-room")).to_contain_text("Ben")
+    sit_down(ben, game_url, "Ben", host=ana)
     ben.click("#start-game")
 
     eve.goto(game_url)

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest, script_errors_of
+from tests.browser.conftest import as_guest, create_table, script_errors_of, sit_down
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -16,13 +16,8 @@ def test_a_rematch_accepted_moves_both_pages_to_the_new_game_one_seat_round(brow
     ana, ben = (browser.new_context(viewport={"width": 1280, "height": 900}).new_page() for _ in range(2))
     errors = script_errors_of(ana, ben, timeout_ms=15000)
     as_guest(ana, live_server_proc.url + "/", "Ana")
-    ana.click("a.game-type[href$='/snowball-fight/']")
-    ana.click("button:has-text('Create game')")
-    expect(ana.locator(".waiting-room")).to_be_visible()
-    game_url = ana.url
-    as_guest(ben, game_url, "Ben")
-    ben.locator(".seat-row[data-seat='1'] button:has-text('Sit here')").click()
-    expect(ana.locator(".seat-row[data-seat='1']")).to_contain_text("Ben")
+    game_url = create_table(ana, "snowball-fight")
+    sit_down(ben, game_url, "Ben", host=ana, seat=1)
     ana.click("#start-game")
     ben.once("dialog", lambda dialog: dialog.accept())
     ben.click("#resign")

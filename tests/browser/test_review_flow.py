@@ -10,21 +10,11 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest, script_errors_of
+from tests.browser.conftest import DECISIVE_JS, as_guest, create_table, script_errors_of, sit_down
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 DESK = {"width": 1280, "height": 900}
-DECISIVE_JS = """
-() => {
-  const buttons = [...document.querySelectorAll('#live [ws-send]:not([disabled])')];
-  const kind = b => { try { return JSON.parse(JSON.parse(b.getAttribute('hx-vals')).action).type } catch (e) { return '' } };
-  const pick = buttons.find(b => kind(b) !== 'choose') || buttons[0];
-  if (!pick) return null;
-  pick.click();
-  return kind(pick);
-}
-"""
 
 
 def _step_of(page) -> int:
@@ -45,13 +35,9 @@ def test_two_players_review_a_game_in_play_and_after_its_end(browser, live_serve
     errors = script_errors_of(ana, ben, eve, timeout_ms=15000)
 
     as_guest(ana, base + "/", "Ana")
-    ana.click("a.game-type[href$='/snowball-fight/']")
-    ana.click("button:has-text('Create game')")
-    expect(ana.locator(".waiting-room")).to_be_visible()
-    game_url = ana.url
+    game_url = create_table(ana, "snowball-fight")
     game_id = re.search(r"/games/(\d+)/", game_url).group(1)
-    as_guest(ben, game_url, "Ben")
-    ben.click("button:has-text('Sit here')")
+    sit_down(ben, game_url, "Ben", host=ana)
     ben.click("#start-game")
     commitment = ana.locator("#dice-commitment code").get_attribute("data-commitment")
     assert re.fullmatch(r"[0-9a-f]{64}", commitment)

@@ -6,20 +6,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest, script_errors_of
+from tests.browser.conftest import DECISIVE_JS, as_guest, create_table, script_errors_of, sit_down
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
-DECISIVE_JS = """
-() => {
-  const buttons = [...document.querySelectorAll('#live [ws-send]:not([disabled])')];
-  const kind = b => { try { return JSON.parse(JSON.parse(b.getAttribute('hx-vals')).action).type } catch (e) { return '' } };
-  const pick = buttons.find(b => kind(b) !== 'choose') || buttons[0];
-  if (!pick) return null;
-  pick.click();
-  return kind(pick);
-}
-"""
 
 
 
@@ -31,17 +21,12 @@ def test_two_players_and_a_spectator_play_to_the_result(browser, live_server_pro
 
     as_guest(ana, base + "/", "Ana")
     expect(ana.locator(".who")).to_contain_text("Ana")
-    ana.click("a.game-type[href$='/snowball-fight/']")
-    ana.click("button:has-text('Create game')")
-    expect(ana.locator(".waiting-room")).to_be_visible()
-    game_url = ana.url
+    game_url = create_table(ana, "snowball-fight")
     game_id = re.search(r"/games/(\d+)/", game_url).group(1)
 
     ben.goto(base + "/")
     expect(ben.locator("#lobby-lists")).to_contain_text(f"#{game_id}")
-    as_guest(ben, game_url, "Ben")
-    ben.click("button:has-text('Sit here')")
-    expect(ana.locator(".waiting-room")).to_contain_text("Ben")
+    sit_down(ben, game_url, "Ben", host=ana)
     shot(ana, "01-waiting-room")
     ben.click("#start-game")
 

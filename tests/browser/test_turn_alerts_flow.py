@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest, script_errors_of
+from tests.browser.conftest import create_table, script_errors_of, sit_down
 from tests.engines.table_engine import TABLE
 from tests.live.conftest import LiveServer
 
@@ -42,15 +42,8 @@ def test_a_game_by_the_day_shows_its_deadline_locally_and_offers_turn_emails(bro
     errors = script_errors_of(ana, ben, eve, timeout_ms=10000)
 
     _sign_up(ana, table_server.url, "ana", "ana@example.com")
-    ana.click(f"a.game-type[href$='/new/{TABLE.slug}/']")
-    ana.select_option("select[name=pace]", "daily:86400")
-    ana.click("button:has-text('Create game')")
-    expect(ana.locator(".waiting-room")).to_be_visible()
-    game_url = ana.url
-
-    as_guest(ben, game_url, "Ben")
-    ben.locator(".seat-row[data-seat='1'] button:has-text('Sit here')").click()
-    expect(ana.locator(".seat-row[data-seat='1']")).to_contain_text("Ben")
+    game_url = create_table(ana, TABLE.slug, pace="daily:86400")
+    sit_down(ben, game_url, "Ben", host=ana, seat=1)
     eve.goto(table_server.url + "/")
     full_table = eve.locator("#lobby-lists li", has_text="Ana")
     expect(full_table).to_contain_text("2/2 seated")

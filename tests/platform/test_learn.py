@@ -123,3 +123,31 @@ def test_a_client_starts_a_learn_game_and_reads_its_hints_over_the_json_api(make
     assert {o["type"] for o in answer["hints"]["options"]} == {a["type"] for a in view["legal_actions"]}
     watcher = other.get(f"/api/games/{game_id}/hints/?invite={created.json()['invite_code']}").json()
     assert watcher["hints"] is None  # a spectator is asked nothing
+
+
+def _button_texts(html: str) -> list[str]:
+    return [" ".join(re.sub(r"<[^>]+>", " ", re.sub(r"<small\b.*?</small>", " ", inner, flags=re.S)).split())
+            for inner in re.findall(r"<button\b[^>]*>(.*?)</button>", html, flags=re.S)]
+
+
+@pytest.mark.parametrize("slug, kind, label", [
+    ("jingle-bells", "pick", "Pick "), ("snowball-fight", "play", "Keep now"),
+    ("snowball-fighting", "setup", "Save"), ("what-a-snowball", "corner", "-"),
+])
+def test_hints_name_each_option_by_the_label_of_its_button_on_the_board(slug, kind, label, make_user):
+    import html as html_lib
+
+    user = make_user("Ana")
+    game = start_learn_game(user=user, game_type=slug)
+    client = Client()
+    client.force_login(user)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    board = html_lib.unescape(page.split('class="board-wrap"')[1])
+    buttons = _button_texts(board)
+    panel = html_lib.unescape(page.split('id="hints"')[1].split("</aside>")[0])
+    shown = dict(re.findall(r'<li data-type="([\w-]+)"><strong class="hint-label">([^<]+)</strong>', panel))
+    assert kind in shown and label in shown[kind] and f"<code>{kind}</code>" not in panel
+    for text in shown[kind].rstrip(" …").split(" · "):
+        assert text in buttons, (text, buttons)
+    answer = client.get(f"/api/games/{game.pk}/hints/").json()["hints"]
+    assert {o["type"]: o["label"] for o in answer["options"]}[kind] == shown[kind]

@@ -228,3 +228,25 @@ def test_a_game_not_started_has_nothing_to_review(make_user):
     assert page.status_code == 302 and page["Location"] == f"/games/{game.pk}/review/"
     page = Client().get(page["Location"])
     assert page.status_code == 302 and page["Location"] == f"/games/{game.pk}/"
+
+
+def test_a_what_a_snowball_review_jumps_to_each_turns_initiative_and_names_each_reveal(make_user):
+    from games.engines.what_a_snowball import RULESET as WAS
+    from games.models import ActionRecord
+    from tests.platform.helpers import play_one
+
+    ana = make_user("Ana")
+    game = started_game(ana, bots=1, game_type="what-a-snowball")
+    while not ActionRecord.objects.filter(game=game, events__icontains='"type": "turn"').exists():
+        assert play_one(game.pk, {0: ana})
+    answer = _client().get(f"/api/games/{game.pk}/review/").json()
+    marks = answer["marks"]
+    assert marks["reveals"] and [r["step"] for r in marks["reveal_lines"]] == marks["reveals"]
+    first = marks["reveal_lines"][0]
+    assert first["text"].startswith("Turn 1 of 6. Activation rolls:")
+    step = _client().get(f"/api/games/{game.pk}/review/?step={first['step']}").json()
+    assert first["text"] in [line["text"] for line in step["log"]] and step["turn"] == 1
+    assert set(WAS.review_reveals) >= {"turn", "card"}
+    page = _client().get(f"/games/{game.pk}/review/?step=0").content.decode()
+    reveal_select = page.split('id="review-reveal"')[1].split("</select>")[0]
+    assert f'<option value="{first["step"]}"' in reveal_select and "Turn 1 of 6" in reveal_select

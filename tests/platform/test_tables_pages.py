@@ -137,7 +137,7 @@ def test_the_lobby_shows_how_full_each_table_is_and_the_games_player_range(make_
     services.add_bot(game_id=team_game.pk, user=ana)
     duel = services.create_game(creator=ben, game_type="jingle-bells")
     lobby = Client().get("/").content.decode()
-    row = lobby.split(f"#{team_game.pk}</a>")[1].split("</li>")[0]
+    row = re.sub(r"<a class=\"player-link\"[^>]*>([^<]*)</a>", r"\1", lobby.split(f"#{team_game.pk}</a>")[1].split("</li>")[0])
     assert "3/5 seated" in row and "2–12 players" in row
     assert "Ana, Computer 2 vs Ben · 2 open seats" in row
     card = lobby.split(f'href="/games/new/{TEAM_TABLE.slug}/"')[1].split("</a>")[0]
@@ -146,7 +146,7 @@ def test_the_lobby_shows_how_full_each_table_is_and_the_games_player_range(make_
     assert "2–12 players, in 2 teams" in card
     assert "teams" not in lobby.split('href="/games/new/jingle-bells/"')[1].split("</a>")[0]
     assert "2–6 players, each for themselves or in 2 teams" in lobby.split('href="/games/new/snowball-fight/"')[1].split("</a>")[0]
-    row = lobby.split(f"#{duel.pk}</a>")[1].split("</li>")[0]
+    row = re.sub(r"<a class=\"player-link\"[^>]*>([^<]*)</a>", r"\1", lobby.split(f"#{duel.pk}</a>")[1].split("</li>")[0])
     assert "1/2 seated" in row and "2 players" in row and "Ben vs open seat" in row
 
 

@@ -587,6 +587,7 @@ class WhatASnowball:
     score_unit = "points"
     score_unit_one = "point"
     reveal_events = frozenset()
+    review_reveals = frozenset({"roll_off", "turn", "card", "point"})  # roll-off, initiative, a card played, a point
     min_players = 2
     max_players = 12
     team_counts = (2, 3, 4)

@@ -1,0 +1,114 @@
+"""A player's name leads to its page wherever a game names its players (the lobby, the players
+bar, the result, the review), except a guest's and a computer player's; whether a game is rated
+is in every viewer's payload and the JSON API and in the game page's header; a Learn game runs
+no clock against its player."""
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from django.test import Client
+
+from games import selectors, services
+from games.models import Game
+from games.services.learn import start_learn_game
+from tests.platform.helpers import play_to_end, started_game
+
+pytestmark = pytest.mark.django_db
+
+
+def links(html: str) -> dict[str, str]:
+    """Player-page links in ``html``: name -> username."""
+    return {name: user for user, name in re.findall(r'<a class="player-link" href="/players/([^/"]+)/">([^<]+)</a>', html)}
+
+
+def test_names_of_signed_in_players_link_their_pages_in_the_players_bar_lobby_result_and_review(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, ben)
+    client = Client()
+    client.force_login(ana)
+    bar = client.get(f"/games/{game.pk}/").content.decode()
+    assert links(bar.split('class="players"')[1].split("</div>")[0]) == {"Ana": ana.username, "Ben": ben.username}
+    assert links(client.get("/").content.decode()) == {"Ana": ana.username, "Ben": ben.username}
+
+    play_to_end(game.pk, {0: ana, 1: ben})
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    result = page.split('aria-label="Result"')[1].split("</section>")[0]
+    assert set(links(result)) <= {"Ana", "Ben"} and links(result)
+    review = client.get(f"/games/{game.pk}/review/").content.decode()
+    assert links(review.split('id="review-players"')[1].split("</p>")[0]) == {"Ana": ana.username, "Ben": ben.username}
+    lobby = client.get("/").content.decode()
+    assert links(lobby.split('id="finished-games"')[1]) == {"Ana": ana.username, "Ben": ben.username}
+    assert client.get(f"/players/{ana.username}/").status_code == 200
+
+
+def test_a_guest_and_a_computer_player_are_named_without_a_link(make_user):
+    guest = make_user("Gus", guest=True)
+    game = started_game(guest, bots=1)
+    client = Client()
+    client.force_login(guest)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    bar = html.split('class="players"')[1].split("</div>")[0]
+    assert "Gus" in bar and "Computer 2" in bar and links(bar) == {}
+    players = selectors.viewer_payload(game, 0)["players"]
+    assert [p["username"] for p in players] == [None, None]
+    assert links(client.get("/").content.decode()) == {}
+
+
+def test_whether_a_game_is_rated_is_in_the_payload_the_api_and_the_game_header(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    client = Client()
+    client.force_login(ana)
+
+    def header(game: Game) -> str:
+        html = client.get(f"/games/{game.pk}/").content.decode()
+        return re.search(r'id="rated-tag"[^>]*data-rated="(\w+)"[^>]*>([^<]+)<', html.split('class="game-head"')[1]).groups()
+
+    rated = started_game(ana, ben)
+    assert selectors.viewer_payload(rated, 0)["rated"] is True
+    assert selectors.viewer_payload(rated, None)["rated"] is True
+    assert client.get(f"/api/games/{rated.pk}/").json()["rated"] is True
+    assert header(rated) == ("true", "Rated")
+
+    unrated = started_game(ana, bots=1)
+    assert selectors.viewer_payload(unrated, 0)["rated"] is False
+    assert client.get(f"/api/games/{unrated.pk}/").json()["rated"] is False
+    assert header(unrated) == ("false", "Unrated")
+
+    chosen = services.create_game(creator=ana, game_type="snowball-fight", rated=True)
+    waiting = services.create_game(creator=ana, game_type="snowball-fight")
+    assert selectors.viewer_payload(chosen, 0)["rated"] is True
+    assert selectors.viewer_payload(waiting, 0)["rated"] is None
+    assert header(waiting)[0] == "undecided"
+
+
+def test_a_learn_game_sets_no_deadline_says_so_and_never_hands_the_learner_a_default(make_user):
+    user = make_user("Ana", guest=True)
+    game = start_learn_game(user=user, game_type="snowball-fighting")
+    game.refresh_from_db()
+    payload = selectors.viewer_payload(game, 0)
+    assert payload["prompt"] is not None and payload["prompt"]["deadline"] is None
+    assert game.next_deadline is None and payload["next_deadline"] is None
+    assert payload["pace_text"] == "No clock · take your time" and payload["learn"] is True
+    client = Client()
+    client.force_login(user)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "No clock" in html and 'class="countdown"' not in html.split('class="prompt-bar')[1].split("</div>")[0]
+
+    assert services.note_away(game_id=game.pk, seat=0, now=time.time() - 3600) is False
+    game.refresh_from_db()
+    assert game.next_deadline is None and not game.prompts.get("away")
+    assert services.sweep_deadlines(now=time.time() + 10 * 86400) == {}
+    assert "Learn to play" in client.get("/learn/snowball-fighting/").content.decode()
+    assert "No clock runs" in client.get("/learn/snowball-fighting/").content.decode()
+
+
+def test_a_rematch_of_a_learn_game_is_a_learn_game_again(make_user):
+    user = make_user("Ana")
+    game = start_learn_game(user=user, game_type="jingle-bells")
+    services.resign(game_id=game.pk, user=user)
+    offered = services.offer_rematch(game_id=game.pk, user=user)
+    new = Game.objects.get(pk=offered.rematch["game"])
+    assert new.is_learn and new.status == Game.Status.ACTIVE and new.next_deadline is None
+    assert selectors.viewer_payload(new, new.seats.get(user=user).number)["pace_text"] == "No clock · take your time"
