@@ -464,7 +464,7 @@ def test_a_chat_frame_is_either_clean_or_refused_with_a_documented_code(frame, p
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-@settings(max_examples=25, deadline=None, database=None,
+@settings(max_examples=10, deadline=None, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(sent=st.lists(st.fixed_dictionaries({"type": st.sampled_from(["chat", "chat_publish"])}, optional={
     "channel": CHANNELS | FIELD, "to": FIELD, "with": FIELD, "text": CHAT_TEXTS}),
