@@ -25,7 +25,7 @@ from games.auth import token_for_key, token_from_header, token_group, token_is_l
 from games.calls import coordinator_call, db_call
 from games.coordinator import Presence, get_coordinator
 from games.engines.base import GameError
-from games.errors import NotFound, ServiceError, StaleVersion
+from games.errors import NotFound, ServiceError, StaleVersion, TokenRevoked
 from games.models import Game
 from games.presence import keep_alive, note_absence_later, stop_keeping_alive
 from games.selectors import chat
@@ -42,10 +42,6 @@ CLOSE_TRY_AGAIN_LATER = 1013
 TALK_ANSWER_WAIT_SECONDS = 30.0
 TIMER_RETRY_SECONDS = 1.0
 TIMER_RETRY_MAX_SECONDS = 30.0
-
-
-class TokenRevoked(Exception):
-    """The API token of the socket that sent a frame was revoked."""
 
 
 def _said(exc: BaseException) -> str:
@@ -461,12 +457,11 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             log.exception("game %s: the view after version %s could not be sent", self.game_id, result.version)
 
     def _submit(self, frame: dict[str, Any]) -> services.ActionResult:
-        """On a database thread: the socket's token still live, then the move (one hand-off to
-        the thread and back for both)."""
-        if self.token_id is not None and not token_is_live(self.token_id):
-            raise TokenRevoked
+        """On a database thread: the move, refused if the socket's token was revoked (checked
+        in the move's own read)."""
         return services.submit_action(game_id=self.game_id, user=self.user, action=frame.get("action"),
-                                      action_id=frame.get("action_id"), version=frame.get("version"))
+                                      action_id=frame.get("action_id"), version=frame.get("version"),
+                                      token_id=self.token_id)
 
     async def on_ack(self, action_id: str, result: services.ActionResult) -> None:
         pass

@@ -25,11 +25,13 @@ GAME_CHANGED = "the game changed while your move was being made; please send it 
 
 
 @contextmanager
-def locked_game(game_id: int, *, action_id: str | None = None, user=None) -> Iterator[Game]:
+def locked_game(game_id: int, *, action_id: str | None = None, user=None,
+                token_id: int | None = None) -> Iterator[Game]:
     """The game's coordinator lock, then a transaction and its row (for update) to work on.
 
     With ``action_id`` and ``user``, the same query says whether that user's seat has
-    already logged that action (``game.logged_already``).
+    already logged that action (``game.logged_already``); with ``token_id``, whether that API
+    token still exists (``game.token_live``).
 
     A database that cannot answer now (SQLite's write lock held past its timeout, no
     connection free in the pool) makes the call ``busy``: nothing was written. Once the
@@ -46,7 +48,7 @@ def locked_game(game_id: int, *, action_id: str | None = None, user=None) -> Ite
     try:
         try:
             with transaction.atomic():
-                game = statements.read_game(game_id, action_id=action_id, user=user)
+                game = statements.read_game(game_id, action_id=action_id, user=user, token_id=token_id)
                 with _refused_if_overtaken(game_id, game):
                     yield game
         except (OperationalError, PoolTimeout) as exc:
