@@ -293,6 +293,8 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
     token_id: int | None = None
     page_frames = False
     chat_talk: chat.Talk | None = None
+    chat_players: list[dict[str, Any]] | None = None  # the snapshot's players chat_talk was worked out from
+    chat_inputs: tuple | None = None
     chat_cursor: int = 0
     talk_answered: asyncio.Event | None = None
 
@@ -522,15 +524,22 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         view, the start, a seat taken or left, the end, a pair published), send each one's
         recent history. Channels and history are this viewer's only."""
         game = snap.game
-        consents = await db_call(chat.pair_consents)(self.game_id) if game.status == Game.Status.FINISHED else {}
         signed_in = self.user is not None and self.user.is_authenticated
+        seat = snap.seat_held_by(self.user)
+        inputs_now = (game.status, game.num_teams, game.spectators_read_only, seat, signed_in)
+        if (game.status != Game.Status.FINISHED and snap.players is self.chat_players
+                and inputs_now == self.chat_inputs):
+            return  # what talk_for answers from: unchanged since the last version (no consents before the end)
+        consents = await db_call(chat.pair_consents)(self.game_id) if game.status == Game.Status.FINISHED else {}
         talk = chat.talk_for(status=game.status, num_teams=game.num_teams,
                              spectators_read_only=game.spectators_read_only, players=snap.players,
-                             seat=snap.seat_held_by(self.user), signed_in=signed_in, consents=consents)
+                             seat=seat, signed_in=signed_in, consents=consents)
         if talk == self.chat_talk:
+            self.chat_players, self.chat_inputs = snap.players, inputs_now
             return
         history = await db_call(chat.history)(self.game_id, talk)
         self.chat_talk = talk
+        self.chat_players, self.chat_inputs = snap.players, inputs_now
         self.chat_cursor = max((m["id"] for messages in history.values() for m in messages), default=0)
         await self.send_talk_history(talk, history)
 
