@@ -112,6 +112,18 @@ def dumps(value) -> str:
         return json.dumps(value)
 
 
+def _loads(value):
+    if not isinstance(value, (str, bytes)):
+        return value
+    try:
+        return orjson.loads(value)
+    except orjson.JSONDecodeError:  # what only the standard library reads (NaN), else as the ORM does
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError:
+            return value
+
+
 def _insert_params(connection, records: list[ActionRecord]) -> list[list]:
     preps = _preps(connection, _insert_fields())
     return [[prep(field.pre_save(record, add=True)) for field, prep in preps] for record in records]
@@ -208,6 +220,8 @@ def _read_converters(connection) -> list:
 
 
 def _converter_of(connection, field):
+    if isinstance(field, models.JSONField) and field.decoder is None:
+        return _loads  # the text the ORM would decode with the standard library (jsonb comes as text too)
     column = field.get_col(Game._meta.db_table)
     steps = [*connection.ops.get_db_converters(column), *field.get_db_converters(connection)]
     if not steps:
