@@ -89,8 +89,11 @@ _SQLITE_WRITER = threading.RLock()
 def sqlite_writer() -> Iterator[None]:
     """On SQLite, this process's threads take turns to write a game here, each woken as soon
     as the one before is done, instead of each polling SQLite's lock (its busy handler sleeps
-    up to 100 ms between tries, however soon the lock is free). Other databases: nothing."""
-    if connections[router.db_for_write(Game)].vendor != "sqlite":
+    up to 100 ms between tries, however soon the lock is free). Other databases, and a
+    transaction already open on this thread (which holds SQLite's lock from its start,
+    ``transaction_mode: IMMEDIATE``): nothing."""
+    connection = connections[router.db_for_write(Game)]
+    if connection.vendor != "sqlite" or connection.in_atomic_block:
         yield
         return
     if not _SQLITE_WRITER.acquire(timeout=2 * settings.SNOWBALL_GAME_LOCK_SECONDS):
