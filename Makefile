@@ -5,8 +5,11 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
+# Test processes (pytest-xdist): two keep a 2-core machine busy without starving the servers
+# and browsers the tests start.
+TEST_WORKERS ?= 2
 
-.PHONY: run test test-full-games install migrate redis bench-engines bench-live bench-live-redis bench-step bench-submit probe-kill probe-redis probe-hostile probe-flood probe-db probe-soak clean
+.PHONY: run test test-full-games install migrate redis bench-engines bench-live bench-live-redis bench-mix bench-each-table bench-step bench-submit probe-kill probe-redis probe-hostile probe-flood probe-db probe-soak clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,8 +35,8 @@ redis:
 
 # Every test, then the database tests again on PostgreSQL when one answers (tests/on_postgres.py).
 test: install redis
-	$(PY) -m pytest -q $(PYTEST_ARGS)
-	$(PY) -m tests.on_postgres
+	$(PY) -m pytest -q -n $(TEST_WORKERS) $(PYTEST_ARGS)
+	SNOWBALL_TEST_WORKERS=$(TEST_WORKERS) $(PY) -m tests.on_postgres
 
 # The browser flows that click a whole What a Snowball! game to its result (ten minutes or more).
 test-full-games: install
@@ -47,6 +50,12 @@ bench-live: install
 
 bench-live-redis: install
 	$(PY) -m bench.live --mode redis --workers 2 --games 250 --rate 300 --duration 60 --channels-floor
+
+bench-mix: install
+	$(PY) -m bench.live --mode memory --mix --games 60 --rate 24 --duration 30 --channels-floor --out bench/results/live-memory-mix.json
+
+bench-each-table: install
+	$(PY) -m bench.live --mode memory --each-table --games 12 --rate 6 --duration 20 --warmup 5 --out bench/results/live-memory-each-table.json
 
 bench-step: install
 	$(PY) -m bench.step --mode memory

@@ -124,20 +124,11 @@ CHOOSERS: dict[str, Chooser] = {"jingle-bells": _jingle_bells, "what-a-snowball"
 
 
 def _what_a_snowball_table(seed: int) -> dict[str, Any]:
-    """Twelve seats of one Kid each in four teams, any type, optional rules on."""
-    from games.engines.what_a_snowball import kids as K
+    """Twelve seats of one Kid each in four teams, any type, optional rules on (bench.tables)."""
+    from bench.tables import what_a_snowball_options
 
-    rng = random.Random(seed)
-    kids = []
-    for seat in range(12):
-        kind = rng.choice(list(K.TYPES))
-        kid = {"name": f"Kid {seat + 1}", "seat": seat, "type": kind}
-        if K.TYPES[kind]["fixed_traits"] is None:
-            kid["traits"] = rng.sample(K.TRAITS, K.TYPES[kind]["traits"])
-        kids.append(kid)
-    options = {"village": rng.choice(["green", "high_street", "random"]), "special_players": True,
-               "ability_cards": rng.choice(["method1", "method2"]), "kids": kids}
-    return {"players": 12, "teams": [seat // 3 for seat in range(12)], "options": options}
+    return {"players": 12, "teams": [seat // 3 for seat in range(12)],
+            "options": what_a_snowball_options(12, random.Random(seed))}
 
 
 def _snowball_fighting_table(seed: int) -> dict[str, Any]:

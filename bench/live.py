@@ -55,10 +55,42 @@ TARGETS = {"p99_ms": 50.0, "floor_ratio": 3.0, "idle_socket_kb": 100.0}
 
 
 def run_kind(args: argparse.Namespace) -> str:
-    """The result file's name without .json: ``live-redis-2workers-250g``, ``live-memory-250g-snowball-fighting``."""
+    """The result file's name without .json: ``live-redis-2workers-250g``, ``live-memory-250g-snowball-fighting``,
+    ``live-memory-250g-jingle-bells-page``, ``live-memory-250g-mix``."""
     workers = f"-{args.workers}workers" if getattr(args, "workers", 1) > 1 else ""
-    game = f"-{args.game_type}" if getattr(args, "game_type", "snowball-fight") != "snowball-fight" else ""
+    if getattr(args, "each_table", False):
+        game = "-each-table"
+    elif getattr(args, "mix", False):
+        game = "-mix" + (f"-{args.socket}" if args.socket != "mix" else "")
+    else:
+        game = f"-{args.game_type}" if getattr(args, "game_type", "snowball-fight") != "snowball-fight" else ""
+        game += f"-{args.socket}" if getattr(args, "socket", "json") != "json" else ""
     return f"live-{args.mode}{workers}-{args.games}g{game}"
+
+
+def slot_tables(args: argparse.Namespace, games: int) -> list[str]:
+    """The table of each of ``games`` slots: the mix's tables dealt in turn, or ``--game-type`` for every one."""
+    from bench.tables import MIX
+
+    if getattr(args, "mix", False):
+        return [MIX[i % len(MIX)] for i in range(games)]
+    return [getattr(args, "game_type", "snowball-fight")] * games
+
+
+def make_pool(site, args: argparse.Namespace, games: int, rate: float) -> list[dict[str, Any]]:
+    """The run's games: one per slot (in slot order), then the spares, every table's interleaved."""
+    tables = slot_tables(args, games)
+    spare_total = (args.pool - games) if args.pool else pool_size(games, rate, args.warmup + args.duration) - games
+    names = sorted(set(tables), key=tables.index)
+    made: dict[str, list[dict[str, Any]]] = {}
+    for name in names:
+        share = tables.count(name)
+        spares = max(2, math.ceil(spare_total * share / games))
+        made[name] = site.create_games(share + spares, name)
+    pool = [made[name].pop(0) for name in tables]
+    while any(made.values()):
+        pool += [made[name].pop(0) for name in names if made[name]]
+    return pool
 
 
 def add_load_arguments(parser: argparse.ArgumentParser) -> None:
@@ -372,14 +404,14 @@ def run_site(args: argparse.Namespace, *, mode: str, games: int, rate: float) ->
     try:
         t0 = time.monotonic()
         site.prepare()
-        total = args.pool or pool_size(games, rate, args.warmup + args.duration)
-        pool = site.create_games(total, args.game_type)
+        pool = make_pool(site, args, games, rate)
+        total = len(pool)
         setup_s = time.monotonic() - t0
         site.start()
         cfg = Config(ws_urls=[f"ws://127.0.0.1:{p}" for p in site.ports], http_url=f"http://127.0.0.1:{site.ports[0]}",
                      games=games, rate=rate, warmup=args.warmup, duration=args.duration, drain=args.drain,
                      seed=args.seed, procs=args.procs, game_type=args.game_type,
-                     routing=getattr(args, "routing", "game"))
+                     routing=getattr(args, "routing", "game"), socket=getattr(args, "socket", "json"))
         warm = f"ws://127.0.0.1:{site.ports[0]}/ws/api/games/{pool[-1]['id']}/"
         result = _measure(mode, site.pids(), cfg, pool, redis_url=site.redis_url if mode == "redis" else None,
                           warm_url=warm, profile=getattr(args, "profile", "none"),
@@ -407,9 +439,13 @@ def run_floor(args: argparse.Namespace, *, games: int | None = None, rate: float
     try:
         floor.start()
         url = f"ws://127.0.0.1:{floor.ports[0]}"
-        pool = [{"id": i + 1, "tokens": ["floor-a", "floor-b"]} for i in range(games)]
+        from bench.tables import SHAPES
+
+        pool = [{"id": i + 1, "shape": table, "tokens": ["floor"] * SHAPES[table].seats}
+                for i, table in enumerate(slot_tables(args, games))]
         cfg = Config(ws_urls=[url], http_url=None, games=games, rate=rate, warmup=args.warmup,
-                     duration=args.duration, drain=args.drain, seed=args.seed, procs=args.procs, floor=True)
+                     duration=args.duration, drain=args.drain, seed=args.seed, procs=args.procs, floor=True,
+                     game_type=getattr(args, "game_type", "snowball-fight"))
         result = _measure("floor", floor.pids(), cfg, pool, redis_url=None, warm_url=f"{url}/ws/api/games/0/")
         result.update({"mode": "floor" if kind == "bare" else f"floor-{kind}", "pad_bytes": {"player": pad_player, "spectator": pad_spectator},
                        "game_lengths": game_lengths})
@@ -444,6 +480,17 @@ def print_run(label: str, r: dict[str, Any]) -> None:
           f"sustained {r['sustained_actions_per_s']:.1f} ({r['served_fraction']:.0%} of the slots with something to do)")
     print(f"   send -> last viewer (ms): p50 {fmt(lat['p50'], 2)}  p90 {fmt(lat['p90'], 2)}  p99 {fmt(lat['p99'], 2)}"
           f"  max {fmt(lat['max'], 2)}  (n={lat['count']})")
+    by_socket = r.get("latency_by_socket_ms") or {}
+    if len(by_socket) > 1 or r.get("socket", "json") != "json":
+        print("   to the last socket of each kind (ms): " + "; ".join(
+            f"{kind}: p50 {fmt(h['p50'], 2)}  p99 {fmt(h['p99'], 2)}  (n={h['count']})" for kind, h in by_socket.items()))
+    tables = r.get("by_table") or {}
+    if len(tables) > 1 or len(by_socket) > 1:
+        for name, t in tables.items():
+            kinds = ", ".join(f"{kind} p99 {fmt(h['p99'], 1)}" for kind, h in t["latency_by_socket_ms"].items())
+            print(f"      {name:20} {t['actions_per_s']:6.1f} actions/s, p50 {fmt(t['latency_ms']['p50'], 1)}, "
+                  f"p99 {fmt(t['latency_ms']['p99'], 1)} ms ({kinds}); refused {t['refused']}, "
+                  f"finished {t['finished_games']}")
     print(f"   lost {r['lost']} (drained {r['drain_seconds']:.1f} s after the load), out of order {r['out_of_order']}, refused {r['count'].get('refused', 0)} "
           f"{r['errors'] or ''}, skipped slots {r['skipped_slots'] or 0}")
     print(f"   games finished {r['finished_games']} (mean {fmt(r['mean_actions_per_finished_game'], 0)} actions), "
@@ -502,6 +549,42 @@ def verdict(ours: dict[str, Any], floor: dict[str, Any] | None, rate: float) -> 
     return out
 
 
+def table_row(table: str, socket: str, run: dict[str, Any]) -> dict[str, Any]:
+    """One table and socket kind's run, in brief: what bench.report prints of it."""
+    return {"table": table, "socket": socket, "sustained_actions_per_s": run["sustained_actions_per_s"],
+            "nominal_actions_per_s": run["nominal_actions_per_s"], "served_fraction": run["served_fraction"],
+            "server_cpu_ms_per_action": run["server_cpu_ms_per_action"], "latency_ms": run["latency_ms"],
+            "lost": run["lost"], "out_of_order": run["out_of_order"], "refused": run["count"].get("refused", 0),
+            "sockets": run["sockets"], "memory_per_idle_socket_kb": run["memory"]["per_idle_socket_kb"],
+            "mean_view_bytes": run["mean_view_bytes"], "finished_games": run["finished_games"],
+            "generator_bound": run["generator_bound"], "generator_notes": run["generator_notes"],
+            "cpu_cores": run["cpu_cores"], "count": run["count"], "errors": run["errors"],
+            "skipped_slots": run["skipped_slots"]}
+
+
+def run_each_table(args: argparse.Namespace, info: dict[str, Any]) -> int:
+    """Every table of the mix alone, on each kind of socket, one short run after another: what a
+    move of each costs the server (a mix run cannot tell its tables' CPU apart)."""
+    from bench.tables import MIX
+
+    rows = []
+    for table in MIX:
+        for socket in ("json", "page"):
+            one = argparse.Namespace(**{**vars(args), "game_type": table, "socket": socket, "mix": False})
+            run = run_site(one, mode=args.mode, games=args.games, rate=args.rate)
+            rows.append(table_row(table, socket, run))
+            lat = run["latency_ms"]
+            print(f"{table:20} {socket:5} {run['sustained_actions_per_s']:6.1f} of {args.rate:g} actions/s, "
+                  f"server CPU {fmt(run['server_cpu_ms_per_action'], 2)} ms a move, p50 {fmt(lat['p50'], 1)} "
+                  f"p99 {fmt(lat['p99'], 1)} ms, lost {run['lost']}, refused {run['count'].get('refused', 0)}, "
+                  f"{run['sockets']} sockets, views {({k: round(v) for k, v in run['mean_view_bytes'].items() if v})} B"
+                  + (" DISCARD" if run["generator_bound"] else ""), flush=True)
+    info["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    path = write_result(run_kind(args), {"machine": info, "args": vars(args), "tables": rows}, args.out)
+    print(f"load average {info['loadavg_at_start']} -> {info['loadavg_at_end']}; written to {path}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.live", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -520,7 +603,19 @@ def main(argv: list[str] | None = None) -> int:
                         help="log the server's collector pauses and event-loop stalls (snowball_site/pauses.py) "
                              "and report those in the measured window")
     parser.add_argument("--pool", type=int, default=0, help="games to create (default: enough for the run)")
-    parser.add_argument("--game-type", default="snowball-fight")
+    parser.add_argument("--game-type", default="snowball-fight",
+                        help="the table every game is (bench.tables.SHAPES): snowball-fight (two players, the "
+                             "default), snowball-fight-6, snowball-fight-3v3, jingle-bells, snowball-fighting "
+                             "(six players), what-a-snowball (twelve Kids in four teams)")
+    parser.add_argument("--mix", action="store_true",
+                        help="the real site: every table of bench.tables.MIX at once, dealt to the games in turn, "
+                             "both kinds of socket (unless --socket says one)")
+    parser.add_argument("--each-table", action="store_true",
+                        help="run every table of the mix alone, on each kind of socket in turn (no floor): "
+                             "each one's server CPU per move, in one result file")
+    parser.add_argument("--socket", choices=("json", "page", "mix"), default=None,
+                        help="the sockets' kind: the JSON API's (json, the default), the game page's, which sends "
+                             "rendered HTML (page), or both in every game (mix, the default with --mix)")
     parser.add_argument("--socket-rate", type=float, default=0.0,
                         help="SNOWBALL_SOCKET_RATE for the server (default: the site's own)")
     parser.add_argument("--database-url", default=None, help="PostgreSQL URL for redis mode (db name snowball_bench*)")
@@ -530,8 +625,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
                         help="an extra environment variable for the server (repeatable)")
     args = parser.parse_args(argv)
+    if args.socket is None:
+        args.socket = "mix" if args.mix else "json"
+    from bench.tables import shape
+
+    shape(args.game_type)
 
     info = machine()
+    if args.each_table:
+        return run_each_table(args, info)
     ours = run_site(args, mode=args.mode, games=args.games, rate=args.rate)
     print_run(f"snowball ({args.mode})", ours)
     floor = None

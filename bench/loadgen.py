@@ -1,17 +1,30 @@
-"""The load generator: N games, each with 2 players and 2 spectators on the JSON websocket.
+"""The load generator: N games, each with a player on every seat and 2 spectators.
+
+A game is a table of bench.tables (a game and its seats); a ``--mix`` run deals the real
+site's tables to the slots in turn. Each socket is of one kind (``socket``): ``json``, the
+JSON API's socket (``/ws/api/games/<id>/``, a player by its API token), or ``page``, the game
+page's own socket (``/ws/games/<id>/``, a player by its signed-in session cookie, with the
+page's Origin), which sends rendered HTML; ``mix`` gives each game both, in turn.
 
 Open loop. Every game has a period ``N / rate`` seconds and a random phase; at each of
-its slots, one of its players that has a legal action it has not yet acted on (chosen by
-the game's seeded generator) sends a random legal action with the version it saw. If no
-player can act, the slot is recorded as skipped: ``not_asked`` (the game asks nobody),
-``waiting`` (a player still waits for the answer to its previous action or for a newer
-view) or ``restarting`` (the game ended and the slot is moving to a fresh game). A slow
-server never delays a slot; a slow generator does, and the lag of every slot behind its
-schedule is measured so that such runs can be thrown away.
+its slots, one of its players that is asked to act and has not yet acted on its newest view
+(chosen by the game's seeded generator) sends a random legal action (bench.choosers: from
+its JSON view's legal actions, or from what its page offers to press) with the version it
+saw. A refused action lets that player try again on the same view. If no player can act, the
+slot is recorded as skipped: ``not_asked`` (the game asks nobody), ``waiting`` (a player still
+waits for the answer to its previous action or for a newer view) or ``restarting`` (the game
+ended and the slot is moving to a fresh game). A slow server never delays a slot; a slow
+generator does, and the lag of every slot behind its schedule is measured so that such runs
+can be thrown away.
 
-Latency of an action: from just before ``send`` to the moment the LAST of the game's four
-sockets has a view with a version at least the one in the action's ack (the version the
-action created). Each socket keeps the times at which it reached each version.
+Latency of an action: from just before ``send`` to the moment the LAST of the game's
+sockets has a view with a version at least the one the action created, and apart for each
+kind of socket, to the last socket of that kind (``latency_by_socket``), and for each table
+(``by_table``). The JSON socket's ``ack`` names that version; the page's socket sends no
+ack, so there the first view its player gets after sending, newer than the one it acted
+on, is the action's answer (the server answers a socket's frames in order, and a refusal
+is an error flash before the view that follows it). Each socket keeps the times at which
+it reached each version.
 
 Loss and order, per socket: a view older than one the socket already had is out of order;
 an acknowledged version that some socket never reaches before the end of the drain, or an
@@ -36,7 +49,10 @@ from typing import Any
 
 import orjson
 
-ROLES = ("p0", "p1", "s0", "s1")
+from bench.choosers import json_action, page_action, page_error, page_view
+from bench.tables import SHAPES, SPECTATORS, socket_kinds
+
+SOCKET_KINDS = ("json", "page")
 HIST_MAX_US = 600_000_000  # 10 minutes
 
 
@@ -65,12 +81,17 @@ class Config:
     routing: str = "game"
     game_type: str = "snowball-fight"
     floor: bool = False
+    socket: str = "json"  # the kind of every socket (json, page), or mix: both in every game
 
     def worker_url(self, game_id: int, socket_index: int) -> str:
         """The server worker a game's socket connects to, as ``routing`` says."""
         if self.routing == "game":
             return self.ws_urls[game_id % len(self.ws_urls)]
         return self.ws_urls[(game_id * 4 + socket_index) % len(self.ws_urls)]
+
+    def kinds(self, sockets: int) -> list[str]:
+        """The kind of each socket of a game (players first); the floor speaks only JSON."""
+        return socket_kinds("json" if self.floor else self.socket, sockets)
 
     @property
     def period(self) -> float:
@@ -84,14 +105,17 @@ their viewers' views did not change at (so the server sent them nothing), once t
 
 @dataclass
 class Sock:
-    role: str
+    role: str  # "p<seat>" or "s<n>"
+    kind: str = "json"  # json | page
     ws: Any = None
     version: int = 0
     hist: deque = field(default_factory=lambda: deque(maxlen=256))
-    legal: list = field(default_factory=list)
+    asked: bool = False  # the newest view asks this player to act
+    offer: Any = None  # what the player chooses from: its JSON view frame, or its page's HTML
     view_version: int = 0
     acted_version: int = -1
     inflight: str | None = None
+    answered: tuple[int, float, bool] | None = None  # a page's inferred answer: (version, sent at, window)
     finished: bool = False
     closing: bool = False
     reader: asyncio.Task | None = None
@@ -101,11 +125,43 @@ class Sock:
     def is_player(self) -> bool:
         return self.role[0] == "p"
 
-    def first_time_at(self, version: int, default: float) -> float:
-        for v, t in self.hist:
-            if v >= version:
-                return t
-        return default
+
+def socket_request(base: str, game: dict[str, Any], sock: Sock) -> tuple[str, dict[str, str], str | None]:
+    """The URL, headers and Origin with which ``sock`` connects to ``game`` at ``base``
+    (``ws://host:port``): the JSON socket with the player's API token, or the page's socket
+    with the player's session cookie and the page's own Origin, as a browser connects."""
+    seat = int(sock.role[1:]) if sock.is_player else None
+    if sock.kind == "page":
+        headers = {"Cookie": f"sessionid={game['sessions'][seat]}"} if seat is not None else {}
+        return f"{base}/ws/games/{game['id']}/", headers, "http://" + base.removeprefix("ws://")
+    headers = {"Authorization": f"Token {game['tokens'][seat]}"} if seat is not None else {}
+    return f"{base}/ws/api/games/{game['id']}/", headers, None
+
+
+def reached_at(sock: Sock, version: int, created: dict[int, float]) -> float | None:
+    """When ``sock`` was sent a view showing ``version``: its first view at or past it, unless that
+    view is of a later version made by a move sent before the view arrived (``created``: version ->
+    when its move was sent). That view answers the later move; the viewer's view did not change at
+    ``version`` and the server sent it nothing for it (None). Had the server skipped ``version``
+    because it was behind, the later move's own timing has that socket."""
+    for seen, t in sock.hist:
+        if seen < version:
+            continue
+        if any(created.get(later, t) < t for later in range(version + 1, seen + 1)):
+            return None
+        return t
+    return None
+
+
+def latency_by_kind(reached: list[tuple[Sock, float]], t_send: float) -> dict[str, int]:
+    """Microseconds from ``t_send`` until the last socket of each kind that was sent the move got it
+    (kinds none of whose sockets were sent it are left out)."""
+    out: dict[str, int] = {}
+    for kind in SOCKET_KINDS:
+        times = [t for sock, t in reached if sock.kind == kind]
+        if times:
+            out[kind] = max(1, int((max(times) - t_send) * 1e6))
+    return out
 
 
 @dataclass
@@ -113,10 +169,12 @@ class Slot:
     index: int
     rng: random.Random
     phase: float
+    table: str = "snowball-fight"  # its games' shape (bench.tables)
     game: dict[str, Any] | None = None
     socks: list[Sock] = field(default_factory=list)
     sent: dict[str, tuple[float, Sock, bool]] = field(default_factory=dict)
     pending: list[tuple[int, float, bool, Sock]] = field(default_factory=list)  # version, sent at, timed, actor
+    created: dict[int, float] = field(default_factory=dict)  # version -> when the move that made it was sent
     ready: bool = False
     generation: int = 0
     restarting: bool = False
@@ -131,14 +189,20 @@ class Worker:
         self.wi = worker_index
         self.slots = [Slot(i, random.Random(cfg.seed * 1_000_003 + i),
                            random.Random(cfg.seed + i).uniform(0, cfg.period)) for i in slot_indexes]
-        self.pool = list(pool)
+        self.initial = list(pool[:len(slot_indexes)])
+        self.spares: dict[str, list[dict[str, Any]]] = {}
+        for game in pool[len(slot_indexes):]:
+            self.spares.setdefault(game.get("shape", cfg.game_type), []).append(game)
         self.latency = _hist()  # microseconds, actions sent in the window
+        self.latency_kind = {kind: _hist() for kind in SOCKET_KINDS}  # to the last socket of each kind
+        self.by_table: dict[str, dict[str, Any]] = {}  # table -> its acks and latencies, in the window
         self.lag = _hist()  # microseconds a slot fired behind its schedule, in the window
         self.connect = _hist()  # microseconds from connect to the first view
         self.count: Counter[str] = Counter()
         self.errors: Counter[str] = Counter()
         self.skipped: Counter[str] = Counter()
-        self.view_bytes: dict[str, list[int]] = {"player": [0, 0], "spectator": [0, 0]}
+        self.view_bytes: dict[str, list[int]] = {f"{kind} {role}": [0, 0] for kind in SOCKET_KINDS
+                                                 for role in ("player", "spectator")}
         self.game_lengths: list[int] = []
         self.worst_by_second: dict[int, int] = {}  # second of the window -> worst latency (us) sent then
         self.t_start = self.t_measure = self.t_stop = float("inf")
@@ -155,25 +219,25 @@ class Worker:
         import websockets
 
         game = slot.game
-        slot.socks = [Sock(role) for role in ROLES]
+        seats = len(game["tokens"])
+        roles = [f"p{seat}" for seat in range(seats)] + [f"s{n}" for n in range(SPECTATORS)]
+        slot.socks = [Sock(role, kind) for role, kind in zip(roles, self.cfg.kinds(len(roles)))]
         slot.sent.clear()
         slot.pending.clear()
+        slot.created.clear()
         slot.actions_this_game = 0
         loop = asyncio.get_running_loop()
         for j, sock in enumerate(slot.socks):
             base = self.cfg.worker_url(game["id"], j)
-            url = f"{base}/ws/api/games/{game['id']}/"
-            headers = {}
-            if sock.is_player:
-                headers["Authorization"] = f"Token {game['tokens'][int(sock.role[1])]}"
+            url, headers, origin = socket_request(base, game, sock)
             sock.first_view = loop.create_future()
             for attempt in range(5):
                 async with sem:
                     t0 = time.monotonic()
                     try:
-                        sock.ws = await websockets.connect(url, additional_headers=headers, compression=None,
-                                                           ping_interval=None, max_size=2**22, open_timeout=60,
-                                                           close_timeout=2)
+                        sock.ws = await websockets.connect(url, additional_headers=headers, origin=origin,
+                                                           compression=None, ping_interval=None, max_size=2**22,
+                                                           open_timeout=60, close_timeout=2)
                     except (OSError, asyncio.TimeoutError, websockets.InvalidHandshake) as exc:
                         self.count["connect_failures"] += 1
                         if attempt == 4:  # give up on this socket; the run reports it
@@ -209,11 +273,14 @@ class Worker:
         try:
             async for text in sock.ws:
                 now = time.monotonic()
+                if sock.kind == "page":
+                    self.on_page_frame(slot, sock, text, now)
+                    continue
                 frame = loads(text)
                 kind = frame.get("type")
                 self.count["frames_in"] += 1
                 if kind == "view":
-                    self.on_view(slot, sock, frame, now, len(text))
+                    self.on_json_view(slot, sock, frame, now, len(text))
                 elif kind == "ack":
                     self.on_ack(slot, frame, now)
                 elif kind == "error":
@@ -227,9 +294,55 @@ class Worker:
         except asyncio.CancelledError:
             pass
 
-    def on_view(self, slot: Slot, sock: Sock, frame: dict[str, Any], now: float, size: int) -> None:
-        version = frame["version"]
-        bucket = self.view_bytes["player" if sock.is_player else "spectator"]
+    def on_page_frame(self, slot: Slot, sock: Sock, text: str, now: float) -> None:
+        """A frame of the page's socket: the live region (a view), an error flash, or other HTML."""
+        self.count["frames_in"] += 1
+        seen = page_view(text)
+        if seen is not None:
+            if sock.inflight is not None and seen.version > sock.acted_version:
+                self.answer_page_action(slot, sock, seen.version, now)
+            self.on_view(slot, sock, seen.version, seen.status, seen.asked, text, now, len(text))
+            return
+        code = page_error(text)
+        if code is None:
+            self.count["frames_page_other"] += 1
+            return
+        if sock.inflight is not None:
+            self.on_error(slot, {"code": code, "action_id": sock.inflight})
+            return
+        self.errors[code] += 1
+        answered = sock.answered
+        entry = next((e for e in slot.pending if answered and e[3] is sock and e[0] == answered[0]), None)
+        if entry is not None:  # the view taken for its answer was another player's move that crossed it
+            slot.pending.remove(entry)
+            self.count["page_answers_retracted"] += 1
+        elif answered is not None:  # ... and was already timed as its answer
+            self.count["page_answers_mistaken"] += 1
+        if answered is not None:  # it was refused after all
+            self.count["refused"] += 1
+            self.table_tally(slot.table)["refused"] += 1
+            if self.in_window(now):
+                self.count["acks_in_window"] -= 1
+                self.table_tally(slot.table)["acks_in_window"] -= 1
+        sock.answered = None
+
+    def answer_page_action(self, slot: Slot, sock: Sock, version: int, now: float) -> None:
+        """The page's first newer view after its player's action: the action's answer, at that version."""
+        entry = slot.sent.pop(sock.inflight, None)
+        sock.inflight = None
+        if entry is None:
+            return
+        sock.answered = (version, entry[0], entry[2])
+        self.count["page_answers"] += 1
+        self.acknowledged(slot, entry, version, now)
+
+    def on_json_view(self, slot: Slot, sock: Sock, frame: dict[str, Any], now: float, size: int) -> None:
+        self.on_view(slot, sock, frame["version"], frame.get("status"), bool(frame.get("legal_actions")),
+                     frame, now, size)
+
+    def on_view(self, slot: Slot, sock: Sock, version: int, status: str | None, asked: bool, offer: Any,
+                now: float, size: int) -> None:
+        bucket = self.view_bytes[f"{sock.kind} {'player' if sock.is_player else 'spectator'}"]
         bucket[0] += size
         bucket[1] += 1
         if sock.first_view is not None and not sock.first_view.done():
@@ -240,16 +353,16 @@ class Worker:
         if version == sock.version:
             self.count["repeated_views"] += 1
             if sock.is_player:  # e.g. the fresh view after a stale_version refusal
-                sock.legal = frame.get("legal_actions") or []
+                sock.asked, sock.offer = asked, offer
             return
         if sock.version and version > sock.version + 1:
             self.count["version_gaps"] += 1  # allowed: a socket may skip versions
         sock.version = version
         sock.hist.append((version, now))
         if sock.is_player:
-            sock.legal = frame.get("legal_actions") or []
+            sock.asked, sock.offer = asked, offer
             sock.view_version = version
-        if frame.get("status") == "finished" and not sock.finished:
+        if status == "finished" and not sock.finished:
             sock.finished = True
             if not slot.restarting and slot.ready:
                 slot.restarting = True
@@ -262,34 +375,54 @@ class Worker:
         if entry is None:
             self.count["unknown_acks"] += 1
             return
+        entry[1].inflight = None
+        if frame.get("duplicate"):
+            self.count["duplicate_acks"] += 1
+        self.acknowledged(slot, entry, frame["version"], now)
+
+    def acknowledged(self, slot: Slot, entry: tuple[float, Sock, bool], version: int, now: float) -> None:
         t_send, player, window = entry
-        player.inflight = None
         self.count["acks"] += 1
         if window:
             self.count["acks_for_window_sends"] += 1
         if self.in_window(now):
             self.count["acks_in_window"] += 1
-        if frame.get("duplicate"):
-            self.count["duplicate_acks"] += 1
+            self.table_tally(slot.table)["acks_in_window"] += 1
         slot.actions_this_game += 1
-        slot.pending.append((frame["version"], t_send, window, player))
+        slot.created[version] = t_send
+        slot.pending.append((version, t_send, window, player))
         self.settle(slot, now)
 
     def on_error(self, slot: Slot, frame: dict[str, Any]) -> None:
-        self.errors[frame.get("code", "?")] += 1
+        code = frame.get("code", "?")
+        self.errors[code] += 1
         entry = slot.sent.pop(frame.get("action_id"), None)
         if entry is not None:
-            entry[1].inflight = None
+            player = entry[1]
+            player.inflight = None
+            if code != "stale_version":  # refused on this view: the player may choose again on it
+                player.acted_version = -1
             self.count["refused"] += 1
+            self.table_tally(slot.table)["refused"] += 1
+
+    def table_tally(self, table: str) -> dict[str, Any]:
+        tally = self.by_table.get(table)
+        if tally is None:
+            tally = self.by_table[table] = {"acks_in_window": 0, "refused": 0, "finished": 0,
+                                            "latency": _hist(),
+                                            "latency_by_socket": {kind: _hist() for kind in SOCKET_KINDS}}
+        return tally
 
     def settle(self, slot: Slot, now: float, *, give_up_after: float | None = None) -> None:
-        """Complete every pending action whose version all four sockets have reached.
+        """Complete every pending action whose version all the game's sockets have reached.
 
         The server sends a socket a view only when its viewer's view changed (docs/api.md), so
-        a version some viewers never get is not a loss when their view did not change. With
-        ``give_up_after``, an action whose actor has its version and that was sent that many
-        seconds ago is completed without the sockets still behind it: timed until the last
-        socket that got it, and those behind counted (``viewers_not_sent``)."""
+        a version some viewers never get is not a loss when their view did not change. Such a
+        socket's next view is a later move's: that one is not counted for this move
+        (``reached_at``). With ``give_up_after``, an action whose actor has its version and that
+        was sent that many seconds ago is completed without the sockets still behind it. Either
+        way the action is timed until the last socket that was sent it, and the others are
+        counted (``viewers_not_sent``)."""
         keep = []
         for entry in slot.pending:
             version, t_send, window, actor = entry
@@ -297,11 +430,18 @@ class Worker:
             if behind and (give_up_after is None or actor.version < version or now - t_send < give_up_after):
                 keep.append(entry)
                 continue
-            self.count["viewers_not_sent"] += len(behind)
-            done = max(s.first_time_at(version, now) for s in slot.socks if s.version >= version)
+            reached = [(s, reached_at(s, version, slot.created)) for s in slot.socks if s.version >= version]
+            reached = [(s, t) for s, t in reached if t is not None]
+            self.count["viewers_not_sent"] += len(slot.socks) - len(reached)
+            done = max((t for _, t in reached), default=now)
             if window:
                 us = max(1, int((done - t_send) * 1e6))
                 self.latency.record_value(us)
+                tally = self.table_tally(slot.table)
+                tally["latency"].record_value(us)
+                for kind, kind_us in latency_by_kind(reached, t_send).items():
+                    self.latency_kind[kind].record_value(kind_us)
+                    tally["latency_by_socket"][kind].record_value(kind_us)
                 second = int(t_send - self.t_measure)
                 if us > self.worst_by_second.get(second, 0):
                     self.worst_by_second[second] = us
@@ -327,6 +467,8 @@ class Worker:
         slot.ready = False
         self.account_losses(slot)
         self.game_lengths.append(slot.actions_this_game)
+        if self.in_window(time.monotonic()):
+            self.table_tally(slot.table)["finished"] += 1
         await self.close_game(slot)
         if not self.sending:
             slot.restarting = False
@@ -344,11 +486,14 @@ class Worker:
         slot.sent.clear()
 
     async def next_game(self, slot: Slot) -> dict[str, Any]:
-        if self.pool:
-            return self.pool.pop(0)
+        spares = self.spares.get(slot.table)
+        if spares:
+            return spares.pop(0)
         if self.cfg.http_url is None:  # the floor makes a game on its first connect
             self._floor_ids = getattr(self, "_floor_ids", 10_000_000 + self.wi * 1_000_000) + 1
-            return {"id": self._floor_ids, "tokens": ["floor-a", "floor-b"]}
+            return {"id": self._floor_ids, "shape": slot.table, "tokens": list(slot.game["tokens"])}
+        if SHAPES[slot.table].seats != 2 or SHAPES[slot.table].teams:
+            raise RuntimeError(f"the pool of {slot.table} games ran dry (make a larger --pool)")
         self.count["games_created_over_http"] += 1
         tokens = slot.game["tokens"]
         return await asyncio.get_running_loop().run_in_executor(None, self.create_over_http, tokens)
@@ -365,7 +510,7 @@ class Worker:
         game = call("/api/games/", tokens[0], {"game_type": self.cfg.game_type, "seats": 2, "take_seat": True})
         call(f"/api/games/{game['id']}/join/", tokens[1], {"seat": 1})
         call(f"/api/games/{game['id']}/start/", tokens[0], {})
-        return {"id": game["id"], "tokens": list(tokens)}
+        return {"id": game["id"], "shape": self.cfg.game_type, "tokens": list(tokens)}
 
     # ------------------------------------------------------------ the schedule
 
@@ -395,15 +540,20 @@ class Worker:
             return
         if slot.pending:
             self.settle(slot, now, give_up_after=UNSENT_AFTER)
-        players = slot.socks[:2]
-        ready = [p for p in players if p.legal and p.inflight is None and p.view_version > p.acted_version]
+        players = [s for s in slot.socks if s.is_player]
+        ready = [p for p in players if p.asked and p.inflight is None and p.view_version > p.acted_version]
         if not ready:
             if window:
-                busy = any(p.inflight is not None or (p.legal and p.view_version <= p.acted_version) for p in players)
+                busy = any(p.inflight is not None or (p.asked and p.view_version <= p.acted_version) for p in players)
                 self.skipped["waiting" if busy else "not_asked"] += 1
             return
         player = ready[0] if len(ready) == 1 else slot.rng.choice(ready)
-        action = slot.rng.choice(player.legal)
+        action = self.choose(slot, player)
+        if action is None:  # asked, but offered nothing it would press: it waits for a newer view
+            player.acted_version = player.view_version
+            if window:
+                self.skipped["nothing_offered"] += 1
+            return
         action_id = f"{slot.index}.{slot.generation}.{k}"
         frame = json.dumps({"type": "action", "action": action, "action_id": action_id,
                             "version": player.view_version})
@@ -421,6 +571,15 @@ class Worker:
             slot.sent.pop(action_id, None)
             player.inflight = None
 
+    def choose(self, slot: Slot, player: Sock) -> dict[str, Any] | None:
+        """The player's random legal action from what its socket was sent (the floor's are any)."""
+        if self.cfg.floor:
+            return slot.rng.choice(player.offer["legal_actions"])
+        slug = SHAPES[slot.table].slug
+        if player.kind == "page":
+            return page_action(slug, player.offer, slot.rng)
+        return json_action(slug, player.offer, slot.rng)
+
     # ------------------------------------------------------------ the run
 
     def _progress(self) -> tuple[int, int]:
@@ -433,11 +592,12 @@ class Worker:
         sem = asyncio.Semaphore(self.cfg.connect_concurrency)
         loop = asyncio.get_running_loop()
         t0 = time.monotonic()
-        for slot in self.slots:
-            slot.game = self.pool.pop(0)
+        for slot, game in zip(self.slots, self.initial):
+            slot.game = game
+            slot.table = game.get("shape", self.cfg.game_type)
         await asyncio.gather(*(self.open_game(slot, sem) for slot in self.slots))
         connect_s = time.monotonic() - t0
-        conn.send(("connected", {"sockets": 4 * len(self.slots), "seconds": connect_s}))
+        conn.send(("connected", {"sockets": sum(len(slot.socks) for slot in self.slots), "seconds": connect_s}))
         message, t_start = await loop.run_in_executor(None, conn.recv)
         assert message == "go"
         self.t_start = t_start
@@ -457,7 +617,8 @@ class Worker:
         # nothing arrived for `drain` seconds (then what is missing is lost), or after 300 s.
         hard = time.monotonic() + 300
         last_progress, last_seen = time.monotonic(), self._progress()
-        while time.monotonic() < hard and time.monotonic() - last_progress < self.cfg.drain:
+        quiet = max(self.cfg.drain, UNSENT_AFTER + 1.0)  # a move some viewers were not sent is settled after UNSENT_AFTER
+        while time.monotonic() < hard and time.monotonic() - last_progress < quiet:
             for slot in self.slots:
                 if slot.pending:
                     self.settle(slot, time.monotonic(), give_up_after=UNSENT_AFTER)
@@ -480,6 +641,11 @@ class Worker:
             "drain_seconds": drain_s,
             "cpu_core_fraction": cpu / wall if wall else None,
             "latency": self.latency.encode(),
+            "latency_by_socket": {kind: h.encode() for kind, h in self.latency_kind.items()},
+            "by_table": {table: {**{k: v for k, v in t.items() if not k.startswith("latency")},
+                                 "latency": t["latency"].encode(),
+                                 "latency_by_socket": {kind: h.encode() for kind, h in t["latency_by_socket"].items()}}
+                         for table, t in self.by_table.items()},
             "lag": self.lag.encode(),
             "connect": self.connect.encode(),
             "count": dict(self.count),
@@ -488,7 +654,7 @@ class Worker:
             "view_bytes": self.view_bytes,
             "game_lengths": self.game_lengths,
             "worst_by_second": self.worst_by_second,
-            "pool_left": len(self.pool),
+            "pool_left": sum(len(games) for games in self.spares.values()),
         }))
 
 
@@ -570,29 +736,64 @@ def _pcts(hist, scale: float = 1e3) -> dict[str, float | int]:
             "mean": hist.get_mean_value() / scale}
 
 
+def _decoded(encoded: list[str]):
+    hist = _hist()
+    for text in encoded:
+        hist.decode_and_add(text)
+    return hist
+
+
+def merge_tables(replies: list[dict[str, Any]], duration: float) -> dict[str, Any]:
+    """Each table's figures over every generator process: actions acknowledged per second,
+    refusals, games finished, and latency to the last socket and to the last of each kind."""
+    tables: dict[str, Any] = {}
+    for name in sorted({name for r in replies for name in r.get("by_table", {})}):
+        rows = [r["by_table"][name] for r in replies if name in r.get("by_table", {})]
+        kinds = sorted({kind for row in rows for kind in row["latency_by_socket"]})
+        tables[name] = {
+            "actions_per_s": sum(row["acks_in_window"] for row in rows) / duration,
+            "refused": sum(row["refused"] for row in rows),
+            "finished_games": sum(row["finished"] for row in rows),
+            "latency_ms": _pcts(_decoded([row["latency"] for row in rows])),
+            "latency_by_socket_ms": {kind: _pcts(_decoded([row["latency_by_socket"][kind] for row in rows
+                                                           if kind in row["latency_by_socket"]]))
+                                     for kind in kinds},
+        }
+    return tables
+
+
 def merge(replies: list[dict[str, Any]], cfg: Config) -> dict[str, Any]:
     latency, lag, connect = _hist(), _hist(), _hist()
+    by_socket = {kind: _hist() for kind in SOCKET_KINDS}
     count: Counter[str] = Counter()
     errors: Counter[str] = Counter()
     skipped: Counter[str] = Counter()
-    view_bytes = {"player": [0, 0], "spectator": [0, 0]}
+    view_bytes: dict[str, list[int]] = {}
     lengths: list[int] = []
     worst: dict[int, int] = {}
     for r in replies:
         for second, us in r["worst_by_second"].items():
             worst[int(second)] = max(worst.get(int(second), 0), us)
         latency.decode_and_add(r["latency"])
+        for kind, text in r.get("latency_by_socket", {}).items():
+            by_socket[kind].decode_and_add(text)
         lag.decode_and_add(r["lag"])
         connect.decode_and_add(r["connect"])
         count.update(r["count"])
         errors.update(r["errors"])
         skipped.update(r["skipped"])
-        for role in view_bytes:
-            view_bytes[role][0] += r["view_bytes"][role][0]
-            view_bytes[role][1] += r["view_bytes"][role][1]
+        for key, (size, n) in r["view_bytes"].items():
+            bucket = view_bytes.setdefault(key, [0, 0])
+            bucket[0] += size
+            bucket[1] += n
         lengths += r["game_lengths"]
+    by_role = {role: [sum(b[0] for k, b in view_bytes.items() if k.endswith(role)),
+                      sum(b[1] for k, b in view_bytes.items() if k.endswith(role))] for role in ("player", "spectator")}
     return {
         "latency_ms": _pcts(latency),
+        "latency_by_socket_ms": {kind: _pcts(h) for kind, h in by_socket.items() if h.get_total_count()},
+        "by_table": merge_tables(replies, cfg.duration),
+        "socket": "json" if cfg.floor else cfg.socket,
         "schedule_lag_ms": _pcts(lag),
         "connect_ms": _pcts(connect),
         "offered_actions_per_s": count["sends_in_window"] / cfg.duration,
@@ -600,13 +801,15 @@ def merge(replies: list[dict[str, Any]], cfg: Config) -> dict[str, Any]:
         "nominal_actions_per_s": cfg.rate,
         # of the slots where a player had something to do, the share whose action was acknowledged
         "served_fraction": (count["acks_in_window"] / max(1, count["slots_in_window"] - skipped["not_asked"]
-                                                             - skipped["restarting"] - skipped["out_of_play"])),
+                                                             - skipped["restarting"] - skipped["out_of_play"]
+                                                             - skipped["nothing_offered"])),
         "lost": count["lost_versions"] + count["lost_acks"],
         "out_of_order": count["out_of_order"],
         "count": dict(count),
         "errors": dict(errors),
         "skipped_slots": dict(skipped),
-        "mean_view_bytes": {role: (b[0] / b[1] if b[1] else None) for role, b in view_bytes.items()},
+        "mean_view_bytes": {role: (b[0] / b[1] if b[1] else None) for role, b in by_role.items()},
+        "mean_view_bytes_by_socket": {key: b[0] / b[1] for key, b in view_bytes.items() if b[1]},
         "mean_actions_per_finished_game": (sum(lengths) / len(lengths)) if lengths else None,
         "finished_games": len(lengths),
         "game_lengths": lengths,  # of the games that ended, in the order they ended

@@ -27,6 +27,12 @@ STEP_MEMORY = "step-memory.json"
 STEP_REDIS = "step-redis-2workers.json"
 STEP_FLOOR = "step-floor.json"
 REFERENCE_FILES = (ENGINES, LIVE_MEMORY, LIVE_REDIS, STEP_MEMORY, STEP_REDIS, STEP_FLOOR)
+LIVE_MIX = "live-memory-mix.json"
+EACH_TABLE = "live-memory-each-table.json"
+LIVE_REDIS_4 = "live-redis-4workers.json"
+LIVE_REDIS_MIX = "live-redis-2workers-mix.json"
+MIX_FILES = (LIVE_MIX, LIVE_REDIS_MIX, EACH_TABLE, LIVE_REDIS_4)
+"""The real site's mix, its tables one by one, and four workers: printed when present."""
 
 COMMANDS = {
     ENGINES: "make bench-engines",
@@ -82,8 +88,19 @@ def command_of(name: str, result: dict[str, Any]) -> str:
     if args.get("workers", 1) > 1:
         words.append(f"--workers {args['workers']}")
     words.append(f"--games {args['games']} --rate {args['rate']:g} --duration {args['duration']:g}")
-    if args.get("game_type", "snowball-fight") != "snowball-fight":
+    if args.get("each_table"):
+        words.append("--each-table")
+    elif args.get("mix"):
+        words.append("--mix")
+    elif args.get("game_type", "snowball-fight") != "snowball-fight":
         words.append(f"--game-type {args['game_type']}")
+    if args.get("socket") not in (None, "json") and not args.get("each_table") and not (
+            args.get("mix") and args["socket"] == "mix"):
+        words.append(f"--socket {args['socket']}")
+    if args.get("warmup", 10) != 10:
+        words.append(f"--warmup {args['warmup']:g}")
+    if args.get("no_floor"):
+        words.append("--no-floor")
     if args.get("channels_floor"):
         words.append("--channels-floor")
     return " ".join(words)
@@ -205,6 +222,63 @@ def step_table(runs: dict[str, dict[str, Any]]) -> Table:
                  ("shape", "largest load held", "ratio to the floor's", "command; reference run"), rows)
 
 
+def mix_table(name: str, result: dict[str, Any], shape: str = "one process") -> Table:
+    """The real site at once: each table's moves per second and p99 to the last socket of each
+    kind, then the whole run's server CPU per move and p99 beside the Channels floor's."""
+    ours, channels = result["ours"], result.get("channels_floor")
+    rows = []
+    for table, row in ours["by_table"].items():
+        for kind, lat in row["latency_by_socket_ms"].items():
+            rows.append((table, kind, f"{row['actions_per_s']:.1f}", ms(lat["p50"]), ms(lat["p99"]), "", ""))
+    for kind, lat in ours.get("latency_by_socket_ms", {}).items():
+        rows.append(("every table", kind, f"{ours['sustained_actions_per_s']:.1f}", ms(lat["p50"]), ms(lat["p99"]),
+                     "", ""))
+    floor_cpu = channels["server_cpu_ms_per_action"] if channels else None
+    floor_p99 = channels["latency_ms"]["p99"] if channels else None
+    rows.append(("every table", "every socket", f"{ours['sustained_actions_per_s']:.1f} of "
+                 f"{ours['nominal_actions_per_s']:.0f}", ms(ours["latency_ms"]["p50"]),
+                 f"{ms(ours['latency_ms']['p99'])} (floor {ms(floor_p99)}, {ratio(ours['latency_ms']['p99'], floor_p99)})",
+                 f"{ours['server_cpu_ms_per_action']:.2f} ms" if ours["server_cpu_ms_per_action"] else "-",
+                 f"{floor_cpu:.2f} ms ({ratio(ours['server_cpu_ms_per_action'], floor_cpu)})" if floor_cpu else "-"))
+    title = (f"**The real site's mix, {shape}** ({source_of(name, result)}; {ours['sockets']:,} sockets, "
+             f"lost {ours['lost']}, out of order {ours['out_of_order']}; other work kept "
+             f"{ours['cpu_cores'].get('everything_else', 0):.2f} of the {ours['cpu_cores'].get('cores', '?')} cores busy)")
+    if ours.get("generator_bound"):
+        title += "; flagged DISCARD: " + "; ".join(ours.get("generator_notes", []))
+    return Table(title, ("table", "socket", "moves/s", "latency p50", "p99 to the last socket of the kind",
+                         "server CPU per move", "Channels floor's CPU per move"), rows)
+
+
+def each_table_table(name: str, result: dict[str, Any]) -> Table:
+    """Each table alone on each kind of socket: what a move costs the server."""
+    rows = []
+    for row in result["tables"]:
+        views = row["mean_view_bytes"]
+        rows.append((row["table"], row["socket"], f"{row['sustained_actions_per_s']:.1f} of {row['nominal_actions_per_s']:g}",
+                     f"{row['server_cpu_ms_per_action']:.2f} ms" if row["server_cpu_ms_per_action"] else "-",
+                     ms(row["latency_ms"]["p50"]), ms(row["latency_ms"]["p99"]),
+                     f"{(views.get('player') or 0) / 1000:.1f} / {(views.get('spectator') or 0) / 1000:.1f} kB",
+                     f"{row['lost']} / {row['refused']}" + (" DISCARD" if row["generator_bound"] else ""),
+                     f"{row['cpu_cores'].get('everything_else', 0):.2f}"))
+    return Table(f"**Each table alone** ({source_of(name, result)})",
+                 ("table", "socket", "moves/s", "server CPU per move", "latency p50", "latency p99",
+                  "a player's / spectator's view",
+                  "lost / refused", "cores busy with other work"), rows)
+
+
+def optional_tables(results_dir: Path = RESULTS) -> list[Table]:
+    tables = []
+    if (results_dir / LIVE_MIX).exists():
+        tables.append(mix_table(LIVE_MIX, json.loads((results_dir / LIVE_MIX).read_text())))
+    if (results_dir / LIVE_REDIS_MIX).exists():
+        tables.append(mix_table(LIVE_REDIS_MIX, json.loads((results_dir / LIVE_REDIS_MIX).read_text()), "two workers"))
+    if (results_dir / EACH_TABLE).exists():
+        tables.append(each_table_table(EACH_TABLE, json.loads((results_dir / EACH_TABLE).read_text())))
+    if (results_dir / LIVE_REDIS_4).exists():
+        tables.append(live_table(LIVE_REDIS_4, json.loads((results_dir / LIVE_REDIS_4).read_text()), "four workers"))
+    return tables
+
+
 def headline(results_dir: Path = RESULTS) -> list[Table]:
     """The headline tables, read from the reference runs in ``results_dir``."""
     runs = {name: json.loads((results_dir / name).read_text()) for name in REFERENCE_FILES}
@@ -221,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--results", type=Path, default=RESULTS, help="directory of the reference runs")
     args = parser.parse_args(argv)
-    print("\n\n".join(table.markdown() for table in headline(args.results)))
+    print("\n\n".join(table.markdown() for table in headline(args.results) + optional_tables(args.results)))
     return 0
 
 

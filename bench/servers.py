@@ -136,11 +136,13 @@ class Site:
         return out.stdout
 
     def create_games(self, count: int, game_type: str) -> list[dict[str, Any]]:
-        """``count`` started games, each with two players holding API tokens (bench.setup_games)."""
-        out = self.workdir / "games.json"
+        """``count`` started games of the table ``game_type`` (bench.tables), every seat a player
+        with an API token and a signed-in session (bench.setup_games)."""
+        out = self.workdir / f"games-{game_type}.json"
         script = REPO / "bench" / "setup_games.py"
+        env = {**self.env, "PYTHONPATH": f"{self.app_dir}{os.pathsep}{REPO}"}
         proc = subprocess.run([PY, str(script), "--games", str(count), "--game-type", game_type,
-                               "--out", str(out)], cwd=self.app_dir, env=self.env, capture_output=True, text=True,
+                               "--out", str(out)], cwd=self.app_dir, env=env, capture_output=True, text=True,
                               timeout=3600)
         if proc.returncode != 0:
             raise RuntimeError(f"bench.setup_games failed:\n{proc.stderr[-3000:]}")

@@ -1,11 +1,14 @@
 """Create started games for a load run, straight through Django and the play service.
 
     DATABASE_URL=... python -m bench.setup_games --games 500 --out games.json
+    DATABASE_URL=... python -m bench.setup_games --games 30 --game-type what-a-snowball --out games.json
 
-Each game gets two fresh guest users with API tokens (seat 0 creates, seat 1 joins, then
-it starts) through ``games.services``, exactly as the HTTP API would. The output is a JSON
-list of ``{"id": game_id, "tokens": [seat0_key, seat1_key]}``. Run it with the same
-environment as the server (bench.servers does).
+Each game is a table of ``--game-type`` (a shape of bench.tables: its game, seats and teams)
+with a fresh guest user in every seat, each holding an API token (for the JSON socket) and a
+signed-in session (for the page's socket). Seat 0 creates the game, the others join (on their
+team), seat 0 starts it, all through ``games.services``, as the HTTP API would. The output is
+a JSON list of ``{"id", "shape", "tokens": [key per seat], "sessions": [session key per
+seat]}``. Run it with the same environment as the server (bench.servers does).
 """
 from __future__ import annotations
 
@@ -16,10 +19,47 @@ import sys
 import time
 
 
+def session_for(user) -> str:
+    """A saved, signed-in session of ``user``: the cookie a browser holds after signing in."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return session.session_key
+
+
+def make_game(shape, index: int) -> dict:
+    """One started game of ``shape``, every seat a guest with a token and a session."""
+    from games import services
+    from games.models import ApiToken
+
+    players, tokens, sessions = [], [], []
+    for seat in range(shape.seats):
+        user = services.create_guest(display_name=f"Bench {index}.{seat}")
+        _token, key = ApiToken.issue(user=user, name="bench")
+        players.append(user)
+        tokens.append(key)
+        sessions.append(session_for(user))
+    game = services.create_game(creator=players[0], game_type=shape.slug, is_public=True, num_seats=shape.seats,
+                                num_teams=shape.teams or None, take_seat=True,
+                                options=shape.options_for(index))
+    if shape.teams:
+        services.choose_team(game_id=game.pk, user=players[0], team=shape.team_of(0))
+    for seat in range(1, shape.seats):
+        services.join_seat(game_id=game.pk, user=players[seat], number=seat, team=shape.team_of(seat))
+    services.start_game(game_id=game.pk, user=players[0])
+    return {"id": game.pk, "shape": shape.name, "tokens": tokens, "sessions": sessions}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.setup_games", description=__doc__)
     parser.add_argument("--games", type=int, required=True)
-    parser.add_argument("--game-type", default="snowball-fight")
+    parser.add_argument("--game-type", default="snowball-fight",
+                        help="a table of bench.tables.SHAPES (default snowball-fight: two players)")
     parser.add_argument("--out", required=True)
     args = parser.parse_args(argv)
 
@@ -27,26 +67,14 @@ def main(argv: list[str] | None = None) -> int:
     import django
 
     django.setup()
-    from games import services
-    from games.models import ApiToken
+    from bench.tables import shape
 
+    table = shape(args.game_type)
     t0 = time.time()
-    games = []
-    for i in range(args.games):
-        players, tokens = [], []
-        for seat in range(2):
-            user = services.create_guest(display_name=f"Bench {i}.{seat}")
-            _token, key = ApiToken.issue(user=user, name="bench")
-            players.append(user)
-            tokens.append(key)
-        game = services.create_game(creator=players[0], game_type=args.game_type, is_public=True,
-                                    num_seats=2, take_seat=True)
-        services.join_seat(game_id=game.pk, user=players[1], number=1)
-        services.start_game(game_id=game.pk, user=players[0])
-        games.append({"id": game.pk, "tokens": tokens})
+    games = [make_game(table, i) for i in range(args.games)]
     with open(args.out, "w") as fh:
         json.dump(games, fh)
-    print(f"{len(games)} games in {time.time() - t0:.1f} s", file=sys.stderr)
+    print(f"{len(games)} games of {table.name} in {time.time() - t0:.1f} s", file=sys.stderr)
     return 0
 
 

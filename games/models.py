@@ -94,6 +94,7 @@ class Game(models.Model):
     state = OrderedJSONField(null=True, blank=True)
     outcome = models.JSONField(null=True, blank=True)
     # {"seats": {seat: {"since": version its prompt began, "digest", "due": epoch s by the pace,
+    #                   "sealed": a sealed choice (one question until its round reveals),
     #                   "deadline": epoch s, earlier than "due" while its player is away}},
     #  "sealed_round": version of the first lock of the current sealed round, or None,
     #  "sealed_seats": the seats that round waits for,

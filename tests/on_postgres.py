@@ -5,6 +5,8 @@ SQLite has neither, so those tests run on both. With no PostgreSQL at ``SNOWBALL
 with a note, or fails where ``SNOWBALL_REQUIRE_POSTGRES`` is set (as in CI).
 
     python -m tests.on_postgres [pytest arguments]   (default: DATABASE_TESTS)
+
+``SNOWBALL_TEST_WORKERS=N`` runs them in N processes (pytest-xdist), as ``make test`` does.
 """
 from __future__ import annotations
 
@@ -56,7 +58,9 @@ def main(args: list[str]) -> int:
         return 0
     print(f"The database tests again, on PostgreSQL ({url.rsplit('@', 1)[-1]}):", flush=True)
     env = {**os.environ, "DATABASE_URL": url}
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *(args or DATABASE_TESTS)]
+    workers = os.environ.get("SNOWBALL_TEST_WORKERS", "")
+    parallel = ["-n", workers] if workers not in ("", "0", "1") else []
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *parallel, *(args or DATABASE_TESTS)]
     return subprocess.call(command, env=env)
 
 

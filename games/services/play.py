@@ -315,12 +315,18 @@ def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[Actio
     grace = pacing.grace_seconds(game.pace, settings.SNOWBALL_ABSENCE_GRACE)
     asked_anew: list[int] = []
     # a seat that answered is asked a new question, even one worded as the last, with its own
-    # time; a sealed choice stays one question until it is locked, however often it is revised
+    # time; a sealed choice stays one question, with one deadline, until its round reveals,
+    # however often it is revised (a first draft adds "ready" to its legal actions: neither
+    # the seat's clock nor what the others see may change with it)
     answered = {record.seat for record in logged}
+    revealed = any(event["type"] in ruleset.reveal_events for record in logged for event in record.events)
     for seat, prompt in to_act.items():
         digest = _prompt_digest(prompt, ruleset.legal_actions(state, seat))
         old = old_seats.get(str(seat))
-        if old and old["digest"] == digest and (seat not in answered or prompt.kind == "sealed"):
+        sealed = prompt.kind == "sealed"
+        if old and sealed and old.get("sealed") and not revealed:
+            seats[str(seat)] = old
+        elif old and old["digest"] == digest and (seat not in answered or sealed):
             seats[str(seat)] = old
         else:
             due = pacing.due(game.pace, game.decision_seconds, prompt, now)
@@ -329,6 +335,7 @@ def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[Actio
                 "digest": digest,
                 "due": due,
                 "has_default": prompt.default is not None,
+                "sealed": sealed,
                 "deadline": pacing.effective_deadline(due, away.get(str(seat)), grace or 0.0,
                                                       has_default=prompt.default is not None),
             }

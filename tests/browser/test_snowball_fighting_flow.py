@@ -153,9 +153,6 @@ def _make_third_segment_conditional(page, seen: dict) -> None:
     seen["conditional"] = card.locator("[data-sf-order-text]").inner_text()
 
 
-@pytest.mark.xfail(reason="waits for another viewer's page to be redrawn when a player edits an order; "
-                   "since views are sent only when a viewer's own view changed, no such redraw comes (issue 29 item 4): "
-                   "the test must wait on a change the others do see", strict=False)
 def test_two_players_and_a_spectator_play_snowball_fighting(browser, live_server_proc, shot):
     base = live_server_proc.url
     ana = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
@@ -185,31 +182,41 @@ def test_two_players_and_a_spectator_play_snowball_fighting(browser, live_server
     for ref in ("A1", "K7", "W13", "W11"):
         expect(ana.locator(f'#sf-map .sf-hex[data-hex="{ref}"] .sf-ref')).to_have_text(ref)
 
-    # what Ana types survives the page being redrawn when Ben saves his setup
-    ana.fill("#sf-name", "Avalanche")
-    old = live_version(ana)
+    # Ben saving a draft of his setup changes only his own view: Ana's page gets nothing
+    ana_before = live_version(ana)
     ben.fill("#sf-name", "Blizzard")
+    old = live_version(ben)
     ben.click("[data-sf-setup-save]")
+    _wait_new_version(ben, old)
+    ana.wait_for_timeout(300)
+    assert live_version(ana) == ana_before
+
+    # what Ana types survives her page being redrawn when Ben seals his setup
+    ana.fill("#sf-name", "Avalanche")
+    seats = {"Blizzard Ben": int(ben.locator("#sf-board").get_attribute("data-seat"))}
+    ben.fill("#sf-name", "Blizzard Ben")
+    for ref in ("W9", "C1", "S1"):
+        ben.locator(f'#sf-map .sf-start[data-start="{ref}"]').click(force=True)
+    expect(ben.locator("#sf-starts")).to_have_text("W9, C1, S1")
+    old = live_version(ana)
+    ben.click("[data-sf-setup-ready]")
     _wait_new_version(ana, old)
     expect(ana.locator("#sf-name")).to_have_value("Avalanche")
-    expect(ben.locator("#sf-name")).to_have_value("Blizzard")
     assert "Blizzard" not in ana.content() and "Blizzard" not in eve.content()
 
     # setup: a name, and start hexes clicked on the map in order
-    seats = {}
-    for page, name, prefs in ((ana, "Avalanche Annie", ["W9", "A7"]), (ben, "Blizzard Ben", ["W9", "C1", "S1"])):
-        seats[name] = int(page.locator("#sf-board").get_attribute("data-seat"))
-        page.fill("#sf-name", name)
-        for ref in prefs:
-            page.locator(f'#sf-map .sf-start[data-start="{ref}"]').click(force=True)
-        expect(page.locator("#sf-starts")).to_have_text(", ".join(prefs))
-        expect(page.locator(f'#sf-map .sf-start[data-start="{prefs[0]}"] .sf-rank')).to_have_text("1")
-        if page is ana:
-            shot(ana, "sf-01-setup-player")
-            shot(eve, "sf-01-setup-spectator")
-        old = live_version(page)
-        page.click("[data-sf-setup-ready]")
-        _wait_new_version(page, old)
+    page, name, prefs = ana, "Avalanche Annie", ["W9", "A7"]
+    seats[name] = int(page.locator("#sf-board").get_attribute("data-seat"))
+    page.fill("#sf-name", name)
+    for ref in prefs:
+        page.locator(f'#sf-map .sf-start[data-start="{ref}"]').click(force=True)
+    expect(page.locator("#sf-starts")).to_have_text(", ".join(prefs))
+    expect(page.locator(f'#sf-map .sf-start[data-start="{prefs[0]}"] .sf-rank')).to_have_text("1")
+    shot(ana, "sf-01-setup-player")
+    shot(eve, "sf-01-setup-spectator")
+    old = live_version(page)
+    page.click("[data-sf-setup-ready]")
+    _wait_new_version(page, old)
     for page in (ana, ben, eve):
         expect(page.locator("#sf-board")).to_have_attribute("data-phase", "orders")
         expect(page.locator(".sf-roster")).to_contain_text("Avalanche Annie")

@@ -57,9 +57,6 @@ def _in_view(page, selector: str) -> bool:
         "e => { const r = e.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }")
 
 
-@pytest.mark.xfail(reason="waits for another viewer's page to be redrawn when a player edits an order; "
-                   "since views are sent only when a viewer's own view changed, no such redraw comes (issue 29 item 4): "
-                   "the test must wait on a change the others do see", strict=False)
 def test_the_page_holds_still_while_the_others_write_their_orders(browser, live_server_proc, shot):
     base = live_server_proc.url
     ana = browser.new_context(**DESKTOP).new_page()
@@ -79,13 +76,19 @@ def test_the_page_holds_still_while_the_others_write_their_orders(browser, live_
     for page in (ana, ben, eve):
         expect(page.locator("#sf-board")).to_have_attribute("data-phase", "orders")
 
-    orders = iter(["stand", "maniac", "stand", "maniac"])
+    # an order edit reaches only its writer; sealing the orders redraws every page (a "ready" tag,
+    # or the turn's report once both are sealed), and no page moves under that redraw
     moved = []
     for who, viewer, writer in (("player, desktop", ana, ben), ("player, phone", ben, ana),
                                 ("spectator, phone", eve, ana), ("spectator, phone", eve, ben)):
         y = _scroll_to_middle(viewer)
         old = live_version(viewer)
-        writer.locator(f'[data-sf-tool="{next(orders)}"]').click()
+        mine = live_version(writer)
+        writer.locator('[data-sf-tool="stand"]').click()
+        _wait_new_version(writer, mine)
+        viewer.wait_for_timeout(300)
+        assert live_version(viewer) == old, f"{who} was sent a frame for another seat's order edit"
+        writer.locator("#sf-ready").click()
         _wait_new_version(viewer, old)
         viewer.wait_for_timeout(200)
         if viewer.evaluate("window.scrollY") != y:

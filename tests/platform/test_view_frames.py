@@ -53,9 +53,9 @@ def _orders_phase(make_user) -> tuple[Game, list, list[str]]:
 
 
 @database_sync_to_async
-def _revise_orders(game_id: int, user, action_id: str) -> int:
+def _revise_orders(game_id: int, user, action_id: str, seat: int = 0) -> int:
     game = Game.objects.get(pk=game_id)
-    payload = selectors.viewer_payload(game, 0)
+    payload = selectors.viewer_payload(game, seat)
     orders = next(a for a in payload["legal_actions"] if a["type"] == "orders")
     return services.submit_action(game_id=game_id, user=user, action=orders["example"], action_id=action_id,
                                   version=game.version).version
@@ -86,5 +86,30 @@ async def test_revised_orders_reach_only_their_writer(site_backend, make_user):
 
     await sockets["ben"].send_json_to({"type": "refresh"})
     assert [v["version"] for v in await _views(sockets["ben"])] == [ready_version]
+    for comm in sockets.values():
+        await comm.disconnect()
+
+
+async def test_a_first_draft_after_the_other_sealed_changes_nothing_the_others_see(site_backend, make_user):
+    """Ben seals his orders; Ana's first draft adds "ready" to her own actions, but her clock keeps
+    its deadline and Ben and the spectator are sent nothing (not even a moved deadline)."""
+    game, (ana, ben), keys = await _orders_phase(make_user)
+    sockets = {"ana": await _socket(game.pk, keys[0]), "ben": await _socket(game.pk, keys[1]),
+               "spectator": await _socket(game.pk, None)}
+    for comm in sockets.values():
+        await _views(comm)
+    await _revise_orders(game.pk, ben, "ben-draft", seat=1)
+    game = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    await database_sync_to_async(services.mark_ready)(game_id=game.pk, user=ben, version=game.version,
+                                                      action_id="ready-ben")
+    sealed = {name: await _views(comm, timeout=0.5) for name, comm in sockets.items()}
+    deadline = sealed["ana"][-1]["prompt"]["deadline"]
+    assert sealed["ben"][-1]["next_deadline"] == deadline
+
+    version = await _revise_orders(game.pk, ana, "ana-first-draft")
+    views = {name: await _views(comm, timeout=0.5) for name, comm in sockets.items()}
+    assert [v["version"] for v in views["ana"]] == [version]
+    assert views["ana"][0]["prompt"]["deadline"] == deadline
+    assert views["ben"] == [] and views["spectator"] == []
     for comm in sockets.values():
         await comm.disconnect()
