@@ -25,7 +25,7 @@ from games.auth import token_for_key, token_from_header, token_group, token_is_l
 from games.calls import coordinator_call, db_call
 from games.coordinator import Presence, get_coordinator
 from games.engines.base import GameError
-from games.errors import NotFound, ServiceError, StaleVersion
+from games.errors import NotFound, ServiceError, StaleVersion, TokenRevoked
 from games.models import Game
 from games.presence import keep_alive, note_absence_later, stop_keeping_alive
 from games.selectors import chat
@@ -42,10 +42,6 @@ CLOSE_TRY_AGAIN_LATER = 1013
 TALK_ANSWER_WAIT_SECONDS = 30.0
 TIMER_RETRY_SECONDS = 1.0
 TIMER_RETRY_MAX_SECONDS = 30.0
-
-
-class TokenRevoked(Exception):
-    """The API token of the socket that sent a frame was revoked."""
 
 
 def _said(exc: BaseException) -> str:
@@ -297,6 +293,8 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
     token_id: int | None = None
     page_frames = False
     chat_talk: chat.Talk | None = None
+    chat_players: list[dict[str, Any]] | None = None  # the snapshot's players chat_talk was worked out from
+    chat_inputs: tuple | None = None
     chat_cursor: int = 0
     talk_answered: asyncio.Event | None = None
 
@@ -461,12 +459,11 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             log.exception("game %s: the view after version %s could not be sent", self.game_id, result.version)
 
     def _submit(self, frame: dict[str, Any]) -> services.ActionResult:
-        """On a database thread: the socket's token still live, then the move (one hand-off to
-        the thread and back for both)."""
-        if self.token_id is not None and not token_is_live(self.token_id):
-            raise TokenRevoked
+        """On a database thread: the move, refused if the socket's token was revoked (checked
+        in the move's own read)."""
         return services.submit_action(game_id=self.game_id, user=self.user, action=frame.get("action"),
-                                      action_id=frame.get("action_id"), version=frame.get("version"))
+                                      action_id=frame.get("action_id"), version=frame.get("version"),
+                                      token_id=self.token_id)
 
     async def on_ack(self, action_id: str, result: services.ActionResult) -> None:
         pass
@@ -527,15 +524,22 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         view, the start, a seat taken or left, the end, a pair published), send each one's
         recent history. Channels and history are this viewer's only."""
         game = snap.game
-        consents = await db_call(chat.pair_consents)(self.game_id) if game.status == Game.Status.FINISHED else {}
         signed_in = self.user is not None and self.user.is_authenticated
+        seat = snap.seat_held_by(self.user)
+        inputs_now = (game.status, game.num_teams, game.spectators_read_only, seat, signed_in)
+        if (game.status != Game.Status.FINISHED and snap.players is self.chat_players
+                and inputs_now == self.chat_inputs):
+            return  # what talk_for answers from: unchanged since the last version (no consents before the end)
+        consents = await db_call(chat.pair_consents)(self.game_id) if game.status == Game.Status.FINISHED else {}
         talk = chat.talk_for(status=game.status, num_teams=game.num_teams,
                              spectators_read_only=game.spectators_read_only, players=snap.players,
-                             seat=snap.seat_held_by(self.user), signed_in=signed_in, consents=consents)
+                             seat=seat, signed_in=signed_in, consents=consents)
         if talk == self.chat_talk:
+            self.chat_players, self.chat_inputs = snap.players, inputs_now
             return
         history = await db_call(chat.history)(self.game_id, talk)
         self.chat_talk = talk
+        self.chat_players, self.chat_inputs = snap.players, inputs_now
         self.chat_cursor = max((m["id"] for messages in history.values() for m in messages), default=0)
         await self.send_talk_history(talk, history)
 

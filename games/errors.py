@@ -44,6 +44,13 @@ class Busy(ServiceError):
     http_status = 503
 
 
+class TokenRevoked(ServiceError):
+    """The API token a socket acts with was revoked: it may act no more."""
+
+    code = "token_revoked"
+    http_status = 401
+
+
 class Unauthenticated(ServiceError):
     code = "unauthenticated"
     http_status = 401

@@ -4,9 +4,12 @@ A move runs the same three statements: the read of the game (with whether the pl
 already logged this ``action_id``), the inserts into its log, the update of its row.
 Django's ORM builds a query's SQL each time it runs, and for these that costs several times
 what the move's own work does (measured: docs/where-code-runs.md). These helpers build that
-SQL from the models' own metadata once per database, and pass every value through the
-field's own ``pre_save`` and ``get_db_prep_save`` (and back through its converters), so what
-is stored and read is exactly what the ORM would store and read. Everything else uses the ORM.
+SQL from the models' own metadata once per database, in the driver's own placeholder style,
+and run it on the driver's cursor (Django's error translation kept, its per-statement wrappers
+and SQLite's placeholder rewrite not). Values go through each field's own ``pre_save`` and
+``get_db_prep_save`` (and back through its converters), except JSON, which is written with
+orjson (the same JSON; the standard library's encoder took a tenth of a move's time), so what
+is stored and read is what the ORM would store and read. Everything else uses the ORM.
 
 The write is guarded: it changes the game's row only if the stored log is still as long as
 the move found it, so a move computed from a row that another writer has changed since (a
@@ -15,38 +18,45 @@ then rolls back, instead of overwriting that writer's work.
 """
 from __future__ import annotations
 
+import json
 from functools import cache
 from weakref import WeakKeyDictionary
 
-from django.db import DatabaseError, IntegrityError, connections, router
+import orjson
+from django.db import DatabaseError, IntegrityError, connections, models, router
 
-from games.models import ActionRecord, Game, Seat
+from games.models import ActionRecord, ApiToken, Game, Seat
 
 
 class ConcurrentWrite(DatabaseError):
     """Another writer changed the game since this move read it, or the game is gone."""
 
 
-def read_game(game_id: int, *, action_id: str | None = None, user=None) -> Game | None:
+def read_game(game_id: int, *, action_id: str | None = None, user=None, token_id: int | None = None) -> Game | None:
     """The game's row without its state column, locked for update where the database can
     (call inside a transaction); None when there is no such game.
 
     With ``action_id``, ``game.logged_already`` says whether ``user``'s seat already logged
-    that action as a player's (False for a user without a seat).
+    that action as a player's (False for a user without a seat). With ``token_id``,
+    ``game.token_live`` says whether that API token still exists (True without one).
     """
     alias = router.db_for_write(Game)
     connection = connections[alias]
     with_action_check = action_id is not None
-    params = [action_id, getattr(user, "pk", None), game_id] if with_action_check else [game_id]
-    with connection.cursor() as cursor:
-        cursor.execute(_read_sql(alias, connection.vendor, with_action_check), params)
-        row = cursor.fetchone()
+    with_token_check = token_id is not None
+    params = [action_id, getattr(user, "pk", None)] if with_action_check else []
+    params += [token_id] if with_token_check else []
+    params.append(game_id)
+    row = _run(connection, _read_sql(alias, connection.vendor, with_action_check, with_token_check), params,
+               fetch=True)
     if row is None:
         return None
-    fields = _read_fields()
-    values = [_from_db(connection, field, value) for field, value in zip(fields, row)]
-    game = Game.from_db(alias, [f.attname for f in fields], values)
-    game.logged_already = bool(row[-1]) if with_action_check else False
+    converters = _read_converters(connection)
+    values = [value if value is None or convert is None else convert(value) for convert, value in zip(converters, row)]
+    game = Game.from_db(alias, _read_attnames(), values[:len(converters)])
+    extra = row[len(converters):]
+    game.logged_already = bool(extra[0]) if with_action_check else False
+    game.token_live = bool(extra[-1]) if with_token_check else True
     return game
 
 
@@ -62,31 +72,105 @@ def write_move(game: Game, records: list[ActionRecord], columns: list[str]) -> N
     alias = router.db_for_write(Game)
     connection = connections[alias]
     found_length = game.log_length - len(records)
-    with connection.cursor() as cursor:
+    try:
+        if records:
+            _run(connection, _insert_sql(alias), _insert_params(connection, records), many=True)
+        updated = _run(connection, _update_sql(alias, tuple(sorted(columns))),
+                       [*_update_params(connection, game, columns), game.pk, found_length])
+    except IntegrityError as exc:
+        raise ConcurrentWrite(f"game {game.pk}: its log already holds entry {records[0].seq} ({exc})") from exc
+    if updated != 1:
+        raise ConcurrentWrite(f"game {game.pk} is gone, or its log is no longer {found_length} entries long")
+
+
+def _run(connection, sql: str, params, *, many: bool = False, fetch: bool = False):
+    """One statement on the driver's own cursor, its errors as Django's: the first row
+    (``fetch``), else the rows it changed."""
+    connection.ensure_connection()
+    with connection.wrap_database_errors:
+        cursor = connection.connection.cursor()
         try:
-            if records:
-                cursor.executemany(_insert_sql(alias), _insert_params(connection, records))
-            cursor.execute(_update_sql(alias, tuple(sorted(columns))),
-                           [*_update_params(connection, game, columns), game.pk, found_length])
-        except IntegrityError as exc:
-            raise ConcurrentWrite(f"game {game.pk}: its log already holds entry {records[0].seq} ({exc})") from exc
-        if cursor.rowcount != 1:
-            raise ConcurrentWrite(f"game {game.pk} is gone, or its log is no longer {found_length} entries long")
+            if many:
+                cursor.executemany(sql, params)
+            else:
+                cursor.execute(sql, params)
+            return cursor.fetchone() if fetch else cursor.rowcount
+        finally:
+            cursor.close()
+
+
+def dumps(value) -> str:
+    """JSON text as the ORM stores it (integer keys as strings), with orjson; the standard
+    library for what orjson does not take (integers past 64 bits)."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        pass
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(value)
+
+
+def _loads(value):
+    if not isinstance(value, (str, bytes)):
+        return value
+    try:
+        return orjson.loads(value)
+    except orjson.JSONDecodeError:  # what only the standard library reads (NaN), else as the ORM does
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError:
+            return value
 
 
 def _insert_params(connection, records: list[ActionRecord]) -> list[list]:
-    fields = _insert_fields()
-    return [[field.get_db_prep_save(field.pre_save(record, add=True), connection) for field in fields]
-            for record in records]
+    preps = _preps(connection, _insert_fields())
+    return [[prep(field.pre_save(record, add=True)) for field, prep in preps] for record in records]
 
 
 def _update_params(connection, game: Game, columns: list[str]) -> list:
-    fields = [Game._meta.get_field(name) for name in sorted(columns)]
-    return [field.get_db_prep_save(field.pre_save(game, add=False), connection) for field in fields]
+    preps = _preps(connection, tuple(Game._meta.get_field(name) for name in sorted(columns)))
+    return [prep(field.pre_save(game, add=False)) for field, prep in preps]
+
+
+_PREPS: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _preps(connection, fields) -> list:
+    """Per field, what turns its value into the statement's parameter on this connection."""
+    per_connection = _PREPS.get(connection)
+    if per_connection is None:
+        per_connection = _PREPS[connection] = {}
+    key = tuple(fields)
+    preps = per_connection.get(key)
+    if preps is None:
+        preps = per_connection[key] = [(field, _prep_of(connection, field)) for field in fields]
+    return preps
+
+
+def _prep_of(connection, field):
+    if isinstance(field, models.JSONField) and field.encoder is None:
+        if connection.vendor == "postgresql":
+            from games.models import OrderedJSONField
+            from psycopg.types.json import Json, Jsonb
+
+            wrap = Json if isinstance(field, OrderedJSONField) else Jsonb
+            return lambda value: None if value is None else wrap(value, dumps=dumps)
+        if connection.vendor in ("sqlite", "mysql"):
+            return lambda value: None if value is None else dumps(value)
+    return lambda value: field.get_db_prep_save(value, connection)
+
+
+def _placeholders(alias: str, sql: str) -> str:
+    """``sql`` in the driver's placeholder style: SQLite's ``?`` for Django's ``%s``."""
+    if connections[alias].vendor == "sqlite":
+        return sql.replace("%s", "?")
+    return sql
 
 
 @cache
-def _read_sql(alias: str, vendor: str, with_action_check: bool) -> str:
+def _read_sql(alias: str, vendor: str, with_action_check: bool, with_token_check: bool = False) -> str:
     connection = connections[alias]
     qn = connection.ops.quote_name
     table = Game._meta.db_table
@@ -102,11 +186,14 @@ def _read_sql(alias: str, vendor: str, with_action_check: bool) -> str:
             f"AND {qn(log.get_field('action_id').column)} = %s "
             f"AND {qn(log.get_field('source').column)} = '{ActionRecord.Source.PLAYER.value}' "
             f"AND {qn(log.get_field('seat').column)} = ({seat_of_user})) AS logged_already")
+    if with_token_check:
+        tokens = ApiToken._meta
+        columns.append(f"EXISTS (SELECT 1 FROM {qn(tokens.db_table)} WHERE {qn(tokens.pk.column)} = %s) AS token_live")
     sql = f"SELECT {', '.join(columns)} FROM {qn(table)} WHERE {game_pk} = %s"
     if connection.features.has_select_for_update:
         of = (qn(table),) if connection.features.has_select_for_update_of else ()
         sql += " " + connection.ops.for_update_sql(of=of)
-    return sql
+    return _placeholders(alias, sql)
 
 
 @cache
@@ -115,30 +202,42 @@ def _read_fields() -> list:
     return [f for f in Game._meta.concrete_fields if f.name != "state"]
 
 
+@cache
+def _read_attnames() -> list[str]:
+    return [f.attname for f in _read_fields()]
+
+
 _CONVERTERS: WeakKeyDictionary = WeakKeyDictionary()
 
 
-def _from_db(connection, field, value):
-    """``value`` as the ORM would hand it over: the backend's and the field's converters applied."""
-    if value is None:
-        return None
-    per_field = _CONVERTERS.get(connection)
-    if per_field is None:
-        per_field = _CONVERTERS[connection] = {}
-    converters = per_field.get(field)
+def _read_converters(connection) -> list:
+    """Per column read, None or what turns the driver's value into the ORM's: the backend's
+    and the field's converters, in that order."""
+    converters = _CONVERTERS.get(connection)
     if converters is None:
-        column = field.get_col(Game._meta.db_table)
-        converters = per_field[field] = (
-            [(c, column) for c in connection.ops.get_db_converters(column)]
-            + [(c, column) for c in field.get_db_converters(connection)])
-    for convert, column in converters:
-        value = convert(value, column, connection)
-    return value
+        converters = _CONVERTERS[connection] = [_converter_of(connection, field) for field in _read_fields()]
+    return converters
+
+
+def _converter_of(connection, field):
+    if isinstance(field, models.JSONField) and field.decoder is None:
+        return _loads  # the text the ORM would decode with the standard library (jsonb comes as text too)
+    column = field.get_col(Game._meta.db_table)
+    steps = [*connection.ops.get_db_converters(column), *field.get_db_converters(connection)]
+    if not steps:
+        return None
+
+    def convert(value):
+        for step in steps:
+            value = step(value, column, connection)
+        return value
+
+    return convert
 
 
 @cache
-def _insert_fields() -> list:
-    return [f for f in ActionRecord._meta.concrete_fields if not f.primary_key]
+def _insert_fields() -> tuple:
+    return tuple(f for f in ActionRecord._meta.concrete_fields if not f.primary_key)
 
 
 @cache
@@ -147,13 +246,14 @@ def _insert_sql(alias: str) -> str:
     qn = connections[alias].ops.quote_name
     fields = _insert_fields()
     one_row = f"({', '.join(['%s'] * len(fields))})"
-    return (f"INSERT INTO {qn(ActionRecord._meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
-            f"VALUES {one_row}")
+    return _placeholders(alias, f"INSERT INTO {qn(ActionRecord._meta.db_table)} "
+                                f"({', '.join(qn(f.column) for f in fields)}) VALUES {one_row}")
 
 
 @cache
 def _update_sql(alias: str, columns: tuple[str, ...]) -> str:
     qn = connections[alias].ops.quote_name
     assignments = ", ".join(f"{qn(Game._meta.get_field(name).column)} = %s" for name in columns)
-    return (f"UPDATE {qn(Game._meta.db_table)} SET {assignments} "
-            f"WHERE {qn(Game._meta.pk.column)} = %s AND {qn(Game._meta.get_field('log_length').column)} = %s")
+    return _placeholders(alias, f"UPDATE {qn(Game._meta.db_table)} SET {assignments} "
+                                f"WHERE {qn(Game._meta.pk.column)} = %s "
+                                f"AND {qn(Game._meta.get_field('log_length').column)} = %s")

@@ -87,6 +87,10 @@ SNOWBALL_DB_POOL_SIZE = int(os.environ.get("SNOWBALL_DB_POOL_SIZE", "10"))
 # lease: with Redis, how long a dead worker can hold up a game.
 SNOWBALL_GAME_LOCK_SECONDS = float(os.environ.get("SNOWBALL_GAME_LOCK_SECONDS", "3"))
 SNOWBALL_GAME_LOCK_LEASE_SECONDS = float(os.environ.get("SNOWBALL_GAME_LOCK_LEASE_SECONDS", "1"))
+# Where a game's lock is taken: in this process (the default: nginx sends every socket of a
+# game to one worker, and the database's row lock and the move's conditional write order
+# the rare writers on two workers), or in Redis ("1"; docs/performance.md has both measured).
+SNOWBALL_GAME_LOCK_IN_REDIS = os.environ.get("SNOWBALL_GAME_LOCK_IN_REDIS", "0") == "1"
 
 _default_sqlite = BASE_DIR / "db.sqlite3"
 DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL") or f"sqlite:///{_default_sqlite}",
@@ -106,6 +110,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1, "max_size": SNOWBALL_DB_POOL_SIZE, "timeout": 10}
+    # a move waiting for a game's row held by another worker gives up (busy) as a wait for
+    # the game's lock would
+    DATABASES["default"]["OPTIONS"].setdefault(
+        "options", f"-c lock_timeout={int(2 * SNOWBALL_GAME_LOCK_SECONDS * 1000)}")
 
 # Redis connections: each pool of a worker (the fan-out's, the coordinator's) holds at most
 # this many; a caller past that waits for one to come back instead of opening another.

@@ -3,15 +3,16 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.conf import settings
-from django.db import OperationalError, transaction
+from django.db import OperationalError, connections, router, transaction
 from psycopg_pool import PoolTimeout
 
 from games import engines, statements
-from games.coordinator import LockTimeout, get_coordinator
+from games.coordinator import LockTimeout, MemoryCoordinator, get_coordinator
 from games.engines.base import Ruleset
 from games.errors import BadRequest, Busy, NotFound
 from games.models import Game
@@ -25,28 +26,31 @@ GAME_CHANGED = "the game changed while your move was being made; please send it 
 
 
 @contextmanager
-def locked_game(game_id: int, *, action_id: str | None = None, user=None) -> Iterator[Game]:
-    """The game's coordinator lock, then a transaction and its row (for update) to work on.
+def locked_game(game_id: int, *, action_id: str | None = None, user=None,
+                token_id: int | None = None) -> Iterator[Game]:
+    """The game's lock, then a transaction and its row (for update) to work on.
+
+    The lock is this process's (``game_lock``); on SQLite the transaction also waits for this
+    process's turn to write (``sqlite_writer``).
 
     With ``action_id`` and ``user``, the same query says whether that user's seat has
-    already logged that action (``game.logged_already``).
+    already logged that action (``game.logged_already``); with ``token_id``, whether that API
+    token still exists (``game.token_live``).
 
     A database that cannot answer now (SQLite's write lock held past its timeout, no
     connection free in the pool) makes the call ``busy``: nothing was written. Once the
     block is done (committed, or failed), a failure to release the lock is logged and never
     changes the outcome: the lock expires by itself.
     """
-    coordinator = get_coordinator()
-    lock = coordinator.lock(game_id, timeout=settings.SNOWBALL_GAME_LOCK_SECONDS,
-                            wait=2 * settings.SNOWBALL_GAME_LOCK_SECONDS)
+    lock = game_lock(game_id)
     try:
         lock.__enter__()
     except LockTimeout as exc:
         raise Busy(GAME_BUSY) from exc
     try:
         try:
-            with transaction.atomic():
-                game = statements.read_game(game_id, action_id=action_id, user=user)
+            with sqlite_writer(), transaction.atomic():
+                game = statements.read_game(game_id, action_id=action_id, user=user, token_id=token_id)
                 with _refused_if_overtaken(game_id, game):
                     yield game
         except (OperationalError, PoolTimeout) as exc:
@@ -56,6 +60,48 @@ def locked_game(game_id: int, *, action_id: str | None = None, user=None) -> Ite
         _release(lock, game_id, *sys.exc_info())
         raise
     _release(lock, game_id, None, None, None)
+
+
+_PROCESS_LOCKS = MemoryCoordinator()
+
+
+def game_lock(game_id: int):
+    """The game's lock: this process's own, unless ``SNOWBALL_GAME_LOCK_IN_REDIS``.
+
+    Two processes may then work on one game at once (an HTTP move on one worker while the
+    game's sockets are on another). The database orders them: PostgreSQL's row lock (the
+    read is ``FOR UPDATE``, waiting at most ``lock_timeout``), SQLite's one writer; and the
+    write is conditional on the log's length (``statements.write_move``), so a move computed
+    from a row that changed since is refused whole, never written over another.
+    """
+    wait = 2 * settings.SNOWBALL_GAME_LOCK_SECONDS
+    if settings.SNOWBALL_GAME_LOCK_IN_REDIS:
+        return get_coordinator().lock(game_id, timeout=settings.SNOWBALL_GAME_LOCK_SECONDS, wait=wait)
+    coordinator = get_coordinator()
+    locks = coordinator if isinstance(coordinator, MemoryCoordinator) else _PROCESS_LOCKS
+    return locks.lock(game_id, wait=wait)
+
+
+_SQLITE_WRITER = threading.RLock()
+
+
+@contextmanager
+def sqlite_writer() -> Iterator[None]:
+    """On SQLite, this process's threads take turns to write a game here, each woken as soon
+    as the one before is done, instead of each polling SQLite's lock (its busy handler sleeps
+    up to 100 ms between tries, however soon the lock is free). Other databases, and a
+    transaction already open on this thread (which holds SQLite's lock from its start,
+    ``transaction_mode: IMMEDIATE``): nothing."""
+    connection = connections[router.db_for_write(Game)]
+    if connection.vendor != "sqlite" or connection.in_atomic_block:
+        yield
+        return
+    if not _SQLITE_WRITER.acquire(timeout=2 * settings.SNOWBALL_GAME_LOCK_SECONDS):
+        raise Busy(GAME_BUSY)
+    try:
+        yield
+    finally:
+        _SQLITE_WRITER.release()
 
 
 def _release(lock, game_id: int, *exc_info) -> None:

@@ -14,7 +14,8 @@ from django.utils import timezone
 
 from games import pacing, selectors, statements, tables
 from games.engines.base import GameError, Ruleset
-from games.errors import BadRequest, Conflict, Forbidden, NotSeated, StaleVersion
+from games.auth import token_is_live
+from games.errors import BadRequest, Conflict, Forbidden, NotFound, NotSeated, StaleVersion, TokenRevoked
 from games.models import ActionRecord, Game, Seat
 from games.selectors import fill_names, seat_names
 from games.services import broadcast as broadcasting
@@ -35,18 +36,28 @@ class ActionResult:
     revealed: bool = False
 
 
-def submit_action(*, game_id: int, user, action: Any, action_id: str, version: Any) -> ActionResult:
+def submit_action(*, game_id: int, user, action: Any, action_id: str, version: Any,
+                  token_id: int | None = None) -> ActionResult:
     """Apply one player's action exactly once, if it was based on a current view.
 
     A resent ``action_id`` is a no-op that reports the current version. An action
-    whose ``version`` predates the seat's current prompt is refused as stale.
+    whose ``version`` predates the seat's current prompt is refused as stale. With
+    ``token_id`` (the API token the player's socket acts with), a revoked token is refused
+    before anything else (``TokenRevoked``), checked in the move's own read.
     """
-    _check_submission(action=action, action_id=action_id, version=version)
-    with locked_game(game_id, action_id=action_id, user=user) as game:
-        result, write = _play(game, user=user, action=action, action_id=action_id, version=version)
-        if write is not None:
-            _commit(write)
-        return result
+    try:
+        _check_submission(action=action, action_id=action_id, version=version)
+        with locked_game(game_id, action_id=action_id, user=user, token_id=token_id) as game:
+            if not game.token_live:
+                raise TokenRevoked("the API token of this connection was revoked")
+            result, write = _play(game, user=user, action=action, action_id=action_id, version=version)
+            if write is not None:
+                _commit(write)
+            return result
+    except (BadRequest, NotFound):
+        if token_id is not None and not token_is_live(token_id):
+            raise TokenRevoked("the API token of this connection was revoked") from None
+        raise
 
 
 def _check_submission(*, action: Any, action_id: Any, version: Any) -> None:

@@ -59,7 +59,12 @@ def tell_the_barrier(game_id: int, arrivals: list[Arrival]) -> None:
       barrier's record was lost (Redis restarted empty, or the key expired), which changes
       nothing in play; logged at INFO, with the seats it lacks;
     - the barrier completed a round the engine did not reveal: two writers recorded locks of
-      one round, which the game's lock and conditional write should make impossible; an error.
+      one round, which the database's ordering of a game's writes and the conditional write
+      should make impossible; an error.
+
+    A game's moves commit in order, but two workers (an HTTP move on one, the game's sockets
+    on the other) may tell their commits in the other order: the reveal is then told first
+    and records the seats it lacks, so the earlier lock, told last, counts as a repeat.
     """
     coordinator = get_coordinator()
     for arrival in arrivals:
@@ -73,8 +78,10 @@ def tell_the_barrier(game_id: int, arrivals: list[Arrival]) -> None:
                          "the round", game_id, arrival.seat, arrival.key)
                 continue
             log.info("game %s: the reveal barrier lost its record of round %s (no locks of seats %s: Redis "
-                     "restarted or the key expired); the engine revealed the round, play is unaffected",
-                     game_id, arrival.key, missing)
+                     "restarted or the key expired, or another worker's commit is still to tell it); the "
+                     "engine revealed the round, play is unaffected", game_id, arrival.key, missing)
+            for seat in missing:  # a late telling of these locks is then a repeat, not a second round
+                coordinator.barrier_arrive(game_id, arrival.key, seat, arrival.expected)
         else:
             log.error("game %s: the reveal barrier completed round %s, which the engine did not reveal: "
                       "two writers recorded locks of one round", game_id, arrival.key)
