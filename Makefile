@@ -5,9 +5,9 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
-# Test processes (pytest-xdist): two keep a 2-core machine busy without starving the servers
-# and browsers the tests start.
-TEST_WORKERS ?= 2
+# Test processes (pytest-xdist). One by default: on a 2-core machine two were no faster, the
+# servers and browsers the tests start already keep both cores busy.
+TEST_WORKERS ?= 1
 
 .PHONY: run test test-full-games install migrate redis bench-engines bench-live bench-live-redis bench-mix bench-each-table bench-step bench-submit probe-kill probe-redis probe-hostile probe-flood probe-db probe-soak clean
 
@@ -35,7 +35,7 @@ redis:
 
 # Every test, then the database tests again on PostgreSQL when one answers (tests/on_postgres.py).
 test: install redis
-	$(PY) -m pytest -q -n $(TEST_WORKERS) $(PYTEST_ARGS)
+	$(PY) -m pytest -q $(if $(filter-out 1,$(TEST_WORKERS)),-n $(TEST_WORKERS)) $(PYTEST_ARGS)
 	SNOWBALL_TEST_WORKERS=$(TEST_WORKERS) $(PY) -m tests.on_postgres
 
 # The browser flows that click a whole What a Snowball! game to its result (ten minutes or more).

@@ -149,6 +149,11 @@ def _preps(connection, fields) -> list:
     return preps
 
 
+# Small JSON columns that are looked up by exact value (``ActionRecord.objects.filter(action=...)``):
+# on SQLite such a lookup compares the ORM's own text, so they are written as the ORM writes them.
+ORM_TEXT_FIELDS = frozenset({"action"})
+
+
 def _prep_of(connection, field):
     if isinstance(field, models.JSONField) and field.encoder is None:
         if connection.vendor == "postgresql":
@@ -157,7 +162,7 @@ def _prep_of(connection, field):
 
             wrap = Json if isinstance(field, OrderedJSONField) else Jsonb
             return lambda value: None if value is None else wrap(value, dumps=dumps)
-        if connection.vendor in ("sqlite", "mysql"):
+        if connection.vendor in ("sqlite", "mysql") and field.name not in ORM_TEXT_FIELDS:
             return lambda value: None if value is None else dumps(value)
     return lambda value: field.get_db_prep_save(value, connection)
 
