@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
@@ -13,7 +15,13 @@ from games.selectors import ratings as rating_reads
 
 
 def _player(username: str):
-    user = rating_reads.player_by_username(username) if len(username) <= 150 else None
+    """The player called ``username``; NotFound for a name no account could have (too long,
+    or with characters Django's username validator refuses, such as a NUL byte)."""
+    try:
+        get_user_model().username_validator(username)
+        user = rating_reads.player_by_username(username) if len(username) <= 150 else None
+    except ValidationError:
+        user = None
     if user is None:
         raise NotFound(f"there is no player {username!r}")
     return user

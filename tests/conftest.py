@@ -40,10 +40,12 @@ def require_redis() -> None:
 @pytest.fixture(autouse=True)
 def _fresh_process_state():
     """Each test starts with empty caches and a new coordinator, as a fresh process would."""
-    from games import consumers, coordinator, rendering, selectors
+    from games import consumers, coordinator, presence, rendering, selectors
     from games.state_cache import STATE_CACHE
 
     consumers.FLOOD_COOLDOWN.bans.clear()
+    with presence._watching_lock:  # a socket an earlier test left open counts a reused game id
+        presence._watching.clear()
     STATE_CACHE.clear()
     rendering.VIEW_HTML.clear()
     selectors.SNAPSHOTS.clear()
@@ -105,6 +107,18 @@ def site_backend(request, settings):
         if keys:
             client.delete(*keys)
         client.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fast_password_hashing():
+    """Passwords hashed with a cheap hasher, as Django's testing docs advise: the site's
+    PBKDF2 spends a third of a second on each of the thousands of players the tests make."""
+    from django.conf import settings
+    from django.contrib.auth import hashers
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    hashers.get_hashers.cache_clear()
+    hashers.get_hashers_by_algorithm.cache_clear()
 
 
 @pytest.fixture(scope="session", autouse=True)

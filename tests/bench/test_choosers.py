@@ -105,9 +105,10 @@ def test_mixed_sockets_give_each_kind_a_player_and_a_spectator():
 
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
+from tests.depth import examples
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(max_size=400))
 def test_any_frame_text_reads_as_no_view_no_error_and_nothing_to_press_or_as_what_it_is(text):
     seen = choosers.page_view(text)
@@ -117,7 +118,7 @@ def test_any_frame_text_reads_as_no_view_no_error_and_nothing_to_press_or_as_wha
     assert action is None or "type" in action
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(version=st.integers(0, 10**12), status=st.sampled_from(["open", "active", "finished"]), asked=st.booleans(),
        rest=st.text(max_size=200))
 def test_a_live_region_reads_back_its_version_status_and_prompt(version, status, asked, rest):
@@ -126,7 +127,7 @@ def test_a_live_region_reads_back_its_version_status_and_prompt(version, status,
     assert choosers.page_view(text) == choosers.PageView(version=version, status=status, asked=asked)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.dictionaries(st.sampled_from(["card", "side", "n", "to"]), st.integers() | st.text(max_size=8), max_size=3),
        st.sampled_from(["play", "choose", "lock"]))
 def test_a_button_offers_exactly_the_action_it_carries(fields, kind):

@@ -9,6 +9,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.depth import examples
 
 from games.engines.jingle_bells import RULESET as JB
 from games.engines.jingle_bells.engine import ACTION_TYPES as JB_TYPES
@@ -42,7 +43,7 @@ def test_every_action_type_of_each_game_is_explained_with_a_part_of_its_rules_pa
 
 
 @pytest.mark.parametrize("ruleset", list(PACKAGES), ids=lambda r: r.slug)
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=examples(4), deadline=None)
 @given(seed=st.integers(0, 2**31), steps=st.integers(20, 120))
 def test_hints_along_a_random_game_match_the_engines_prompt_and_legal_actions(ruleset, seed, steps):
     hints_of = importlib.import_module(f"games.engines.{PACKAGES[ruleset]}.hints").hints

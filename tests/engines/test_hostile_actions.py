@@ -13,6 +13,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.depth import examples
 
 from bench.engines import CHOOSERS, SETUPS, _uniform
 from games.engines import all_rulesets
@@ -81,7 +82,7 @@ def _mutants(draw, legal: list[dict]) -> object:
 
 
 @pytest.mark.parametrize("slug", sorted(RULESETS))
-@settings(max_examples=150, **SETTINGS)
+@settings(max_examples=examples(150), **SETTINGS)
 @given(data=st.data())
 def test_a_hostile_action_is_legal_or_refused_with_a_short_error_and_changes_nothing(slug, data):
     ruleset = RULESETS[slug]
@@ -110,7 +111,7 @@ def _hostile_options(draw, options: dict) -> dict:
 
 
 @pytest.mark.parametrize("slug", sorted(RULESETS))
-@settings(max_examples=150, **SETTINGS)
+@settings(max_examples=examples(150), **SETTINGS)
 @given(data=st.data())
 def test_a_hostile_creation_option_is_accepted_or_refused_with_a_short_error(slug, data):
     setup = _setup(slug, 3)

@@ -5,20 +5,20 @@ an obstruction or on another base, cold tokens stay between 0 and the limit, a s
 allocation is invisible to the opponent and spectators until the reveal, and the same
 seed with the same actions replays to the same game.
 
-``JB_GAMES`` scales the number of games (default 2.5: 2,000 games); set it higher for a
-longer soak, e.g. ``JB_GAMES=10``. Random moves head for the enemy's side (see
+``SNOWBALL_TEST_DEPTH`` scales the number of games (tests/depth.py: 2,000 at full depth).
+Random moves head for the enemy's side (see
 ``bot.random_action``) so that random games reach the snowmen and end.
 """
 from __future__ import annotations
 
 import json
-import os
 import random
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.depth import examples
 
 from games.engines.base import NotYourTurn
 from games.engines.jingle_bells import RULESET as R
@@ -27,7 +27,6 @@ from games.engines.jingle_bells.bot import random_action
 from games.engines.jingle_bells.geometry import circle_inside_rect, circle_overlaps_polygon, circles_overlap
 
 MAX_ACTIONS = 5000
-SCALE = float(os.environ.get("JB_GAMES", "2.5"))
 LAYOUTS = st.sampled_from([*layouts.PRESETS, layouts.RANDOM])
 SEEDS = st.integers(min_value=0, max_value=2**40)
 FORWARD = st.sampled_from([0.8, 1.0])
@@ -107,7 +106,7 @@ def check_sealed(s: dict, events: list[dict]) -> None:
             assert seen["dice"][seat]["allocation"] is None
 
 
-@settings(max_examples=int(700 * SCALE), **SETTINGS)
+@settings(max_examples=examples(1750), **SETTINGS)
 @given(seed=SEEDS, layout=LAYOUTS, forward=FORWARD)
 def test_random_games_end_soundly_and_replay_exactly(seed: int, layout: str, forward: float) -> None:
     final, steps, events_log = play(seed, layout, forward)
@@ -122,7 +121,7 @@ def test_random_games_end_soundly_and_replay_exactly(seed: int, layout: str, for
     assert s == final
 
 
-@settings(max_examples=int(100 * SCALE), **SETTINGS)
+@settings(max_examples=examples(250), **SETTINGS)
 @given(seed=SEEDS, layout=LAYOUTS)
 def test_apply_never_changes_the_state_it_is_given(seed: int, layout: str) -> None:
     s = R.new_game(players=2, options={"layout": layout}, seed=seed)

@@ -6,6 +6,7 @@ import random
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from tests.depth import examples
 
 from games.engines.base import BadAction, IllegalAction, NotYourTurn
 from games.engines.snowball_fight import RULESET
@@ -27,7 +28,7 @@ option_sets = st.sampled_from(OPTION_SETS)
 
 def games(count: int) -> settings:
     """Hypothesis settings for ``count`` whole games: no per-example deadline."""
-    return settings(max_examples=count, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    return settings(max_examples=examples(count), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @games(1500)

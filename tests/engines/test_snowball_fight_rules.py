@@ -5,7 +5,6 @@ import pytest
 
 from games.engines.base import BadAction, IllegalAction, NotYourTurn
 from games.engines.snowball_fight import RULESET
-from games.engines.snowball_fight import engine as E
 from tests.engines.test_snowball_fight_helpers import (
     STANDARD,
     all_cards,

@@ -12,6 +12,7 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.depth import examples
 
 from games.engines.snowball_fight import RULESET
 from games.engines.snowball_fight import cards as C
@@ -30,7 +31,7 @@ option_sets = st.sampled_from(OPTION_SETS)
 
 
 def games(count: int) -> settings:
-    return settings(max_examples=count, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    return settings(max_examples=examples(count), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def clone(state):

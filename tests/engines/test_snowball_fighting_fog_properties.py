@@ -11,6 +11,7 @@ import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.depth import examples
 
 from games.engines.base import GameError
 from games.engines.snowball_fighting import RULESET as R
@@ -137,14 +138,14 @@ def ends_in_time(s: dict) -> None:
         assert max(out["scores"]) < F.VICTORY_VPS or out["code"] == "abandoned"
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 6), seed=st.integers(0, 2**31), rule14=st.booleans())
 def test_no_view_ever_shows_a_seat_more_than_it_may_see(players, seed, rule14):
     s, _ = play(players, seed, {"rule14": rule14, "rule12": not rule14})
     ends_in_time(s)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 6), seed=st.integers(0, 2**31), see_all=st.booleans(),
        rules=st.fixed_dictionaries({f"rule{n}": st.booleans() for n in (12, 13, 14)}),
        random_share=st.sampled_from([0.4, 1.0]))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.depth import examples
 
 from games.engines.base import GameError
 
@@ -86,7 +87,7 @@ def test_orders_cannot_be_sealed_before_one_is_written_and_a_written_order_lifts
     assert "ready" not in missing(written)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(seed=st.integers(0, 2**31), ss=st.integers(0, 3), dd=st.integers(0, 1))
 def test_a_throw_is_called_not_offered_exactly_when_the_engine_refuses_it_at_everyone(seed, ss, dd):
     state = put(in_orders(seed % 50), ss=ss, dd=dd)

@@ -4,31 +4,30 @@ Each game mixes the computer player with random legal orders (and now and then a
 deadline). After every action: apply did not change its input; every prompt's default is
 legal; at most one combatant stands on a hex; snowballs held equal collected minus thrown,
 trampled, broken and melted; HP, VPs and damage agree with the report's damage lines.
-``SF_GAMES`` scales the number of games (default 1).
+``SNOWBALL_TEST_DEPTH`` scales the number of games (tests/depth.py).
 """
 from __future__ import annotations
 
 import copy
 import json
-import os
 import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.depth import examples
 
 from games.engines.base import GameError
 from games.engines.snowball_fighting import RULESET as R
 from games.engines.snowball_fighting import bot
 from tests.engines.test_snowball_fighting_helpers import play_game, replay
 
-SCALE = float(os.environ.get("SF_GAMES", "1"))
 SEEDS = st.integers(min_value=0, max_value=2**40)
 PLAYERS = st.integers(min_value=2, max_value=6)
 OPTIONS = st.fixed_dictionaries({"rule12": st.booleans(), "rule13": st.booleans(), "rule14": st.booleans()})
 
 
 def games(count: int) -> settings:
-    return settings(max_examples=max(1, int(count * SCALE)), deadline=None, database=None,
+    return settings(max_examples=examples(count), deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -123,7 +122,7 @@ ORDER = st.one_of(st.none(), st.builds(
                                      "collect_at", "carry", "cases", "otherwise"]), JUNK_VALUES, max_size=4)))
 
 
-@settings(max_examples=int(400 * SCALE), deadline=None, database=None)
+@settings(max_examples=examples(400), deadline=None, database=None)
 @given(seed=st.integers(0, 50), segments=st.lists(ORDER, min_size=0, max_size=4), ready=JUNK_VALUES)
 def test_every_refused_order_leaves_the_game_unchanged(seed, segments, ready):
     s = _mid_game(seed)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.depth import examples
 
 from games.engines.snowball_fighting import RULESET as R
 from games.engines.snowball_fighting import orders as O
@@ -79,7 +80,7 @@ def _cheapest_costs(start: str) -> dict[str, int]:
     return cost
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(PLACES, PLACES, st.sampled_from([4, 8]))
 def test_the_route_is_the_cheapest_legal_one_and_is_found_whenever_one_fits(start, goal, budget):
     steps = route(start, goal, budget)
@@ -94,7 +95,7 @@ def test_the_route_is_the_cheapest_legal_one_and_is_found_whenever_one_fits(star
     assert table[goal] == {"route": steps, "mf": cheapest / 2}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.sampled_from([h for h in GARDEN.hexes if h != GARDEN.shed]), st.data())
 def test_the_engine_takes_every_drawn_route_as_a_move_order(start, data):
     s = put(STATE, 0, start)

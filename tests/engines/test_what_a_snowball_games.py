@@ -1,13 +1,12 @@
 """Whole What a Snowball! games: computer players to the end, random games checked after every action.
 
-Every game replays exactly from its seed and action log. ``WAS_GAMES`` scales the number of
-random games (default 1: 15 games); set it higher for a longer soak.
+Every game replays exactly from its seed and action log. ``SNOWBALL_TEST_DEPTH``
+scales the number of random games (tests/depth.py).
 """
 from __future__ import annotations
 
 import copy
 import json
-import os
 import random
 from typing import Any
 
@@ -15,6 +14,7 @@ import pytest
 import shapely
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from tests.depth import examples
 
 from shapely.geometry import Point, Polygon
 
@@ -24,7 +24,6 @@ from games.engines.what_a_snowball import kids as K
 from games.engines.what_a_snowball.bot import random_action
 from games.engines.what_a_snowball.geometry import TOLERANCE, placement_problem, terrain_for
 
-SCALE = float(os.environ.get("WAS_GAMES", "1"))
 SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow], "database": None}
 MAX_ACTIONS = 4000
 
@@ -179,7 +178,7 @@ def hidden_from_others(s: dict, viewer: int | None, rng: random.Random) -> None:
     assert R.view(other, viewer) == R.view(s, viewer), f"viewer {viewer} sees another seat's cards"
 
 
-@settings(max_examples=int(4 * SCALE), **SETTINGS)
+@settings(max_examples=examples(4), **SETTINGS)
 @given(seed=st.integers(0, 2**40), method=st.sampled_from(["method1", "method2"]))
 @example(seed=0, method="method2")  # seven versions with a seat asked to react
 @example(seed=1, method="method2")
@@ -199,7 +198,7 @@ def test_no_seat_and_no_spectator_sees_another_seats_ability_cards(seed, method)
         assert checked >= players + 1
 
 
-@settings(max_examples=int(15 * SCALE), **SETTINGS)
+@settings(max_examples=examples(15), **SETTINGS)
 @given(seed=st.integers(0, 2**40))
 def test_random_games_stay_sound_and_replay_exactly(seed):
     table, final, log, events_log = play(seed, bots=False, check=True)
@@ -304,7 +303,7 @@ def move_prompts(seed: int, count: int):
         s, _ = R.apply(s, seat, random_action(R.view(s, seat), rng))
 
 
-@settings(max_examples=int(12 * SCALE), **SETTINGS)
+@settings(max_examples=examples(12), **SETTINGS)
 @given(seed=st.integers(0, 2**40))
 def test_the_move_region_a_client_reads_is_what_the_engine_accepts(seed):
     """The JSON region's polygons are valid, outer rings counter-clockwise; a point inside any of them

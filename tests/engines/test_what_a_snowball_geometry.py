@@ -11,6 +11,7 @@ import pytest
 import shapely
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from tests.depth import examples
 from shapely.geometry import Point, Polygon
 
 from games.engines.what_a_snowball import villages
@@ -40,7 +41,7 @@ def _perpendicular(a, b, t, h):
     return [a[0] + t * dx - dy / length * h, a[1] + t * dy + dx / length * h]
 
 
-@settings(max_examples=300, **SETTINGS)
+@settings(max_examples=examples(300), **SETTINGS)
 @given(ax=coordinate, ay=coordinate, bx=coordinate, by=coordinate, t=st.floats(0.3, 0.7),
        h=st.floats(0.0, 2.0))
 def test_a_kid_blocks_sight_only_when_the_line_passes_through_its_base(ax, ay, bx, by, t, h):
@@ -53,7 +54,7 @@ def test_a_kid_blocks_sight_only_when_the_line_passes_through_its_base(ax, ay, b
     assert ("c" in fire["objects"]) is (h <= R + 1.0 + TOLERANCE)
 
 
-@settings(max_examples=200, **SETTINGS)
+@settings(max_examples=examples(200), **SETTINGS)
 @given(y=st.floats(10.0, 14.0), gap=st.floats(0.0, 2.0), kind=st.sampled_from(["house", "wall", "road", "lamp"]))
 def test_terrain_near_the_line_of_fire_counts_within_an_inch(y, gap, kind):
     assume(abs(gap - (1.0 + TOLERANCE)) > 1e-6 and gap > 1e-6)
@@ -64,7 +65,7 @@ def test_terrain_near_the_line_of_fire_counts_within_an_inch(y, gap, kind):
     assert fire["visible"]
 
 
-@settings(max_examples=100, **SETTINGS)
+@settings(max_examples=examples(100), **SETTINGS)
 @given(depth=st.floats(0.0, 0.5))
 def test_a_house_blocks_sight_only_when_the_line_enters_it_by_more_than_the_tolerance(depth):
     assume(abs(depth - TOLERANCE) > 1e-6)
@@ -81,7 +82,7 @@ def test_a_low_wall_counts_as_an_object_but_does_not_block():
     assert fire["gap"] == pytest.approx(17.0)
 
 
-@settings(max_examples=200, **SETTINGS)
+@settings(max_examples=examples(200), **SETTINGS)
 @given(angle=st.floats(0, 2 * math.pi), roll=st.integers(1, 6), extra=st.floats(-0.5, 0.5))
 def test_in_the_open_a_move_reaches_its_roll_in_every_direction(angle, roll, extra):
     assume(abs(extra - TOLERANCE) > 1e-6)
@@ -96,7 +97,7 @@ WALLED = [piece("t1", "house", rect(8, 6, 12, 18)), piece("t2", "wall", rect(14,
 OTHERS = [("e1", [5.0, 5.0], R), ("e2", [17.0, 12.0], R), ("e3", [12.6, 19.0], R)]
 
 
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=examples(60), **SETTINGS)
 @given(sx=st.floats(1, 7), sy=st.floats(1, 23), roll=st.integers(1, 12), seed=st.integers(0, 10**6))
 def test_the_reachable_area_agrees_with_the_move_check(sx, sy, roll, seed):
     terrain = terrain_for(WALLED)
@@ -117,7 +118,7 @@ def test_the_reachable_area_agrees_with_the_move_check(sx, sy, roll, seed):
             assert placement_problem(terrain, OTHERS, p, R) is None
 
 
-@settings(max_examples=15, **SETTINGS)
+@settings(max_examples=examples(15), **SETTINGS)
 @given(seed=st.integers(0, 10**6))
 def test_an_area_is_the_same_whether_the_village_remembers_its_ways_or_not(seed):
     """The village remembers which ways between its path nodes are clear; moves worked out after
@@ -139,7 +140,7 @@ def test_an_area_is_the_same_whether_the_village_remembers_its_ways_or_not(seed)
         assert [seasoned.path_length(g, roll) for g in goals] == [fresh.path_length(g, roll) for g in goals]
 
 
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=examples(60), **SETTINGS)
 @given(seed=st.integers(0, 10**6))
 def test_the_lines_tested_together_see_what_each_line_of_fire_sees(seed):
     rng = random.Random(seed)
@@ -193,7 +194,7 @@ def test_a_gap_narrower_than_a_base_cannot_be_squeezed_through():
         assert (walker.path_length([13, 12], 6) is not None) is passes
 
 
-@settings(max_examples=100, **SETTINGS)
+@settings(max_examples=examples(100), **SETTINGS)
 @given(thickness=st.floats(0.1, 1.0), y=st.floats(8, 16), side=st.sampled_from([-1, 1]))
 def test_vaulting_lands_in_contact_with_the_far_side(thickness, y, side):
     wall = piece("t1", "wall", rect(12 - thickness / 2, 4, 12 + thickness / 2, 20))

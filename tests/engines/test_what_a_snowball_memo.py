@@ -7,6 +7,7 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.depth import examples
 
 from games.engines.what_a_snowball import RULESET as R
 from games.engines.what_a_snowball import engine
@@ -23,7 +24,7 @@ def fresh(call, state, seat):
     return call(state, seat)
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
+@settings(max_examples=examples(6), deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
 @given(seed=st.integers(0, 2**40), order_seed=st.integers(0, 2**20))
 def test_remembered_views_and_legal_actions_are_the_ones_worked_out_afresh(seed, order_seed):
     players, teams, options = random_table(random.Random(seed))

@@ -12,6 +12,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.depth import examples
 
 from games.engines.what_a_snowball import RULESET as R
 from games.engines.what_a_snowball.bot import random_action
@@ -73,7 +74,7 @@ def test_no_reasons_outside_a_kids_spending_and_an_unknown_kind_is_refused():
         why_not_offered(s, "dance")
 
 
-@settings(max_examples=6, deadline=None, database=None)
+@settings(max_examples=examples(6), deadline=None, database=None)
 @given(seed=st.integers(0, 2**32), players=st.sampled_from([2, 3, 4]))
 def test_every_die_the_legal_actions_leave_unspent_has_a_reason_and_only_those(seed, players):
     """Random play with special players: at every moment a Kid spends dice, the dice with a reason are

@@ -90,8 +90,9 @@ def _handshakes(url: str, count: int, **kwargs) -> list[int]:
     """The HTTP statuses of ``count`` socket handshakes sent back to back."""
     headers = {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
                "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", **kwargs.pop("headers", {})}
-    return [requests.get(url + "/ws/api/games/1/", headers=headers, timeout=5, **kwargs).status_code
-            for _ in range(count)]
+    with requests.Session() as session:
+        return [session.get(url + "/ws/api/games/1/", headers=headers, timeout=5, **kwargs).status_code
+                for _ in range(count)]
 
 
 def test_a_token_opening_sockets_too_fast_is_refused_by_nginx_and_other_clients_are_not(nginx):
@@ -114,10 +115,17 @@ def test_a_token_opening_sockets_too_fast_is_refused_by_nginx_and_other_clients_
 
 
 def test_anonymous_spectators_share_their_address_s_larger_allowance(nginx):
+    started = time.monotonic()
     spectators = _handshakes(nginx, 60)
     assert spectators == [200] * 60, "sixty spectators behind one address connect at once"
     many = _handshakes(nginx, 200)
-    assert many.count(429) >= 40, "an address opening 260 anonymous sockets at once is refused past its burst"
+    elapsed = time.monotonic() - started
+    # 20 a second with a burst of 200: what the address may open in the time the 260 took.
+    allowance = 1 + 200 + int(20 * elapsed)
+    let_in = (spectators + many).count(200)
+    assert let_in <= allowance + 1, f"{let_in} of 260 sockets let in within {elapsed:.2f} s, past the allowance"
+    assert many.count(429) >= 260 - allowance - 1, \
+        f"an address opening 260 anonymous sockets at once is refused past its burst: {let_in} let in"
 
 
 def test_pages_and_the_http_api_are_not_limited(nginx):

@@ -14,6 +14,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 from hypothesis import HealthCheck, example, given, settings, strategies as st
+from tests.depth import examples
 
 from games import inputs, services
 from games.errors import BadRequest, ChannelClosed, Forbidden, NotSeated, TooManyMessages, Unauthenticated
@@ -439,7 +440,7 @@ CHAT_TEXTS = (st.text(ANY_CHARACTER, max_size=600) | AROUND_THE_LIMIT
 CHANNELS = st.sampled_from(["table", "team", "pair"])
 
 
-@settings(max_examples=400, deadline=None, database=None)
+@settings(max_examples=examples(400), deadline=None, database=None)
 @given(frame=st.fixed_dictionaries({"type": st.just("chat"), "channel": CHANNELS | FIELD, "text": CHAT_TEXTS},
                                    optional={"to": st.integers(0, 63) | FIELD}),
        page=st.booleans(), ascii_only=st.booleans())
@@ -464,7 +465,7 @@ def test_a_chat_frame_is_either_clean_or_refused_with_a_documented_code(frame, p
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-@settings(max_examples=10, deadline=None, database=None,
+@settings(max_examples=examples(10), deadline=None, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(sent=st.lists(st.fixed_dictionaries({"type": st.sampled_from(["chat", "chat_publish"])}, optional={
     "channel": CHANNELS | FIELD, "to": FIELD, "with": FIELD, "text": CHAT_TEXTS}),
@@ -705,7 +706,7 @@ async def test_every_chat_frame_refused_at_the_boundary_says_it_is_about_chat(si
     assert await database_sync_to_async(ChatMessage.objects.count)() == 0
 
 
-@settings(max_examples=400, deadline=None, database=None)
+@settings(max_examples=examples(400), deadline=None, database=None)
 @given(frame=st.fixed_dictionaries({"type": st.sampled_from(["chat", "chat_publish"])}, optional={
     "channel": CHANNELS | FIELD, "to": st.integers(0, 63) | FIELD, "with": st.integers(0, 63) | FIELD,
     "text": CHAT_TEXTS}), page=st.booleans(), ascii_only=st.booleans(), cut=st.booleans())

@@ -17,6 +17,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import URLPattern, get_resolver
 from hypothesis import HealthCheck, example, given, settings, strategies as st
+from tests.depth import examples
 
 from games.models import ApiToken, Game
 from snowball_site.asgi import application
@@ -38,7 +39,7 @@ def servers_recursion_limit():
         yield
     finally:
         sys.setrecursionlimit(raised)
-FUZZ = settings(max_examples=60, deadline=None, database=None,
+FUZZ = settings(max_examples=examples(60), deadline=None, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 # ---------------------------------------------------------------- what a hostile client sends
@@ -293,7 +294,7 @@ DEEP_CARD = '{"action": {"type": "play", "card": %s}, "action_id": "d", "version
 PLAYS = {"actions", "ready", "resign", "handover"}  # endpoints whose accepted requests change the game
 
 
-@settings(FUZZ, max_examples=250)
+@settings(FUZZ, max_examples=examples(250))
 @given(request=requests())
 @example(request=(f"/api/games/{GAME}/actions/", "POST", DEEP_CARD, "token"))
 @example(request=(f"/api/games/{GAME}/actions/", "POST", "[" * 5000, "token"))

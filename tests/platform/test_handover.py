@@ -3,14 +3,13 @@ to a computer player: the votes, their refusals, the hand-over, as the players a
 spectator see them through the JSON API, the page and both kinds of socket."""
 from __future__ import annotations
 
-import asyncio
 import time
 
 import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from games import engines, selectors, services
+from games import engines, services
 from games.errors import Conflict
 from games.models import ActionRecord, ApiToken, Game, Seat
 from tests.engines.table_engine import TEMPLATES_DIR, registered_table_engines

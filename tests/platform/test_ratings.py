@@ -6,6 +6,7 @@ import json
 
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
+from tests.depth import examples
 from openskill.models import PlackettLuce
 
 from games import services
@@ -162,7 +163,7 @@ def test_finishing_again_rates_nothing_twice(make_user):
     assert RatingChange.objects.filter(game=game).count() == 2
 
 
-@hsettings(max_examples=60, deadline=None)
+@hsettings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_winners_rank_first_and_resigned_players_last(data):
     players = data.draw(st.integers(2, 6))

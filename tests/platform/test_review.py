@@ -3,7 +3,6 @@ player, a spectator and a script see, and what they must not see before the end.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 
 import pytest

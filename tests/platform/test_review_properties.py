@@ -13,6 +13,7 @@ import uuid
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
+from tests.depth import examples
 
 from games import engines, selectors, services
 from games.engines.base import GameError
@@ -24,7 +25,7 @@ from games.services.play import game_arguments, resigned_state
 pytestmark = pytest.mark.django_db
 
 SLUGS = [r.slug for r in engines.all_rulesets()]
-GAMES = settings(max_examples=3, deadline=None, database=None,
+GAMES = settings(max_examples=examples(3), deadline=None, database=None,
                  suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 

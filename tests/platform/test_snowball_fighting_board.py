@@ -16,6 +16,7 @@ from types import SimpleNamespace
 from django.template.loader import render_to_string
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from tests.depth import examples
 
 from games import rendering
 from games.engines.snowball_fighting import RULESET as R
@@ -146,7 +147,7 @@ def test_the_ready_button_sends_a_legal_action_once_orders_are_written():
     assert {"type": "ready"} in R.legal_actions(s, 0)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), players=st.integers(2, 3), turns=st.integers(0, 2), ready=st.booleans())
 def test_writing_orders_changes_no_one_elses_page(seed, players, turns, ready):
     rng = random.Random(seed)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from tests.depth import examples
 
 from games import selectors, services, tables
 from games.errors import BadRequest, Conflict, Forbidden, NotSeated, ServiceError
@@ -317,7 +318,7 @@ WAITING_ROOM_STEPS = ("join", "move", "leave", "team", "add_bot", "remove_bot")
 
 
 @pytest.mark.django_db
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_any_sequence_of_seat_and_team_choices_keeps_the_table_sound(make_user, data):
     """Whatever players ask, in any order: a refusal changes nothing; a success bumps the

@@ -15,6 +15,7 @@ import pytest
 from django.template.loader import render_to_string
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from tests.depth import examples
 from shapely.geometry import Point, Polygon
 
 from games import selectors
@@ -129,7 +130,7 @@ def test_placing_draws_the_allowed_area_within_six_inches_of_the_teams_corners(d
     assert "placing Kids" in spectator
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(corner=st.integers(0, 1), dx=st.floats(0, 6.2), dy=st.floats(0, 6.2), placed=st.integers(0, 2))
 def test_a_point_inside_the_drawn_set_up_area_is_one_the_engine_accepts(deploy_state, corner, dx, dy, placed):
     s = deploy_state
