@@ -5,9 +5,8 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
-# Test processes (pytest-xdist). One by default: on a 2-core machine two were no faster, the
-# servers and browsers the tests start already keep both cores busy.
-TEST_WORKERS ?= 1
+# Test processes (pytest-xdist): two, one a core of a 2-core machine; TEST_WORKERS=1 runs one.
+TEST_WORKERS ?= 2
 
 .PHONY: run test test-full-games install migrate redis bench-engines bench-live bench-live-redis bench-mix bench-each-table bench-step bench-submit probe-kill probe-redis probe-hostile probe-flood probe-db probe-soak clean
 
@@ -38,9 +37,10 @@ test: install redis
 	$(PY) -m pytest -q $(if $(filter-out 1,$(TEST_WORKERS)),-n $(TEST_WORKERS)) $(PYTEST_ARGS)
 	SNOWBALL_TEST_WORKERS=$(TEST_WORKERS) $(PY) -m tests.on_postgres
 
-# The browser flows that click a whole What a Snowball! game to its result (ten minutes or more).
-test-full-games: install
-	SNOWBALL_FULL_GAME_FLOWS=1 $(PY) -m pytest -q tests/browser/test_what_a_snowball_flow.py
+# Every test at full length: the browser flows play whole games to their natural end (What a
+# Snowball!'s alone takes ten minutes or more) and each property test tries its full count.
+test-full-games: install redis
+	SNOWBALL_FULL_GAME_FLOWS=1 SNOWBALL_TEST_DEPTH=1 $(PY) -m pytest -q $(if $(filter-out 1,$(TEST_WORKERS)),-n $(TEST_WORKERS)) $(PYTEST_ARGS)
 
 bench-engines: install
 	$(PY) -m bench.engines

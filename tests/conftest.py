@@ -66,10 +66,11 @@ def _no_background_sweep(settings):
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings(tmp_path_factory):
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
     """On SQLite the test database is a file in WAL mode, as ``make run``'s is: database calls
     run on several threads, and an in-memory database shared by threads locks whole tables
-    against each other where a file's readers never wait for its writer."""
+    against each other where a file's readers never wait for its writer. Each test process
+    (pytest-xdist) has its own database, as pytest-django's own fixture gives it."""
     from django.conf import settings
 
     database = settings.DATABASES["default"]

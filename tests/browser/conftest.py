@@ -15,6 +15,17 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 SHOTS = Path(__file__).resolve().parents[2] / "test-results"
 
 
+# ``make test-full-games``: the flows that play a whole game play it to its natural end; in
+# ``make test`` they play a few rounds through the same pages, then a player resigns.
+FULL_GAME_FLOWS = os.environ.get("SNOWBALL_FULL_GAME_FLOWS", "") not in ("", "0")
+
+
+def resign(page) -> None:
+    """Resign from the game on ``page``, accepting the page's confirmation."""
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+
+
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():
@@ -60,6 +71,7 @@ def create_table(page, slug: str, **choices: str) -> str:
         page.select_option(f"select[name={name}]", value)
     page.click("button:has-text('Create game')")
     expect(page.locator(".waiting-room")).to_be_visible()
+    page.wait_for_load_state("load")  # htmx has wired the room's buttons: a click now is heard
     return page.url
 
 

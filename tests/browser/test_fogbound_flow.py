@@ -15,7 +15,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest, live_version, script_errors_of
+from tests.browser.conftest import as_guest, create_table, live_version, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -65,11 +65,7 @@ def test_a_fogbound_game_with_two_computer_players_and_a_spectator_to_its_end(br
     errors = script_errors_of(ana, sam, timeout_ms=10000)
 
     as_guest(ana, base + "/", "Ana")
-    ana.goto(base + "/games/new/snowball-fighting/")
-    ana.select_option("select[name=num_seats]", "3")
-    ana.select_option("select[name=opt_map]", "fogbound")
-    ana.click("button:has-text('Create game')")
-    game_url = ana.url
+    game_url = create_table(ana, "snowball-fighting", num_seats="3", opt_map="fogbound")
     expect(ana.locator("h1")).to_contain_text("Snowball Fighting: Fogbound")
     expect(ana.locator(".waiting-room")).to_contain_text("Fogbound")
     for bots in (1, 2):

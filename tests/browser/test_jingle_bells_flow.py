@@ -12,14 +12,15 @@ sealed allocation.
 from __future__ import annotations
 
 import json
-import os
 import re
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest, create_table, live_version, script_errors_of, sit_down
+from tests.browser.conftest import (
+    FULL_GAME_FLOWS, as_guest, create_table, live_version, resign, script_errors_of, sit_down,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -294,7 +295,7 @@ def test_two_players_and_a_spectator_play_jingle_bells_to_the_result(browser, li
     drivers = [Driver(ana, "Ana"), Driver(ben, "Ben", keyboard=True)]
     shots_taken: set[str] = set()
     sealed_checked = False
-    to_the_end = bool(os.environ.get("SNOWBALL_FULL_GAME_FLOWS"))
+    to_the_end = FULL_GAME_FLOWS
     for _ in range(1500):
         if all(d.page.locator(".result").count() for d in drivers):
             break
@@ -332,8 +333,7 @@ def test_two_players_and_a_spectator_play_jingle_bells_to_the_result(browser, li
             ana.wait_for_timeout(120)
 
     if not to_the_end:
-        ben.once("dialog", lambda dialog: dialog.accept())
-        ben.click("#resign")
+        resign(ben)
     for page in (ana, ben, eve):
         expect(page.locator(".result")).to_be_visible(timeout=10000)
     shot(ana, "jb-04-result-player")

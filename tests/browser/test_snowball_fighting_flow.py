@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.browser.conftest import SHOTS, as_guest, live_version, script_errors_of
+from tests.browser.conftest import FULL_GAME_FLOWS, SHOTS, as_guest, live_version, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -488,6 +488,8 @@ def _throw_collect_throw(page) -> None:
     _wait_new_version(page, old)
 
 
+@pytest.mark.skipif(not FULL_GAME_FLOWS, reason="a whole game to its result: make test-full-games; make test "
+                    "plays the same pages in test_two_players_and_a_spectator_play_snowball_fighting")
 def test_two_people_and_a_computer_play_to_the_result(browser, live_server_proc, shot):
     """Three seats, one a computer player: turn after turn through the page until someone has 15 VPs
     (or the turn limit), then the result with VPs and damage dealt and taken, the same for everyone."""

@@ -7,14 +7,13 @@ board draws, dice are spent with the tray's buttons. The spectator only watches.
 """
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest, live_version, script_errors_of
+from tests.browser.conftest import FULL_GAME_FLOWS, as_guest, live_version, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -223,7 +222,7 @@ def test_two_players_and_a_spectator_set_up_and_play_a_turn(browser, live_server
         context.close()
 
 
-@pytest.mark.skipif(not os.environ.get("SNOWBALL_FULL_GAME_FLOWS"),
+@pytest.mark.skipif(not FULL_GAME_FLOWS,
                     reason="six turns clicked through take ten minutes or more: `make test-full-games` runs it")
 def test_three_teams_two_people_and_a_computer_play_to_the_result(browser, live_server_proc, shot):
     """Three teams: Ana and Ben by the page, a computer player for the third; corners, set-up and six

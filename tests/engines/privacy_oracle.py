@@ -90,16 +90,21 @@ def find_leaks(state: dict[str, Any], view: dict[str, Any], seat: int | None) ->
     return problems
 
 
-def walk_ids(value: Any, into: set[str]) -> None:
-    """Collect every card id in ``value``."""
+def strings_in(value: Any):
+    """Every string in a JSON value (a view, a frame, an event), at any depth."""
     if isinstance(value, dict):
         for item in value.values():
-            walk_ids(item, into)
+            yield from strings_in(item)
     elif isinstance(value, list):
         for item in value:
-            walk_ids(item, into)
-    elif isinstance(value, str) and value in ALL_CARDS:
-        into.add(value)
+            yield from strings_in(item)
+    elif isinstance(value, str):
+        yield value
+
+
+def walk_ids(value: Any, into: set[str]) -> None:
+    """Collect every card id in ``value``."""
+    into.update(text for text in strings_in(value) if text in ALL_CARDS)
 
 
 def played_cards(state: dict[str, Any]) -> set[str]:

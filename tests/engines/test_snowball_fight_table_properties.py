@@ -12,13 +12,17 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.depth import examples
 
 from games.engines.snowball_fight import RULESET
 from games.engines.snowball_fight import cards as C
-from tests.engines.privacy_oracle import find_leaks, hidden_cards
+from tests.depth import examples
+from tests.engines.privacy_oracle import find_leaks, hidden_cards, strings_in
 from tests.engines.test_snowball_fight_table_helpers import (
-    book_points, book_scores, deck_cards, game_cards, random_table_game,
+    book_points,
+    book_scores,
+    deck_cards,
+    game_cards,
+    random_table_game,
 )
 
 TABLES = [(3, None), (4, None), (5, None), (6, None),
@@ -183,13 +187,13 @@ def test_views_of_every_seat_and_a_spectator_hide_what_the_rules_hide(seed, tabl
         # cards the rules show publicly in this step (played, stolen, Abandoned, taken...) may be
         # hidden again by its end (a reshuffle), so they are not secrets of this step
         shown = {value for event in events if "visible_to" not in event and event["type"] in REVEALING
-                 for value in _strings(event)}
+                 for value in strings_in(event)}
         for viewer in [*range(players), None]:
             secret = set(hidden_cards(s, viewer)) & set(hidden_cards(after, viewer)) - shown
             for event in events:
                 if "visible_to" in event and viewer not in event["visible_to"]:
                     continue  # not shown to this viewer
-                named = {value for value in _strings(event) if value in secret}
+                named = {value for value in strings_in(event) if value in secret}
                 assert not named, f"{event['type']} event names {named} to seat {viewer}"
 
     random_table_game(seed, players=players, teams=teams, on_step=check)
@@ -197,16 +201,6 @@ def test_views_of_every_seat_and_a_spectator_hide_what_the_rules_hide(seed, tabl
 
 REVEALING = {"reveal", "second_card", "steal", "raid", "exchange", "cache", "abandon", "upgrade", "restock"}
 
-
-def _strings(value):
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-    elif isinstance(value, str):
-        yield value
 
 
 @games(30)

@@ -30,6 +30,7 @@ from games import engines, selectors, services
 from games.engines.snowball_fighting.fog import SHOUT_RANGE
 from games.engines.snowball_fighting.garden import KITCHEN, MAPS
 from games.models import ApiToken, Game
+from tests.engines.privacy_oracle import strings_in
 from tests.platform.test_consumers import api_socket, next_of
 from tests.platform.test_html_socket import _html_socket, _next_live, _session_cookie
 
@@ -93,16 +94,6 @@ def hexes_named(text: str) -> set[str]:
     return {h for h in HEX_TOKEN.findall(text) if GARDEN.is_hex(h)}
 
 
-def _strings(value: Any):
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-    elif isinstance(value, str):
-        yield value
-
 
 def _json_named(payload: dict) -> set[str]:
     """Every garden hex a JSON payload names, but in its copy of the map and the viewer's own
@@ -119,7 +110,7 @@ def _json_named(payload: dict) -> set[str]:
     help_ = dict(you.pop("orders_help", None) or {})
     help_.pop("example", None)
     rest = {k: v for k, v in payload.items() if k not in ("view", "legal_actions", "options", "log")}
-    return {h for text in _strings([view, you, help_, rest]) for h in hexes_named(text)}
+    return {h for text in strings_in([view, you, help_, rest]) for h in hexes_named(text)}
 
 
 MAP_PARTS = (r'<g class="sf-hexes">.*?</g>\s*</g>\s*(?=<g class="sf-features">)',  # every hex of the garden, drawn
@@ -150,7 +141,7 @@ def check_json(payload: dict, state: dict, viewer: int | None, private: set[str]
     if sight is not None:
         stray = _json_named(payload) - sight - FIXED - gnomes_known(state, viewer)
         assert not stray, (f"{where}: viewer {viewer} was sent hexes beyond its sight: {sorted(stray)} "
-                           f"in {[t for t in _strings(payload) if hexes_named(t) & stray][:3]}")
+                           f"in {[t for t in strings_in(payload) if hexes_named(t) & stray][:3]}")
         for c in view["combatants"]:
             if c["seat"] != viewer:
                 assert c.get("hex") in sight | {None}, f"{where}: viewer {viewer} sees seat {c['seat']} at {c['hex']}"

@@ -24,8 +24,8 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from games import engines, selectors, services
-from tests.engines.privacy_oracle import find_leaks, hidden_cards
 from games.models import ApiToken, Game
+from tests.engines.privacy_oracle import find_leaks, hidden_cards, strings_in
 from tests.platform.test_consumers import api_socket, next_of
 from tests.platform.test_html_socket import _html_socket, _next_live, _session_cookie
 
@@ -144,16 +144,6 @@ def _secrets(game_id: int) -> tuple[dict, dict[int | None, set[str]]]:
 # ---------------------------------------------------------------- what a frame may show
 
 
-def _walk_strings(value: Any):
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from _walk_strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _walk_strings(item)
-    elif isinstance(value, str):
-        yield value
-
 
 def _reveal_cards(view: dict) -> set[str]:
     """Card ids shown face-up in the last reveal: history, checked by find_leaks on its own."""
@@ -171,7 +161,7 @@ def _check_json(game_type: str, frame: dict, state: dict, private: set[str], sea
         assert find_leaks(state, view, seat) == [], f"viewer {seat} was sent hidden cards"
         hidden = set(hidden_cards(state, seat))
         rest = {key: value for key, value in frame.items() if key != "view"}
-        assert not set(_walk_strings(rest)) & hidden, f"viewer {seat}'s frame names hidden cards"
+        assert not set(strings_in(rest)) & hidden, f"viewer {seat}'s frame names hidden cards"
     else:
         for owner, dice in enumerate(view["dice"]):
             if owner != seat and state["dice"][owner]["stage"] != "revealed":

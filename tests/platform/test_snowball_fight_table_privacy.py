@@ -20,8 +20,8 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games import engines, selectors, services
-from tests.engines.privacy_oracle import find_leaks, hidden_cards
 from games.models import ApiToken, Game
+from tests.engines.privacy_oracle import find_leaks, hidden_cards, strings_in
 from tests.platform.test_consumers import api_socket, next_of
 from tests.platform.test_hidden_information import _frames_if_changed
 from tests.platform.test_html_socket import _html_socket, _next_live, _session_cookie
@@ -92,16 +92,6 @@ def _secrets(game_id: int, players: int) -> tuple[dict, dict[int | None, set[str
     return selectors.game_state(game), {v: invisible[v] - visible[v] for v in viewers}
 
 
-def _strings(value: Any):
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-    elif isinstance(value, str):
-        yield value
-
 
 def _check_json(frame: dict, state: dict, private: set[str], seat: int | None) -> None:
     assert frame["seat"] == seat
@@ -109,7 +99,7 @@ def _check_json(frame: dict, state: dict, private: set[str], seat: int | None) -
     assert find_leaks(state, view, seat) == [], f"viewer {seat} was sent hidden cards"
     hidden = set(hidden_cards(state, seat))
     rest = {key: value for key, value in frame.items() if key != "view"}
-    assert not set(_strings(rest)) & hidden, f"viewer {seat}'s frame names hidden cards outside the view"
+    assert not set(strings_in(rest)) & hidden, f"viewer {seat}'s frame names hidden cards outside the view"
     shown = {line["text"] for line in frame["log"]}
     assert not shown & private, f"viewer {seat} was sent private log lines: {shown & private}"
     if "teams" in state and seat is not None and state["phase"] == "play":

@@ -225,16 +225,19 @@ def orders_description(state: State, seat: int) -> Action:
     holds, whom and what it may aim at, and an example."""
     garden = garden_of(state)
     start = O.starting_point(state, seat)
-    if F.is_fogbound(state):
-        return _fog_orders_description(state, seat, garden, start)
-    others = [x for x, c in enumerate(state["combatants"]) if x != seat and c["status"] != GONE]
-    return {
+    common = {
         "type": "orders",
         "segments": "three segment orders, see the package README (null: not written yet)",
         "ready": "optional: true to mark them ready at once",
         "first_segment": O.first_segment(state, seat),
         "start": start["hex"], "ss": start["ss"], "dd": start["dd"],
         "mf_per_segment": MF_PER_SEGMENT / 2,
+    }
+    if F.is_fogbound(state):
+        return {**common, **_fog_orders_description(state, seat, garden)}
+    others = [x for x, c in enumerate(state["combatants"]) if x != seat and c["status"] != GONE]
+    return {
+        **common,
         "targets": others,
         "conifers": [c for c in garden.conifers if c not in state["used"]["conifers"]],
         "shed_sides": [s for s in ("N", "S") if s not in state["used"]["sides"]],
@@ -244,17 +247,11 @@ def orders_description(state: State, seat: int) -> Action:
     }
 
 
-def _fog_orders_description(state: State, seat: int, garden: HexMap, start: dict[str, Any]) -> Action:
-    """The orders description in the fog: nothing that depends on what the seat cannot see."""
+def _fog_orders_description(state: State, seat: int, garden: HexMap) -> dict[str, Any]:
+    """The fog's part of the orders description: nothing that depends on what the seat cannot see."""
     sight = F.visible_now(state, seat)
     opening = state["turn"] <= F.OPENING_TURNS
     return {
-        "type": "orders",
-        "segments": "three segment orders, see the package README (null: not written yet)",
-        "ready": "optional: true to mark them ready at once",
-        "first_segment": O.first_segment(state, seat),
-        "start": start["hex"], "ss": start["ss"], "dd": start["dd"],
-        "mf_per_segment": MF_PER_SEGMENT / 2,
         "targets": [x for x in range(state["players"]) if x != seat],
         "in_sight": [x for x in range(state["players"]) if x != seat and F.eye(state, x) in sight],
         "conifers": [c for c in garden.conifers if not (c in state["used"]["conifers"] and c in sight)],
