@@ -69,10 +69,16 @@ def create_table(page, slug: str, **choices: str) -> str:
     page.click(f"a.game-type[href$='/new/{slug}/']")
     for name, value in choices.items():
         page.select_option(f"select[name={name}]", value)
-    page.click("button:has-text('Create game')")
+    press_create(page)
     expect(page.locator(".waiting-room")).to_be_visible()
-    page.wait_for_load_state("load")  # htmx has wired the room's buttons: a click now is heard
     return page.url
+
+
+def press_create(page) -> None:
+    """Press a creation form's Create game and wait until the page it leads to has loaded: its
+    buttons are wired (htmx), so the next click is heard, as a person's would be."""
+    with page.expect_navigation(wait_until="load"):
+        page.click("button:has-text('Create game')")
 
 
 def sit_down(page, game_url: str, name: str, *, host, seat: int | None = None) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest, create_table, script_errors_of, sit_down
+from tests.browser.conftest import press_create, as_guest, create_table, script_errors_of, sit_down
 from tests.engines.table_engine import PAIRS_TABLE, TABLE
 from tests.live.conftest import LiveServer
 
@@ -58,7 +58,7 @@ def test_table_team_and_pair_messages_appear_exactly_where_they_should(browser, 
     ana.click(f"a.game-type[href$='/new/{PAIRS_TABLE.slug}/']")
     expect(ana.locator("input[name=spectators_read_only]")).not_to_be_checked()
     ana.select_option("select[name=num_seats]", "4")
-    ana.click("button:has-text('Create game')")
+    press_create(ana)
     expect(ana.locator(".waiting-room")).to_be_visible()
     game_url = ana.url
     for seat, (page, name) in enumerate(((ben, "Ben"), (cy, "Cy"), (dee, "Dee")), start=1):

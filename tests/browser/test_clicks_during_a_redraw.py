@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest, script_errors_of
+from tests.browser.conftest import press_create, as_guest, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -27,7 +27,7 @@ def test_a_sit_pressed_before_a_redraw_and_released_after_it_takes(browser, live
     as_guest(ana, base + "/", "Ana")
     ana.click("a.game-type[href$='/snowball-fight/']")
     ana.select_option("select[name=num_seats]", "4")
-    ana.click("button:has-text('Create game')")
+    press_create(ana)
     expect(ana.locator(".waiting-room")).to_be_visible()
     ben = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     as_guest(ben, ana.url, "Ben")

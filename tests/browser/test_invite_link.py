@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest, script_errors_of
+from tests.browser.conftest import press_create, as_guest, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -19,7 +19,7 @@ document.execCommand = () => false;
 def _new_game(page, base: str) -> str:
     as_guest(page, base + "/", "Ana")
     page.click("a.game-type[href$='/snowball-fight/']")
-    page.click("button:has-text('Create game')")
+    press_create(page)
     expect(page.locator(".waiting-room")).to_be_visible()
     return page.locator("#copy-invite").get_attribute("data-invite-url")
 

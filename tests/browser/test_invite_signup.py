@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest, script_errors_of
+from tests.browser.conftest import press_create, as_guest, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -21,7 +21,7 @@ def test_an_invited_friend_signs_up_or_logs_in_and_is_back_in_the_private_game(b
     as_guest(ana, url + "/", "Ana")
     ana.click("a.game-type[href$='/snowball-fight/']")
     ana.uncheck("input[name=is_public]")
-    ana.click("button:has-text('Create game')")
+    press_create(ana)
     expect(ana.locator(".waiting-room")).to_be_visible()
     game_url, invite_url = ana.url, ana.locator("#copy-invite").get_attribute("data-invite-url")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest, script_errors_of
+from tests.browser.conftest import press_create, as_guest, script_errors_of
 from tests.engines.table_engine import TABLE
 from tests.live.conftest import LiveServer
 
@@ -28,7 +28,7 @@ def test_a_game_by_the_day_is_created_played_and_resigned(browser, table_server,
     ana.click(f"a.game-type[href$='/new/{TABLE.slug}/']")
     ana.select_option("select[name=pace]", "daily:14400")
     shot(ana, "pace-01-create-form")
-    ana.click("button:has-text('Create game')")
+    press_create(ana)
     expect(ana.locator(".waiting-room")).to_be_visible()
     game_url = ana.url
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest, script_errors_of
+from tests.browser.conftest import press_create, as_guest, script_errors_of
 from tests.browser.test_ratings_flow import _sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
@@ -27,7 +27,7 @@ def test_names_lead_to_players_pages_and_the_header_says_the_game_is_rated(brows
     _sign_up(ana, url, f"ana{width}")
     _sign_up(ben, url, f"ben{width}")
     ana.goto(url + "/games/new/snowball-fight/")
-    ana.click("button:has-text('Create game')")
+    press_create(ana)
     expect(ana.locator("#rated-tag")).to_have_text("Rated if all seats sign in")
     ben.goto(ana.url)
     ben.locator(".seat-row[data-seat='1'] button:has-text('Sit here')").click()

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import script_errors_of
+from tests.browser.conftest import press_create, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -29,7 +29,7 @@ def _play_and_resign(host, guest, url: str, resigner) -> None:
     """``host`` opens a Snowball Fight table, ``guest`` sits down, and ``resigner`` resigns."""
     host.goto(url + "/games/new/snowball-fight/")
     expect(host.locator("#rated-help")).to_contain_text("every seat is a signed-in player is rated")
-    host.click("button:has-text('Create game')")
+    press_create(host)
     expect(host.locator("#rated-note")).to_contain_text("will be rated")
     guest.goto(host.url)
     guest.locator(".seat-row[data-seat='1'] button:has-text('Sit here')").click()

@@ -8,7 +8,7 @@ import time
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
-from tests.browser.conftest import SHOTS, as_guest, live_version, script_errors_of
+from tests.browser.conftest import press_create, SHOTS, as_guest, live_version, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -82,7 +82,7 @@ def _create(page, seats: int, teams: int | None = None, draft: str | None = None
         page.select_option("select[name=num_teams]", str(teams))
     if draft is not None:
         page.select_option("select[name=opt_draft]", draft)
-    page.click("button:has-text('Create game')")
+    press_create(page)
     expect(page.locator(".waiting-room")).to_be_visible()
     return page.url
 

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.browser.conftest import FULL_GAME_FLOWS, SHOTS, as_guest, live_version, script_errors_of
+from tests.browser.conftest import press_create, FULL_GAME_FLOWS, SHOTS, as_guest, live_version, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -165,7 +165,7 @@ def test_two_players_and_a_spectator_play_snowball_fighting(browser, live_server
     ana.goto(base + "/games/new/snowball-fighting/")
     ana.select_option("select[name=num_seats]", "2")
     ana.check("input[name=opt_rule13]")
-    ana.click("button:has-text('Create game')")
+    press_create(ana)
     expect(ana.locator(".waiting-room")).to_be_visible()
     game_url = ana.url
     as_guest(ben, game_url, "Ben")
@@ -300,7 +300,7 @@ def test_three_seats_a_bolero_at_two_clicked_targets_and_the_nearest_opponent(br
     expect(ana.locator(".who")).to_contain_text("Ana")
     ana.goto(base + "/games/new/snowball-fighting/")
     ana.select_option("select[name=num_seats]", "3")
-    ana.click("button:has-text('Create game')")
+    press_create(ana)
     for _ in range(2):
         before = ana.locator(".waiting-room .tag:has-text('computer')").count()
         ana.locator("button:has-text('Add computer player')").first.click()
@@ -384,7 +384,7 @@ def test_the_garden_is_played_from_the_keyboard(browser, live_server_proc, shot)
     errors = script_errors_of(ana, timeout_ms=6000)
     as_guest(ana, base + "/", "Ana")
     ana.goto(base + "/games/new/snowball-fighting/")
-    ana.click("button:has-text('Create game')")
+    press_create(ana)
     ana.locator("button:has-text('Add computer player')").first.click()
     expect(ana.locator(".waiting-room .tag:has-text('computer')")).to_have_count(1)
     ana.click("#start-game")
@@ -500,7 +500,7 @@ def test_two_people_and_a_computer_play_to_the_result(browser, live_server_proc,
     as_guest(ana, base + "/", "Ana")
     ana.goto(base + "/games/new/snowball-fighting/")
     ana.select_option("select[name=num_seats]", "3")
-    ana.click("button:has-text('Create game')")
+    press_create(ana)
     game_url = ana.url
     as_guest(ben, game_url, "Ben")
     ben.click("button:has-text('Sit here')")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import SHOTS, as_guest, live_version, script_errors_of
+from tests.browser.conftest import press_create, SHOTS, as_guest, live_version, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -35,7 +35,7 @@ def _against_a_computer(browser, size: dict):
     page = browser.new_context(**size).new_page()
     as_guest(page, _against_a_computer.base + "/", "Ana")
     page.goto(_against_a_computer.base + "/games/new/snowball-fighting/")
-    page.click("button:has-text('Create game')")
+    press_create(page)
     page.locator("button:has-text('Add computer player')").first.click()
     expect(page.locator(".waiting-room .tag:has-text('computer')")).to_have_count(1)
     page.click("#start-game")
@@ -65,7 +65,7 @@ def test_the_page_holds_still_while_the_others_write_their_orders(browser, live_
     errors = script_errors_of(ana, ben, eve, timeout_ms=6000)
     as_guest(ana, base + "/", "Ana")
     ana.goto(base + "/games/new/snowball-fighting/")
-    ana.click("button:has-text('Create game')")
+    press_create(ana)
     game_url = ana.url
     as_guest(ben, game_url, "Ben")
     ben.click("button:has-text('Sit here')")
@@ -143,7 +143,7 @@ def test_the_other_games_pages_hold_still_under_a_redraw(browser, live_server_pr
     moved = []
     for slug in ("snowball-fight", "what-a-snowball", "jingle-bells"):
         page.goto(f"{live_server_proc.url}/games/new/{slug}/")
-        page.click("button:has-text('Create game')")
+        press_create(page)
         while page.locator("button:has-text('Add computer player')").count():
             before = page.locator(".waiting-room .tag:has-text('computer')").count()
             page.locator("button:has-text('Add computer player')").first.click()

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest
+from tests.browser.conftest import press_create, as_guest
 from tests.engines.table_engine import TABLE, TEAM_TABLE
 from tests.live.conftest import LiveServer
 
@@ -68,7 +68,7 @@ def test_four_players_choose_seats_and_teams_and_a_computer_player_fills_the_las
     ana.click(f"a.game-type[href$='/new/{TEAM_TABLE.slug}/']")
     ana.select_option("select[name=num_seats]", "4")
     ana.select_option("select[name=num_teams]", "2")
-    ana.click("button:has-text('Create game')")
+    press_create(ana)
     expect(ana.locator(".waiting-room")).to_be_visible()
     game_url = ana.url
     game_id = re.search(r"/games/(\d+)/", game_url).group(1)
@@ -144,7 +144,7 @@ def test_a_twelve_seat_table_shows_every_seat_and_fills_with_computer_players(br
     _as_guest(page, table_server.url + "/", "Ana")
     page.click(f"a.game-type[href$='/new/{TABLE.slug}/']")
     page.select_option("select[name=num_seats]", "12")
-    page.click("button:has-text('Create game')")
+    press_create(page)
     expect(page.locator(".seat-row")).to_have_count(12)
     expect(page.locator(".team-summary")).to_have_count(0)
     for seat in range(1, 12):

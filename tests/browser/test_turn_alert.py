@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest, script_errors_of
+from tests.browser.conftest import press_create, as_guest, script_errors_of
 from tests.engines.table_engine import TABLE
 from tests.live.conftest import LiveServer
 
@@ -47,7 +47,7 @@ def test_the_turn_alert_chimes_and_flags_the_title_for_the_player_only_and_can_b
 
     as_guest(ana, table_server.url + "/", "Ana")
     ana.click(f"a.game-type[href$='/new/{TABLE.slug}/']")
-    ana.click("button:has-text('Create game')")
+    press_create(ana)
     expect(ana.locator(".waiting-room")).to_be_visible()
     game_url = ana.url
     as_guest(ben, game_url, "Ben")

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.browser.conftest import FULL_GAME_FLOWS, as_guest, live_version, script_errors_of
+from tests.browser.conftest import press_create, FULL_GAME_FLOWS, as_guest, live_version, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -139,7 +139,7 @@ def test_two_players_and_a_spectator_set_up_and_play_a_turn(browser, live_server
     ana.locator("[data-roster-rows] tr").first.locator("input[type=text]").fill("Blizzard")
     ana.locator("[data-roster-rows] tr").nth(3).locator("td").nth(3).locator("select").select_option("strong")
     shot(ana, "was-00-new-game-roster")
-    ana.click("button:has-text('Create game')")
+    press_create(ana)
     expect(ana.locator(".waiting-room")).to_be_visible()
     game_url = ana.url
     game_id = re.search(r"/games/(\d+)/", game_url).group(1)
@@ -236,7 +236,7 @@ def test_three_teams_two_people_and_a_computer_play_to_the_result(browser, live_
     ana.goto(base + "/games/new/what-a-snowball/")
     ana.select_option("select[name=num_seats]", "3")
     ana.select_option("select[name=num_teams]", "3")
-    ana.click("button:has-text('Create game')")
+    press_create(ana)
     expect(ana.locator(".waiting-room")).to_be_visible()
     game_url = ana.url
     as_guest(ben, game_url, "Ben")
@@ -284,7 +284,7 @@ def test_on_a_desktop_the_whole_village_fits_the_window_below_the_bars_and_on_a_
     errors = script_errors_of(ana, ben, timeout_ms=6000)
     as_guest(ana, base + "/", "Ana")
     ana.goto(base + "/games/new/what-a-snowball/")
-    ana.click("button:has-text('Create game')")
+    press_create(ana)
     game_url = ana.url
     as_guest(ben, game_url, "Ben")
     ben.click("button:has-text('Sit here')")

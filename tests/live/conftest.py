@@ -5,6 +5,7 @@ an operator restarting a crashed worker would.
 """
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import signal
@@ -35,7 +36,9 @@ def _migrated_database(env: dict[str, str]) -> Path:
     server starts on a copy of it instead of migrating its own."""
     settings_module = env.get("DJANGO_SETTINGS_MODULE", "")
     if settings_module not in _MIGRATED:
-        path = Path(tempfile.mkdtemp(prefix="snowball-migrated-")) / "migrated.sqlite3"
+        folder = tempfile.mkdtemp(prefix="snowball-migrated-")
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        path = Path(folder) / "migrated.sqlite3"
         out = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT,
                              env={**env, "DATABASE_URL": f"sqlite:///{path}"}, capture_output=True, text=True,
                              timeout=120)
