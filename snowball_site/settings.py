@@ -145,7 +145,10 @@ LOGOUT_REDIRECT_URL = "lobby"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
-USE_I18N = True
+# The site is in English only. With translation on, every number a template prints asked the
+# active language of the thread (an asgiref Local, slow from the database threads a socket
+# renders on): a quarter of a What a Snowball! page socket's CPU a move (docs/performance.md).
+USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "/static/"

@@ -11,9 +11,12 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter, defaultdict
+from functools import lru_cache
 from typing import Any
 
 from django import template
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
 from shapely.ops import unary_union
 
@@ -213,6 +216,20 @@ def _name_choices(width: float, reach: float, badges: Box | None) -> list[tuple[
 
 
 def _name_spots(view: dict[str, Any], size: float, active: str | None) -> dict[str, tuple[float, float, Box]]:
+    """Where each Kid's name goes (see ``_place_names``). Every viewer of a version sees the same
+    Kids, so the names are placed once for all of them: the placement is remembered by all it reads."""
+    village = view["village"]
+    return _placed_names(json.dumps([size, active, view["kids"], village["corners"], village["corner_names"]],
+                                    sort_keys=True))
+
+
+@lru_cache(maxsize=512)
+def _placed_names(placing: str) -> dict[str, tuple[float, float, Box]]:
+    size, active, kids, corners, corner_names = json.loads(placing)
+    return _place_names({"kids": kids, "village": {"corners": corners, "corner_names": corner_names}}, size, active)
+
+
+def _place_names(view: dict[str, Any], size: float, active: str | None) -> dict[str, tuple[float, float, Box]]:
     """Where each Kid's name goes (its middle and baseline relative to the centre, and its box in the
     village): the nearest spot round the Kid whose box, at the phone's larger lettering, covers no
     Kid's token (base, active ring, team shape, badges), no name placed before, no corner name and not
@@ -484,15 +501,38 @@ def _fire_rows(view: dict[str, Any], size: float, terrain: list[dict[str, Any]],
         if line["visible"]:
             odds = "too close!" if line.get("too_close") else f"needs {line['needs']}" + (f", {modifier:+d}" if modifier else "")
             row["label"] = f"{target_name}: {odds}"
-            other_lines = [LineString(e) for i, e in enumerate(ends) if i != index]
-            box, leader_to = _place_fire_label((ax, ay), (bx, by), row["label"], boxes, circles, other_lines, size)
-            boxes.append(box)
+        rows.append(row)
+    placed = _placed_fire_labels(size, tuple(tuple(b) for b in boxes), tuple(circles),
+                                 tuple((a, b, row.get("label")) for (a, b), row in zip(ends, rows)))
+    for row, spot in zip(rows, placed):
+        if spot is not None:
+            box, leader_to = spot
             row["mx"], row["my"] = _n((box[0] + box[2]) / 2), _n(box[3] - FIRE_LABEL_DESCENT)
             leader = _leader(box, leader_to)
             row["leader"] = [_n(v) for v in leader] if leader else None
-        rows.append(row)
     rows.sort(key=lambda r: r["visible"])
     return rows
+
+
+@lru_cache(maxsize=512)
+def _placed_fire_labels(size: float, boxes: tuple[Box, ...], circles: tuple[tuple[float, float, float], ...],
+                        lines: tuple[tuple[tuple[float, float], tuple[float, float], str | None], ...]
+                        ) -> tuple[tuple[Box, Any] | None, ...]:
+    """Each line's label box and leader end (None for a line without a label), each placed clear of
+    ``boxes``, ``circles`` and the labels before it. Every viewer of a version has the same lines
+    and obstacles, so a version's labels are placed once, not once a seat (most of a board's cost)."""
+    taken = list(boxes)
+    ends = [(a, b) for a, b, _ in lines]
+    placed: list[tuple[Box, Any] | None] = []
+    for index, (a, b, label) in enumerate(lines):
+        if label is None:
+            placed.append(None)
+            continue
+        other_lines = [LineString(e) for i, e in enumerate(ends) if i != index]
+        spot = _place_fire_label(a, b, label, taken, circles, other_lines, size)
+        taken.append(spot[0])
+        placed.append(spot)
+    return tuple(placed)
 
 
 def _within_reach(view: dict[str, Any], move_to: dict[str, Any], kid_id: str) -> bool:
@@ -500,6 +540,28 @@ def _within_reach(view: dict[str, Any], move_to: dict[str, Any], kid_id: str) ->
     other = view["kids"][kid_id]
     gap = math.dist(move_to["from"], other["pos"]) - move_to["piece_radius"] - other["radius"]
     return gap <= move_to["roll"] + move_to.get("tolerance", 0.0)
+
+
+@lru_cache(maxsize=64)
+def _corner_zone(size: float, cx: float, cy: float) -> str:
+    """The SVG path of the ground within 6 inches of a corner (a corner's deployment zone)."""
+    return _shape_path(size, Point(cx, cy).buffer(6.0, 64).intersection(box(0, 0, size, size)))
+
+
+@register.simple_tag
+def was_ground(view: dict[str, Any], size: float) -> str:
+    """The village's ground (patterns, snow, grid, terrain) as SVG: the same for every viewer and
+    version while the terrain is unchanged, so rendered once for all of them."""
+    return _ground_html(json.dumps([size, view["village"]["terrain"]], sort_keys=True))
+
+
+@lru_cache(maxsize=128)
+def _ground_html(drawing: str) -> str:
+    size, terrain = json.loads(drawing)
+    ground = {"size_str": _n(size), "grid": [_n(i) for i in range(1, int(size))],
+              "grid_major": [_n(i) for i in range(6, int(size), 6)],
+              "terrain": _terrain_rows({"village": {"terrain": terrain}}, size)}
+    return mark_safe(render_to_string("games/what-a-snowball/ground.html", {"b": ground}))  # noqa: S308 (a template's output)
 
 
 @register.simple_tag
@@ -517,9 +579,8 @@ def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | Non
     for index, (cx, cy) in enumerate(view["village"]["corners"]):
         x, y = _flip(size, [cx, cy])
         team = taken.get(index)
-        zone = Point(cx, cy).buffer(6.0, 64).intersection(box(0, 0, size, size))
         corners.append({"index": index, "name": view["village"]["corner_names"][index], "x": _n(x), "y": _n(y),
-                        "zone": _shape_path(size, zone),
+                        "zone": _corner_zone(size, cx, cy),
                         "team": team, "action": corner_actions.get(index),
                         "label_x": _n(x), "label_y": _n(-0.4 if y == 0 else size + 0.85),
                         "label_anchor": "start" if x == 0 else "end"})
