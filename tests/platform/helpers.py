@@ -10,12 +10,12 @@ SLUG = "snowball-fight"
 
 
 def started_game(host, *others, game_type: str = SLUG, options: dict | None = None, bots: int = 0,
-                 is_public: bool = True) -> Game:
+                 is_public: bool = True, pace: str | None = None) -> Game:
     """A game created by ``host``, joined by ``others``, topped up with bots, and started."""
     ruleset = engines.get(game_type)
     seats = max(ruleset.min_players, 1 + len(others) + bots)
     game = services.create_game(creator=host, game_type=game_type, options=options or {},
-                                is_public=is_public, num_seats=seats)
+                                is_public=is_public, num_seats=seats, pace=pace)
     for user in others:
         services.join_seat(game_id=game.pk, user=user)
     for _ in range(bots):
@@ -46,3 +46,19 @@ def play_to_end(game_id: int, users_by_seat: dict[int, object], max_steps: int =
         if not play_one(game_id, users_by_seat):
             break
     return selectors.get_game(game_id)
+
+
+def secret_log_texts(game_id: int, viewers: list[int | None]) -> tuple[dict, dict[int | None, set[str]]]:
+    """The game's state now and, per viewer, the texts of the log lines it must never be sent:
+    those written only for others that no line it may read repeats."""
+    game = Game.objects.get(pk=game_id)
+    names = selectors.seat_names(game)
+    visible: dict[int | None, set[str]] = {v: set() for v in viewers}
+    invisible: dict[int | None, set[str]] = {v: set() for v in viewers}
+    for record in game.actions.all():
+        for event in record.events:
+            text = selectors.fill_names(event["text"], names)
+            readers = event.get("visible_to")
+            for viewer in viewers:
+                (visible if readers is None or viewer in readers else invisible)[viewer].add(text)
+    return selectors.game_state(game), {v: invisible[v] - visible[v] for v in viewers}

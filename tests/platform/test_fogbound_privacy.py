@@ -33,6 +33,7 @@ from games.models import ApiToken, Game
 from tests.engines.privacy_oracle import strings_in
 from tests.platform.test_consumers import api_socket, next_of
 from tests.platform.test_html_socket import _html_socket, _next_live, _session_cookie
+from tests.platform.helpers import secret_log_texts
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -217,18 +218,7 @@ def _move(game_id: int, users: dict[int, Any], rng: random.Random) -> tuple[int,
 def _secrets(game_id: int) -> tuple[dict, dict[int | None, set[str]]]:
     """The state now and, per viewer, the log texts it must never be sent (other seats' and
     events out of its sight)."""
-    game = Game.objects.get(pk=game_id)
-    names = selectors.seat_names(game)
-    viewers = [0, 1, 2, None]
-    visible: dict[int | None, set[str]] = {v: set() for v in viewers}
-    invisible: dict[int | None, set[str]] = {v: set() for v in viewers}
-    for record in game.actions.all():
-        for event in record.events:
-            text = selectors.fill_names(event["text"], names)
-            readers = event.get("visible_to")
-            for viewer in viewers:
-                (visible if readers is None or viewer in readers else invisible)[viewer].add(text)
-    return selectors.game_state(game), {v: invisible[v] - visible[v] for v in viewers}
+    return secret_log_texts(game_id, [0, 1, 2, None])
 
 
 def _http_payloads(game_id: int, keys: dict[int, str]) -> dict[int | None, dict]:

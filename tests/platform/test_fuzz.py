@@ -133,9 +133,11 @@ def frames(base: dict) -> st.SearchStrategy:
 
 @pytest.fixture
 def target(transactional_db, make_user):
-    """A started game, a token of its seat 0 and a session cookie of the same player."""
+    """A started game, a token of its seat 0 and a session cookie of the same player. The game
+    is played by the day: no deadline falls due while the fuzzing runs (a live one's may, on a
+    busy machine, and a process's deadline sweep would then move the game on)."""
     ana, ben = make_user("Ana"), make_user("Ben")
-    game = started_game(ana, ben)
+    game = started_game(ana, ben, pace="daily")
     _, key = ApiToken.issue(user=ana, name="fuzz")
     session = Client()
     session.force_login(ana)

@@ -28,6 +28,7 @@ from games.models import ApiToken, Game
 from tests.engines.privacy_oracle import find_leaks, hidden_cards, strings_in
 from tests.platform.test_consumers import api_socket, next_of
 from tests.platform.test_html_socket import _html_socket, _next_live, _session_cookie
+from tests.platform.helpers import secret_log_texts
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -128,17 +129,7 @@ def _ana_does(position: Position, action: dict) -> tuple[int, int]:
 @database_sync_to_async
 def _secrets(game_id: int) -> tuple[dict, dict[int | None, set[str]]]:
     """The current state and, per viewer, the texts of log lines that viewer must never be sent."""
-    game = Game.objects.get(pk=game_id)
-    names = selectors.seat_names(game)
-    visible: dict[int | None, set[str]] = {0: set(), 1: set(), None: set()}
-    invisible: dict[int | None, set[str]] = {0: set(), 1: set(), None: set()}
-    for record in game.actions.all():
-        for event in record.events:
-            text = selectors.fill_names(event["text"], names)
-            for viewer in visible:
-                readers = event.get("visible_to")
-                (visible if readers is None or viewer in readers else invisible)[viewer].add(text)
-    return game.state, {viewer: invisible[viewer] - visible[viewer] for viewer in visible}
+    return secret_log_texts(game_id, [0, 1, None])
 
 
 # ---------------------------------------------------------------- what a frame may show

@@ -25,6 +25,7 @@ from tests.engines.privacy_oracle import find_leaks, hidden_cards, strings_in
 from tests.platform.test_consumers import api_socket, next_of
 from tests.platform.test_hidden_information import _frames_if_changed
 from tests.platform.test_html_socket import _html_socket, _next_live, _session_cookie
+from tests.platform.helpers import secret_log_texts
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -78,18 +79,7 @@ def _position(make_user, players, teams, seed, moves):
 @database_sync_to_async
 def _secrets(game_id: int, players: int) -> tuple[dict, dict[int | None, set[str]]]:
     """The state and, per viewer, the log texts that viewer must never be sent."""
-    game = Game.objects.get(pk=game_id)
-    names = selectors.seat_names(game)
-    viewers = [*range(players), None]
-    visible: dict[int | None, set[str]] = {v: set() for v in viewers}
-    invisible: dict[int | None, set[str]] = {v: set() for v in viewers}
-    for record in game.actions.all():
-        for event in record.events:
-            text = selectors.fill_names(event["text"], names)
-            readers = event.get("visible_to")
-            for viewer in viewers:
-                (visible if readers is None or viewer in readers else invisible)[viewer].add(text)
-    return selectors.game_state(game), {v: invisible[v] - visible[v] for v in viewers}
+    return secret_log_texts(game_id, [*range(players), None])
 
 
 
