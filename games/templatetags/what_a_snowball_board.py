@@ -587,7 +587,6 @@ def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | Non
     team_of_seat = view["seat_team"]
     my_team = team_of_seat[seat] if seat is not None and seat < len(team_of_seat) else None
     kids = _kid_rows(view, size, seat, active, names)
-    terrain = _terrain_rows(view, size)
     teams = []
     for t in view["teams"]:
         rolls = [r["totals"].get(str(t["team"])) for r in view["team_rolls"] if str(t["team"]) in r["totals"]]
@@ -616,15 +615,14 @@ def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | Non
     outcome = view.get("outcome")
     return {
         "size": size, "size_str": _n(size), "viewbox": f"-1.3 -1.3 {_n(size + 2.6)} {_n(size + 2.6)}",
-        "compass_x": _n(size + VIEW_MARGIN / 2), "compass_y": _n(-VIEW_MARGIN / 2), "terrain": terrain, "kids": kids,
+        "compass_x": _n(size + VIEW_MARGIN / 2), "compass_y": _n(-VIEW_MARGIN / 2), "kids": kids,
         "kids_by_id": {k["id"]: k for k in kids}, "teams": teams, "my_team": my_team, "corners": corners,
         "order": _order_rows(view), "active": view["kids"].get(active) if active else None,
         "tray": tray, "rolloff": rolloff,
-        "team_order": [view["teams"][t]["name"] for t in view["team_order"]], "fire": _fire_rows(view, size, terrain, kids) if view["phase"] == "play" else [],
+        "team_order": [view["teams"][t]["name"] for t in view["team_order"]], "fire": _fire_rows(view, size, _terrain_rows(view, size), kids) if view["phase"] == "play" else [],
         "place": place, "place_path": placement_area(size, place[0], view["village"]["tolerance"]) if place else "",
         "move_to": move_to, "move_path": region_path(size, move_to["region"]) if move_to else "", "move_from": move_from, "moving": moving,
         "click_json": json.dumps(click) if click else "",
-        "grid": [_n(i) for i in range(1, int(size))], "grid_major": [_n(i) for i in range(6, int(size), 6)],
         "start": [a for a in legal if a["type"] in ("roll", "play_card") and (activation or {}).get("stage") == "start"],
         "reaction": [a for a in legal if a["type"] in ("play_card", "decline")] if view.get("pending") and
         view["pending"].get("kind") == "reaction" and seat is not None and view["pending"]["seat"] == seat else [],
