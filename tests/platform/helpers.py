@@ -10,12 +10,12 @@ SLUG = "snowball-fight"
 
 
 def started_game(host, *others, game_type: str = SLUG, options: dict | None = None, bots: int = 0,
-                 is_public: bool = True, pace: str | None = None) -> Game:
+                 is_public: bool = True) -> Game:
     """A game created by ``host``, joined by ``others``, topped up with bots, and started."""
     ruleset = engines.get(game_type)
     seats = max(ruleset.min_players, 1 + len(others) + bots)
     game = services.create_game(creator=host, game_type=game_type, options=options or {},
-                                is_public=is_public, num_seats=seats, pace=pace)
+                                is_public=is_public, num_seats=seats)
     for user in others:
         services.join_seat(game_id=game.pk, user=user)
     for _ in range(bots):
