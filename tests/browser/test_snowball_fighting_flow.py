@@ -359,9 +359,13 @@ def _focused_hex(page) -> str | None:
 
 
 def _tab_into_garden(page) -> None:
-    """Shift+Tab from the side panel's first control: the garden is the stop before it."""
-    page.locator(".sf-side").locator("button:visible, input:visible, select:visible").first.focus()
-    page.keyboard.press("Shift+Tab")
+    """Shift+Tab from the side panel's first control: the garden is the stop before it. Again if
+    a redraw (the computer player's move arriving) replaced that control between the two steps."""
+    for _ in range(3):
+        page.locator(".sf-side").locator("button:visible, input:visible, select:visible").first.focus()
+        page.keyboard.press("Shift+Tab")
+        if _focused_hex(page):
+            return
 
 
 def _arrow_to(page, ref: str) -> None:
