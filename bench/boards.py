@@ -44,8 +44,8 @@ def main(argv: list[str] | None = None) -> int:
 
     table = shape(args.game_type)
     ruleset = engines.get(table.slug)
-    teams = [table.team_of(seat) for seat in range(table.seats)] if table.teams else None
-    state = ruleset.new_game(players=table.seats, options=table.options_for(args.seed), seed=args.seed, teams=teams)
+    teams = {"teams": [table.team_of(seat) for seat in range(table.seats)]} if table.teams else {}
+    state = ruleset.new_game(players=table.seats, options=table.options_for(args.seed), seed=args.seed, **teams)
     names = [f"Player {seat + 1}" for seat in range(table.seats)]
     viewers = [None, *range(table.seats)]
     render_to_string(f"games/{table.slug}/board.html", {  # templates loaded before anything is timed

@@ -722,7 +722,9 @@ class GameHtmlConsumer(BaseGameConsumer):
 
     async def send_view(self, snap: selectors.GameSnapshot) -> None:
         payload = selectors.payload_for(snap, self.seat)
-        html = await db_call(rendering.live_html)(snap.game, payload, self.user)
+        html = rendering.shared_live_html(snap.game, payload, self.user)
+        if html is None:
+            html = await db_call(rendering.live_html)(snap.game, payload, self.user)
         await self.send(text_data=html)
 
     async def send_presence(self, presence: dict[str, Any]) -> None:

@@ -86,16 +86,28 @@ def live_html(game, payload: dict[str, Any], user) -> str:
     gave up the seat is not shared a spectator's page (its own has the rematch buttons), nor
     is anyone in the waiting room, where the buttons depend on who is looking.
     """
-    shared = payload["status"] != "open" and held_seat(payload, user) == payload["seat"]
-    key = (game.pk, payload["version"], payload["seat"], bool(user is not None and user.is_authenticated))
-    if shared:
+    key = _shared_key(game, payload, user)
+    if key is not None:
         cached = VIEW_HTML.get(key)
         if cached is not None:
             return cached
     html = render_to_string("games/live.html", {**live_context(game, payload, user), "oob": True})
-    if shared:
+    if key is not None:
         VIEW_HTML.put(key, html)
     return html
+
+
+def shared_live_html(game, payload: dict[str, Any], user) -> str | None:
+    """``live_html`` when another socket of the same view already had it rendered, else None:
+    answered without rendering or reading anything, so the event loop may ask it."""
+    key = _shared_key(game, payload, user)
+    return None if key is None else VIEW_HTML.get(key)
+
+
+def _shared_key(game, payload: dict[str, Any], user) -> tuple[int, int, int | None, bool] | None:
+    if payload["status"] == "open" or held_seat(payload, user) != payload["seat"]:
+        return None
+    return (game.pk, payload["version"], payload["seat"], bool(user is not None and user.is_authenticated))
 
 
 def held_seat(payload: dict[str, Any], user) -> int | None:

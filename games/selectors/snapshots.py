@@ -6,7 +6,7 @@ version into a ``GameSnapshot`` that every socket in the process shares.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from games import engines, jsontext, pacing, tables
@@ -57,6 +57,8 @@ class GameSnapshot:
     records: list[LogRecord]  # newest first
     state: dict[str, Any] | None
     rated: bool | None = None  # games.selectors.games.rated_status when read
+    # what every viewer of this version shares (``_public_part``), worked out for its first viewer
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def version(self) -> int:
@@ -194,8 +196,12 @@ def view_content(snap: GameSnapshot, seat: int | None) -> str:
 
 def _content(entry: ViewerView, snap: GameSnapshot, seat: int | None) -> str:
     if entry.content is None:
-        payload = entry.payload if entry.payload is not None else _build_payload(snap, seat)
-        entry.content = jsontext.dumps({key: value for key, value in payload.items() if key != "version"})
+        public, public_json = _public_part(snap)
+        own = _own_part(snap, seat, public)
+        if entry.payload is None:  # the JSON socket: the shared text once a version, this viewer's part here
+            entry.content = public_json[:-1] + "," + jsontext.dumps(own)[1:]
+        else:
+            entry.content = jsontext.dumps({key: value for key, value in entry.payload.items() if key != "version"})
     return entry.content
 
 
@@ -210,29 +216,33 @@ def _viewer_view(snap: GameSnapshot, seat: int | None) -> ViewerView:
 
 
 def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
+    public, _ = _public_part(snap)
+    return {**public, "version": snap.version, **_own_part(snap, seat, public)}
+
+
+def _public_part(snap: GameSnapshot) -> tuple[dict[str, Any], str]:
+    """What every viewer of this version sees alike, and its JSON text without the version:
+    worked out for the first viewer of the version and shared by the rest."""
+    memo = snap.memo.get("public")
+    if memo is not None:
+        return memo
     game = snap.game
     ruleset = engines.get(game.game_type)
-    payload: dict[str, Any] = {
+    outcome = named_outcome(game.outcome, snap.names)
+    public: dict[str, Any] = {
         "game_id": game.pk,
         "game_type": game.game_type,
         "game_name": ruleset.name,
         "status": game.status,
-        "version": game.version,
-        "seat": seat,
         "is_public": game.is_public,
         "spectators_read_only": game.spectators_read_only,
         "options": game.options,
         "players": snap.players,
         "teams": tables.teams_of_table(game.num_teams),
-        "view": None,
-        "legal_actions": [],
-        "prompt": None,
         "waiting_for": [],
-        "outcome": named_outcome(game.outcome, snap.names),
-        "log": [],
+        "outcome": outcome,
         **pacing.as_dict(game.pace, game.decision_seconds, learn=game.is_learn),
         "next_deadline": game.next_deadline if game.status == Game.Status.ACTIVE else None,
-        "ready_action": None,
         "away": away_notices(game, snap.names, snap.players),
         "resigned": list(game.prompts.get("resigned") or ()),
         "handed": list(game.prompts.get("handed") or ()),
@@ -241,22 +251,36 @@ def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
         "rated": bool(game.rated) if game.rated is not None else snap.rated,
         "learn": bool(getattr(game, "is_learn", False)),
     }
+    to_act: dict = {}
+    if snap.state is not None and game.status == Game.Status.ACTIVE and ruleset.outcome(snap.state) is None:
+        to_act = ruleset.to_act(snap.state)
+        public["waiting_for"] = sorted(to_act)
+    memo = snap.memo["public"] = (public, jsontext.dumps(public))
+    snap.memo["to_act"] = to_act
+    return memo
+
+
+def _own_part(snap: GameSnapshot, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
+    """What this viewer sees of this version that others may not: its seat's view of the
+    rules, what it is asked and may do, and the log lines it may read."""
+    game = snap.game
+    own: dict[str, Any] = {"seat": seat, "view": None, "legal_actions": [], "prompt": None, "log": [],
+                           "ready_action": None}
     state = snap.state
-    if state is not None:
-        view = ruleset.view(state, seat)
-        payload["view"] = (settled_view(view, outcome=payload["outcome"]) if game.status == Game.Status.FINISHED
-                           else view)
-        if game.status == Game.Status.ACTIVE and ruleset.outcome(state) is None:
-            to_act = ruleset.to_act(state)
-            payload["waiting_for"] = sorted(to_act)
-            if seat is not None and seat in to_act and seat not in payload["resigned"] + payload["handed"]:
-                prompt = to_act[seat].as_dict()
-                prompt["deadline"] = (game.prompts.get("seats", {}).get(str(seat)) or {}).get("deadline")
-                payload["prompt"] = prompt
-                payload["legal_actions"] = ruleset.legal_actions(state, seat)
-                payload["ready_action"] = ready_action(ruleset, state, seat)
-        payload["log"] = game_log(snap.records, seat)
-    return payload
+    if state is None:
+        return own
+    ruleset = engines.get(game.game_type)
+    view = ruleset.view(state, seat)
+    own["view"] = settled_view(view, outcome=public["outcome"]) if game.status == Game.Status.FINISHED else view
+    to_act = snap.memo["to_act"]
+    if seat is not None and seat in to_act and seat not in public["resigned"] + public["handed"]:
+        prompt = to_act[seat].as_dict()
+        prompt["deadline"] = (game.prompts.get("seats", {}).get(str(seat)) or {}).get("deadline")
+        own["prompt"] = prompt
+        own["legal_actions"] = ruleset.legal_actions(state, seat)
+        own["ready_action"] = ready_action(ruleset, state, seat)
+    own["log"] = game_log(snap.records, seat)
+    return own
 
 
 # Where an engine's view asks its viewer to act, at the top and in its ``you`` block, each
