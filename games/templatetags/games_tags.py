@@ -3,12 +3,55 @@ from __future__ import annotations
 
 import json
 
+import orjson
 from django import template
+from django.template import Context
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
+from games.caches import LRU
+
 register = template.Library()
+
+# (template, autoescape, localize, its values as JSON) -> the HTML: a part many viewers of a
+# version see alike, drawn once for all of them (``render_once``)
+RENDERED_ONCE: LRU[tuple[str, bool, bool | None, bytes], str] = LRU(1024)
+_KEY_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS
+
+
+def _plain(value):
+    """A range as the list it counts (a template loops over both alike); nothing else."""
+    if isinstance(value, range):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} is not plain data")
+
+
+@register.simple_tag(takes_context=True)
+def render_once(context, template_name: str, **values):
+    """``template_name`` rendered with ``values`` and nothing else of the page's context, once
+    for every viewer whose values are equal: a part of a board that many viewers of a version
+    see alike (a turn's report, a team's sheet, a Kid on the map) is drawn once, not once a seat.
+
+    The part sees only ``values`` (as ``{% include ... only %}``), so equal values give equal
+    HTML, and no viewer is given a part drawn from anything but its own view. Values that are
+    not plain JSON data (a model, a string already marked safe) are drawn each time.
+    """
+    try:
+        key = (template_name, context.autoescape, context.use_l10n,
+               orjson.dumps(values, default=_plain, option=_KEY_OPTIONS))
+    except TypeError:
+        key = None
+    if key is not None:
+        html = RENDERED_ONCE.get(key)
+        if html is not None:
+            return html
+    engine = context.template.engine if context.template is not None else template.Engine.get_default()
+    part = engine.get_template(template_name)
+    html = mark_safe(part.render(Context(values, autoescape=context.autoescape, use_l10n=context.use_l10n)))
+    if key is not None:
+        RENDERED_ONCE.put(key, html)
+    return html
 
 
 @register.filter

@@ -461,10 +461,12 @@ def sf_board(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[s
     orders = _my_orders(view, geo, names)
     # where each segment's move can end, by the engine's cheapest routes from where it starts
     routes = [move_routes(MAPS[m["name"]], o["start"]) if o["active"] else None for o in orders]
+    fog = _fog(view, geo, seat)
     return {
         "width": _fmt(geo.width), "height": _fmt(geo.height), "hex_layer": hex_layer, "combatants": combatants,
         "features": features, "cols": col_labels, "rows": row_labels, "routes": routes,
-        "report": _report(view, geo, names, seat), "orders": orders, "fog": _fog(view, geo, seat),
+        "report": _report(view, geo, names, seat), "orders": orders, "fog": fog,
+        "report_fog_hides": bool(fog) and not fog.get("see_all"),
         "targets": _targets(view, names),
         "colours": SEAT_COLOURS, "throw_facts": THROW_FACTS, "conditions": CONDITIONS, "label_left": _fmt(MARGIN_X / 2 + 1),
         "label_right": _fmt(geo.width - MARGIN_X / 2 - 1),

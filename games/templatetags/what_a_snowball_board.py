@@ -628,6 +628,8 @@ def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | Non
         view["pending"].get("kind") == "reaction" and seat is not None and view["pending"]["seat"] == seat else [],
         "never_ask": [a for a in legal if a["type"] == "set_never_ask"],
         "surrender": next((a for a in legal if a["type"] == "surrender"), None),
+        "hand_sizes": view.get("hand_sizes") if (view.get("options") or {}).get("ability_cards") != "none" else None,
+        "kid_players": len(view.get("seat_team") or ()) != len(view.get("teams") or ()),
         "outcome_teams": (outcome or {}).get("teams", []),
         "winning_teams": (outcome or {}).get("winning_teams", []),
     }
