@@ -14,6 +14,7 @@ from collections import Counter, defaultdict
 from functools import lru_cache
 from typing import Any
 
+import orjson
 from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -219,13 +220,13 @@ def _name_spots(view: dict[str, Any], size: float, active: str | None) -> dict[s
     """Where each Kid's name goes (see ``_place_names``). Every viewer of a version sees the same
     Kids, so the names are placed once for all of them: the placement is remembered by all it reads."""
     village = view["village"]
-    return _placed_names(json.dumps([size, active, view["kids"], village["corners"], village["corner_names"]],
-                                    sort_keys=True))
+    return _placed_names(orjson.dumps([size, active, view["kids"], village["corners"], village["corner_names"]],
+                                      option=orjson.OPT_SORT_KEYS))
 
 
 @lru_cache(maxsize=512)
-def _placed_names(placing: str) -> dict[str, tuple[float, float, Box]]:
-    size, active, kids, corners, corner_names = json.loads(placing)
+def _placed_names(placing: bytes) -> dict[str, tuple[float, float, Box]]:
+    size, active, kids, corners, corner_names = orjson.loads(placing)
     return _place_names({"kids": kids, "village": {"corners": corners, "corner_names": corner_names}}, size, active)
 
 
@@ -552,12 +553,12 @@ def _corner_zone(size: float, cx: float, cy: float) -> str:
 def was_ground(view: dict[str, Any], size: float) -> str:
     """The village's ground (patterns, snow, grid, terrain) as SVG: the same for every viewer and
     version while the terrain is unchanged, so rendered once for all of them."""
-    return _ground_html(json.dumps([size, view["village"]["terrain"]], sort_keys=True))
+    return _ground_html(orjson.dumps([size, view["village"]["terrain"]], option=orjson.OPT_SORT_KEYS))
 
 
 @lru_cache(maxsize=128)
-def _ground_html(drawing: str) -> str:
-    size, terrain = json.loads(drawing)
+def _ground_html(drawing: bytes) -> str:
+    size, terrain = orjson.loads(drawing)
     ground = {"size_str": _n(size), "grid": [_n(i) for i in range(1, int(size))],
               "grid_major": [_n(i) for i in range(6, int(size), 6)],
               "terrain": _terrain_rows({"village": {"terrain": terrain}}, size)}
