@@ -77,8 +77,8 @@ ACTION_TARGET_MS = {"p99": 5.0, "max": 25.0}
 """What a player waits for after sending an action: the server's engine work for it (``play_served``),
 at the 99th percentile and the slowest, for every game and table."""
 REFERENCE_FLOOR_MS = 3.2
-"""``floor_task``'s time on the machine the targets were set on (bench/results/engines-snowball-fight-6.json
-and -3v3.json read 3.1-3.2 ms): a figure meets its target of T ms when its ratio to the floor
+"""``floor_task``'s time on the machine the targets were set on (its six-player and three-against-three
+Snowball Fight runs, on an idle host, read 3.1-3.2 ms): a figure meets its target of T ms when its ratio to the floor
 measured beside it is under T / 3.2, however fast the machine running the bench is."""
 FLOOR_REPEATS = 15
 CLOCK = [time.perf_counter_ns]
