@@ -95,8 +95,8 @@ def test_two_players_review_a_game_in_play_and_after_its_end(browser, live_serve
     for page, name in ((ana, "Ana"), (ben, "Ben")):
         expect(page.locator(".review-board .sbf-me")).to_be_visible()
         expect(page.locator(".review-board .sbf-bottom")).to_have_attribute("aria-label", "You")
-    ana_hand = ana.locator(".review-board .sbf-me").inner_text()
-    ben_hand = ben.locator(".review-board .sbf-me").inner_text()
+    ana_hand = ana.locator(".review-board .sbf-me").text_content()
+    ben_hand = ben.locator(".review-board .sbf-me").text_content()
     assert ana_hand != ben_hand
     shot(ana, "review-03-ana-mid-game")
     shot(ben, "review-04-ben-mid-game")
@@ -105,7 +105,7 @@ def test_two_players_review_a_game_in_play_and_after_its_end(browser, live_serve
     _expect_at(ana, middle + 1, 0)
     ana.keyboard.press("ArrowLeft")
     _expect_at(ana, middle, 0)
-    assert ana.locator(".review-board .sbf-me").inner_text() == ana_hand
+    assert ana.locator(".review-board .sbf-me").text_content() == ana_hand
     if ana.locator("#review-reveal").count():
         first_reveal = ana.locator("#review-reveal option").nth(1).get_attribute("value")
         ana.select_option("#review-reveal", first_reveal)
@@ -118,7 +118,7 @@ def test_two_players_review_a_game_in_play_and_after_its_end(browser, live_serve
     link = ben.locator("#review-link").get_attribute("href")
     eve.goto(base + link)
     assert _step_of(eve) == middle
-    assert eve.locator(".review-board .sbf-me").inner_text() == ben_hand
+    assert eve.locator(".review-board .sbf-me").text_content() == ben_hand
     eve.goto(base + "/")
     expect(eve.locator("#finished-games")).to_contain_text(f"#{game_id}")
     assert errors == []
