@@ -206,11 +206,14 @@ async def _touch(url: str) -> None:
 
 
 def start_profiler(kind: str, pid: int, seconds: float, path: Path) -> subprocess.Popen | None:
-    if kind != "py-spy":
+    """py-spy on the server: every thread's samples (``py-spy``), or only the thread holding the
+    interpreter's lock at each sample (``py-spy-gil``: where the process's Python CPU goes, without
+    the database threads' waits)."""
+    if not kind.startswith("py-spy"):
         return None
     spy = Path(sys.executable).with_name("py-spy")
     cmd = [str(spy), "record", "--pid", str(pid), "--duration", str(int(math.ceil(seconds))), "--rate", "100",
-           "--nonblocking", "--format", "raw", "--output", str(path)]
+           "--nonblocking", *(["--gil"] if kind == "py-spy-gil" else []), "--format", "raw", "--output", str(path)]
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
@@ -598,7 +601,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-floor", action="store_true", help="skip the floor run")
     parser.add_argument("--channels-floor", action="store_true",
                         help="also run the same fan-out on daphne and Channels with no game (bench.channels_floor)")
-    parser.add_argument("--profile", choices=("none", "py-spy"), default="none")
+    parser.add_argument("--profile", choices=("none", "py-spy", "py-spy-gil"), default="none")
     parser.add_argument("--pauses", action="store_true",
                         help="log the server's collector pauses and event-loop stalls (snowball_site/pauses.py) "
                              "and report those in the measured window")

@@ -462,8 +462,8 @@ class Worker:
         deadline = time.monotonic() + 10
         while not all(s.finished for s in slot.socks) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
-        while slot.pending and time.monotonic() < deadline:
-            await asyncio.sleep(0.05)
+        while (slot.pending or slot.sent) and time.monotonic() < deadline:  # an action sent as the game
+            await asyncio.sleep(0.05)                                     # ended still gets its answer
         slot.ready = False
         self.account_losses(slot)
         self.game_lengths.append(slot.actions_this_game)
