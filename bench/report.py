@@ -38,7 +38,7 @@ COMMANDS = {
     ENGINES: "make bench-engines",
     LIVE_MEMORY: "make bench-live",
     LIVE_REDIS: "make bench-live-redis",
-    STEP_MEMORY: "make bench-step",
+    STEP_MEMORY: "python -m bench.step --mode memory",
     STEP_REDIS: "python -m bench.step --mode redis --workers 2",
     STEP_FLOOR: "python -m bench.step --floor",
 }
@@ -80,8 +80,10 @@ def commit_of(result: dict[str, Any]) -> str:
 
 
 def command_of(name: str, result: dict[str, Any]) -> str:
-    """The command that made a live run, from its own arguments; the make target otherwise."""
+    """The command that made a live run, from its own arguments; a step test's with its steps; the make target otherwise."""
     args = result.get("args") or {}
+    if name.startswith("step-") and args.get("games_list"):
+        return f"{COMMANDS[name]} --games-list {args['games_list']} --refine {args.get('refine', 2)}"
     if not name.startswith("live-") or "mode" not in args:
         return COMMANDS[name]
     words = ["python -m bench.live", f"--mode {args['mode']}"]
