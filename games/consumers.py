@@ -288,7 +288,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
     seat: int | None
     sent_version: int = 0  # the version of the newest view sent: what this socket's frames report
     known_version: int = 0  # the newest version handled, sent or unchanged for this viewer
-    sent_content: str | None = None  # what the last view sent showed (selectors.view_content)
+    sent_digest: bytes | None = None  # what the last view sent showed (selectors.view_digest)
     timer_deadline: float | None = None
     token_id: int | None = None
     page_frames = False
@@ -613,10 +613,10 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             return
         self.known_version = max(self.known_version, snap.version)
         try:
-            content = selectors.view_content(snap, self.seat)
+            digest = self.view_digest(snap)
         except Exception:
-            content = None  # drawing it again below reports the failure
-        sending = force or even_if_unchanged or content is None or content != self.sent_content
+            digest = None  # drawing it again below reports the failure
+        sending = force or even_if_unchanged or digest is None or digest != self.sent_digest
         if sending:
             self.sent_version = max(self.sent_version, snap.version)
         try:
@@ -627,14 +627,18 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             self._arm_timer(snap.game)
             return
         try:
-            self.sent_content = None
-            content = content if content is not None else selectors.view_content(snap, self.seat)
+            self.sent_digest = None
+            digest = digest if digest is not None else self.view_digest(snap)
             await self.send_view(snap)
-            self.sent_content = content
+            self.sent_digest = digest
         except Exception:
             log.exception("game %s: could not send version %s to seat %s", self.game_id, snap.version, self.seat)
             await self.send_error("server_error", "this view could not be drawn; please reload the page")
         self._arm_timer(snap.game)
+
+    def view_digest(self, snap: selectors.GameSnapshot) -> bytes:
+        """Whether this viewer's view of ``snap`` changed: equal digests, same view."""
+        return selectors.view_digest(snap, self.seat)
 
     async def send_view(self, snap: selectors.GameSnapshot) -> None:
         """Send this viewer's view of ``snap`` in the socket's own format."""
@@ -763,6 +767,9 @@ class GameApiConsumer(BaseGameConsumer):
         return token.user
 
     sent_rematch: dict[str, Any] | None = None
+
+    def view_digest(self, snap: selectors.GameSnapshot) -> bytes:
+        return selectors.view_digest(snap, self.seat, keep_frame=True)  # the frame goes out next
 
     async def send_view(self, snap: selectors.GameSnapshot) -> None:
         await self.send(text_data=selectors.view_frame(snap, self.seat))

@@ -6,6 +6,7 @@ version into a ``GameSnapshot`` that every socket in the process shares.
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,17 +83,20 @@ class GameSnapshot:
 
 @dataclass
 class ViewerView:
-    """One viewer's view at one version: its payload, its JSON view frame, or both.
+    """One viewer's view at one version: its payload, its JSON view frame, or both, and the
+    digest that says whether it changed.
 
     A frame built for a JSON socket keeps only its text: the payload behind it is some
     sixty containers that the cyclic collector would otherwise walk until the next version.
     A payload asked for (the page, the HTTP API) is kept for the next viewer of that seat.
+    The view's text without its version is digested and let go: the frame holds the same
+    text, and a second copy of every live view was a sixth of an idle socket's memory.
     """
 
     version: int
     payload: dict[str, Any] | None = None
     frame: str | None = None
-    content: str | None = None
+    digest: bytes | None = None
 
 
 SNAPSHOTS: LRU[int, GameSnapshot] = LRU(4000)
@@ -184,25 +188,34 @@ def view_frame(snap: GameSnapshot, seat: int | None) -> str:
     """The JSON socket's ``view`` frame for one viewer, serialised once per version and seat."""
     entry = _viewer_view(snap, seat)
     if entry.frame is None:
-        entry.frame = f'{{"type":"view","version":{snap.version},' + _content(entry, snap, seat)[1:]
+        _digest(entry, snap, seat, keep_frame=True)
     return entry.frame
 
 
-def view_content(snap: GameSnapshot, seat: int | None) -> str:
-    """What one viewer sees of a snapshot, as JSON text without the version: equal text at two
-    versions means the viewer's view did not change between them. Built once per version and seat."""
-    return _content(_viewer_view(snap, seat), snap, seat)
+def view_digest(snap: GameSnapshot, seat: int | None, *, keep_frame: bool = False) -> bytes:
+    """A digest of what one viewer sees of a snapshot, its version aside: equal digests at two
+    versions mean the viewer's view did not change between them. Worked out once per version
+    and seat; with ``keep_frame`` (a JSON socket, which sends it next) the frame is kept too."""
+    entry = _viewer_view(snap, seat)
+    if entry.digest is None or (keep_frame and entry.frame is None):
+        _digest(entry, snap, seat, keep_frame=keep_frame)
+    return entry.digest
 
 
-def _content(entry: ViewerView, snap: GameSnapshot, seat: int | None) -> str:
-    if entry.content is None:
-        public, public_json = _public_part(snap)
-        own = _own_part(snap, seat, public)
-        if entry.payload is None:  # the JSON socket: the shared text once a version, this viewer's part here
-            entry.content = public_json[:-1] + "," + jsontext.dumps(own)[1:]
-        else:
-            entry.content = jsontext.dumps({key: value for key, value in entry.payload.items() if key != "version"})
-    return entry.content
+# a viewer's own part of its payload (``_own_part``), in the order it is built
+OWN_KEYS = ("seat", "view", "legal_actions", "prompt", "log", "ready_action")
+
+
+def _digest(entry: ViewerView, snap: GameSnapshot, seat: int | None, *, keep_frame: bool) -> None:
+    """The viewer's view as JSON text without the version (the part every viewer shares, then
+    its own), digested, and kept as the JSON socket's frame when asked."""
+    public, public_json = _public_part(snap)
+    own = ({key: entry.payload[key] for key in OWN_KEYS} if entry.payload is not None
+           else _own_part(snap, seat, public))
+    text = public_json[:-1] + "," + jsontext.dumps(own)[1:]
+    entry.digest = hashlib.blake2b(text.encode(), digest_size=16).digest()
+    if keep_frame:
+        entry.frame = f'{{"type":"view","version":{snap.version},' + text[1:]
 
 
 def _viewer_view(snap: GameSnapshot, seat: int | None) -> ViewerView:
