@@ -7,7 +7,8 @@ version into a ``GameSnapshot`` that every socket in the process shares.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from games import engines, jsontext, pacing, tables
@@ -58,8 +59,10 @@ class GameSnapshot:
     records: list[LogRecord]  # newest first
     state: dict[str, Any] | None
     rated: bool | None = None  # games.selectors.games.rated_status when read
-    # what every viewer of this version shares (``_public_part``), worked out for its first viewer
-    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    @cached_property
+    def shared(self) -> SharedPart:
+        """What every viewer of this version sees alike, worked out for its first viewer."""
+        return _shared_part(self)
 
     @property
     def version(self) -> int:
@@ -79,6 +82,16 @@ class GameSnapshot:
         if user is None or not user.is_authenticated:
             return None
         return next((p for p in self.players if p["user_id"] == user.pk), None)
+
+
+@dataclass(frozen=True)
+class SharedPart:
+    """What every viewer of one version sees alike: the payload's keys, their JSON text (without
+    the version) and the seats the rules ask now."""
+
+    payload: dict[str, Any]
+    json: str
+    to_act: dict[int, Any]
 
 
 @dataclass
@@ -209,10 +222,10 @@ OWN_KEYS = ("seat", "view", "legal_actions", "prompt", "log", "ready_action")
 def _digest(entry: ViewerView, snap: GameSnapshot, seat: int | None, *, keep_frame: bool) -> None:
     """The viewer's view as JSON text without the version (the part every viewer shares, then
     its own), digested, and kept as the JSON socket's frame when asked."""
-    public, public_json = _public_part(snap)
+    shared = snap.shared
     own = ({key: entry.payload[key] for key in OWN_KEYS} if entry.payload is not None
-           else _own_part(snap, seat, public))
-    text = public_json[:-1] + "," + jsontext.dumps(own)[1:]
+           else _own_part(snap, seat, shared))
+    text = shared.json[:-1] + "," + jsontext.dumps(own)[1:]
     entry.digest = hashlib.blake2b(text.encode(), digest_size=16).digest()
     if keep_frame:
         entry.frame = f'{{"type":"view","version":{snap.version},' + text[1:]
@@ -229,16 +242,12 @@ def _viewer_view(snap: GameSnapshot, seat: int | None) -> ViewerView:
 
 
 def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
-    public, _ = _public_part(snap)
-    return {**public, "version": snap.version, **_own_part(snap, seat, public)}
+    shared = snap.shared
+    return {**shared.payload, "version": snap.version, **_own_part(snap, seat, shared)}
 
 
-def _public_part(snap: GameSnapshot) -> tuple[dict[str, Any], str]:
-    """What every viewer of this version sees alike, and its JSON text without the version:
-    worked out for the first viewer of the version and shared by the rest."""
-    memo = snap.memo.get("public")
-    if memo is not None:
-        return memo
+def _shared_part(snap: GameSnapshot) -> SharedPart:
+    """What every viewer of this version sees alike (``GameSnapshot.shared``)."""
     game = snap.game
     ruleset = engines.get(game.game_type)
     outcome = named_outcome(game.outcome, snap.names)
@@ -268,12 +277,10 @@ def _public_part(snap: GameSnapshot) -> tuple[dict[str, Any], str]:
     if snap.state is not None and game.status == Game.Status.ACTIVE and ruleset.outcome(snap.state) is None:
         to_act = ruleset.to_act(snap.state)
         public["waiting_for"] = sorted(to_act)
-    memo = snap.memo["public"] = (public, jsontext.dumps(public))
-    snap.memo["to_act"] = to_act
-    return memo
+    return SharedPart(payload=public, json=jsontext.dumps(public), to_act=to_act)
 
 
-def _own_part(snap: GameSnapshot, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
+def _own_part(snap: GameSnapshot, seat: int | None, shared: SharedPart) -> dict[str, Any]:
     """What this viewer sees of this version that others may not: its seat's view of the
     rules, what it is asked and may do, and the log lines it may read."""
     game = snap.game
@@ -284,8 +291,9 @@ def _own_part(snap: GameSnapshot, seat: int | None, public: dict[str, Any]) -> d
         return own
     ruleset = engines.get(game.game_type)
     view = ruleset.view(state, seat)
+    public = shared.payload
     own["view"] = settled_view(view, outcome=public["outcome"]) if game.status == Game.Status.FINISHED else view
-    to_act = snap.memo["to_act"]
+    to_act = shared.to_act
     if seat is not None and seat in to_act and seat not in public["resigned"] + public["handed"]:
         prompt = to_act[seat].as_dict()
         prompt["deadline"] = (game.prompts.get("seats", {}).get(str(seat)) or {}).get("deadline")
