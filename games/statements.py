@@ -73,8 +73,10 @@ def write_move(game: Game, records: list[ActionRecord], columns: list[str]) -> N
     connection = connections[alias]
     found_length = game.log_length - len(records)
     try:
-        if records:
-            _run(connection, _insert_sql(alias), _insert_params(connection, records), many=True)
+        for start in range(0, len(records), INSERT_ROWS_AT_MOST):
+            chunk = records[start:start + INSERT_ROWS_AT_MOST]
+            _run(connection, _insert_sql(alias, len(chunk)),
+                 [value for row in _insert_params(connection, chunk) for value in row])
         updated = _run(connection, _update_sql(alias, tuple(sorted(columns))),
                        [*_update_params(connection, game, columns), game.pk, found_length])
     except IntegrityError as exc:
@@ -83,17 +85,14 @@ def write_move(game: Game, records: list[ActionRecord], columns: list[str]) -> N
         raise ConcurrentWrite(f"game {game.pk} is gone, or its log is no longer {found_length} entries long")
 
 
-def _run(connection, sql: str, params, *, many: bool = False, fetch: bool = False):
+def _run(connection, sql: str, params, *, fetch: bool = False):
     """One statement on the driver's own cursor, its errors as Django's: the first row
     (``fetch``), else the rows it changed."""
     connection.ensure_connection()
     with connection.wrap_database_errors:
         cursor = connection.connection.cursor()
         try:
-            if many:
-                cursor.executemany(sql, params)
-            else:
-                cursor.execute(sql, params)
+            cursor.execute(sql, params)
             return cursor.fetchone() if fetch else cursor.rowcount
         finally:
             cursor.close()
@@ -245,14 +244,21 @@ def _insert_fields() -> tuple:
     return tuple(f for f in ActionRecord._meta.concrete_fields if not f.primary_key)
 
 
+# Log entries one ``INSERT`` takes: a move by a player who plays against computer players logs
+# their answers too, and one statement per entry (or ``executemany``, which psycopg runs in its
+# pipeline mode, an eighth of a worker's CPU when it was used for a move's single entry) costs
+# more than the rows do. The cap keeps a statement's parameters within every backend's limit.
+INSERT_ROWS_AT_MOST = 100
+
+
 @cache
-def _insert_sql(alias: str) -> str:
-    """``INSERT`` of one log entry, for ``executemany``."""
+def _insert_sql(alias: str, rows: int) -> str:
+    """``INSERT`` of ``rows`` log entries in one statement."""
     qn = connections[alias].ops.quote_name
     fields = _insert_fields()
     one_row = f"({', '.join(['%s'] * len(fields))})"
     return _placeholders(alias, f"INSERT INTO {qn(ActionRecord._meta.db_table)} "
-                                f"({', '.join(qn(f.column) for f in fields)}) VALUES {one_row}")
+                                f"({', '.join(qn(f.column) for f in fields)}) VALUES {', '.join([one_row] * rows)}")
 
 
 @cache

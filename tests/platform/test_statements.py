@@ -29,18 +29,21 @@ def test_the_read_of_a_missing_game_is_none(db):
         assert statements.read_game(987654) is None
 
 
-def test_inserted_actions_read_back_as_written(make_user):
+@pytest.mark.parametrize("count", [1, 3, statements.INSERT_ROWS_AT_MOST, 2 * statements.INSERT_ROWS_AT_MOST + 1])
+def test_inserted_actions_read_back_as_written(make_user, count):
+    """One entry (a player's move) or many (computer players answering after it), past what
+    one statement takes: every entry stored once, in order."""
     game = started_game(make_user("Ana"), make_user("Ben"))
     action = {"type": "choose", "card": "snowball", "nested": [1, {"ü": None}]}
     events = [{"type": "locked", "text": "Ana has chosen", "visible_to": [0]}]
     first = game.log_length + 1
-    records = [ActionRecord(game=game, seq=first + i, seat=1, action=action, action_id=f"a-{i}",
-                            source=ActionRecord.Source.BOT, events=events, version=123 + i) for i in range(3)]
-    game.log_length += 3
+    records = [ActionRecord(game=game, seq=first + i, seat=i % 2, action={**action, "i": i}, action_id=f"a-{i}",
+                            source=ActionRecord.Source.BOT, events=events, version=123 + i) for i in range(count)]
+    game.log_length += count
     statements.write_move(game, records, ["log_length"])
     stored = list(ActionRecord.objects.filter(game=game, seq__gte=first).order_by("seq"))
     assert [(r.seq, r.seat, r.action, r.action_id, r.source, r.events, r.version) for r in stored] == [
-        (first + i, 1, action, f"a-{i}", "bot", events, 123 + i) for i in range(3)]
+        (first + i, i % 2, {**action, "i": i}, f"a-{i}", "bot", events, 123 + i) for i in range(count)]
     assert all(r.created_at is not None for r in stored)
     assert Game.objects.get(pk=game.pk).log_length == game.log_length
 
