@@ -1,7 +1,9 @@
 """The statements every move runs, with their SQL built once per database instead of per call.
 
 A move runs the same three statements: the read of the game (with whether the player's seat
-already logged this ``action_id``), the inserts into its log, the update of its row.
+already logged this ``action_id``), the inserts into its log, the update of its row (on
+PostgreSQL the last two are one statement: a round trip costs the worker and the server
+more than the rows do).
 Django's ORM builds a query's SQL each time it runs, and for these that costs several times
 what the move's own work does (measured: docs/where-code-runs.md). These helpers build that
 SQL from the models' own metadata once per database, in the driver's own placeholder style,
@@ -72,13 +74,17 @@ def write_move(game: Game, records: list[ActionRecord], columns: list[str]) -> N
     alias = router.db_for_write(Game)
     connection = connections[alias]
     found_length = game.log_length - len(records)
+    chunks = [records[start:start + INSERT_ROWS_AT_MOST] for start in range(0, len(records), INSERT_ROWS_AT_MOST)]
+    with_the_update = chunks.pop() if chunks and connection.vendor == "postgresql" else []
+    update_params = [*_update_params(connection, game, columns), game.pk, found_length]
     try:
-        for start in range(0, len(records), INSERT_ROWS_AT_MOST):
-            chunk = records[start:start + INSERT_ROWS_AT_MOST]
-            _run(connection, _insert_sql(alias, len(chunk)),
-                 [value for row in _insert_params(connection, chunk) for value in row])
-        updated = _run(connection, _update_sql(alias, tuple(sorted(columns))),
-                       [*_update_params(connection, game, columns), game.pk, found_length])
+        for chunk in chunks:
+            _run(connection, _insert_sql(alias, len(chunk)), _flat_insert_params(connection, chunk))
+        if with_the_update:  # PostgreSQL: the last entries and the row in one statement, one round trip
+            updated = _run(connection, _insert_and_update_sql(alias, len(with_the_update), tuple(sorted(columns))),
+                           [*_flat_insert_params(connection, with_the_update), *update_params])
+        else:
+            updated = _run(connection, _update_sql(alias, tuple(sorted(columns))), update_params)
     except IntegrityError as exc:
         raise ConcurrentWrite(f"game {game.pk}: its log already holds entry {records[0].seq} ({exc})") from exc
     if updated != 1:
@@ -123,9 +129,10 @@ def _loads(value):
             return value
 
 
-def _insert_params(connection, records: list[ActionRecord]) -> list[list]:
+def _flat_insert_params(connection, records: list[ActionRecord]) -> list:
+    """The parameters of ``records``' rows, one row after another."""
     preps = _preps(connection, _insert_fields())
-    return [[prep(field.pre_save(record, add=True)) for field, prep in preps] for record in records]
+    return [prep(field.pre_save(record, add=True)) for record in records for field, prep in preps]
 
 
 def _update_params(connection, game: Game, columns: list[str]) -> list:
@@ -259,6 +266,14 @@ def _insert_sql(alias: str, rows: int) -> str:
     one_row = f"({', '.join(['%s'] * len(fields))})"
     return _placeholders(alias, f"INSERT INTO {qn(ActionRecord._meta.db_table)} "
                                 f"({', '.join(qn(f.column) for f in fields)}) VALUES {', '.join([one_row] * rows)}")
+
+
+@cache
+def _insert_and_update_sql(alias: str, rows: int, columns: tuple[str, ...]) -> str:
+    """PostgreSQL's ``WITH ... INSERT`` of ``rows`` log entries around the row's ``UPDATE``:
+    one statement, whose count is the update's (the insert is undone with the transaction
+    when the update finds the log moved on)."""
+    return f"WITH logged AS ({_insert_sql(alias, rows)}) {_update_sql(alias, columns)}"
 
 
 @cache
