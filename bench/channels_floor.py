@@ -123,4 +123,4 @@ application = URLRouter([path("ws/api/games/<int:game_id>/", FloorConsumer.as_as
 
 if os.environ.get("FLOOR_UNTUNED", "") in ("", "0"):
     # as snowball_site/asgi.py does, so that only the game differs
-    tune_the_interpreter(full_collection_every=float(os.environ.get("SNOWBALL_FULL_COLLECTION_SECONDS", "30")))
+    tune_the_interpreter(full_collection_every=float(os.environ.get("SNOWBALL_FULL_COLLECTION_SECONDS", "300")))

@@ -220,7 +220,7 @@ def _served_at() -> str:
 SNOWBALL_SITE_URL = (os.environ.get("SNOWBALL_SITE_URL") or _served_at()).rstrip("/")
 # Seconds between two full collections of the cyclic collector in a server (0: only when
 # its thresholds say; snowball_site/tuning.py).
-SNOWBALL_FULL_COLLECTION_SECONDS = float(os.environ.get("SNOWBALL_FULL_COLLECTION_SECONDS", "30"))
+SNOWBALL_FULL_COLLECTION_SECONDS = float(os.environ.get("SNOWBALL_FULL_COLLECTION_SECONDS", "300"))
 
 LOGGING = {
     "version": 1,
