@@ -252,9 +252,10 @@ def _insert_fields() -> tuple:
 
 
 # Log entries one ``INSERT`` takes: a move by a player who plays against computer players logs
-# their answers too, and one statement per entry (or ``executemany``, which psycopg runs in its
-# pipeline mode, an eighth of a worker's CPU when it was used for a move's single entry) costs
-# more than the rows do. The cap keeps a statement's parameters within every backend's limit.
+# their answers too, and one statement per entry costs more than the rows do (``executemany``,
+# which psycopg runs in its pipeline mode even for one row, took 0.14 ms of the worker's CPU
+# where one ``execute`` takes 0.11). The cap keeps a statement's parameters within every
+# backend's limit.
 INSERT_ROWS_AT_MOST = 100
 
 
