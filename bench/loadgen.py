@@ -138,16 +138,22 @@ def socket_request(base: str, game: dict[str, Any], sock: Sock) -> tuple[str, di
     return f"{base}/ws/api/games/{game['id']}/", headers, None
 
 
-def reached_at(sock: Sock, version: int, created: dict[int, float]) -> float | None:
+def reached_at(sock: Sock, version: int, created: dict[int, float],
+               in_flight_since: float | None = None) -> float | None:
     """When ``sock`` was sent a view showing ``version``: its first view at or past it, unless that
     view is of a later version made by a move sent before the view arrived (``created``: version ->
-    when its move was sent). That view answers the later move; the viewer's view did not change at
-    ``version`` and the server sent it nothing for it (None). Had the server skipped ``version``
-    because it was behind, the later move's own timing has that socket."""
+    when its move was sent), or by a move still unanswered that was sent before it arrived
+    (``in_flight_since``: the earliest send of those; a page's player learns its move's version
+    from its own next view, which may come after the others'). That view answers the later move;
+    the viewer's view did not change at ``version`` and the server sent it nothing for it (None).
+    Had the server skipped ``version`` because it was behind, the later move's own timing has
+    that socket."""
     for seen, t in sock.hist:
         if seen < version:
             continue
         if any(created.get(later, t) < t for later in range(version + 1, seen + 1)):
+            return None
+        if seen > version and in_flight_since is not None and in_flight_since < t:
             return None
         return t
     return None
@@ -430,7 +436,9 @@ class Worker:
             if behind and (give_up_after is None or actor.version < version or now - t_send < give_up_after):
                 keep.append(entry)
                 continue
-            reached = [(s, reached_at(s, version, slot.created)) for s in slot.socks if s.version >= version]
+            in_flight_since = min((sent[0] for sent in slot.sent.values()), default=None)
+            reached = [(s, reached_at(s, version, slot.created, in_flight_since))
+                       for s in slot.socks if s.version >= version]
             reached = [(s, t) for s, t in reached if t is not None]
             self.count["viewers_not_sent"] += len(slot.socks) - len(reached)
             done = max((t for _, t in reached), default=now)

@@ -149,3 +149,20 @@ def test_a_move_that_changed_only_some_views_is_timed_to_those_not_to_the_next_m
     assert worker.latency.get_max_value() == pytest.approx(40_000, rel=0.01)  # neither is 3 s
     assert worker.latency_kind["json"].get_total_count() == 2
     assert worker.latency_kind["page"].get_total_count() == 1
+
+
+def test_a_move_is_not_timed_to_the_next_move_of_a_page_player_whose_own_view_comes_last(worker, slot):
+    """A page's player marks a card (only its own view changes), then plays 3 s later; every
+    other socket shows the play before the player's own page does, so its version is not yet
+    known when they have it."""
+    player = slot.socks[1]
+    sent_by(slot, player, t_send=100.0, action_id="mark")
+    frame(worker, slot, 1, page(6), 100.01)
+    sent_by(slot, player, t_send=103.0, action_id="play")
+    frame(worker, slot, 0, json_view(7), 103.01)
+    frame(worker, slot, 2, json_view(7), 103.02)
+    frame(worker, slot, 3, page(7), 103.03)
+    frame(worker, slot, 1, page(7), 103.04)
+
+    assert worker.count["delivered"] == 2
+    assert worker.latency.get_max_value() == pytest.approx(40_000, rel=0.01)  # neither is 3 s
