@@ -430,13 +430,13 @@ class Worker:
         way the action is timed until the last socket that was sent it, and the others are
         counted (``viewers_not_sent``)."""
         keep = []
+        in_flight_since = min((sent[0] for sent in slot.sent.values()), default=None)
         for entry in slot.pending:
             version, t_send, window, actor = entry
             behind = [s for s in slot.socks if s.version < version]
             if behind and (give_up_after is None or actor.version < version or now - t_send < give_up_after):
                 keep.append(entry)
                 continue
-            in_flight_since = min((sent[0] for sent in slot.sent.values()), default=None)
             reached = [(s, reached_at(s, version, slot.created, in_flight_since))
                        for s in slot.socks if s.version >= version]
             reached = [(s, t) for s, t in reached if t is not None]
