@@ -10,8 +10,9 @@ SQL from the models' own metadata once per database, in the driver's own placeho
 and run it on the driver's cursor (Django's error translation kept, its per-statement wrappers
 and SQLite's placeholder rewrite not). Values go through each field's own ``pre_save`` and
 ``get_db_prep_save`` (and back through its converters), except JSON, which is written with
-orjson (the same JSON; the standard library's encoder took a tenth of a move's time), so what
-is stored and read is what the ORM would store and read. Everything else uses the ORM.
+orjson (the same JSON; the standard library's encoder took a tenth of a move's time), and
+numbers and text that preparation would hand on unchanged, so what is stored and read is what
+the ORM would store and read. Everything else uses the ORM.
 
 The write is guarded: it changes the game's row only if the stored log is still as long as
 the move found it, so a move computed from a row that another writer has changed since (a
@@ -89,6 +90,43 @@ def write_move(game: Game, records: list[ActionRecord], columns: list[str]) -> N
         raise ConcurrentWrite(f"game {game.pk}: its log already holds entry {records[0].seq} ({exc})") from exc
     if updated != 1:
         raise ConcurrentWrite(f"game {game.pk} is gone, or its log is no longer {found_length} entries long")
+
+
+def write_held_move(game: Game, records: list[ActionRecord], columns: list[str], *, held_version: int,
+                    token_id: int | None = None) -> None:
+    """Append ``records`` and write ``columns`` of the game's row, computed from a row this
+    process holds instead of one it read, provided the stored row is still at ``held_version``
+    (every writer of a game in play moves its version) and, with ``token_id``, that API token
+    still exists. ``ConcurrentWrite`` when the guard fails or the log already holds one of
+    ``records``' entries or action ids (a resent action).
+
+    On PostgreSQL, outside a transaction, it is one statement (the row's guarded update, and
+    the log's insert only for the row it updated): one round trip, no ``BEGIN`` or ``COMMIT``,
+    and nothing written when it fails. Elsewhere, call it inside a transaction, which must
+    roll back when it fails. At most ``INSERT_ROWS_AT_MOST`` records.
+    """
+    alias = router.db_for_write(Game)
+    connection = connections[alias]
+    if not 1 <= len(records) <= INSERT_ROWS_AT_MOST:
+        raise ValueError(f"a held move writes 1 to {INSERT_ROWS_AT_MOST} log entries, not {len(records)}")
+    key = tuple(sorted(columns))
+    guard = [game.pk, held_version] + ([token_id] if token_id is not None else [])
+    update_params = _update_params(connection, game, columns)
+    insert_params = _flat_insert_params(connection, records)
+    try:
+        if connection.vendor == "postgresql" and not connection.in_atomic_block:
+            written = _run(connection, _held_write_sql(alias, len(records), key, token_id is not None),
+                           [*update_params, *guard, *insert_params])
+            updated = 1 if written == len(records) else 0
+        else:
+            _run(connection, _insert_sql(alias, len(records)), insert_params)
+            updated = _run(connection, _held_update_sql(alias, key, token_id is not None), [*update_params, *guard])
+    except IntegrityError as exc:
+        raise ConcurrentWrite(f"game {game.pk}: its log already holds entry {records[0].seq} or action "
+                              f"{records[0].action_id!r} ({exc})") from exc
+    if updated != 1:
+        raise ConcurrentWrite(f"game {game.pk} is no longer at version {held_version}, or is gone, or the API "
+                              "token is revoked")
 
 
 def _run(connection, sql: str, params, *, fetch: bool = False):
@@ -170,7 +208,18 @@ def _prep_of(connection, field):
             return lambda value: None if value is None else wrap(value, dumps=dumps)
         if connection.vendor in ("sqlite", "mysql") and field.name not in ORM_TEXT_FIELDS:
             return lambda value: None if value is None else dumps(value)
-    return lambda value: field.get_db_prep_save(value, connection)
+
+    def prep(value):
+        return field.get_db_prep_save(value, connection)
+
+    target = field.target_field if field.is_relation else field
+    plain, probe = ((str, "a") if isinstance(field, models.CharField) else (int, 1) if isinstance(target, models.IntegerField)
+                    else (float, 0.5) if isinstance(target, models.FloatField) else (None, None))
+    if plain is None or type(prep(probe)) is not plain:  # on PostgreSQL a number is wrapped in its column's type
+        return prep
+    if plain is str:  # its preparation hands any str (a choice too) on as it is
+        return lambda value: value if isinstance(value, str) else prep(value)
+    return lambda value: value if type(value) is plain else prep(value)  # as ``int(3)`` gives it back
 
 
 def _placeholders(alias: str, sql: str) -> str:
@@ -284,3 +333,37 @@ def _update_sql(alias: str, columns: tuple[str, ...]) -> str:
     return _placeholders(alias, f"UPDATE {qn(Game._meta.db_table)} SET {assignments} "
                                 f"WHERE {qn(Game._meta.pk.column)} = %s "
                                 f"AND {qn(Game._meta.get_field('log_length').column)} = %s")
+
+
+def _held_guard(alias: str, with_token_check: bool) -> str:
+    qn = connections[alias].ops.quote_name
+    guard = (f" WHERE {qn(Game._meta.pk.column)} = %s AND {qn(Game._meta.get_field('version').column)} = %s")
+    if with_token_check:
+        tokens = ApiToken._meta
+        guard += f" AND EXISTS (SELECT 1 FROM {qn(tokens.db_table)} WHERE {qn(tokens.pk.column)} = %s)"
+    return guard
+
+
+@cache
+def _held_update_sql(alias: str, columns: tuple[str, ...], with_token_check: bool) -> str:
+    """The row's update guarded on its version (and the API token's existence)."""
+    qn = connections[alias].ops.quote_name
+    assignments = ", ".join(f"{qn(Game._meta.get_field(name).column)} = %s" for name in columns)
+    return _placeholders(alias, f"UPDATE {qn(Game._meta.db_table)} SET {assignments}"
+                                f"{_held_guard(alias, with_token_check)}")
+
+
+@cache
+def _held_write_sql(alias: str, rows: int, columns: tuple[str, ...], with_token_check: bool) -> str:
+    """PostgreSQL: the guarded update, and the log's ``rows`` entries inserted only if it updated
+    the row, in one statement whose count is the entries inserted (0: nothing written)."""
+    connection = connections[alias]
+    qn = connection.ops.quote_name
+    fields = _insert_fields()
+    typed = ", ".join(f"CAST(%s AS {field.db_type(connection)})" for field in fields)
+    names = ", ".join(qn(f.column) for f in fields)
+    values = ", ".join([f"({typed})"] * rows)
+    return (f"WITH moved AS ({_held_update_sql(alias, columns, with_token_check)} "
+            f"RETURNING {qn(Game._meta.pk.column)}) "
+            f"INSERT INTO {qn(ActionRecord._meta.db_table)} ({names}) "
+            f"SELECT entries.* FROM moved, (VALUES {values}) AS entries ({names})")

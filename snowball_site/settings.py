@@ -91,6 +91,10 @@ SNOWBALL_GAME_LOCK_LEASE_SECONDS = float(os.environ.get("SNOWBALL_GAME_LOCK_LEAS
 # game to one worker, and the database's row lock and the move's conditional write order
 # the rare writers on two workers), or in Redis ("1"; docs/performance.md has both measured).
 SNOWBALL_GAME_LOCK_IN_REDIS = os.environ.get("SNOWBALL_GAME_LOCK_IN_REDIS", "0") == "1"
+# A move on a game this process already holds (its row and state, from its last move here or
+# its sockets' last read) is computed on what it holds and written guarded on the row's version,
+# without reading the row first ("0": every move reads it; games/services/play.py).
+SNOWBALL_HELD_MOVES = os.environ.get("SNOWBALL_HELD_MOVES", "1") == "1"
 
 _default_sqlite = BASE_DIR / "db.sqlite3"
 DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL") or f"sqlite:///{_default_sqlite}",

@@ -28,6 +28,8 @@ DATABASE_TESTS = [
     "tests/platform/test_fuzz.py",
     "tests/platform/test_connection_pool.py",
     "tests/platform/test_move_path.py",
+    "tests/platform/test_held_moves.py",
+    "tests/platform/test_view_frame_payload.py",
     "tests/platform/test_socket_answers.py",
     "tests/platform/test_tables.py",
     "tests/platform/test_tables_api.py",

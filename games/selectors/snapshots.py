@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+import orjson
+
 from games import engines, jsontext, pacing, tables
 from games.caches import LRU
 from games.models import ActionRecord, Game
@@ -24,22 +26,24 @@ LOG_RECORDS = 40
 
 @dataclass(frozen=True)
 class LogRecord:
-    """One logged action as the game log shows it: per event, who may read it and its line.
+    """One logged action as the game log shows it: per event, who may read it and its line as
+    JSON text (``{"seq", "type", "text"}``).
 
-    Tuples of strings and numbers, not lists: the cyclic collector stops tracking such
-    tuples (and dicts of plain values) after one look, and a live server holds the log of
-    every game it serves, so its young collections walk that much less.
+    Each line is encoded once, when its action is logged, not again in every view of every
+    later version (a view carries the last sixty lines). Tuples and strings, not lists and
+    dicts: the cyclic collector does not walk strings and stops tracking such tuples after
+    one look, and a live server holds the log of every game it serves.
     """
 
     seq: int
-    lines: tuple[tuple[tuple[int, ...] | None, dict[str, Any]], ...]
+    lines: tuple[tuple[tuple[int, ...] | None, str], ...]
 
 
 def log_records(records: list[dict[str, Any]], names: list[str]) -> list[LogRecord]:
     """``{"seq", "events"}`` rows as log records, with the players' names filled in once."""
     return [LogRecord(seq=r["seq"], lines=tuple(
-        (_readers(event), {"seq": r["seq"], "type": event.get("type", ""),
-                           "text": fill_names(event.get("text", ""), names)})
+        (_readers(event), jsontext.dumps({"seq": r["seq"], "type": event.get("type", ""),
+                                          "text": fill_names(event.get("text", ""), names)}))
         for event in r["events"])) for r in records]
 
 
@@ -169,8 +173,17 @@ def note_commit(game: Game, state: dict[str, Any], new_records: list[ActionRecor
 
 
 def game_log(records: list[LogRecord], seat: int | None, limit: int = LOG_LENGTH) -> list[dict[str, Any]]:
-    """The newest lines this viewer may read, oldest first (shared between viewers: do not mutate)."""
-    lines: list[dict[str, Any]] = []
+    """The newest lines this viewer may read, oldest first: ``{"seq", "type", "text"}`` each."""
+    return orjson.loads(game_log_json(records, seat, limit))
+
+
+def game_log_json(records: list[LogRecord], seat: int | None, limit: int = LOG_LENGTH) -> str:
+    """``game_log`` as JSON text, put together from each line's own text."""
+    return "[" + ",".join(_game_log_lines(records, seat, limit)) + "]"
+
+
+def _game_log_lines(records: list[LogRecord], seat: int | None, limit: int) -> list[str]:
+    lines: list[str] = []
     for record in records:
         for visible_to, line in reversed(record.lines):
             if visible_to is not None and seat not in visible_to:
@@ -221,11 +234,15 @@ OWN_KEYS = ("seat", "view", "legal_actions", "prompt", "log", "ready_action")
 
 def _digest(entry: ViewerView, snap: GameSnapshot, seat: int | None, *, keep_frame: bool) -> None:
     """The viewer's view as JSON text without the version (the part every viewer shares, then
-    its own), digested, and kept as the JSON socket's frame when asked."""
+    its own, with the log put together from its lines' own text), digested, and kept as the
+    JSON socket's frame when asked."""
     shared = snap.shared
-    own = ({key: entry.payload[key] for key in OWN_KEYS} if entry.payload is not None
-           else _own_part(snap, seat, shared))
-    text = shared.json[:-1] + "," + jsontext.dumps(own)[1:]
+    own = ({key: entry.payload[key] for key in OWN_KEYS if key != "log"} if entry.payload is not None
+           else _own_part(snap, seat, shared, with_log=False))
+    ready = own.pop("ready_action")
+    own_text = (jsontext.dumps(own)[1:-1] + ',"log":' + _log_json(snap, seat)
+                + ',"ready_action":' + jsontext.dumps(ready) + "}")
+    text = shared.json[:-1] + "," + own_text
     entry.digest = hashlib.blake2b(text.encode(), digest_size=16).digest()
     if keep_frame:
         entry.frame = f'{{"type":"view","version":{snap.version},' + text[1:]
@@ -280,12 +297,14 @@ def _shared_part(snap: GameSnapshot) -> SharedPart:
     return SharedPart(payload=public, json=jsontext.dumps(public), to_act=to_act)
 
 
-def _own_part(snap: GameSnapshot, seat: int | None, shared: SharedPart) -> dict[str, Any]:
+def _own_part(snap: GameSnapshot, seat: int | None, shared: SharedPart, *, with_log: bool = True) -> dict[str, Any]:
     """What this viewer sees of this version that others may not: its seat's view of the
-    rules, what it is asked and may do, and the log lines it may read."""
+    rules, what it is asked and may do, and (``with_log``) the log lines it may read."""
     game = snap.game
     own: dict[str, Any] = {"seat": seat, "view": None, "legal_actions": [], "prompt": None, "log": [],
                            "ready_action": None}
+    if not with_log:
+        del own["log"]
     state = snap.state
     if state is None:
         return own
@@ -300,8 +319,14 @@ def _own_part(snap: GameSnapshot, seat: int | None, shared: SharedPart) -> dict[
         own["prompt"] = prompt
         own["legal_actions"] = ruleset.legal_actions(state, seat)
         own["ready_action"] = ready_action(ruleset, state, seat)
-    own["log"] = game_log(snap.records, seat)
+    if with_log:
+        own["log"] = game_log(snap.records, seat)
     return own
+
+
+def _log_json(snap: GameSnapshot, seat: int | None) -> str:
+    """The viewer's log lines as ``_own_part`` gives them, as JSON text: none before the game has a state."""
+    return "[]" if snap.state is None else game_log_json(snap.records, seat)
 
 
 # Where an engine's view asks its viewer to act, at the top and in its ``you`` block, each

@@ -104,6 +104,25 @@ def sqlite_writer() -> Iterator[None]:
         _SQLITE_WRITER.release()
 
 
+@contextmanager
+def held_write() -> Iterator[None]:
+    """Where a move on a held row is written (``statements.write_held_move``): on PostgreSQL
+    outside a transaction, nothing (its one statement is its own transaction); otherwise this
+    process's turn to write on SQLite and a transaction (a savepoint inside one already open),
+    rolled back when the write fails."""
+    connection = connections[router.db_for_write(Game)]
+    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        yield
+        return
+    with sqlite_writer(), transaction.atomic():
+        yield
+
+
+def release_lock(lock, game_id: int) -> None:
+    """Release a game's lock taken with ``lock.__enter__()`` after work that went well."""
+    _release(lock, game_id, None, None, None)
+
+
 def _release(lock, game_id: int, *exc_info) -> None:
     try:
         lock.__exit__(*exc_info)

@@ -2,8 +2,10 @@
 anyone hears of them."""
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
+import logging
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,10 +21,12 @@ from games.errors import BadRequest, Conflict, Forbidden, NotFound, NotSeated, S
 from games.models import ActionRecord, Game, Seat
 from games.selectors import fill_names, seat_names
 from games.services import broadcast as broadcasting
-from games.services.locking import locked_game, ruleset_of
+from games.services.locking import game_lock, held_write, locked_game, release_lock, ruleset_of
 from games.services import ratings, turn_mail
 from games.services.reveal import Arrival, note_sealed_lock, tell_the_barrier
 from games.state_cache import STATE_CACHE
+
+log = logging.getLogger(__name__)
 
 MAX_AUTOMATIC_STEPS = 500
 
@@ -47,6 +51,10 @@ def submit_action(*, game_id: int, user, action: Any, action_id: str, version: A
     """
     try:
         _check_submission(action=action, action_id=action_id, version=version)
+        held = _play_held(game_id=game_id, user=user, action=action, action_id=action_id, version=version,
+                          token_id=token_id)
+        if held is not None:
+            return held
         with locked_game(game_id, action_id=action_id, user=user, token_id=token_id) as game:
             if not game.token_live:
                 raise TokenRevoked("the API token of this connection was revoked")
@@ -58,6 +66,61 @@ def submit_action(*, game_id: int, user, action: Any, action_id: str, version: A
         if token_id is not None and not token_is_live(token_id):
             raise TokenRevoked("the API token of this connection was revoked") from None
         raise
+
+
+def _play_held(*, game_id: int, user, action: dict, action_id: str, version: int,
+               token_id: int | None) -> ActionResult | None:
+    """The move computed on the row and state this process holds for the game (the snapshot its
+    last move here or its sockets' last read left), written without reading the row first, in
+    one statement on PostgreSQL, guarded on the row's version and the API token
+    (``statements.write_held_move``). None when the move must be made on a row read under its
+    lock instead (``locked_game``): nothing held, the move refused for any reason (that path
+    answers it, a resent action as a duplicate first), a move that ends the game (rated in its
+    own transaction), or a row that moved on since. Nothing is written then."""
+    if not settings.SNOWBALL_HELD_MOVES or _held(game_id) is None:
+        return None
+    try:
+        lock = game_lock(game_id)
+        lock.__enter__()
+    except Exception:
+        return None
+    try:
+        held = _held(game_id)  # again, now that no other move of this process can change it
+        if held is None:
+            return None
+        snap, _state = held
+        held_version = snap.version
+        game = copy.copy(snap.game)
+        game.logged_already, game.token_live = False, True
+        try:
+            result, write = _play(game, user=user, action=action, action_id=action_id, version=version)
+        except Exception:
+            return None
+        if write is None or "outcome" in write.columns or len(write.logged) > statements.INSERT_ROWS_AT_MOST:
+            return None
+        try:
+            with held_write():
+                statements.write_held_move(write.game, write.logged, write.columns, held_version=held_version,
+                                           token_id=token_id)
+                _after_commit(write)
+        except statements.ConcurrentWrite:
+            return None
+        except Exception:
+            log.warning("game %s: a move on the held row failed; it is made on the row read instead", game_id,
+                        exc_info=True)
+            return None
+        return result
+    finally:
+        release_lock(lock, game_id)
+
+
+def _held(game_id: int) -> tuple[selectors.GameSnapshot, dict[str, Any]] | None:
+    """The snapshot of a game in play this process holds, with its state, at one version."""
+    snap = selectors.SNAPSHOTS.get(game_id)
+    if snap is None or snap.game.status != Game.Status.ACTIVE:
+        return None
+    state = STATE_CACHE.get(game_id, snap.version)
+    return None if state is None else (snap, state)
 
 
 def _check_submission(*, action: Any, action_id: Any, version: Any) -> None:
@@ -265,6 +328,7 @@ class _Write:
     version: int
     lobby: bool
     arrivals: list[Arrival] = field(default_factory=list)
+    asked_anew: list[int] = field(default_factory=list)  # seats asked a new question: their players may be mailed
 
     def remember(self) -> None:
         """This process's sockets get the new snapshot from the move, without reading it back."""
@@ -291,6 +355,14 @@ def _commit(write: _Write) -> None:
     statements.write_move(write.game, write.logged, write.columns)
     if "outcome" in write.columns:
         ratings.rate_when_finished(game=write.game)
+    _after_commit(write)
+
+
+def _after_commit(write: _Write) -> None:
+    """Once ``write`` commits (at once, outside a transaction): remember it, broadcast it, tell the
+    barrier, mail the players it asks anew who want to be told."""
+    if write.asked_anew:
+        turn_mail.after_commit(write.game, write.asked_anew)
     transaction.on_commit(write.remember, robust=True)
     transaction.on_commit(write.broadcast, robust=True)
     if write.arrivals:
@@ -344,8 +416,6 @@ def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[Actio
     game.next_deadline = next_deadline(game) if outcome is None else None
     game.state = state
     changed = ["version", "log_length", "prompts", "state", "next_deadline"]
-    if asked_anew and outcome is None:
-        turn_mail.after_commit(game, asked_anew)
     if started:
         changed += ["status", "started_at"]
     lobby_changed = started or (outcome is not None and game.status != Game.Status.FINISHED)
@@ -355,7 +425,8 @@ def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[Actio
         game.outcome = outcome
         changed += ["status", "finished_at", "outcome"]
     return _Write(game=game, logged=logged, columns=sorted(set(changed)), state=state, version=game.version,
-                  lobby=lobby_changed and game.is_public, arrivals=list(arrivals or ()))
+                  lobby=lobby_changed and game.is_public, arrivals=list(arrivals or ()),
+                  asked_anew=asked_anew if outcome is None else [])
 
 
 def _prompt_digest(prompt, legal: list[dict]) -> str:

@@ -150,17 +150,17 @@ async def test_a_move_that_failed_before_its_commit_gets_an_error_and_the_socket
     [(game, keys, moves)] = await _games(make_user)
     ana = await api_socket(game.pk, keys[0])
     await next_of(ana, "view")
-    read = statements.read_game
 
     def fails(*args, **kwargs):
         raise failure
 
-    monkeypatch.setattr(statements, "read_game", fails)
+    for statement in ("read_game", "write_held_move"):  # the move on the row read, and on the row held
+        monkeypatch.setattr(statements, statement, fails)
     await _move(ana, game, moves[0], "a1")
     error = await next_of(ana, "ack", "error")
     assert (error["type"], error["code"], error["action_id"]) == ("error", code, "a1")
     assert not await database_sync_to_async(_logged)(game.pk, "a1")
-    monkeypatch.setattr(statements, "read_game", read)
+    monkeypatch.undo()
     await _move(ana, game, moves[0], "a1")  # the same frame again
     ack = await next_of(ana, "ack", "error")
     assert ack["type"] == "ack" and ack["duplicate"] is False

@@ -2,10 +2,15 @@
 from __future__ import annotations
 
 import pytest
-from django.db import DatabaseError, transaction
+from django.core.exceptions import ValidationError
+from django.db import DatabaseError, connections, transaction
+from django.db.models import JSONField
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games import statements
 from games.models import ActionRecord, Game
+from tests.depth import examples
 from tests.platform.helpers import started_game
 
 pytestmark = pytest.mark.django_db
@@ -107,3 +112,25 @@ def test_a_write_to_a_vanished_game_is_an_error_and_logs_nothing(make_user):
         with transaction.atomic():
             statements.write_move(game, [record], ["version"])
     assert not ActionRecord.objects.filter(action_id="gone").exists()
+
+
+_PLAIN_VALUES = st.one_of(st.integers(min_value=-(2**63), max_value=2**63 - 1), st.floats(allow_nan=False),
+                          st.text(max_size=20), st.sampled_from(list(ActionRecord.Source)), st.booleans(), st.none())
+
+
+@settings(max_examples=examples(200), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=_PLAIN_VALUES)
+def test_a_moves_parameters_are_what_the_orm_would_send(db, value):
+    """The move's own preparation of a column's value (a shortcut for what passes unchanged) sends
+    the driver what the field's ``get_db_prep_save`` would, for every column a move writes."""
+    connection = connections["default"]
+    fields = [*statements._insert_fields(), *(f for f in Game._meta.concrete_fields if not f.primary_key)]
+    for field in fields:
+        if isinstance(field, JSONField):
+            continue  # written with orjson; test_inserted_actions_read_back_as_written reads them back
+        try:
+            expected = field.get_db_prep_save(value, connection)
+        except (TypeError, ValueError, OverflowError, ValidationError):
+            continue
+        got = statements._prep_of(connection, field)(value)
+        assert got == expected and type(got) is type(expected), f"{field.name}: {value!r}"
