@@ -328,7 +328,7 @@ class _Write:
     version: int
     lobby: bool
     arrivals: list[Arrival] = field(default_factory=list)
-    asked_anew: list[int] = field(default_factory=list)  # seats asked a new question: their players may be mailed
+    asked_anew: dict[int, float | None] = field(default_factory=dict)  # seats asked a new question, with its deadline
 
     def remember(self) -> None:
         """This process's sockets get the new snapshot from the move, without reading it back."""
@@ -361,8 +361,8 @@ def _commit(write: _Write) -> None:
 def _after_commit(write: _Write) -> None:
     """Once ``write`` commits (at once, outside a transaction): remember it, broadcast it, tell the
     barrier, mail the players it asks anew who want to be told."""
-    if write.asked_anew:
-        turn_mail.after_commit(write.game, write.asked_anew)
+    if write.asked_anew and write.game.status != Game.Status.FINISHED:
+        turn_mail.after_commit(game_id=write.game.pk, pace=write.game.pace, deadlines=write.asked_anew)
     transaction.on_commit(write.remember, robust=True)
     transaction.on_commit(write.broadcast, robust=True)
     if write.arrivals:
@@ -426,7 +426,7 @@ def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[Actio
         changed += ["status", "finished_at", "outcome"]
     return _Write(game=game, logged=logged, columns=sorted(set(changed)), state=state, version=game.version,
                   lobby=lobby_changed and game.is_public, arrivals=list(arrivals or ()),
-                  asked_anew=asked_anew if outcome is None else [])
+                  asked_anew={s: seats[str(s)]["deadline"] for s in asked_anew} if outcome is None else {})
 
 
 def _prompt_digest(prompt, legal: list[dict]) -> str:

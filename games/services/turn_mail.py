@@ -18,12 +18,12 @@ from games.models import Game, Seat
 log = logging.getLogger(__name__)
 
 
-def after_commit(game: Game, seats: list[int]) -> None:
-    """Once the write that asks ``seats`` commits, mail those of their players who opted in."""
-    if game.pace != pacing.DAILY:
+def after_commit(*, game_id: int, pace: str, deadlines: dict[int, float | None]) -> None:
+    """Once the write that asks the seats of ``deadlines`` (each with its prompt's deadline, or
+    None) commits, mail those of their players who opted in."""
+    if pace != pacing.DAILY or not deadlines:
         return
-    game_id, deadlines = game.pk, {s: game.prompts["seats"][str(s)].get("deadline") for s in seats}
-    transaction.on_commit(lambda: _send(game_id, deadlines), robust=True)
+    transaction.on_commit(lambda: _send(game_id, dict(deadlines)), robust=True)
 
 
 def _send(game_id: int, deadlines: dict[int, float | None]) -> None:

@@ -590,6 +590,31 @@ def test_a_player_who_opted_in_gets_one_email_per_decision_of_a_game_by_the_day(
     assert mailoutbox == []
 
 
+def test_a_move_on_a_held_game_mails_once_and_an_ended_game_mails_nobody(
+        make_user, mailoutbox, django_capture_on_commit_callbacks):
+    """The mail goes with the write that asks, also a move made on the game this process holds
+    (its sockets read it); a resignation that ends the game asks nobody anything."""
+    ana, ben = make_user("Ana"), make_user("Ben")
+    services.update_settings(user=ben, email="ben@example.com", email_on_turn=True)
+    services.update_settings(user=ana, email="ana@example.com", email_on_turn=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = _table(ana, ben, pace="daily", seconds=86400)
+    mailoutbox.clear()
+    selectors.snapshot(game.pk)  # what a socket of this process leaves: the move is made on it
+    with django_capture_on_commit_callbacks(execute=True):
+        _take(game.pk, ana)
+    assert [m.to for m in mailoutbox] == [["ben@example.com"]]
+    for game_type in ("timed-table-test", "jingle-bells"):
+        with django_capture_on_commit_callbacks(execute=True):
+            ended = _table(ana, ben, game_type=game_type, pace="daily", seconds=86400)
+        mailoutbox.clear()
+        asked = min(engines.get(game_type).to_act(selectors.game_state(ended)))  # the other seat would be asked next
+        with django_capture_on_commit_callbacks(execute=True):
+            services.resign(game_id=ended.pk, user=(ana, ben)[asked])
+        assert Game.objects.get(pk=ended.pk).status == Game.Status.FINISHED
+        assert mailoutbox == [], game_type
+
+
 def test_an_address_another_account_has_is_refused_over_the_api_and_changes_nothing(make_user):
     ana, ben = make_user("Ana"), make_user("Ben")
     ana.email = "ana@example.com"
