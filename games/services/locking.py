@@ -105,17 +105,17 @@ def sqlite_writer() -> Iterator[None]:
 
 
 @contextmanager
-def held_write() -> Iterator[None]:
+def held_write() -> Iterator[bool]:
     """Where a move on a held row is written (``statements.write_held_move``): on PostgreSQL
-    outside a transaction, nothing (its one statement is its own transaction); otherwise this
-    process's turn to write on SQLite and a transaction (a savepoint inside one already open),
-    rolled back when the write fails."""
+    outside a transaction, nothing (its one statement is its own transaction: True, the write
+    is committed once it returns); otherwise this process's turn to write on SQLite and a
+    transaction (a savepoint inside one already open), rolled back when the block fails."""
     connection = connections[router.db_for_write(Game)]
     if connection.vendor == "postgresql" and not connection.in_atomic_block:
-        yield
+        yield True
         return
     with sqlite_writer(), transaction.atomic():
-        yield
+        yield False
 
 
 def release_lock(lock, game_id: int) -> None:

@@ -98,14 +98,19 @@ def _play_held(*, game_id: int, user, action: dict, action_id: str, version: int
             return None
         if write is None or "outcome" in write.columns or len(write.logged) > statements.INSERT_ROWS_AT_MOST:
             return None
+        committed = False
         try:
-            with held_write():
+            with held_write() as on_its_own:
                 statements.write_held_move(write.game, write.logged, write.columns, held_version=held_version,
                                            token_id=token_id)
+                committed = on_its_own
                 _after_commit(write)
         except statements.ConcurrentWrite:
             return None
         except Exception:
+            if committed:  # the move stands: what follows a commit never undoes it
+                log.exception("game %s: the move was committed; what follows its commit failed", game_id)
+                return result
             log.warning("game %s: a move on the held row failed; it is made on the row read instead", game_id,
                         exc_info=True)
             return None

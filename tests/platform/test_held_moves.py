@@ -6,10 +6,12 @@ made on the row read under its lock instead, as if nothing had been held."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 
 from games import engines, selectors, services, statements
 from games.errors import StaleVersion, TokenRevoked
 from games.models import ActionRecord, ApiToken, Game
+from games.services import play
 from games.services.locking import held_write
 from games.state_cache import STATE_CACHE
 from tests.platform.helpers import started_game
@@ -158,3 +160,27 @@ def test_a_stale_move_on_a_held_game_is_refused_as_stale(table):
         services.submit_action(game_id=game.pk, user=ana, action=_choice(game.pk, 0), action_id="a2",
                                version=game.version)
     assert Game.objects.get(pk=game.pk).version == moved.version
+
+
+def test_a_failure_after_a_held_write_neither_loses_nor_repeats_the_move(table, monkeypatch):
+    """What follows a held write failing (its broadcast's hand-off, say): inside a transaction
+    (SQLite) the move is undone whole and the error reported; committed by its own statement
+    (PostgreSQL) it stands, answered once as made, not again as a duplicate."""
+    game, ana, ben = table
+
+    def fails(write):
+        raise RuntimeError("what follows the commit failed")
+
+    monkeypatch.setattr(play, "_after_commit", fails)
+    try:
+        result = services.submit_action(game_id=game.pk, user=ana, action=_choice(game.pk, 0), action_id="a1",
+                                        version=game.version)
+    except RuntimeError:
+        result = None
+    logged = ActionRecord.objects.filter(game=game, action_id="a1").count()
+    stored = Game.objects.get(pk=game.pk)
+    if result is None:
+        assert (logged, stored.version) == (0, game.version)
+    else:
+        assert (logged, stored.version, result.duplicate) == (1, result.version, False)
+    assert connection.vendor != "postgresql" or result is not None, "on PostgreSQL the held write commits alone"
