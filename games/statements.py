@@ -120,7 +120,8 @@ def write_held_move(game: Game, records: list[ActionRecord], columns: list[str],
             updated = 1 if written == len(records) else 0
         else:
             _run(connection, _insert_sql(alias, len(records)), insert_params)
-            updated = _run(connection, _held_update_sql(alias, key, token_id is not None), [*update_params, *guard])
+            updated = _run(connection, _update_sql(alias, key, "version", token_id is not None),
+                           [*update_params, *guard])
     except IntegrityError as exc:
         raise ConcurrentWrite(f"game {game.pk}: its log already holds entry {records[0].seq} or action "
                               f"{records[0].action_id!r} ({exc})") from exc
@@ -212,14 +213,17 @@ def _prep_of(connection, field):
     def prep(value):
         return field.get_db_prep_save(value, connection)
 
-    target = field.target_field if field.is_relation else field
-    plain, probe = ((str, "a") if isinstance(field, models.CharField) else (int, 1) if isinstance(target, models.IntegerField)
-                    else (float, 0.5) if isinstance(target, models.FloatField) else (None, None))
-    if plain is None or type(prep(probe)) is not plain:  # on PostgreSQL a number is wrapped in its column's type
-        return prep
-    if plain is str:  # its preparation hands any str (a choice too) on as it is
+    if isinstance(field, models.CharField):  # its preparation hands any str (a choice too) on as it is
         return lambda value: value if isinstance(value, str) else prep(value)
+    target = field.target_field if field.is_relation else field
+    plain = next((kind for base, kind in _PLAIN_TYPES if isinstance(target, base)), None)
+    if plain is None or type(prep(plain(1))) is not plain:  # on PostgreSQL a number is wrapped in its column's type
+        return prep
     return lambda value: value if type(value) is plain else prep(value)  # as ``int(3)`` gives it back
+
+
+# Number fields whose preparation may give a value of exactly this type back as it is.
+_PLAIN_TYPES = ((models.IntegerField, int), (models.FloatField, float))
 
 
 def _placeholders(alias: str, sql: str) -> str:
@@ -247,8 +251,7 @@ def _read_sql(alias: str, vendor: str, with_action_check: bool, with_token_check
             f"AND {qn(log.get_field('source').column)} = '{ActionRecord.Source.PLAYER.value}' "
             f"AND {qn(log.get_field('seat').column)} = ({seat_of_user})) AS logged_already")
     if with_token_check:
-        tokens = ApiToken._meta
-        columns.append(f"EXISTS (SELECT 1 FROM {qn(tokens.db_table)} WHERE {qn(tokens.pk.column)} = %s) AS token_live")
+        columns.append(f"{_token_exists_sql(alias)} AS token_live")
     sql = f"SELECT {', '.join(columns)} FROM {qn(table)} WHERE {game_pk} = %s"
     if connection.features.has_select_for_update:
         of = (qn(table),) if connection.features.has_select_for_update_of else ()
@@ -327,30 +330,22 @@ def _insert_and_update_sql(alias: str, rows: int, columns: tuple[str, ...]) -> s
 
 
 @cache
-def _update_sql(alias: str, columns: tuple[str, ...]) -> str:
+def _update_sql(alias: str, columns: tuple[str, ...], guard: str = "log_length", with_token_check: bool = False) -> str:
+    """The row's update of ``columns``, only where its ``guard`` column still has the value
+    given after the game's id (and, ``with_token_check``, the API token given after it exists)."""
     qn = connections[alias].ops.quote_name
     assignments = ", ".join(f"{qn(Game._meta.get_field(name).column)} = %s" for name in columns)
-    return _placeholders(alias, f"UPDATE {qn(Game._meta.db_table)} SET {assignments} "
-                                f"WHERE {qn(Game._meta.pk.column)} = %s "
-                                f"AND {qn(Game._meta.get_field('log_length').column)} = %s")
-
-
-def _held_guard(alias: str, with_token_check: bool) -> str:
-    qn = connections[alias].ops.quote_name
-    guard = (f" WHERE {qn(Game._meta.pk.column)} = %s AND {qn(Game._meta.get_field('version').column)} = %s")
+    sql = (f"UPDATE {qn(Game._meta.db_table)} SET {assignments} WHERE {qn(Game._meta.pk.column)} = %s "
+           f"AND {qn(Game._meta.get_field(guard).column)} = %s")
     if with_token_check:
-        tokens = ApiToken._meta
-        guard += f" AND EXISTS (SELECT 1 FROM {qn(tokens.db_table)} WHERE {qn(tokens.pk.column)} = %s)"
-    return guard
+        sql += f" AND {_token_exists_sql(alias)}"
+    return _placeholders(alias, sql)
 
 
-@cache
-def _held_update_sql(alias: str, columns: tuple[str, ...], with_token_check: bool) -> str:
-    """The row's update guarded on its version (and the API token's existence)."""
+def _token_exists_sql(alias: str) -> str:
+    """Whether the API token whose id is the parameter exists."""
     qn = connections[alias].ops.quote_name
-    assignments = ", ".join(f"{qn(Game._meta.get_field(name).column)} = %s" for name in columns)
-    return _placeholders(alias, f"UPDATE {qn(Game._meta.db_table)} SET {assignments}"
-                                f"{_held_guard(alias, with_token_check)}")
+    return f"EXISTS (SELECT 1 FROM {qn(ApiToken._meta.db_table)} WHERE {qn(ApiToken._meta.pk.column)} = %s)"
 
 
 @cache
@@ -363,7 +358,7 @@ def _held_write_sql(alias: str, rows: int, columns: tuple[str, ...], with_token_
     typed = ", ".join(f"CAST(%s AS {field.db_type(connection)})" for field in fields)
     names = ", ".join(qn(f.column) for f in fields)
     values = ", ".join([f"({typed})"] * rows)
-    return (f"WITH moved AS ({_held_update_sql(alias, columns, with_token_check)} "
+    return (f"WITH moved AS ({_update_sql(alias, columns, 'version', with_token_check)} "
             f"RETURNING {qn(Game._meta.pk.column)}) "
             f"INSERT INTO {qn(ActionRecord._meta.db_table)} ({names}) "
             f"SELECT entries.* FROM moved, (VALUES {values}) AS entries ({names})")

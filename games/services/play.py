@@ -85,10 +85,9 @@ def _play_held(*, game_id: int, user, action: dict, action_id: str, version: int
     except Exception:
         return None
     try:
-        held = _held(game_id)  # again, now that no other move of this process can change it
-        if held is None:
+        snap = _held(game_id)  # again, now that no other move of this process can change it
+        if snap is None:
             return None
-        snap, _state = held
         held_version = snap.version
         game = copy.copy(snap.game)
         game.logged_already, game.token_live = False, True
@@ -119,13 +118,13 @@ def _play_held(*, game_id: int, user, action: dict, action_id: str, version: int
         release_lock(lock, game_id)
 
 
-def _held(game_id: int) -> tuple[selectors.GameSnapshot, dict[str, Any]] | None:
-    """The snapshot of a game in play this process holds, with its state, at one version."""
+def _held(game_id: int) -> selectors.GameSnapshot | None:
+    """The snapshot of a game in play this process holds, when it holds its state at the same
+    version too (``_load_state`` takes it from there)."""
     snap = selectors.SNAPSHOTS.get(game_id)
     if snap is None or snap.game.status != Game.Status.ACTIVE:
         return None
-    state = STATE_CACHE.get(game_id, snap.version)
-    return None if state is None else (snap, state)
+    return snap if STATE_CACHE.get(game_id, snap.version) is not None else None
 
 
 def _check_submission(*, action: Any, action_id: Any, version: Any) -> None:
