@@ -10,6 +10,13 @@ wait for. Hence:
   database thread (``database_sync_to_async``): there, one game's call stuck behind SQLite's
   write lock or a slow PostgreSQL would queue every other game's calls behind it. Here it
   holds one thread; the others go on.
+- The exception: in the one-process shape (SQLite in the process, this process's
+  coordinator), a move on a game the process holds is made on the event loop itself
+  (:func:`on_the_loop`, ``services.submit_held_action``). It takes nothing it would have to
+  wait for: the game's lock and the process's turn to write only if they are free now,
+  SQLite's lock with no busy wait, and WAL checkpoints (a flush to disk) are left to the
+  database threads. When anything is taken, it writes nothing and the move goes to a
+  database thread as before. A thread's hop costs a move more than its write.
 - Calls to the coordinator made from async code (presence, heartbeats) go through
   :func:`coordinator_call`, on threads of their own: a slow Redis delays presence, not moves
   and not the loop.
@@ -23,10 +30,12 @@ wait for. Hence:
 """
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
@@ -74,6 +83,90 @@ def db_call(function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
             send_outbox(outbox)  # asgiref awaits the thread's end even when this call is cancelled
 
     return call
+
+
+def on_the_loop(function: Callable[P, R | None]) -> Callable[P, R | None]:
+    """``function``, a database call that never waits (its docstring says how), run on the
+    event loop itself, with none of a database thread's hops: None at once outside the
+    one-process shape (``loop_may_write``), as ``function`` returns None for what it leaves
+    to a database thread.
+
+    Its broadcasts are collected and sent once it returns, as ``db_call``'s are. Django
+    refuses the database on a thread that runs an event loop, as it should refuse a call that
+    may wait; for this one the loop is out of sight until it returns (no other task runs
+    meanwhile). The loop's own SQLite connection never waits for SQLite's lock and never
+    checkpoints: every ``CHECKPOINT_EVERY`` calls a database thread checkpoints instead.
+    """
+    from games.services.broadcast import collecting_broadcasts, send_outbox
+
+    @functools.wraps(function)
+    def call(*args: P.args, **kwargs: P.kwargs) -> R | None:
+        if not loop_may_write():
+            return None
+        outbox: list = []
+        try:
+            with collecting_broadcasts(outbox), _loop_out_of_sight():
+                try:
+                    _prepare_loop_connection()
+                    return function(*args, **kwargs)
+                finally:
+                    return_connections()
+        finally:
+            send_outbox(outbox)
+            _count_loop_call()
+
+    return call
+
+
+def loop_may_write() -> bool:
+    """Whether a move may be made on the event loop: ``SNOWBALL_MOVES_ON_THE_LOOP``, with SQLite
+    in the process and this process's coordinator (a move on PostgreSQL waits on the network,
+    a Redis coordinator's commands on Redis)."""
+    from games.coordinator import MemoryCoordinator, get_coordinator
+
+    return (settings.SNOWBALL_MOVES_ON_THE_LOOP and connections["default"].vendor == "sqlite"
+            and isinstance(get_coordinator(), MemoryCoordinator))
+
+
+CHECKPOINT_EVERY = 100
+_loop = threading.local()
+
+
+@contextmanager
+def _loop_out_of_sight() -> Iterator[None]:
+    loop = asyncio._get_running_loop()
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(loop)
+
+
+def _prepare_loop_connection() -> None:
+    """The loop's SQLite connection answers ``database is locked`` at once rather than wait,
+    and leaves checkpoints to the database threads."""
+    connection = connections["default"]
+    connection.ensure_connection()
+    if getattr(_loop, "connection", None) is not connection.connection:
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA busy_timeout = 0")
+            cursor.execute("PRAGMA wal_autocheckpoint = 0")
+        _loop.connection = connection.connection
+
+
+def _count_loop_call() -> None:
+    calls = _loop.calls = getattr(_loop, "calls", 0) + 1
+    if calls % CHECKPOINT_EVERY == 0:
+        from games.services.broadcast import start_background
+
+        start_background(db_call(checkpoint)())
+
+
+def checkpoint() -> None:
+    """Copy SQLite's write-ahead log into the database where no reader still needs it
+    (what SQLite does by itself after a commit that grew the log past 1,000 pages)."""
+    with connections["default"].cursor() as cursor:
+        cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
 
 def coordinator_call(function: Callable[P, R]) -> Callable[P, Awaitable[R]]:

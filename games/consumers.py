@@ -22,7 +22,7 @@ from django.http.cookie import parse_cookie
 
 from games import inputs, jsontext, rendering, selectors, services, version_watch
 from games.auth import token_for_key, token_from_header, token_group, token_is_live
-from games.calls import coordinator_call, db_call
+from games.calls import coordinator_call, db_call, on_the_loop
 from games.coordinator import Presence, get_coordinator
 from games.engines.base import GameError
 from games.errors import NotFound, ServiceError, StaleVersion, TokenRevoked
@@ -436,7 +436,9 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             await self.send_error("not_seated", "spectators cannot act; this connection is read-only", action_id=action_id)
             return
         try:
-            result = await db_call(self._submit)(frame)
+            result = self._submit_held(frame)
+            if result is None:
+                result = await db_call(self._submit)(frame)
         except TokenRevoked:
             await self.token_revoked({})
             return
@@ -457,6 +459,13 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             await self.send_current(version=result.version, even_if_unchanged=True)
         except Exception:  # the ack is sent; the version watch brings the view
             log.exception("game %s: the view after version %s could not be sent", self.game_id, result.version)
+
+    @on_the_loop
+    def _submit_held(self, frame: dict[str, Any]) -> services.ActionResult | None:
+        """On the event loop: the move on the game this process holds, if it needs no wait."""
+        return services.submit_held_action(game_id=self.game_id, user=self.user, action=frame.get("action"),
+                                           action_id=frame.get("action_id"), version=frame.get("version"),
+                                           token_id=self.token_id)
 
     def _submit(self, frame: dict[str, Any]) -> services.ActionResult:
         """On a database thread: the move, refused if the socket's token was revoked (checked

@@ -95,6 +95,10 @@ SNOWBALL_GAME_LOCK_IN_REDIS = os.environ.get("SNOWBALL_GAME_LOCK_IN_REDIS", "0")
 # its sockets' last read) is computed on what it holds and written guarded on the row's version,
 # without reading the row first ("0": every move reads it; games/services/play.py).
 SNOWBALL_HELD_MOVES = os.environ.get("SNOWBALL_HELD_MOVES", "1") == "1"
+# With SQLite in the process and no Redis (make run's shape), such a move is made on the event
+# loop when nothing it needs is taken, instead of on a database thread ("0": always on a
+# thread; games/calls.py).
+SNOWBALL_MOVES_ON_THE_LOOP = os.environ.get("SNOWBALL_MOVES_ON_THE_LOOP", "1") == "1"
 
 _default_sqlite = BASE_DIR / "db.sqlite3"
 DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL") or f"sqlite:///{_default_sqlite}",

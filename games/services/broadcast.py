@@ -69,13 +69,13 @@ def send_to_groups(messages: list[tuple[str, dict[str, Any]]]) -> None:
     if layer is None:
         return
     if _on_an_event_loop():
-        _start_background(_group_send_all(layer, messages))
+        start_background(_group_send_all(layer, messages))
         return
     loop = _serving_event_loop()
     if loop is None:
         async_to_sync(_group_send_all)(layer, messages)
     else:
-        loop.call_soon_threadsafe(_start_background, _group_send_all(layer, messages))
+        loop.call_soon_threadsafe(start_background, _group_send_all(layer, messages))
 
 
 _OUTBOX = threading.local()
@@ -95,7 +95,7 @@ def send_outbox(outbox: list[tuple[str, dict[str, Any]]]) -> None:
     """On the event loop: send what a database call collected (``collecting_broadcasts``)."""
     layer = get_channel_layer()
     if layer is not None and outbox:
-        _start_background(_group_send_all(layer, list(outbox)))
+        start_background(_group_send_all(layer, list(outbox)))
 
 
 async def _group_send_all(layer, messages: list[tuple[str, dict[str, Any]]]) -> None:
@@ -112,7 +112,7 @@ async def _group_send_all(layer, messages: list[tuple[str, dict[str, Any]]]) -> 
 _BACKGROUND: set[asyncio.Task] = set()
 
 
-def _start_background(coroutine) -> None:
+def start_background(coroutine) -> None:
     """Run ``coroutine`` as a task of its own, in an empty context: a broadcast started from a
     database thread must not inherit that call's context, in which asgiref marks the one
     database thread as busy (consumers it hands messages to may need that thread)."""

@@ -65,8 +65,9 @@ def locked_game(game_id: int, *, action_id: str | None = None, user=None,
 _PROCESS_LOCKS = MemoryCoordinator()
 
 
-def game_lock(game_id: int):
-    """The game's lock: this process's own, unless ``SNOWBALL_GAME_LOCK_IN_REDIS``.
+def game_lock(game_id: int, *, wait: bool = True):
+    """The game's lock: this process's own, unless ``SNOWBALL_GAME_LOCK_IN_REDIS``. Without
+    ``wait``, taken only if it is free now (``LockTimeout`` otherwise).
 
     Two processes may then work on one game at once (an HTTP move on one worker while the
     game's sockets are on another). The database orders them: PostgreSQL's row lock (the
@@ -74,29 +75,30 @@ def game_lock(game_id: int):
     write is conditional on the log's length (``statements.write_move``), so a move computed
     from a row that changed since is refused whole, never written over another.
     """
-    wait = 2 * settings.SNOWBALL_GAME_LOCK_SECONDS
+    seconds = 2 * settings.SNOWBALL_GAME_LOCK_SECONDS if wait else 0.0
     if settings.SNOWBALL_GAME_LOCK_IN_REDIS:
-        return get_coordinator().lock(game_id, timeout=settings.SNOWBALL_GAME_LOCK_SECONDS, wait=wait)
+        return get_coordinator().lock(game_id, timeout=settings.SNOWBALL_GAME_LOCK_SECONDS, wait=seconds)
     coordinator = get_coordinator()
     locks = coordinator if isinstance(coordinator, MemoryCoordinator) else _PROCESS_LOCKS
-    return locks.lock(game_id, wait=wait)
+    return locks.lock(game_id, wait=seconds)
 
 
 _SQLITE_WRITER = threading.RLock()
 
 
 @contextmanager
-def sqlite_writer() -> Iterator[None]:
+def sqlite_writer(*, wait: bool = True) -> Iterator[None]:
     """On SQLite, this process's threads take turns to write a game here, each woken as soon
     as the one before is done, instead of each polling SQLite's lock (its busy handler sleeps
-    up to 100 ms between tries, however soon the lock is free). Other databases, and a
-    transaction already open on this thread (which holds SQLite's lock from its start,
-    ``transaction_mode: IMMEDIATE``): nothing."""
+    up to 100 ms between tries, however soon the lock is free). Without ``wait``, ``Busy`` at
+    once when another thread is writing. Other databases, and a transaction already open on
+    this thread (which holds SQLite's lock from its start, ``transaction_mode: IMMEDIATE``):
+    nothing."""
     connection = connections[router.db_for_write(Game)]
     if connection.vendor != "sqlite" or connection.in_atomic_block:
         yield
         return
-    if not _SQLITE_WRITER.acquire(timeout=2 * settings.SNOWBALL_GAME_LOCK_SECONDS):
+    if not _SQLITE_WRITER.acquire(timeout=2 * settings.SNOWBALL_GAME_LOCK_SECONDS if wait else 0):
         raise Busy(GAME_BUSY)
     try:
         yield
@@ -105,16 +107,17 @@ def sqlite_writer() -> Iterator[None]:
 
 
 @contextmanager
-def held_write() -> Iterator[bool]:
+def held_write(*, wait: bool = True) -> Iterator[bool]:
     """Where a move on a held row is written (``statements.write_held_move``): on PostgreSQL
     outside a transaction, nothing (its one statement is its own transaction: True, the write
     is committed once it returns); otherwise this process's turn to write on SQLite and a
-    transaction (a savepoint inside one already open), rolled back when the block fails."""
+    transaction (a savepoint inside one already open), rolled back when the block fails.
+    Without ``wait``, ``Busy`` when another thread of this process is writing on SQLite."""
     connection = connections[router.db_for_write(Game)]
     if connection.vendor == "postgresql" and not connection.in_atomic_block:
         yield True
         return
-    with sqlite_writer(), transaction.atomic():
+    with sqlite_writer(wait=wait), transaction.atomic():
         yield False
 
 

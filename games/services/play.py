@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.utils import timezone
 
 from games import pacing, selectors, statements, tables
 from games.engines.base import GameError, Ruleset
 from games.auth import token_is_live
-from games.errors import BadRequest, Conflict, Forbidden, NotFound, NotSeated, StaleVersion, TokenRevoked
+from games.errors import BadRequest, Busy, Conflict, Forbidden, NotFound, NotSeated, StaleVersion, TokenRevoked
 from games.models import ActionRecord, Game, Seat
 from games.selectors import fill_names, seat_names
 from games.services import broadcast as broadcasting
@@ -68,19 +68,38 @@ def submit_action(*, game_id: int, user, action: Any, action_id: str, version: A
         raise
 
 
+def submit_held_action(*, game_id: int, user, action: Any, action_id: Any, version: Any,
+                       token_id: int | None = None) -> ActionResult | None:
+    """``submit_action`` for a caller that must not wait (the event loop, ``calls.on_the_loop``):
+    the move made on the game this process holds, when nothing it needs is taken by another
+    thread now (the game's lock, this process's turn to write, SQLite's lock) and the move
+    asks nothing that waits (a game by the day mails its players). None otherwise, with
+    nothing written: ``submit_action`` makes the move, and answers whatever this could not."""
+    try:
+        _check_submission(action=action, action_id=action_id, version=version)
+    except BadRequest:
+        return None
+    snap = _held(game_id)
+    if snap is None or snap.game.pace == pacing.DAILY:
+        return None
+    return _play_held(game_id=game_id, user=user, action=action, action_id=action_id, version=version,
+                      token_id=token_id, wait=False)
+
+
 def _play_held(*, game_id: int, user, action: dict, action_id: str, version: int,
-               token_id: int | None) -> ActionResult | None:
+               token_id: int | None, wait: bool = True) -> ActionResult | None:
     """The move computed on the row and state this process holds for the game (the snapshot its
     last move here or its sockets' last read left), written without reading the row first, in
     one statement on PostgreSQL, guarded on the row's version and the API token
     (``statements.write_held_move``). None when the move must be made on a row read under its
     lock instead (``locked_game``): nothing held, the move refused for any reason (that path
     answers it, a resent action as a duplicate first), a move that ends the game (rated in its
-    own transaction), or a row that moved on since. Nothing is written then."""
+    own transaction), or a row that moved on since; without ``wait``, also when the game's
+    lock or this process's turn to write is taken. Nothing is written then."""
     if not settings.SNOWBALL_HELD_MOVES or _held(game_id) is None:
         return None
     try:
-        lock = game_lock(game_id)
+        lock = game_lock(game_id, wait=wait)
         lock.__enter__()
     except Exception:
         return None
@@ -99,17 +118,19 @@ def _play_held(*, game_id: int, user, action: dict, action_id: str, version: int
             return None
         committed = False
         try:
-            with held_write() as on_its_own:
+            with held_write(wait=wait) as on_its_own:
                 statements.write_held_move(write.game, write.logged, write.columns, held_version=held_version,
                                            token_id=token_id)
                 committed = on_its_own
                 _after_commit(write)
         except statements.ConcurrentWrite:
             return None
-        except Exception:
+        except Exception as exc:
             if committed:  # the move stands: what follows a commit never undoes it
                 log.exception("game %s: the move was committed; what follows its commit failed", game_id)
                 return result
+            if not wait and isinstance(exc, (Busy, OperationalError)):
+                return None  # another writer has SQLite now: the caller waits for it on a database thread
             log.warning("game %s: a move on the held row failed; it is made on the row read instead", game_id,
                         exc_info=True)
             return None

@@ -184,3 +184,25 @@ def test_a_failure_after_a_held_write_neither_loses_nor_repeats_the_move(table, 
     else:
         assert (logged, stored.version, result.duplicate) == (1, result.version, False)
     assert connection.vendor != "postgresql" or result is not None, "on PostgreSQL the held write commits alone"
+
+
+def test_a_move_by_the_day_or_a_malformed_frame_is_not_made_where_it_cannot_wait(table):
+    """``submit_held_action`` (the event loop's) leaves to a database thread a move by the day,
+    which mails the players it asks, and a malformed frame, whose answer reads the token:
+    nothing is written."""
+    game, ana, _ = table
+    choice = _choice(game.pk, 0)
+    assert services.submit_held_action(game_id=game.pk, user=ana, action=choice, action_id="",
+                                       version=game.version) is None
+    Game.objects.filter(pk=game.pk).update(pace=Game.Pace.DAILY)
+    selectors.forget_game(game.pk)
+    _held(Game.objects.get(pk=game.pk))
+    assert services.submit_held_action(game_id=game.pk, user=ana, action=choice, action_id="a1",
+                                       version=game.version) is None
+    assert not ActionRecord.objects.filter(game=game).exclude(action_id="").filter(action_id="a1").exists()
+    Game.objects.filter(pk=game.pk).update(pace=Game.Pace.LIVE)
+    selectors.forget_game(game.pk)
+    _held(Game.objects.get(pk=game.pk))
+    made = services.submit_held_action(game_id=game.pk, user=ana, action=choice, action_id="a1",
+                                       version=game.version)
+    assert made is not None and ActionRecord.objects.filter(game=game, action_id="a1").count() == 1

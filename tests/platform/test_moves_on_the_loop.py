@@ -1,0 +1,151 @@
+"""In the one-process shape (SQLite in the process, this process's coordinator), a move on a
+game the process holds is made on the event loop, with no hop to a database thread; whatever
+it would have to wait for (the game's lock, another writer's turn, SQLite's lock held by
+another process) sends it to a database thread instead, and the loop goes on serving every
+other socket meanwhile. Either way the move is committed before it is acked, once."""
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+import time
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import connection
+
+from games import calls, consumers
+from games.models import ActionRecord
+from games.services.locking import game_lock
+from tests.platform.test_socket_answers import _games, _move, api_socket, next_of
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@pytest.fixture
+def thread_calls(monkeypatch):
+    """The names of the functions handed to a database thread by the sockets."""
+    handed: list[str] = []
+    real = consumers.db_call
+
+    def recording(function):
+        handed.append(function.__name__)
+        return real(function)
+
+    monkeypatch.setattr(consumers, "db_call", recording)
+    return handed
+
+
+def _logged(game_id: int, action_id: str) -> int:
+    return ActionRecord.objects.filter(game_id=game_id, action_id=action_id).count()
+
+
+@pytest.mark.parametrize("on_the_loop", [True, False], ids=["on", "off"])
+async def test_a_held_move_is_made_on_the_loop_and_committed_before_its_ack(
+        site_backend, make_user, settings, thread_calls, on_the_loop):
+    settings.SNOWBALL_MOVES_ON_THE_LOOP = on_the_loop
+    [(game, keys, moves)] = await _games(make_user)
+    ana = await api_socket(game.pk, keys[0])
+    await next_of(ana, "view")  # the socket's read: the process holds the game
+    await _move(ana, game, moves[0], "a1")
+    ack = await next_of(ana, "ack", "error")
+    assert ack["type"] == "ack" and ack["duplicate"] is False
+    assert await database_sync_to_async(_logged)(game.pk, "a1") == 1
+    await _move(ana, game, moves[0], "a1")  # resent: a duplicate, logged once
+    again = await next_of(ana, "ack", "error")
+    assert again["type"] == "ack" and again["duplicate"] is True and again["version"] == ack["version"]
+    assert await database_sync_to_async(_logged)(game.pk, "a1") == 1
+    made_on_the_loop = site_backend == "memory" and on_the_loop
+    assert thread_calls.count("_submit") == (1 if made_on_the_loop else 2)  # a resend is answered on a thread
+    await ana.disconnect()
+
+
+async def test_sqlite_locked_by_another_process_sends_the_move_to_a_thread_and_other_sockets_go_on(
+        make_user, settings, thread_calls):
+    """Another process holds SQLite's write lock for a second and a half: the move waits for it
+    on a database thread, not on the loop, so another game's socket gets its pong at once."""
+    (game, keys, moves), (other_game, other_keys, _) = await _games(make_user, 2)
+    ana, other = await api_socket(game.pk, keys[0]), await api_socket(other_game.pk, other_keys[0])
+    await next_of(ana, "view")
+    await next_of(other, "view")
+    writer = sqlite3.connect(connection.settings_dict["NAME"], isolation_level=None, check_same_thread=False)
+    writer.execute("BEGIN IMMEDIATE")
+    try:
+        started = time.monotonic()
+        await _move(ana, game, moves[0], "a1")
+        await asyncio.sleep(0.2)
+        await other.send_json_to({"type": "ping"})
+        await next_of(other, "pong", timeout=1)
+        assert time.monotonic() - started < 1.0
+        await asyncio.sleep(1.5 - (time.monotonic() - started))
+    finally:
+        writer.rollback()
+        writer.close()
+    ack = await next_of(ana, "ack", "error", timeout=10)
+    assert ack["type"] == "ack" and ack["duplicate"] is False
+    assert await database_sync_to_async(_logged)(game.pk, "a1") == 1
+    assert "_submit" in thread_calls
+    for comm in (ana, other):
+        await comm.disconnect()
+
+
+async def test_a_move_while_a_thread_holds_the_games_lock_is_made_after_it(make_user, thread_calls):
+    """A computer player's or a timeout's work holds the game's lock on a thread: the move does
+    not wait for it on the loop (pongs go on) and is made once the lock is free."""
+    [(game, keys, moves)] = await _games(make_user)
+    ana, ben = await api_socket(game.pk, keys[0]), await api_socket(game.pk, keys[1])
+    await next_of(ana, "view")
+    await next_of(ben, "view")
+    taken, release = threading.Event(), threading.Event()
+
+    def hold():
+        with game_lock(game.pk):
+            taken.set()
+            release.wait(5)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert taken.wait(5)
+    try:
+        await _move(ana, game, moves[0], "a1")
+        await asyncio.sleep(0.2)
+        started = time.monotonic()
+        await ben.send_json_to({"type": "ping"})  # the other player's socket (ana's frames wait their turn)
+        await next_of(ben, "pong", timeout=1)
+        assert time.monotonic() - started < 0.5
+        assert await database_sync_to_async(_logged)(game.pk, "a1") == 0
+    finally:
+        release.set()
+        holder.join()
+    ack = await next_of(ana, "ack", "error", timeout=10)
+    assert ack["type"] == "ack" and ack["duplicate"] is False
+    assert await database_sync_to_async(_logged)(game.pk, "a1") == 1
+    for comm in (ana, ben):
+        await comm.disconnect()
+
+
+async def test_the_write_ahead_log_is_checkpointed_on_a_database_thread(make_user, monkeypatch):
+    """The loop's connection never checkpoints (a flush to disk); every ``CHECKPOINT_EVERY``
+    moves made on the loop, a database thread does."""
+    monkeypatch.setattr(calls, "CHECKPOINT_EVERY", 1)
+    threads: list[str] = []
+    real = calls.checkpoint
+
+    def recording():
+        threads.append(threading.current_thread().name)
+        real()
+
+    monkeypatch.setattr(calls, "checkpoint", recording)
+    [(game, keys, moves)] = await _games(make_user)
+    ana = await api_socket(game.pk, keys[0])
+    await next_of(ana, "view")
+    await _move(ana, game, moves[0], "a1")
+    assert (await next_of(ana, "ack", "error"))["type"] == "ack"
+    for _ in range(50):
+        if threads:
+            break
+        await asyncio.sleep(0.05)
+    assert threads and all(name.startswith("snowball-db") for name in threads)
+    assert calls._loop.connection.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)  # the loop's own
+    await ana.disconnect()
+
