@@ -142,8 +142,10 @@ awk -v ports="${WORKER_PORTS[*]}" -v port="$PORT" -v static="$STATIC_ROOT/" '
     /^[ \t]*upstream / { done = 0 }
     /^[ \t]*server web[0-9]+:8000/ {
         if (!done) {
+            rest = $0
+            sub(/^[ \t]*server web[0-9]+:8000/, "", rest)
             n = split(ports, p, " ")
-            for (i = 1; i <= n; i++) printf "    server 127.0.0.1:%s max_fails=3 fail_timeout=10s;\n", p[i]
+            for (i = 1; i <= n; i++) printf "    server 127.0.0.1:%s%s\n", p[i], rest
             done = 1
         }
         next
