@@ -107,7 +107,11 @@ def on_the_loop(function: Callable[P, R | None]) -> Callable[P, R | None]:
         try:
             with collecting_broadcasts(outbox), _loop_out_of_sight():
                 try:
-                    _prepare_loop_connection()
+                    try:
+                        _prepare_loop_connection()
+                    except Exception as exc:  # a database thread's call will say what is wrong
+                        log.warning("the event loop's database connection failed (%s); a thread makes the call", exc)
+                        return None
                     return function(*args, **kwargs)
                 finally:
                     return_connections()

@@ -149,3 +149,20 @@ async def test_the_write_ahead_log_is_checkpointed_on_a_database_thread(make_use
     assert calls._loop.connection.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)  # the loop's own
     await ana.disconnect()
 
+
+
+async def test_a_loop_connection_that_fails_sends_the_move_to_a_thread(make_user, monkeypatch, thread_calls):
+    [(game, keys, moves)] = await _games(make_user)
+    ana = await api_socket(game.pk, keys[0])
+    await next_of(ana, "view")
+
+    def fails():
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(calls, "_prepare_loop_connection", fails)
+    await _move(ana, game, moves[0], "a1")
+    ack = await next_of(ana, "ack", "error")
+    assert ack["type"] == "ack" and ack["duplicate"] is False
+    assert await database_sync_to_async(_logged)(game.pk, "a1") == 1
+    assert thread_calls.count("_submit") == 1
+    await ana.disconnect()
