@@ -40,6 +40,14 @@ def _logged(game_id: int, action_id: str) -> int:
     return ActionRecord.objects.filter(game_id=game_id, action_id=action_id).count()
 
 
+async def _acked_once(comm, game_id: int, action_id: str) -> dict:
+    """The answer to ``action_id``: an ack of a move made now, logged once."""
+    ack = await next_of(comm, "ack", "error", timeout=10)
+    assert ack["type"] == "ack" and ack["duplicate"] is False and ack["action_id"] == action_id
+    assert await database_sync_to_async(_logged)(game_id, action_id) == 1
+    return ack
+
+
 @pytest.mark.parametrize("on_the_loop", [True, False], ids=["on", "off"])
 async def test_a_held_move_is_made_on_the_loop_and_committed_before_its_ack(
         site_backend, make_user, settings, thread_calls, on_the_loop):
@@ -48,9 +56,7 @@ async def test_a_held_move_is_made_on_the_loop_and_committed_before_its_ack(
     ana = await api_socket(game.pk, keys[0])
     await next_of(ana, "view")  # the socket's read: the process holds the game
     await _move(ana, game, moves[0], "a1")
-    ack = await next_of(ana, "ack", "error")
-    assert ack["type"] == "ack" and ack["duplicate"] is False
-    assert await database_sync_to_async(_logged)(game.pk, "a1") == 1
+    ack = await _acked_once(ana, game.pk, "a1")
     await _move(ana, game, moves[0], "a1")  # resent: a duplicate, logged once
     again = await next_of(ana, "ack", "error")
     assert again["type"] == "ack" and again["duplicate"] is True and again["version"] == ack["version"]
@@ -81,9 +87,7 @@ async def test_sqlite_locked_by_another_process_sends_the_move_to_a_thread_and_o
     finally:
         writer.rollback()
         writer.close()
-    ack = await next_of(ana, "ack", "error", timeout=10)
-    assert ack["type"] == "ack" and ack["duplicate"] is False
-    assert await database_sync_to_async(_logged)(game.pk, "a1") == 1
+    await _acked_once(ana, game.pk, "a1")
     assert "_submit" in thread_calls
     for comm in (ana, other):
         await comm.disconnect()
@@ -117,9 +121,7 @@ async def test_a_move_while_a_thread_holds_the_games_lock_is_made_after_it(make_
     finally:
         release.set()
         holder.join()
-    ack = await next_of(ana, "ack", "error", timeout=10)
-    assert ack["type"] == "ack" and ack["duplicate"] is False
-    assert await database_sync_to_async(_logged)(game.pk, "a1") == 1
+    await _acked_once(ana, game.pk, "a1")
     for comm in (ana, ben):
         await comm.disconnect()
 
@@ -161,8 +163,6 @@ async def test_a_loop_connection_that_fails_sends_the_move_to_a_thread(make_user
 
     monkeypatch.setattr(calls, "_prepare_loop_connection", fails)
     await _move(ana, game, moves[0], "a1")
-    ack = await next_of(ana, "ack", "error")
-    assert ack["type"] == "ack" and ack["duplicate"] is False
-    assert await database_sync_to_async(_logged)(game.pk, "a1") == 1
+    await _acked_once(ana, game.pk, "a1")
     assert thread_calls.count("_submit") == 1
     await ana.disconnect()
