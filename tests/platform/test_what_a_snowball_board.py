@@ -13,7 +13,7 @@ import re
 
 import pytest
 from django.template.loader import render_to_string
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from tests.depth import examples
 from shapely.geometry import Point, Polygon
@@ -61,6 +61,12 @@ def drawn_area(page: str) -> str:
 def inside_drawn(d: str, point) -> bool:
     """Even-odd: a point is inside when an odd number of rings hold it."""
     return sum(ring.contains(Point(point)) for ring in path_polygons(d)) % 2 == 1
+
+
+def off_the_drawn_edge(d: str, point) -> bool:
+    """Farther from every ring than the path's rounding (a thousandth of an inch): a point on
+    an edge, as drawn, may lie on either side of it as the engine reckons."""
+    return min(ring.exterior.distance(Point(point)) for ring in path_polygons(d)) > 0.001
 
 
 @pytest.fixture(scope="module")
@@ -132,6 +138,7 @@ def test_placing_draws_the_allowed_area_within_six_inches_of_the_teams_corners(d
 
 @settings(max_examples=examples(150), deadline=None)
 @given(corner=st.integers(0, 1), dx=st.floats(0, 6.2), dy=st.floats(0, 6.2), placed=st.integers(0, 2))
+@example(corner=0, dx=1.2, dy=1.2, placed=1)  # on the drawn edge of Rudy's base, which the engine refuses
 def test_a_point_inside_the_drawn_set_up_area_is_one_the_engine_accepts(deploy_state, corner, dx, dy, placed):
     s = deploy_state
     for _ in range(placed):  # with none, one or two team-mates already down
@@ -141,7 +148,8 @@ def test_a_point_inside_the_drawn_set_up_area_is_one_the_engine_accepts(deploy_s
     place = next(a for a in R.legal_actions(s, seat) if a["type"] == "place")
     cx, cy = place["corners"][corner]
     point = [abs(cx - dx), abs(cy - dy)]
-    assume(inside_drawn(drawn_area(render(s, seat)), point))
+    drawn = drawn_area(render(s, seat))
+    assume(inside_drawn(drawn, point) and off_the_drawn_edge(drawn, point))
     placed_state, _ = R.apply(s, seat, {"type": "place", "kid": place["kid"], "to": point})
     assert placed_state["kids"][place["kid"]]["pos"] == point
 
