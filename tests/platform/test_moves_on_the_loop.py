@@ -22,6 +22,13 @@ from tests.platform.test_socket_answers import _games, _move, api_socket, next_o
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
+@pytest.fixture(autouse=True)
+def django_guards_the_loop(monkeypatch):
+    """As in a server: Django refuses its database on a thread that runs an event loop (the
+    test process allows it for the browser tests' sake)."""
+    monkeypatch.delenv("DJANGO_ALLOW_ASYNC_UNSAFE", raising=False)
+
+
 @pytest.fixture
 def thread_calls(monkeypatch):
     """The names of the functions handed to a database thread by the sockets."""
