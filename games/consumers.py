@@ -22,7 +22,7 @@ from django.http.cookie import parse_cookie
 
 from games import inputs, jsontext, rendering, selectors, services, version_watch
 from games.auth import token_for_key, token_from_header, token_group, token_is_live
-from games.calls import coordinator_call, db_call, on_the_loop
+from games.calls import coordinator_call, db_call, loop_may_write, on_the_loop
 from games.coordinator import Presence, get_coordinator
 from games.engines.base import GameError
 from games.errors import NotFound, ServiceError, StaleVersion, TokenRevoked
@@ -436,9 +436,10 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             await self.send_error("not_seated", "spectators cannot act; this connection is read-only", action_id=action_id)
             return
         try:
-            result = self._submit_held(frame)
+            tried_here = loop_may_write()
+            result = self._submit_held(frame) if tried_here else None
             if result is None:
-                result = await db_call(self._submit)(frame)
+                result = await db_call(self._submit)(frame, try_held=not tried_here)
         except TokenRevoked:
             await self.token_revoked({})
             return
@@ -467,12 +468,12 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
                                            action_id=frame.get("action_id"), version=frame.get("version"),
                                            token_id=self.token_id)
 
-    def _submit(self, frame: dict[str, Any]) -> services.ActionResult:
+    def _submit(self, frame: dict[str, Any], *, try_held: bool = True) -> services.ActionResult:
         """On a database thread: the move, refused if the socket's token was revoked (checked
         in the move's own read)."""
         return services.submit_action(game_id=self.game_id, user=self.user, action=frame.get("action"),
                                       action_id=frame.get("action_id"), version=frame.get("version"),
-                                      token_id=self.token_id)
+                                      token_id=self.token_id, try_held=try_held)
 
     async def on_ack(self, action_id: str, result: services.ActionResult) -> None:
         pass

@@ -41,18 +41,20 @@ class ActionResult:
 
 
 def submit_action(*, game_id: int, user, action: Any, action_id: str, version: Any,
-                  token_id: int | None = None) -> ActionResult:
+                  token_id: int | None = None, try_held: bool = True) -> ActionResult:
     """Apply one player's action exactly once, if it was based on a current view.
 
     A resent ``action_id`` is a no-op that reports the current version. An action
     whose ``version`` predates the seat's current prompt is refused as stale. With
     ``token_id`` (the API token the player's socket acts with), a revoked token is refused
-    before anything else (``TokenRevoked``), checked in the move's own read.
+    before anything else (``TokenRevoked``), checked in the move's own read. Without
+    ``try_held`` (``submit_held_action`` just tried and left it), the move goes straight to
+    the row read under its lock, instead of being worked out on the held row a second time.
     """
     try:
         _check_submission(action=action, action_id=action_id, version=version)
         held = _play_held(game_id=game_id, user=user, action=action, action_id=action_id, version=version,
-                          token_id=token_id)
+                          token_id=token_id) if try_held else None
         if held is not None:
             return held
         with locked_game(game_id, action_id=action_id, user=user, token_id=token_id) as game:

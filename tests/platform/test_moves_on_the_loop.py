@@ -173,3 +173,26 @@ async def test_a_loop_connection_that_fails_sends_the_move_to_a_thread(make_user
     await _acked_once(ana, game.pk, "a1")
     assert thread_calls.count("_submit") == 1
     await ana.disconnect()
+
+
+async def test_a_refused_move_is_worked_out_once_on_the_held_row(make_user, monkeypatch):
+    """A move the held row cannot answer (here an illegal one) is tried there once, on the loop;
+    the database thread answers it from the row read under its lock, not from the held row again."""
+    from games.services import play
+
+    worked_out: list[int] = []
+    real = play._play
+
+    def counting(game, **kwargs):
+        worked_out.append(game.pk)
+        return real(game, **kwargs)
+
+    monkeypatch.setattr(play, "_play", counting)
+    [(game, keys, _)] = await _games(make_user)
+    ana = await api_socket(game.pk, keys[0])
+    await next_of(ana, "view")
+    await _move(ana, game, {"type": "no-such-action"}, "a1")
+    answer = await next_of(ana, "ack", "error")
+    assert answer["type"] == "error" and answer["action_id"] == "a1"
+    assert worked_out == [game.pk, game.pk]  # the held row on the loop, then the row read
+    await ana.disconnect()
