@@ -31,7 +31,8 @@ def test_an_invited_friend_signs_up_or_logs_in_and_is_back_in_the_private_game(b
     ben.fill("input[name=username]", "ben")
     ben.fill("input[name=password1]", PASSWORD)
     ben.fill("input[name=password2]", PASSWORD)
-    ben.click("main button[type=submit]")
+    with ben.expect_navigation(wait_until="load"):
+        ben.click("main button[type=submit]")
     expect(ben.locator("#messages")).to_contain_text("Your account is ready.")
     assert ben.url == game_url
     ben.locator(".seat-row[data-seat='1'] button:has-text('Sit here')").click()
@@ -41,7 +42,8 @@ def test_an_invited_friend_signs_up_or_logs_in_and_is_back_in_the_private_game(b
     cy.click(".guest-form a:has-text('log in')")
     cy.fill("input[name=username]", "cy")
     cy.fill("input[name=password]", PASSWORD)
-    cy.click("main button[type=submit]")
+    with cy.expect_navigation(wait_until="load"):
+        cy.click("main button[type=submit]")
     expect(cy.locator(".waiting-room")).to_be_visible()
     assert cy.url == game_url
     expect(cy.locator(".topbar .who")).to_have_text("cy")
