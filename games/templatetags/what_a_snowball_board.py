@@ -254,11 +254,13 @@ def _place_names(view: dict[str, Any], size: float, active: str | None) -> dict[
         if badges:
             badges = (badges[0] - x, badges[1] - y, badges[2] - x, badges[3] - y)
         spots = []
-        for ring, (x0, y0, x1, y1) in _name_choices(_name_width(name), reach, badges):
-            box_ = (x + x0, y + y0, x + x1, y + y1)
+        choices = [(ring, (x + x0, y + y0, x + x1, y + y1))
+                   for ring, (x0, y0, x1, y1) in _name_choices(_name_width(name), reach, badges)]
+        near = _boxes_meeting(fixed, _around(box_ for _, box_ in choices))
+        for ring, box_ in choices:
             if box_[0] < limits[0] or box_[1] < limits[1] or box_[2] > limits[2] or box_[3] > limits[3]:
                 continue
-            spots.append((sum(_overlap(box_, b) for b in fixed), box_))
+            spots.append((sum(_overlap(box_, b) for b in near), box_))
             near_free[kid["id"]] = near_free.get(kid["id"], 0) + (ring == 0 and spots[-1][0] == 0)
         options[kid["id"]] = spots
     placed: dict[str, tuple[float, float, Box]] = {}
@@ -407,6 +409,19 @@ def _overlap(a: Box, b: Box) -> float:
     return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
 
 
+def _around(boxes) -> Box:
+    """The smallest box round ``boxes``."""
+    left, top, right, bottom = zip(*boxes)
+    return min(left), min(top), max(right), max(bottom)
+
+
+def _boxes_meeting(boxes: list[Box], area: Box) -> list[Box]:
+    """Those of ``boxes`` that share some of ``area``, in their order: a box inside ``area``
+    overlaps only these, so a placement need not weigh the rest (each would add 0). A circle's
+    or a line's bounds stand for it: one whose bounds miss ``area`` is clear of everything in it."""
+    return [b for b in boxes if b[0] < area[2] and area[0] < b[2] and b[1] < area[3] and area[1] < b[3]]
+
+
 def _circle_cost(box: Box, circle: tuple[float, float, float]) -> float:
     """How deep a box reaches into a circle, in inches (0 when clear)."""
     cx, cy, r = circle
@@ -461,9 +476,14 @@ def _place_fire_label(a, b, text: str, boxes: list[Box], circles, other_lines: l
     the least covering one; a label moved off its line also keeps off ``other_lines`` and on its own side
     of them, so that it cannot be taken for theirs. The box and the leader's end (or None)."""
     width = len(text) * FIRE_LABEL_PHONE_CHAR
+    spots = [((cx - width / 2, cy - FIRE_LABEL_HEIGHT / 2, cx + width / 2, cy + FIRE_LABEL_HEIGHT / 2), (cx, cy), off, on,
+              needs_leader) for (cx, cy), off, on, needs_leader in _fire_label_spots(a, b, width)]
+    reach = _around(area for area, *_ in spots)
+    boxes = _boxes_meeting(boxes, reach)
+    circles = [c for c in circles if _boxes_meeting([(c[0] - c[2], c[1] - c[2], c[0] + c[2], c[1] + c[2])], reach)]
+    other_lines = [line for line in other_lines if _boxes_meeting([line.bounds], reach)]
     best = None
-    for (cx, cy), off, on, needs_leader in _fire_label_spots(a, b, width):
-        area = (cx - width / 2, cy - FIRE_LABEL_HEIGHT / 2, cx + width / 2, cy + FIRE_LABEL_HEIGHT / 2)
+    for area, (cx, cy), off, on, needs_leader in spots:
         inside = _overlap(area, (-VIEW_MARGIN, -VIEW_MARGIN, size + VIEW_MARGIN, size + VIEW_MARGIN))
         cost = (10 * (sum(_overlap(area, o) for o in boxes) + sum(_circle_cost(area, c) for c in circles)
                       + width * FIRE_LABEL_HEIGHT - inside)

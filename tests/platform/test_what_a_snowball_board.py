@@ -406,3 +406,52 @@ def test_a_die_that_cannot_be_spent_says_why_beside_it():
     assert "Cannot be spent: Holly stands on the gritted road: no snow to gather there." in dice["2"]
     assert "data-why-not" not in dice["1"] and "MOVE: roll 1D6" in dice["1"]
     assert not [a for a in sent(page) if a.get("die") in (2, 4)]
+
+
+_quarters = st.integers(-8, 40).map(lambda q: q / 4)  # on a grid, so edges often touch exactly
+
+
+@st.composite
+def _boxes(draw):
+    left, top = draw(_quarters), draw(_quarters)
+    return left, top, left + draw(st.integers(1, 16)) / 4, top + draw(st.integers(1, 16)) / 4
+
+
+@st.composite
+def _inside(draw, area):
+    """A box of the grid inside ``area``, reaching its edges as often as not."""
+    quarters_wide, quarters_high = round((area[2] - area[0]) * 4), round((area[3] - area[1]) * 4)
+    left, top = draw(st.integers(0, quarters_wide - 1)), draw(st.integers(0, quarters_high - 1))
+    right, bottom = draw(st.integers(left + 1, quarters_wide)), draw(st.integers(top + 1, quarters_high))
+    return area[0] + left / 4, area[1] + top / 4, area[0] + right / 4, area[1] + bottom / 4
+
+
+@st.composite
+def _near(draw, area):
+    """A box of the grid whose edges lie within a few quarters of ``area``'s, in or out."""
+    step = st.integers(-3, 3).map(lambda q: q / 4)
+    left, top = area[0] + draw(step), area[1] + draw(step)
+    return left, top, max(left + 0.25, area[2] + draw(step)), max(top + 0.25, area[3] + draw(step))
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(area_and_label=_boxes().flatmap(lambda area: st.tuples(st.just(area), _inside(area))),
+       others=st.lists(_boxes(), max_size=4), data=st.data(),
+       circle=st.tuples(_quarters, _quarters, st.integers(1, 12).map(lambda q: q / 4)))
+def test_a_label_inside_an_area_is_charged_nothing_by_what_the_placement_leaves_out(area_and_label, others, data,
+                                                                                    circle):
+    """Names and line-of-fire labels are weighed only against the boxes, circles and lines whose
+    bounds meet the area their spots cover: what is left out must cost any spot inside it nothing,
+    edges touching included, so the boards are placed as if everything were weighed."""
+    from games.templatetags.what_a_snowball_board import _boxes_meeting, _circle_cost, _overlap
+
+    area, label = area_and_label
+    others = others + data.draw(st.lists(_near(area), max_size=4))
+    kept = _boxes_meeting(others, area)
+    assert kept == [b for b in others if b in kept]
+    for box_ in others:
+        if box_ not in kept:
+            assert _overlap(label, box_) == 0
+    cx, cy, r = circle
+    if not _boxes_meeting([(cx - r, cy - r, cx + r, cy + r)], area):
+        assert _circle_cost(label, circle) == 0
