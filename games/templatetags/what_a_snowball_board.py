@@ -485,10 +485,16 @@ def _place_fire_label(a, b, text: str, boxes: list[Box], circles, other_lines: l
     best = None
     for area, (cx, cy), off, on, needs_leader in spots:
         inside = _overlap(area, (-VIEW_MARGIN, -VIEW_MARGIN, size + VIEW_MARGIN, size + VIEW_MARGIN))
-        cost = (10 * (sum(_overlap(area, o) for o in boxes) + sum(_circle_cost(area, c) for c in circles)
-                      + width * FIRE_LABEL_HEIGHT - inside)
-                + (0.1 * (sum(line.intersection(box(*area)).length + 10 * line.intersects(LineString([(cx, cy), on]))
-                              for line in other_lines) + off) if off else 0))
+        covered = 10 * (sum(_overlap(area, o) for o in boxes) + sum(_circle_cost(area, c) for c in circles)
+                        + width * FIRE_LABEL_HEIGHT - inside)
+        if off and best is not None and covered + 0.1 * off >= best[0] - 1e-9:
+            continue  # the other lines only add to its cost: it cannot come below the best
+        crossed = 0
+        if off:
+            spot, leader = box(*area), LineString([(cx, cy), on])
+            crossed = 0.1 * (sum(line.intersection(spot).length + 10 * line.intersects(leader)
+                                 for line in other_lines) + off)
+        cost = covered + crossed
         if best is None or cost < best[0] - 1e-9:
             best = (cost, area, on if needs_leader else None)
         if cost == 0:

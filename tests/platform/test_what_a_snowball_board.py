@@ -455,3 +455,56 @@ def test_a_label_inside_an_area_is_charged_nothing_by_what_the_placement_leaves_
     cx, cy, r = circle
     if not _boxes_meeting([(cx - r, cy - r, cx + r, cy + r)], area):
         assert _circle_cost(label, circle) == 0
+
+
+def _least_covering_spot(a, b, text, boxes, circles, other_lines, size):
+    """A line-of-fire label's spot as its rule says, every obstacle weighed at every spot: the first
+    spot of least cost (the boxes and circles it covers, what lies outside the drawing, and for a
+    spot off the line the other lines it crosses and how far off it is)."""
+    from shapely.geometry import LineString, box
+
+    from games.templatetags import what_a_snowball_board as board
+
+    width = len(text) * board.FIRE_LABEL_PHONE_CHAR
+    margin = board.VIEW_MARGIN
+    best = None
+    for (cx, cy), off, on, needs_leader in board._fire_label_spots(a, b, width):
+        area = (cx - width / 2, cy - board.FIRE_LABEL_HEIGHT / 2, cx + width / 2, cy + board.FIRE_LABEL_HEIGHT / 2)
+        inside = board._overlap(area, (-margin, -margin, size + margin, size + margin))
+        cost = 10 * (sum(board._overlap(area, o) for o in boxes) + sum(board._circle_cost(area, c) for c in circles)
+                     + width * board.FIRE_LABEL_HEIGHT - inside)
+        if off:
+            cost += 0.1 * (sum(line.intersection(box(*area)).length + 10 * line.intersects(LineString([(cx, cy), on]))
+                               for line in other_lines) + off)
+        if best is None or cost < best[0] - 1e-9:
+            best = (cost, area, on if needs_leader else None)
+        if cost == 0:
+            break
+    return best[1], best[2]
+
+
+_inches = st.integers(32, 64).map(lambda q: q / 4)  # a crowded middle of the village: labels must often move off
+
+
+@st.composite
+def _crowd_boxes(draw):
+    left, top = draw(_inches), draw(_inches)
+    return left, top, left + draw(st.integers(2, 16)) / 4, top + draw(st.integers(1, 6)) / 4
+
+
+@settings(max_examples=examples(800), deadline=None)
+@given(a=st.tuples(_inches, _inches), b=st.tuples(_inches, _inches), text=st.text("ab", min_size=3, max_size=24),
+       boxes=st.lists(_crowd_boxes(), max_size=16),
+       circles=st.lists(st.tuples(_inches, _inches, st.integers(2, 8).map(lambda q: q / 4)), max_size=10),
+       lines=st.lists(st.tuples(st.tuples(_inches, _inches), st.tuples(_inches, _inches)), max_size=5))
+def test_a_line_of_fire_label_goes_to_the_first_spot_of_least_cost(a, b, text, boxes, circles, lines):
+    """The label's placement, which leaves out what cannot touch its spots and the spots that cannot
+    beat the best so far, lands where weighing everything at every spot would put it."""
+    from shapely.geometry import LineString
+
+    from games.templatetags.what_a_snowball_board import _place_fire_label
+
+    assume(a != b)
+    other_lines = [LineString(ends) for ends in lines if ends[0] != ends[1]]
+    assert (_place_fire_label(a, b, text, boxes, circles, other_lines, 24.0)
+            == _least_covering_spot(a, b, text, boxes, circles, other_lines, 24.0))
