@@ -415,11 +415,16 @@ def _around(boxes) -> Box:
     return min(left), min(top), max(right), max(bottom)
 
 
+def _meets(bounds: Box, area: Box) -> bool:
+    """Whether ``bounds`` share some of ``area``'s inside. What lies within bounds that do not
+    (a box, a circle, a line) is clear of everything inside ``area``: it adds 0 to a placement there."""
+    return bounds[0] < area[2] and area[0] < bounds[2] and bounds[1] < area[3] and area[1] < bounds[3]
+
+
 def _boxes_meeting(boxes: list[Box], area: Box) -> list[Box]:
     """Those of ``boxes`` that share some of ``area``, in their order: a box inside ``area``
-    overlaps only these, so a placement need not weigh the rest (each would add 0). A circle's
-    or a line's bounds stand for it: one whose bounds miss ``area`` is clear of everything in it."""
-    return [b for b in boxes if b[0] < area[2] and area[0] < b[2] and b[1] < area[3] and area[1] < b[3]]
+    overlaps only these, so a placement need not weigh the rest."""
+    return [b for b in boxes if _meets(b, area)]
 
 
 def _circle_cost(box: Box, circle: tuple[float, float, float]) -> float:
@@ -480,8 +485,8 @@ def _place_fire_label(a, b, text: str, boxes: list[Box], circles, other_lines: l
               needs_leader) for (cx, cy), off, on, needs_leader in _fire_label_spots(a, b, width)]
     reach = _around(area for area, *_ in spots)
     boxes = _boxes_meeting(boxes, reach)
-    circles = [c for c in circles if _boxes_meeting([(c[0] - c[2], c[1] - c[2], c[0] + c[2], c[1] + c[2])], reach)]
-    other_lines = [line for line in other_lines if _boxes_meeting([line.bounds], reach)]
+    circles = [c for c in circles if _meets((c[0] - c[2], c[1] - c[2], c[0] + c[2], c[1] + c[2]), reach)]
+    other_lines = [line for line in other_lines if _meets(line.bounds, reach)]
     best = None
     for area, (cx, cy), off, on, needs_leader in spots:
         inside = _overlap(area, (-VIEW_MARGIN, -VIEW_MARGIN, size + VIEW_MARGIN, size + VIEW_MARGIN))

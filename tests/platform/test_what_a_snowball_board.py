@@ -412,9 +412,10 @@ _quarters = st.integers(-8, 40).map(lambda q: q / 4)  # on a grid, so edges ofte
 
 
 @st.composite
-def _boxes(draw):
-    left, top = draw(_quarters), draw(_quarters)
-    return left, top, left + draw(st.integers(1, 16)) / 4, top + draw(st.integers(1, 16)) / 4
+def _boxes(draw, corners=_quarters, quarters_wide=(1, 16), quarters_high=(1, 16)):
+    """A box of the quarter-inch grid: its top left corner from ``corners``, its size in quarters."""
+    left, top = draw(corners), draw(corners)
+    return left, top, left + draw(st.integers(*quarters_wide)) / 4, top + draw(st.integers(*quarters_high)) / 4
 
 
 @st.composite
@@ -443,7 +444,7 @@ def test_a_label_inside_an_area_is_charged_nothing_by_what_the_placement_leaves_
     """Names and line-of-fire labels are weighed only against the boxes, circles and lines whose
     bounds meet the area their spots cover: what is left out must cost any spot inside it nothing,
     edges touching included, so the boards are placed as if everything were weighed."""
-    from games.templatetags.what_a_snowball_board import _boxes_meeting, _circle_cost, _overlap
+    from games.templatetags.what_a_snowball_board import _boxes_meeting, _circle_cost, _meets, _overlap
 
     area, label = area_and_label
     others = others + data.draw(st.lists(_near(area), max_size=4))
@@ -453,7 +454,7 @@ def test_a_label_inside_an_area_is_charged_nothing_by_what_the_placement_leaves_
         if box_ not in kept:
             assert _overlap(label, box_) == 0
     cx, cy, r = circle
-    if not _boxes_meeting([(cx - r, cy - r, cx + r, cy + r)], area):
+    if not _meets((cx - r, cy - r, cx + r, cy + r), area):
         assert _circle_cost(label, circle) == 0
 
 
@@ -486,17 +487,14 @@ def _least_covering_spot(a, b, text, boxes, circles, other_lines, size):
 _inches = st.integers(32, 64).map(lambda q: q / 4)  # a crowded middle of the village: labels must often move off
 
 
-@st.composite
-def _crowd_boxes(draw):
-    left, top = draw(_inches), draw(_inches)
-    return left, top, left + draw(st.integers(2, 16)) / 4, top + draw(st.integers(1, 6)) / 4
-
 
 @settings(max_examples=examples(800), deadline=None)
 @given(a=st.tuples(_inches, _inches), b=st.tuples(_inches, _inches), text=st.text("ab", min_size=3, max_size=24),
-       boxes=st.lists(_crowd_boxes(), max_size=16),
+       boxes=st.lists(_boxes(_inches, (2, 16), (1, 6)), max_size=16),
        circles=st.lists(st.tuples(_inches, _inches, st.integers(2, 8).map(lambda q: q / 4)), max_size=10),
        lines=st.lists(st.tuples(st.tuples(_inches, _inches), st.tuples(_inches, _inches)), max_size=5))
+@example(a=(8.0, 10.0), b=(8.5, 9.75), text="aaa", boxes=[], circles=[(8.0, 8.0, 2.0), (8.0, 12.5, 2.0)],
+         lines=[])  # between two bases: the label must move off its line, and a later spot off it wins
 def test_a_line_of_fire_label_goes_to_the_first_spot_of_least_cost(a, b, text, boxes, circles, lines):
     """The label's placement, which leaves out what cannot touch its spots and the spots that cannot
     beat the best so far, lands where weighing everything at every spot would put it."""
