@@ -15,8 +15,9 @@ from games.caches import LRU
 register = template.Library()
 
 # (template, autoescape, localize, its values as JSON) -> the HTML: a part many viewers of a
-# version see alike, drawn once for all of them (``render_once``)
-RENDERED_ONCE: LRU[tuple[str, bool, bool | None, bytes], str] = LRU(1024)
+# version see alike, drawn once for all of them (``render_once``); a part that did not change
+# (a player's tag, an area no move touched) is drawn again only once it has been pushed out
+RENDERED_ONCE: LRU[tuple[str, bool, bool | None, bytes], str] = LRU(4096)
 _KEY_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS
 
 
@@ -37,6 +38,11 @@ def render_once(context, template_name: str, **values):
     HTML, and no viewer is given a part drawn from anything but its own view. Values that are
     not plain JSON data (a model, a string already marked safe) are drawn each time.
     """
+    return part_once(context, template_name, values)
+
+
+def part_once(context, template_name: str, values: dict) -> str:
+    """``render_once``'s work, for tags that draw several parts (``players_row``)."""
     try:
         key = (template_name, context.autoescape, context.use_l10n,
                orjson.dumps(values, default=_plain, option=_KEY_OPTIONS))
@@ -52,6 +58,19 @@ def render_once(context, template_name: str, **values):
     if key is not None:
         RENDERED_ONCE.put(key, html)
     return html
+
+
+@register.simple_tag(takes_context=True)
+def players_row(context, payload: dict, seat: int | None) -> str:
+    """The players over the board (``games/player_tag.html`` each), every one drawn once for
+    all the viewers who see it alike: only the viewer's own is marked as theirs."""
+    waiting, resigned, handed = (payload.get(key) or () for key in ("waiting_for", "resigned", "handed"))
+    active = payload.get("status") == "active"
+    return mark_safe("".join(
+        part_once(context, "games/player_tag.html",
+                  {"p": p, "me": p["seat"] == seat, "waiting": p["seat"] in waiting, "resigned": p["seat"] in resigned,
+                   "handed": p["seat"] in handed, "active": active}) + "    "
+        for p in payload["players"]))
 
 
 @register.filter

@@ -38,7 +38,8 @@ def sbf_areas(view: dict[str, Any], viewer: int | None, names: list[str]) -> lis
         s = view["seats"][x]
         pile_index = s.get("arsenal_pile")
         pile = arsenal[pile_index] if pile_index is not None and pile_index < len(arsenal) else None
-        area = {"s": s, "pile": pile, "you": x == viewer, "name": _name(names, x)}
+        area = {"s": s, "pile": pile, "you": x == viewer, "name": _name(names, x),
+                "shown_to_you": viewer is not None and viewer in (s.get("shows_hand_to") or ())}
         if view["mode"] == "teams":
             area["opponent"] = _name(names, s["opponent"])
             area["team_mate"] = viewer is not None and view["seats"][viewer]["team"] == s["team"]

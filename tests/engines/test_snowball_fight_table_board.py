@@ -201,3 +201,14 @@ def test_the_ring_aim_buttons_say_they_only_aim_until_both_plays_are_locked():
         where = "Cleo" if label.startswith("◀") else "Alice"
         assert re.fullmatch(rf"Aim .+ at {where} without deciding yet; press Lock both plays when you are sure", title)
     assert "only aim a side at that neighbour" in page and "(if time runs out, the aimed cards are played)" in page
+
+
+def test_a_whitewashed_hand_is_said_to_be_shown_only_to_the_player_it_is_shown_to():
+    state = RULESET.new_game(players=4, options={}, seed=3)
+    state["shown"][1] = [2]  # seat 1 shows its hand to seat 2
+    said = "Whitewashed: shows you their hand"
+    for seat in (None, 0, 1, 3, 2):  # the areas drawn for the others first, then for seat 2
+        page = render(state, seat)
+        assert (said in page) == (seat == 2), f"seat {seat}"
+    areas = dict(re.findall(r'<div class="sbf-area[^"]*" data-seat="(\d)">(.*?)</dl>', render(state, 2), re.S))
+    assert [seat for seat, area in sorted(areas.items()) if said in area] == ["1"]

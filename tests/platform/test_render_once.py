@@ -65,3 +65,47 @@ def test_a_shared_part_is_what_the_page_drew_for_that_viewer_alone(turn, notes, 
     values = {"turn": turn, "notes": notes, "segments": segments, "fog_hides": fog_hides}
     assert once(**values) == render_to_string(REPORT, values)
     assert once(**values) == render_to_string(REPORT, values)  # and again, from the memo
+
+
+ROW = Template("{% load games_tags %}{% players_row payload seat %}")
+LOG = Template('{% load games_tags %}{% render_once "games/log_lines.html" log=log %}')
+
+
+def player(seat: int, **extra) -> dict:
+    return {"seat": seat, "name": f"Player {seat}", "username": None, "user_id": seat + 1, "is_bot": False,
+            "team": None, "team_leader": False, "empty": False, **extra}
+
+
+def row(seat: int | None, **payload) -> str:
+    base = {"players": [player(0), player(1), player(2)], "waiting_for": [], "resigned": [], "handed": [],
+            "status": "active"}
+    return ROW.render(Context({"payload": {**base, **payload}, "seat": seat}))
+
+
+def test_each_player_sees_only_its_own_name_marked_as_theirs_whoever_drew_the_row_first():
+    for first in (None, 0, 1, 2):  # the memo filled by another viewer first
+        RENDERED_ONCE.clear()
+        row(first)
+        assert "(you)" not in row(None)
+        for seat in (0, 1, 2):
+            page = row(seat)
+            assert page.count("(you)") == 1
+            assert f"Player {seat} (you)" in page
+
+
+def test_the_players_asked_now_are_marked_to_act_and_no_others():
+    page = row(None, waiting_for=[2], resigned=[1])
+    spans = page.split('<span class="player')[1:]
+    assert ["to act" in span for span in spans] == [False, False, True]
+    assert ["resigned" in span for span in spans] == [False, True, False]
+    assert "to act" not in row(None, waiting_for=[2], status="finished")
+
+
+def test_a_log_line_one_viewer_may_read_is_not_on_the_log_of_one_who_may_not():
+    public = [{"seq": 1, "type": "play", "text": "Ana threw"}]
+    private = public + [{"seq": 2, "type": "draw", "text": "You drew the Snow Fort"}]
+    assert "Snow Fort" in LOG.render(Context({"log": private}))
+    assert "Snow Fort" not in LOG.render(Context({"log": public}))
+    assert LOG.render(Context({"log": []})) == '<li class="muted">Nothing has happened yet.</li>'
+    newest_first = LOG.render(Context({"log": private}))
+    assert newest_first.index("Snow Fort") < newest_first.index("Ana threw")
