@@ -313,3 +313,12 @@ def test_each_segment_offers_the_cheapest_moves_from_where_the_earlier_orders_le
     assert third == second and "K7" not in second  # never into the shed
     assert max(r["mf"] for r in first.values()) == 4.0
     assert _routes_on(render(s, 1)) != first and _routes_on(render(s, None)) is None
+
+
+def test_each_seat_sees_only_its_own_token_marked_whoever_drew_the_map_first():
+    state = setup_done(players=3)
+    tokens = re.compile(r'<g class="sf-token([^"]*)" data-token-seat="(\d)"')
+    for order in ((None, 0, 1, 2), (2, 1, 0, None)):  # the tokens drawn for the others first
+        for seat in order:
+            marked = [int(s) for classes, s in tokens.findall(render(state, seat)) if "is-me" in classes.split()]
+            assert marked == ([] if seat is None else [seat]), f"seat {seat}"
