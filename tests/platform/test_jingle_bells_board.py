@@ -161,3 +161,13 @@ def test_a_reaction_is_asked_with_its_choices_and_the_hit_explained():
         assert "jb-reaction" not in attacker and "throws at" in attacker
         return
     pytest.fail("no reaction in these games")
+
+
+def test_each_side_is_marked_as_the_viewers_own_on_that_viewers_page_only_whoever_drew_it_first():
+    state = next(s for i, s in enumerate(play(3, "garden", "bot")) if i == 30)  # both rosters drawn
+    mine = re.compile(r'<section class="jb-team jb-s(\d) is-mine"')
+    for order in ((None, 0, 1), (1, 0, None)):
+        for seat in order:
+            page = render(state, seat)
+            assert mine.findall(page) == ([] if seat is None else [str(seat)]), f"seat {seat}"
+            assert page.count('<span class="muted">(you)</span>') == (0 if seat is None else 1)
