@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from channels.auth import AuthMiddleware
 from channels.security.websocket import WebsocketDenier
+from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionMiddleware
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from django.utils import timezone
@@ -104,3 +106,20 @@ def _forwarded_https(headers: dict[bytes, str]) -> bool:
     name, value = header
     wanted = name.removeprefix("HTTP_").replace("_", "-").lower().encode("latin1")
     return headers.get(wanted, "").split(",")[0].strip() == value
+
+
+class SocketSessionMiddleware(SessionMiddleware):
+    """Channels' ``SessionMiddleware`` for websockets: the session is read, to know who the
+    browser is signed in as, and never saved. Channels' own wraps every frame a socket sends
+    to save a modified session before an HTTP response starts, which a socket never sends;
+    a game's sockets send five frames a move."""
+
+    async def __call__(self, scope, receive, send):
+        wrapper = InstanceSessionWrapper(scope, send)
+        await wrapper.resolve_session()
+        return await self.inner(wrapper.scope, receive, send)
+
+
+def socket_auth_stack(inner):
+    """``channels.auth.AuthMiddlewareStack`` with the session read-only (``SocketSessionMiddleware``)."""
+    return CookieMiddleware(SocketSessionMiddleware(AuthMiddleware(inner)))

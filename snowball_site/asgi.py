@@ -6,14 +6,13 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "snowball_site.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.urls import path, re_path  # noqa: E402
 
 from games import consumers, engines  # noqa: E402
 from games.deadline_sweep import with_deadline_sweep  # noqa: E402
-from games.auth import SameOriginValidator  # noqa: E402
+from games.auth import SameOriginValidator, socket_auth_stack  # noqa: E402
 from snowball_site.http_bodies import leave_request_bodies_to_django  # noqa: E402
 from snowball_site.pauses import with_pause_log  # noqa: E402
 from snowball_site.tuning import tune_the_interpreter  # noqa: E402
@@ -21,12 +20,12 @@ from snowball_site.tuning import tune_the_interpreter  # noqa: E402
 
 def browser_socket(consumer):
     """Cookie-authenticated sockets accept only pages of this site (no cross-site hijacking)."""
-    return SameOriginValidator(AuthMiddlewareStack(consumer))
+    return SameOriginValidator(socket_auth_stack(consumer))
 
 
 def bot_socket(consumer):
     """The JSON socket: a bot sends no Origin header and passes; a browser's Origin must be ours."""
-    return SameOriginValidator(AuthMiddlewareStack(consumer), allow_none=True)
+    return SameOriginValidator(socket_auth_stack(consumer), allow_none=True)
 
 
 websocket_urlpatterns = [
