@@ -157,6 +157,19 @@ def _terrain_rows(view: dict[str, Any], size: float) -> list[dict[str, Any]]:
     return rows
 
 
+def _terrain_rows_of(view: dict[str, Any], size: float) -> list[dict[str, Any]]:
+    """``_terrain_rows``, remembered by the terrain it reads: a game's terrain never changes, and
+    every viewer of every version in play needs its rows (to keep lines of fire's labels off
+    the terrain's). Shared: read them, do not change them."""
+    return _terrain_rows_for(orjson.dumps([size, view["village"]["terrain"]], option=orjson.OPT_SORT_KEYS))
+
+
+@lru_cache(maxsize=128)
+def _terrain_rows_for(drawing: bytes) -> list[dict[str, Any]]:
+    size, terrain = orjson.loads(drawing)
+    return _terrain_rows({"village": {"terrain": terrain}}, size)
+
+
 def _badge_end(kid: dict[str, Any]) -> float:
     """How far east of a Kid's centre its badges reach, in inches, at their drawn size."""
     x_at = 0.82 + sum(0.62 + (0.55 if count > 1 else 0) for count in Counter(kid["snowballs"]).values())
@@ -651,7 +664,7 @@ def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | Non
         "kids_by_id": {k["id"]: k for k in kids}, "teams": teams, "my_team": my_team, "corners": corners,
         "order": _order_rows(view), "active": view["kids"].get(active) if active else None,
         "tray": tray, "rolloff": rolloff,
-        "team_order": [view["teams"][t]["name"] for t in view["team_order"]], "fire": _fire_rows(view, size, _terrain_rows(view, size), kids) if view["phase"] == "play" else [],
+        "team_order": [view["teams"][t]["name"] for t in view["team_order"]], "fire": _fire_rows(view, size, _terrain_rows_of(view, size), kids) if view["phase"] == "play" else [],
         "place": place, "place_path": placement_area(size, place[0], view["village"]["tolerance"]) if place else "",
         "move_to": move_to, "move_path": region_path(size, move_to["region"]) if move_to else "", "move_from": move_from, "moving": moving,
         "click_json": json.dumps(click) if click else "",

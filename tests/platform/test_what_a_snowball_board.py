@@ -506,3 +506,19 @@ def test_a_line_of_fire_label_goes_to_the_first_spot_of_least_cost(a, b, text, b
     other_lines = [LineString(ends) for ends in lines if ends[0] != ends[1]]
     assert (_place_fire_label(a, b, text, boxes, circles, other_lines, 24.0)
             == _least_covering_spot(a, b, text, boxes, circles, other_lines, 24.0))
+
+
+def test_the_terrain_a_board_keeps_labels_off_is_its_own_village_s_however_often_it_is_drawn():
+    import copy
+
+    from games.templatetags import what_a_snowball_board as board
+
+    state = play_until(new(seed=7), lambda s: s["phase"] == "play")
+    view = R.view(state, None)
+    size = float(view["village"]["size"][1])
+    moved = copy.deepcopy(view)  # another village: its first piece a yard east
+    moved["village"]["terrain"][0]["points"] = [[x + 3, y] for x, y in moved["village"]["terrain"][0]["points"]]
+    for seat in (None, 0, 1):  # boards drawn from the remembered rows first
+        render(state, seat)
+    assert board._terrain_rows_of(view, size) == board._terrain_rows(view, size)
+    assert board._terrain_rows_of(moved, size) == board._terrain_rows(moved, size) != board._terrain_rows(view, size)
