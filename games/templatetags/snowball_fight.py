@@ -9,6 +9,8 @@ from typing import Any
 
 from django import template
 
+from games.templatetags.games_tags import part_once
+
 register = template.Library()
 
 
@@ -134,3 +136,15 @@ def sbf_reveal(reveal: dict[str, Any], names: list[str]) -> dict[str, Any]:
                for k, battle in enumerate(reveal.get("battles") or [])]
     pending = [f"{_name(names, a)} vs {_name(names, b)}" for a, b in (reveal.get("order") or [])[len(battles):]]
     return {"intro": intro, "battles": battles, "pending": pending}
+
+
+@register.simple_tag(takes_context=True)
+def sbf_seat_public(context, view: dict[str, Any], s: dict[str, Any], seat: int | None, names: list[str],
+                    mine: bool = False) -> str:
+    """A player's public side at a two-player table (``games/snowball-fight/seat_public.html``),
+    given only what it reads of the viewer: whether the side is the viewer's, and whether its
+    hand is shown to the viewer. Viewers who see the side alike share one drawing."""
+    return part_once(context, "games/snowball-fight/seat_public.html", {
+        "s": s, "names": names, "mine": mine, "you": s["seat"] == seat,
+        "shown_to_you": seat is not None and seat in (s.get("shows_hand_to") or ()),
+        "step": view.get("step"), "waiting_for": view.get("waiting_for")})

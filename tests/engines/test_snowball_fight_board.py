@@ -146,3 +146,16 @@ def test_play_buttons_say_which_plays_at_once_and_which_only_marks():
     marked = [a for a, _, label in labelled_buttons(page) if label == "Marked ✓"]
     assert marked == [{"type": "choose", "card": "c15", "side": "bottom"}]
     assert ">Lock my choice</button>" in page and ">Lock</button>" not in page
+
+
+def test_each_player_is_called_you_on_its_own_page_only_and_a_whitewashed_hand_is_said_to_be_shown_to_its_viewer():
+    state = RULESET.new_game(players=2, options={}, seed=3)
+    state["shown"][0] = [1]  # Alice shows her hand to Bob
+    said = "Whitewashed: shows you their hand"
+    for order in ((None, 0, 1), (1, 0, None)):  # each side drawn for the others first
+        for seat in order:
+            page = render(state, seat)
+            assert page.count('<span class="muted">(you)</span>') == (0 if seat is None else 1), f"seat {seat}"
+            if seat is not None:
+                assert re.search(rf'{NAMES[seat]} <span class="muted">\(you\)</span>', page), f"seat {seat}"
+            assert (said in page) == (seat == 1), f"seat {seat}"
