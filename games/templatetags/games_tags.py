@@ -42,7 +42,8 @@ def render_once(context, template_name: str, **values):
 
 
 def part_once(context, template_name: str, values: dict) -> str:
-    """``render_once``'s work, for tags that draw several parts (``players_row``)."""
+    """``render_once``'s work, for a tag that works out a part's values itself (``players_row``,
+    a board's ``jb_team``, ``sbf_seat_public``)."""
     try:
         key = (template_name, context.autoescape, context.use_l10n,
                orjson.dumps(values, default=_plain, option=_KEY_OPTIONS))

@@ -20,6 +20,11 @@ def _name(names: list[str], seat: int | None) -> str:
     return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
 
 
+def _shown_to(s: dict[str, Any], viewer: int | None) -> bool:
+    """Whether seat ``s`` shows its hand to the viewer (Whitewash)."""
+    return viewer is not None and viewer in (s.get("shows_hand_to") or ())
+
+
 def _seat_order(view: dict[str, Any], viewer: int | None) -> list[int]:
     """The viewer first, then round the table to the left (in teams: the viewer's team first)."""
     n = view["players"]
@@ -41,7 +46,7 @@ def sbf_areas(view: dict[str, Any], viewer: int | None, names: list[str]) -> lis
         pile_index = s.get("arsenal_pile")
         pile = arsenal[pile_index] if pile_index is not None and pile_index < len(arsenal) else None
         area = {"s": s, "pile": pile, "you": x == viewer, "name": _name(names, x),
-                "shown_to_you": viewer is not None and viewer in (s.get("shows_hand_to") or ())}
+                "shown_to_you": _shown_to(s, viewer)}
         if view["mode"] == "teams":
             area["opponent"] = _name(names, s["opponent"])
             area["team_mate"] = viewer is not None and view["seats"][viewer]["team"] == s["team"]
@@ -146,5 +151,5 @@ def sbf_seat_public(context, view: dict[str, Any], s: dict[str, Any], seat: int 
     hand is shown to the viewer. Viewers who see the side alike share one drawing."""
     return part_once(context, "games/snowball-fight/seat_public.html", {
         "s": s, "names": names, "mine": mine, "you": s["seat"] == seat,
-        "shown_to_you": seat is not None and seat in (s.get("shows_hand_to") or ()),
+        "shown_to_you": _shown_to(s, seat),
         "step": view.get("step"), "waiting_for": view.get("waiting_for")})

@@ -161,7 +161,12 @@ def _terrain_rows_of(view: dict[str, Any], size: float) -> list[dict[str, Any]]:
     """``_terrain_rows``, remembered by the terrain it reads: a game's terrain never changes, and
     every viewer of every version in play needs its rows (to keep lines of fire's labels off
     the terrain's). Shared: read them, do not change them."""
-    return _terrain_rows_for(orjson.dumps([size, view["village"]["terrain"]], option=orjson.OPT_SORT_KEYS))
+    return _terrain_rows_for(_terrain_key(view, size))
+
+
+def _terrain_key(view: dict[str, Any], size: float) -> bytes:
+    """The village's size and terrain as a key for what is drawn from them alone."""
+    return orjson.dumps([size, view["village"]["terrain"]], option=orjson.OPT_SORT_KEYS)
 
 
 @lru_cache(maxsize=128)
@@ -597,15 +602,14 @@ def _corner_zone(size: float, cx: float, cy: float) -> str:
 def was_ground(view: dict[str, Any], size: float) -> str:
     """The village's ground (patterns, snow, grid, terrain) as SVG: the same for every viewer and
     version while the terrain is unchanged, so rendered once for all of them."""
-    return _ground_html(orjson.dumps([size, view["village"]["terrain"]], option=orjson.OPT_SORT_KEYS))
+    return _ground_html(_terrain_key(view, size))
 
 
 @lru_cache(maxsize=128)
 def _ground_html(drawing: bytes) -> str:
-    size, terrain = orjson.loads(drawing)
+    size = orjson.loads(drawing)[0]
     ground = {"size_str": _n(size), "grid": [_n(i) for i in range(1, int(size))],
-              "grid_major": [_n(i) for i in range(6, int(size), 6)],
-              "terrain": _terrain_rows({"village": {"terrain": terrain}}, size)}
+              "grid_major": [_n(i) for i in range(6, int(size), 6)], "terrain": _terrain_rows_for(drawing)}
     return mark_safe(render_to_string("games/what-a-snowball/ground.html", {"b": ground}))  # noqa: S308 (a template's output)
 
 
