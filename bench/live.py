@@ -125,18 +125,19 @@ class CpuMeter:
         self.sys0 = None
         self.t0 = 0.0
 
-    def _tree(self, roots: list[int]) -> dict[int, float]:
+    def _tree(self, roots: list[int]) -> dict[int, tuple[float, float]]:
+        """CPU seconds (all, in the kernel) of each process under ``roots``."""
         ps = self.psutil
-        out: dict[int, float] = {}
+        out: dict[int, tuple[float, float]] = {}
         for root in roots:
             try:
                 proc = ps.Process(root)
                 t = proc.cpu_times()
-                out[root] = t.user + t.system + t.children_user + t.children_system
+                out[root] = (t.user + t.system + t.children_user + t.children_system, t.system + t.children_system)
                 for child in proc.children(recursive=True):
                     try:
                         c = child.cpu_times()
-                        out[child.pid] = c.user + c.system
+                        out[child.pid] = (c.user + c.system, c.system)
                     except (ps.NoSuchProcess, ps.AccessDenied):
                         pass
             except (ps.NoSuchProcess, ps.AccessDenied):
@@ -158,8 +159,10 @@ class CpuMeter:
         for name, pids in self.groups.items():
             before = self.start.get(name, {})
             after = self._tree(pids)
-            used = sum(c - before.get(pid, 0.0) for pid, c in after.items())
+            used = sum(c - before.get(pid, (0.0, 0.0))[0] for pid, (c, _) in after.items())
+            in_kernel = sum(k - before.get(pid, (0.0, 0.0))[1] for pid, (_, k) in after.items())
             out[name] = used / wall
+            out[f"{name}_in_kernel"] = in_kernel / wall
             accounted += used
         out["machine_busy_cores"] = total_busy / wall
         out["everything_else"] = max(0.0, (total_busy - accounted) / wall)
@@ -205,15 +208,17 @@ async def _touch(url: str) -> None:
 # ---------------------------------------------------------------------- profiling
 
 
-def start_profiler(kind: str, pid: int, seconds: float, path: Path) -> subprocess.Popen | None:
-    """py-spy on the server: every thread's samples (``py-spy``), or only the thread holding the
-    interpreter's lock at each sample (``py-spy-gil``: where the process's Python CPU goes, without
-    the database threads' waits)."""
+def start_profiler(kind: str, pid: int, seconds: float, path: Path, rate: int = 100) -> subprocess.Popen | None:
+    """py-spy on the server, ``rate`` samples a second: every thread's samples, without stopping
+    the process (``py-spy``: wall time, waits in system calls included), or only the thread
+    holding the interpreter's lock at each sample (``py-spy-gil``: where the process's Python CPU
+    goes). The second stops the process for each sample: without that, py-spy's stacks of the
+    lock's holder came back cut short, most of them without their outer frames."""
     if not kind.startswith("py-spy"):
         return None
     spy = Path(sys.executable).with_name("py-spy")
-    cmd = [str(spy), "record", "--pid", str(pid), "--duration", str(int(math.ceil(seconds))), "--rate", "100",
-           "--nonblocking", *(["--gil"] if kind == "py-spy-gil" else []), "--format", "raw", "--output", str(path)]
+    cmd = [str(spy), "record", "--pid", str(pid), "--duration", str(int(math.ceil(seconds))), "--rate", str(rate),
+           *(["--gil"] if kind == "py-spy-gil" else ["--nonblocking"]), "--format", "raw", "--output", str(path)]
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
@@ -293,7 +298,7 @@ def summarise_profile(path: Path, top: int = 25) -> dict[str, Any]:
 
 
 def _measure(target: str, server_pids: list[int], cfg: Config, pool: list[dict[str, Any]], *,
-             redis_url: str | None, warm_url: str, profile: str = "none",
+             redis_url: str | None, warm_url: str, profile: str = "none", profile_rate: int = 100,
              database_url: str | None = None) -> dict[str, Any]:
     from bench.servers import per_action, postgres_counters, redis_command_calls, redis_pid, redis_used_memory
 
@@ -324,7 +329,7 @@ def _measure(target: str, server_pids: list[int], cfg: Config, pool: list[dict[s
     if profile != "none" and server_pids:
         RESULTS.mkdir(parents=True, exist_ok=True)
         profile_path = RESULTS / f"profile-{target}.txt"
-        profiler = start_profiler(profile, server_pids[0], cfg.duration, profile_path)
+        profiler = start_profiler(profile, server_pids[0], cfg.duration, profile_path, rate=profile_rate)
     load_start = os.getloadavg()
     time.sleep(max(0.0, t_start + cfg.warmup + cfg.duration - time.monotonic()))
     cpu = meter.end()
@@ -418,6 +423,7 @@ def run_site(args: argparse.Namespace, *, mode: str, games: int, rate: float) ->
         warm = f"ws://127.0.0.1:{site.ports[0]}/ws/api/games/{pool[-1]['id']}/"
         result = _measure(mode, site.pids(), cfg, pool, redis_url=site.redis_url if mode == "redis" else None,
                           warm_url=warm, profile=getattr(args, "profile", "none"),
+                          profile_rate=getattr(args, "profile_rate", 100),
                           database_url=site.database_url if mode == "redis" else None)
         if getattr(args, "pauses", False):
             from snowball_site.pauses import summarise
@@ -449,7 +455,8 @@ def run_floor(args: argparse.Namespace, *, games: int | None = None, rate: float
         cfg = Config(ws_urls=[url], http_url=None, games=games, rate=rate, warmup=args.warmup,
                      duration=args.duration, drain=args.drain, seed=args.seed, procs=args.procs, floor=True,
                      game_type=getattr(args, "game_type", "snowball-fight"))
-        result = _measure("floor", floor.pids(), cfg, pool, redis_url=None, warm_url=f"{url}/ws/api/games/0/")
+        result = _measure(f"floor-{kind}", floor.pids(), cfg, pool, redis_url=None, warm_url=f"{url}/ws/api/games/0/",
+                          profile=getattr(args, "profile", "none"), profile_rate=getattr(args, "profile_rate", 100))
         result.update({"mode": "floor" if kind == "bare" else f"floor-{kind}", "pad_bytes": {"player": pad_player, "spectator": pad_spectator},
                        "game_lengths": game_lengths})
         return result
@@ -505,7 +512,9 @@ def print_run(label: str, r: dict[str, Any]) -> None:
           f"{mem['server_rss_end_mb']:.0f} MB)")
     parts = [f"{k} {cpu[k] * 100:.0f}%" for k in ("server", "redis", "postgres", "generator", "everything_else")
              if k in cpu]
-    print(f"   server CPU per action {fmt(r.get('server_cpu_ms_per_action'), 2)} ms; "
+    kernel = cpu.get("server_in_kernel")
+    in_kernel = f" ({kernel / cpu['server'] * 100:.0f}% in the kernel)" if kernel is not None and cpu["server"] else ""
+    print(f"   server CPU per action {fmt(r.get('server_cpu_ms_per_action'), 2)} ms{in_kernel}; "
           f"CPU (% of one core): {', '.join(parts)}; machine busy {cpu['machine_busy_cores']:.2f} of "
           f"{cpu['cores']} cores; load avg {r['loadavg_during']}")
     if "redis_commands_per_action" in r:
@@ -601,7 +610,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-floor", action="store_true", help="skip the floor run")
     parser.add_argument("--channels-floor", action="store_true",
                         help="also run the same fan-out on daphne and Channels with no game (bench.channels_floor)")
-    parser.add_argument("--profile", choices=("none", "py-spy", "py-spy-gil"), default="none")
+    parser.add_argument("--profile", choices=("none", "py-spy", "py-spy-gil"), default="none",
+                        help="profile the server (and each floor run beside it) with py-spy over the measured window")
+    parser.add_argument("--profile-rate", type=int, default=100, help="py-spy's samples a second (default 100)")
     parser.add_argument("--pauses", action="store_true",
                         help="log the server's collector pauses and event-loop stalls (snowball_site/pauses.py) "
                              "and report those in the measured window")

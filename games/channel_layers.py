@@ -2,7 +2,11 @@
 
 ``InMemoryLayer`` serves the one-process mode; ``RedisFanoutLayer`` the workers that share a
 Redis (docker compose). Both only queue messages: each consumer takes its own from its own
-queue in its own task (Channels' receive loop), so a slow socket delays nobody else.
+queue in its own task, so a slow socket delays nobody else. A consumer may hand the layer its
+inbox (``attach_inbox``): the layer then puts the channel's messages there, beside the
+client's frames (games/consumers.py, ``ArrivalControlMixin``), and ``receive`` is not used for
+that channel. An inbox holds at most ``capacity`` messages; past that, a message to it is
+dropped (``ChannelFull`` from ``send``), as Channels' in-memory layer does.
 """
 from __future__ import annotations
 
@@ -36,6 +40,27 @@ class InMemoryLayer(InMemoryChannelLayer):
 
     sweep_interval = 1.0
     _last_sweep = 0.0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.inboxes: dict[str, asyncio.Queue] = {}
+
+    def attach_inbox(self, channel: str, inbox: asyncio.Queue) -> None:
+        """From now on, put ``channel``'s messages in ``inbox`` (its consumer's own queue)."""
+        self.inboxes[channel] = inbox
+
+    def detach_inbox(self, channel: str) -> None:
+        self.inboxes.pop(channel, None)
+
+    async def send(self, channel: str, message: dict[str, Any]) -> None:
+        inbox = self.inboxes.get(channel)
+        if inbox is None:
+            await super().send(channel, message)
+            return
+        assert isinstance(message, dict), "message is not a dict"
+        if inbox.qsize() >= self.get_capacity(channel):
+            raise ChannelFull(channel)
+        inbox.put_nowait(dict(message))
 
     async def queue_here(self, channel: str, message: dict[str, Any]) -> None:
         """Queue ``message`` for a channel of this process (games/version_watch.py)."""
@@ -149,6 +174,7 @@ class RedisFanoutLayer(RedisChannelLayer):
         self.pool_size, self.pool_wait = pool_size, pool_wait
         self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopFanout] = weakref.WeakKeyDictionary()
         self._queues: dict[str, BoundedQueue] = {}
+        self._inboxes: dict[str, asyncio.Queue] = {}
         self._groups_of: dict[str, int] = {}
 
     # ------------------------------------------------------------ this process's channels
@@ -158,9 +184,28 @@ class RedisFanoutLayer(RedisChannelLayer):
         if not self._is_mine(channel):
             raise ValueError(f"{channel!r} is not a channel of this process: RedisFanoutLayer sends only "
                              "to its own channels and to groups")
-        self._queue(channel).put_nowait(dict(message))
+        self._put(channel, message)
 
     queue_here = send
+
+    def attach_inbox(self, channel: str, inbox: asyncio.Queue) -> None:
+        """From now on, put ``channel``'s messages in ``inbox`` (its consumer's own queue)."""
+        self._inboxes[channel] = inbox
+        stale = self._queues.pop(channel, None)
+        while stale is not None and not stale.empty():
+            inbox.put_nowait(stale.get_nowait())
+
+    def detach_inbox(self, channel: str) -> None:
+        self._inboxes.pop(channel, None)
+
+    def _put(self, channel: str, message: dict[str, Any]) -> None:
+        inbox = self._inboxes.get(channel)
+        if inbox is None:
+            self._queue(channel).put_nowait(dict(message))
+        elif inbox.qsize() < self.capacity:
+            inbox.put_nowait(dict(message))
+        else:
+            log.info("channel %s is full; dropped %s", channel, message.get("type"))
 
     async def receive(self, channel: str) -> dict[str, Any]:
         if not self._is_mine(channel):
@@ -235,7 +280,7 @@ class RedisFanoutLayer(RedisChannelLayer):
 
     async def _deliver_here(self, here: _LoopFanout, group: str, message: dict[str, Any]) -> None:
         for channel in list(here.members.get(group, ())):
-            self._queue(channel).put_nowait(dict(message))
+            self._put(channel, message)
 
     async def _listen(self, here: _LoopFanout) -> None:
         """Hand every other process's group messages to this loop's members."""

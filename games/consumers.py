@@ -16,6 +16,8 @@ from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
+from channels.layers import get_channel_layer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.http.cookie import parse_cookie
@@ -157,21 +159,30 @@ def client_address(scope: dict[str, Any]) -> str:
 
 
 class ArrivalControlMixin:
-    """Counts a socket's frames as they arrive, not as they are handled.
+    """Counts a socket's frames as they arrive, not as they are handled, and handles everything
+    a consumer gets from one queue (its inbox).
 
     A task reads the ASGI messages eagerly and applies the token bucket to each frame on
-    arrival; the frames it lets through wait for the handler in a queue of at most a burst.
-    A socket that keeps sending after its refusals, or fills that queue, is closed with
-    4008 at once, however slowly its frames are handled; for ``SNOWBALL_FLOOD_COOLDOWN_SECONDS``
-    after that, a socket with the same token (or session, or address) is accepted and closed
-    with 4008 before any other work (``refuse_flooders``, around every socket route). A client address may hold at most
+    arrival; the frames it lets through wait for the handler in the inbox, at most a burst of
+    them at a time. A socket that keeps sending after its refusals, or has a burst waiting
+    already, is closed with 4008 at once, however slowly its frames are handled; for
+    ``SNOWBALL_FLOOD_COOLDOWN_SECONDS`` after that, a socket with the same token (or session,
+    or address) is accepted and closed with 4008 before any other work (``refuse_flooders``,
+    around every socket route). A client address may hold at most
     ``SNOWBALL_MAX_SOCKETS_PER_CLIENT`` sockets in this process; one more is accepted and
     closed with 4029.
+
+    The channel layer puts the consumer's messages in the same inbox (``attach_inbox``,
+    games/channel_layers.py), so the consumer handles its frames and its groups' messages one
+    at a time, in the order they came, without Channels' ``await_many_dispatch``: that waits
+    on both sources with ``asyncio.wait`` and starts a task for every message it takes, which
+    cost more than the rest of handing a message over (docs/where-code-runs.md).
     """
 
     clock = staticmethod(time.monotonic)
     socket_gone = False
     flood_closing = False
+    frames_waiting = 0  # the client's frames in the inbox, not yet handled
 
     async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
         """Send, unless the client is gone: a reply that races the socket's end is dropped."""
@@ -198,15 +209,47 @@ class ArrivalControlMixin:
             await self._accept_and_close(receive, send, CLOSE_TOO_MANY_SOCKETS)
             return
         OPEN_SOCKETS[address] += 1
-        arrivals: asyncio.Queue = asyncio.Queue()
-        reader = asyncio.create_task(self._read_arrivals(receive, arrivals))
+        inbox: asyncio.Queue = asyncio.Queue()
+        reader = asyncio.create_task(self._read_arrivals(receive, inbox))
         try:
-            await super().__call__(scope, arrivals.get, send)
+            await self._serve(scope, send, inbox)
         finally:
             reader.cancel()
             OPEN_SOCKETS[address] -= 1
             if OPEN_SOCKETS[address] <= 0:
                 del OPEN_SOCKETS[address]
+
+    async def _serve(self, scope, send, inbox: asyncio.Queue) -> None:
+        """Channels' ``AsyncConsumer.__call__``, with the layer's messages and the client's frames
+        in one inbox. A layer without ``attach_inbox`` is read by a task of its own."""
+        self.scope = scope
+        self.base_send = send
+        layer = self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        attached, pump = False, None
+        if layer is not None:
+            self.channel_name = await layer.new_channel()
+            attached = hasattr(layer, "attach_inbox")
+            if attached:
+                layer.attach_inbox(self.channel_name, inbox)
+            else:
+                pump = asyncio.create_task(self._pump(layer, inbox))
+        try:
+            while True:
+                message = await inbox.get()
+                if message["type"] == "websocket.receive":
+                    self.frames_waiting -= 1
+                await self.dispatch(message)
+        except StopConsumer:
+            pass
+        finally:
+            if pump is not None:
+                pump.cancel()
+            if attached:
+                layer.detach_inbox(self.channel_name)
+
+    async def _pump(self, layer, inbox: asyncio.Queue) -> None:
+        while True:
+            inbox.put_nowait(await layer.receive(self.channel_name))
 
     @staticmethod
     async def _accept_and_close(receive, send, code: int) -> None:
@@ -216,28 +259,29 @@ class ArrivalControlMixin:
             await send({"type": "websocket.accept"})
             await send({"type": "websocket.close", "code": code})
 
-    async def _read_arrivals(self, receive, arrivals: asyncio.Queue) -> None:
+    async def _read_arrivals(self, receive, inbox: asyncio.Queue) -> None:
         try:
-            await self._admit_arrivals(receive, arrivals)
+            await self._admit_arrivals(receive, inbox)
         except Exception:
             log.exception("socket %s: reading its frames failed; it is closed", getattr(self, "channel_name", "?"))
-            arrivals.put_nowait({"type": "websocket.disconnect", "code": 1011})
+            inbox.put_nowait({"type": "websocket.disconnect", "code": 1011})
 
-    async def _admit_arrivals(self, receive, arrivals: asyncio.Queue) -> None:
+    async def _admit_arrivals(self, receive, inbox: asyncio.Queue) -> None:
         bucket = TokenBucket(settings.SNOWBALL_SOCKET_RATE, settings.SNOWBALL_SOCKET_BURST, clock=self.clock)
         strikes, flooded = 0, False
         while True:
             message = await receive()
             if message["type"] != "websocket.receive":
-                arrivals.put_nowait(message)
+                inbox.put_nowait(message)
                 if message["type"] == "websocket.disconnect":
                     return
                 continue
             if flooded:
                 continue
             if bucket.take():
-                if arrivals.qsize() < settings.SNOWBALL_SOCKET_BURST:
-                    arrivals.put_nowait(message)
+                if self.frames_waiting < settings.SNOWBALL_SOCKET_BURST:
+                    self.frames_waiting += 1
+                    inbox.put_nowait(message)
                     continue
                 flooded = True
             else:
@@ -247,22 +291,23 @@ class ArrivalControlMixin:
                     await self.send_error("too_fast", f"too many messages (at most {settings.SNOWBALL_SOCKET_RATE:g} a "
                                           "second); this one was dropped: wait a moment and resend it with the same action_id")
                     continue
-            await self._close_the_flood(arrivals)
+            await self._close_the_flood(inbox)
 
     async def answer_before_closing(self) -> None:
         """Wait until the frame being handled, if it must be, is answered (nothing here)."""
 
-    async def _close_the_flood(self, arrivals: asyncio.Queue) -> None:
-        """Drop the frames still waiting, close with 4008, bar who sent them for a while, and
+    async def _close_the_flood(self, inbox: asyncio.Queue) -> None:
+        """Drop what is still waiting, close with 4008, bar who sent the frames for a while, and
         let the consumer end."""
         self.flood_closing = True
-        while not arrivals.empty():
-            arrivals.get_nowait()
+        while not inbox.empty():
+            inbox.get_nowait()
+        self.frames_waiting = 0
         FLOOD_COOLDOWN.bar(self.flooder_key, self.clock(), settings.SNOWBALL_FLOOD_COOLDOWN_SECONDS)
         await self.answer_before_closing()
         await self.send_error("too_fast", "too many messages; the connection is closed")
         await self.close(code=CLOSE_TOO_FAST)
-        arrivals.put_nowait({"type": "websocket.disconnect", "code": CLOSE_TOO_FAST})
+        inbox.put_nowait({"type": "websocket.disconnect", "code": CLOSE_TOO_FAST})
 
 
 class DispatchWithoutDatabaseHop:

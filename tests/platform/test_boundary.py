@@ -293,6 +293,36 @@ async def test_a_socket_whose_frames_pile_up_unhandled_is_closed_even_within_its
     await bot.disconnect()
 
 
+async def test_group_messages_waiting_for_a_busy_socket_do_not_count_as_its_frames(make_user, stuck_handler, settings):
+    """A socket's inbox holds its frames and its game's messages alike: only the frames count
+    against the burst, so a player whose socket is busy while the game moves on is not taken
+    for a flooder."""
+    from channels.layers import get_channel_layer
+
+    from games.services import game_group
+
+    settings.SNOWBALL_SOCKET_RATE, settings.SNOWBALL_SOCKET_BURST = 1000, 5
+    clock, release, handled = stuck_handler
+    game, ana, token, key = await _game(make_user)
+    bot = socket(f"/ws/api/games/{game.pk}/", key=key)
+    view = await _opened(bot)
+    await bot.send_json_to({"type": "action", "action": {"type": "lock"}, "action_id": "busy", "version": view["version"]})
+    await _until(lambda: handled == ["busy"])
+    for version in range(view["version"] + 1, view["version"] + 21):  # twenty moves of the others meanwhile
+        await get_channel_layer().group_send(game_group(game.pk), {"type": "game.changed", "version": version})
+    for n in range(5):  # a burst of frames, within the rate
+        clock.now += 1.0
+        await bot.send_json_to({"type": "ping"})
+        await _settle()
+    assert not _closed(bot)
+    release.set()
+    pongs = 0
+    while pongs < 5:
+        frame = json.loads(await bot.receive_from(timeout=5))
+        pongs += frame["type"] == "pong"
+    await bot.disconnect()
+
+
 async def test_one_client_address_may_hold_only_so_many_sockets(make_user, settings):
     settings.SNOWBALL_MAX_SOCKETS_PER_CLIENT = 2
     game, *_ = await _game(make_user)

@@ -31,3 +31,38 @@ async def test_a_consumer_that_left_gets_nothing():
     await asyncio.sleep(0.1)
     task.cancel()
     assert consumer.seen == []
+
+
+async def test_a_consumers_inbox_gets_its_group_messages_up_to_the_layers_capacity():
+    from channels.exceptions import ChannelFull
+
+    layer = InMemoryLayer(capacity=3)
+    channel = await layer.new_channel()
+    inbox: asyncio.Queue = asyncio.Queue()
+    layer.attach_inbox(channel, inbox)
+    await layer.group_add("game.1", channel)
+    for version in (1, 2, 3, 4):  # the fourth finds the inbox full and is dropped
+        await layer.group_send("game.1", {"type": "game.changed", "version": version})
+    try:
+        await layer.send(channel, PING)
+        raise AssertionError("a full inbox took one more message")
+    except ChannelFull:
+        pass
+    assert [inbox.get_nowait()["version"] for _ in range(inbox.qsize())] == [1, 2, 3]
+    layer.detach_inbox(channel)
+    await layer.group_send("game.1", PING)  # detached: the channel's own queue again
+    assert inbox.empty() and (await asyncio.wait_for(layer.receive(channel), 1.0))["version"] == 2
+
+
+async def test_each_member_gets_its_own_copy_of_a_group_message():
+    layer = InMemoryLayer()
+    inboxes = []
+    for _ in range(2):
+        channel = await layer.new_channel()
+        inboxes.append(asyncio.Queue())
+        layer.attach_inbox(channel, inboxes[-1])
+        await layer.group_add("game.1", channel)
+    await layer.group_send("game.1", {"type": "game.changed", "version": 5})
+    first, second = (inbox.get_nowait() for inbox in inboxes)
+    first["version"] = 99  # one consumer changing what it got
+    assert second == {"type": "game.changed", "version": 5}

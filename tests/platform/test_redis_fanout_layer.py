@@ -186,3 +186,18 @@ async def test_a_burst_of_sends_waits_for_the_pool_instead_of_opening_connection
             task.cancel()
         for layer in (here, there):
             await layer.close_pools()
+
+
+async def test_an_attached_inbox_gets_what_waited_for_its_channel_then_every_worker_s_messages(two_workers):
+    here, there = two_workers
+    channel = await here.new_channel()
+    await here.group_add("game.1", channel)
+    await here.group_send("game.1", {"type": "game.changed", "version": 1})  # before the consumer attached
+    inbox: asyncio.Queue = asyncio.Queue()
+    here.attach_inbox(channel, inbox)
+    await there.group_send("game.1", {"type": "game.changed", "version": 2})  # from the other worker
+    await until(lambda: inbox.qsize() == 2, timeout=5.0)
+    assert [inbox.get_nowait()["version"] for _ in range(2)] == [1, 2]
+    here.detach_inbox(channel)
+    await here.group_send("game.1", {"type": "game.changed", "version": 3})
+    assert inbox.empty() and (await asyncio.wait_for(here.receive(channel), 5))["version"] == 3
