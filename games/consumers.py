@@ -333,7 +333,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
     seat: int | None
     sent_version: int = 0  # the version of the newest view sent: what this socket's frames report
     known_version: int = 0  # the newest version handled, sent or unchanged for this viewer
-    sent_digest: bytes | None = None  # what the last view sent showed (selectors.view_digest)
+    sent_digest: tuple[int, int] | None = None  # what the last view sent showed (selectors.view_digest)
     timer_deadline: float | None = None
     token_id: int | None = None
     page_frames = False
@@ -691,7 +691,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             await self.send_error("server_error", "this view could not be drawn; please reload the page")
         self._arm_timer(snap.game)
 
-    def view_digest(self, snap: selectors.GameSnapshot) -> bytes:
+    def view_digest(self, snap: selectors.GameSnapshot) -> tuple[int, int]:
         """Whether this viewer's view of ``snap`` changed: equal digests, same view."""
         return selectors.view_digest(snap, self.seat)
 
@@ -823,7 +823,7 @@ class GameApiConsumer(BaseGameConsumer):
 
     sent_rematch: dict[str, Any] | None = None
 
-    def view_digest(self, snap: selectors.GameSnapshot) -> bytes:
+    def view_digest(self, snap: selectors.GameSnapshot) -> tuple[int, int]:
         return selectors.view_digest(snap, self.seat, keep_frame=True)  # the frame goes out next
 
     async def send_view(self, snap: selectors.GameSnapshot) -> None:
