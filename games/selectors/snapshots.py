@@ -37,6 +37,11 @@ class LogRecord:
     seq: int
     lines: tuple[tuple[tuple[int, ...] | None, str], ...]
 
+    @property
+    def public(self) -> bool:
+        """Whether every viewer may read all of its lines."""
+        return all(readers is None for readers, _ in self.lines)
+
 
 def log_records(records: list[dict[str, Any]], names: list[str]) -> list[LogRecord]:
     """``{"seq", "events"}`` rows as log records, with the players' names filled in once."""
@@ -72,24 +77,20 @@ class GameSnapshot:
         return self.game.version
 
     @cached_property
-    def log_entries(self) -> list[LogEntry]:
-        """The log's lines, newest first, each with who may read it."""
-        return _newest_first(self.records)
-
-    @cached_property
     def log_is_public(self) -> bool:
-        return all(readers is None for readers, _ in self.log_entries)
+        """Whether every viewer may read every line of the log's newest records."""
+        return all(record.public for record in self.records)
 
     @cached_property
     def public_log_json(self) -> str:
-        return _log_text(self.log_entries, None, LOG_LENGTH)
+        return game_log_json(self.records, None)
 
     def log_json(self, seat: int | None) -> str:
-        """The log lines ``seat`` may read, as JSON text (``game_log``): put together once for
-        every viewer when they all read the same lines."""
+        """The log lines ``seat`` may read, as JSON text (``game_log_json``): put together once
+        for every viewer when they all read the same lines."""
         if seat is None or self.log_is_public:
             return self.public_log_json
-        return _log_text(self.log_entries, seat, LOG_LENGTH)
+        return game_log_json(self.records, seat)
 
     def seat_of(self, user) -> int | None:
         """The seat ``user`` plays (``selectors.seat_of``): None once a computer player has it."""
@@ -196,21 +197,27 @@ def note_commit(game: Game, state: dict[str, Any], new_records: list[ActionRecor
 
 def game_log(records: list[LogRecord], seat: int | None, limit: int = LOG_LENGTH) -> list[dict[str, Any]]:
     """The newest lines this viewer may read, oldest first: ``{"seq", "type", "text"}`` each."""
-    return orjson.loads(_log_text(_newest_first(records), seat, limit))
+    return orjson.loads(game_log_json(records, seat, limit))
 
 
-LogEntry = tuple[tuple[int, ...] | None, str]  # who may read a line (None: everyone), its JSON text
+def game_log_json(records: list[LogRecord], seat: int | None, limit: int = LOG_LENGTH) -> str:
+    """``game_log`` as JSON text, put together from each line's own text."""
+    return "[" + ",".join(_game_log_lines(records, seat, limit)) + "]"
 
 
-def _newest_first(records: list[LogRecord]) -> list[LogEntry]:
-    return [entry for record in records for entry in reversed(record.lines)]
-
-
-def _log_text(entries: list[LogEntry], seat: int | None, limit: int) -> str:
-    """As JSON text, oldest first: the newest ``limit`` of ``entries`` (newest first) ``seat`` may read."""
-    lines = [line for readers, line in entries if readers is None or seat in readers][:limit]
+def _game_log_lines(records: list[LogRecord], seat: int | None, limit: int) -> list[str]:
+    lines: list[str] = []
+    for record in records:
+        for visible_to, line in reversed(record.lines):
+            if visible_to is not None and seat not in visible_to:
+                continue
+            lines.append(line)
+            if len(lines) >= limit:
+                break
+        if len(lines) >= limit:
+            break
     lines.reverse()
-    return "[" + ",".join(lines) + "]"
+    return lines
 
 
 def viewer_payload(game: Game, seat: int | None) -> dict[str, Any]:
