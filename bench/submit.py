@@ -1,6 +1,13 @@
 """The play service alone: milliseconds per move through ``games.services.submit_action``.
 
     python -m bench.submit [--games 50] [--moves 3000] [--profile out.prof]
+    python -m bench.submit --on-the-loop --views
+
+With ``--on-the-loop`` the move is made as one process makes it (``calls.on_the_loop``
+around ``submit_held_action``, on the event loop's own thread, a database thread only for
+what that leaves); with ``--views``, each move is followed by what its sockets build from the
+new version, timed apart: the JSON view frame (and digest) of each player and of a spectator
+(``selectors.view_digest``, ``view_frame``), twice for the spectator as two spectators ask.
 
 No sockets: the cost a move puts on the thread that runs it (coordinator lock, transaction,
 locking read, engine, action log, snapshot, commit, after-commit work), called from an event
@@ -31,6 +38,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game-type", default="snowball-fight")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", help="write a cProfile of the timed calls here")
+    parser.add_argument("--on-the-loop", action="store_true",
+                        help="make each move on the event loop, as one process does (calls.on_the_loop)")
+    parser.add_argument("--views", action="store_true",
+                        help="also time each viewer's JSON view of the version after each move")
     args = parser.parse_args(argv)
 
     if "DATABASE_URL" not in os.environ:
@@ -45,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
 
     call_command("migrate", verbosity=0)
     from games import engines, selectors, services
-    from games.calls import db_call
+    from games.calls import db_call, on_the_loop
     from games.state_cache import STATE_CACHE
     from snowball_site.tuning import tune_the_interpreter
 
@@ -62,30 +73,44 @@ def main(argv: list[str] | None = None) -> int:
 
     games = [new_game() for _ in range(args.games)]
     timings: list[float] = []
+    view_timings: list[float] = []
     profiler = None
     if args.profile:
         import cProfile
 
         profiler = cProfile.Profile()
 
-    def timed_submit(**kwargs):
-        """The move as the server runs it, timed (and profiled) on the thread that runs it."""
-        started = time.perf_counter()
-        if profiler:
-            profiler.enable()
-        try:
-            return services.submit_action(**kwargs)
-        finally:
+    def timed(call, into: list[float]):
+        """``call``, timed (and profiled) on the thread that runs it; a call that leaves the
+        move to another (None: not made on the loop) is not counted."""
+        def run(*args, **kwargs):
+            started = time.perf_counter()
             if profiler:
-                profiler.disable()
-            timings.append((time.perf_counter() - started) * 1000)
+                profiler.enable()
+            try:
+                result = call(*args, **kwargs)
+            finally:
+                if profiler:
+                    profiler.disable()
+            if result is not None or call is views_of:
+                into.append((time.perf_counter() - started) * 1000)
+            return result
+        return run
+
+    def views_of(snap) -> None:
+        for seat in (0, 1, None, None):
+            selectors.view_digest(snap, seat, keep_frame=True)
+            selectors.view_frame(snap, seat)
+
+    held_here = on_the_loop(timed(services.submit_held_action, timings))
+    timed_views = timed(views_of, view_timings)
 
     def after_move(game_id: int, version: int) -> None:
         """What the server's sockets do next: read the new snapshot (the committer's copy)."""
         selectors.snapshot(game_id, version=version)
 
     async def play() -> int:
-        submit, follow = db_call(timed_submit), db_call(after_move)
+        submit, follow = db_call(timed(services.submit_action, timings)), db_call(after_move)
         finished = 0
         while len(timings) < args.moves:
             entry = rng.choice(games)
@@ -96,10 +121,15 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             seat = rng.choice(sorted(ruleset.to_act(state)))
             action = rng.choice(ruleset.legal_actions(state, seat))
-            result = await submit(game_id=entry["id"], user=entry["users"][seat], action=action,
-                                  action_id=uuid.uuid4().hex, version=entry["version"])
+            move = {"game_id": entry["id"], "user": entry["users"][seat], "action": action,
+                    "action_id": uuid.uuid4().hex, "version": entry["version"]}
+            result = held_here(**move) if args.on_the_loop else None
+            if result is None:
+                result = await submit(**move)
             entry["version"] = result.version
             await follow(entry["id"], result.version)
+            if args.views:
+                timed_views(selectors.SNAPSHOTS.get(entry["id"]))
             await asyncio.sleep(0)  # let the broadcast the move handed to this loop go out
         return finished
 
@@ -115,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
                         "p50": round(timings[len(timings) // 2], 3),
                         "p99": round(timings[int(len(timings) * 0.99)], 3)},
         "process_cpu_ms_per_move": round(cpu_ms / len(timings), 3),
+        **({"views_ms_per_move": {"mean": round(statistics.fmean(view_timings), 3),
+                                  "p50": round(sorted(view_timings)[len(view_timings) // 2], 3)}}
+           if view_timings else {}),
         "database": django.conf.settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
     }
     print(json.dumps(report, indent=1))
