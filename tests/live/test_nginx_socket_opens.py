@@ -132,3 +132,22 @@ def test_pages_and_the_http_api_are_not_limited(nginx):
     statuses = [requests.get(nginx + "/api/games/1/", headers={"Authorization": "Token flooder-token"},
                              timeout=5).status_code for _ in range(30)]
     assert statuses == [200] * 30
+
+
+def _raw_status(url: str, request_line: bytes) -> int:
+    """The status nginx answers a request sent as it is, raw bytes in its target included."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as raw:
+        raw.sendall(request_line + b"\r\nHost: " + host.encode() + b"\r\nConnection: close\r\n\r\n")
+        return int(raw.recv(64).split(b" ")[1])
+
+
+def test_a_target_with_raw_bytes_outside_ascii_is_refused_by_nginx_before_any_worker(nginx):
+    """daphne closes its connection after refusing such a target, without saying so; behind
+    nginx's kept-alive connections the next request, someone else's, would get a 502."""
+    before = _Worker.reached
+    assert _raw_status(nginx, "GET /games/3/\u00e9/ HTTP/1.1".encode()) == 400
+    assert _raw_status(nginx, b"GET /api/games/?mine=\xff HTTP/1.1") == 400
+    assert _Worker.reached == before, "the worker never saw them"
+    assert _raw_status(nginx, b"GET /games/3/%C3%A9/ HTTP/1.1") == 200, "percent-encoded, as a browser sends it"
+    assert _Worker.reached == before + 1
