@@ -6,7 +6,8 @@ queue in its own task, so a slow socket delays nobody else. A consumer may hand 
 inbox (``attach_inbox``): the layer then puts the channel's messages there, beside the
 client's frames (games/consumers.py, ``ArrivalControlMixin``), and ``receive`` is not used for
 that channel. An inbox holds at most ``capacity`` messages; past that, a message to it is
-dropped (``ChannelFull`` from ``send``), as Channels' in-memory layer does.
+dropped: ``InMemoryLayer.send`` raises ``ChannelFull``, as Channels' in-memory layer does, and
+the fan-out layer logs it.
 """
 from __future__ import annotations
 

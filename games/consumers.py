@@ -17,8 +17,8 @@ from urllib.parse import parse_qs
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
-from channels.layers import get_channel_layer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.http.cookie import parse_cookie
 
