@@ -221,18 +221,12 @@ class ArrivalControlMixin:
 
     async def _serve(self, scope, send, inbox: asyncio.Queue) -> None:
         """Channels' ``AsyncConsumer.__call__``, with the layer's messages and the client's frames
-        in one inbox. A layer without ``attach_inbox`` is read by a task of its own."""
+        in one inbox: the layer is one of games/channel_layers.py's, which fill it themselves."""
         self.scope = scope
         self.base_send = send
         layer = self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        attached, pump = False, None
-        if layer is not None:
-            self.channel_name = await layer.new_channel()
-            attached = hasattr(layer, "attach_inbox")
-            if attached:
-                layer.attach_inbox(self.channel_name, inbox)
-            else:
-                pump = asyncio.create_task(self._pump(layer, inbox))
+        self.channel_name = await layer.new_channel()
+        layer.attach_inbox(self.channel_name, inbox)
         try:
             while True:
                 message = await inbox.get()
@@ -242,14 +236,7 @@ class ArrivalControlMixin:
         except StopConsumer:
             pass
         finally:
-            if pump is not None:
-                pump.cancel()
-            if attached:
-                layer.detach_inbox(self.channel_name)
-
-    async def _pump(self, layer, inbox: asyncio.Queue) -> None:
-        while True:
-            inbox.put_nowait(await layer.receive(self.channel_name))
+            layer.detach_inbox(self.channel_name)
 
     @staticmethod
     async def _accept_and_close(receive, send, code: int) -> None:
