@@ -107,18 +107,53 @@ def sqlite_writer(*, wait: bool = True) -> Iterator[None]:
 
 
 @contextmanager
-def held_write(*, wait: bool = True) -> Iterator[bool]:
-    """Where a move on a held row is written (``statements.write_held_move``): on PostgreSQL
-    outside a transaction, nothing (its one statement is its own transaction: True, the write
-    is committed once it returns); otherwise this process's turn to write on SQLite and a
-    transaction (a savepoint inside one already open), rolled back when the block fails.
-    Without ``wait``, ``Busy`` when another thread of this process is writing on SQLite."""
+def held_write(*, wait: bool = True) -> Iterator[None]:
+    """Where a move on a held row is written (``statements.write_held_move``), committed when
+    the block ends and rolled back when it fails: on PostgreSQL outside a transaction, nothing
+    (its one statement is its own transaction); on SQLite outside a transaction, this
+    process's turn to write and a transaction on the driver's connection (``_sqlite_transaction``);
+    inside a transaction already open, a savepoint. Without ``wait``, ``Busy`` when another
+    thread of this process is writing on SQLite.
+
+    What follows the commit (``transaction.on_commit``) is for the caller to ask once the
+    block is done: inside an open transaction it then waits for that one's commit."""
     connection = connections[router.db_for_write(Game)]
-    if connection.vendor == "postgresql" and not connection.in_atomic_block:
-        yield True
-        return
-    with sqlite_writer(wait=wait), transaction.atomic():
-        yield False
+    if connection.in_atomic_block:
+        with transaction.atomic():
+            yield
+    elif connection.vendor == "postgresql":
+        yield
+    elif connection.vendor == "sqlite":
+        with sqlite_writer(wait=wait), _sqlite_transaction(connection):
+            yield
+    else:
+        with transaction.atomic():
+            yield
+
+
+@contextmanager
+def _sqlite_transaction(connection) -> Iterator[None]:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` on SQLite's own connection, ``ROLLBACK`` when the block
+    or the commit fails: a move's write without Django's bookkeeping of a transaction
+    (autocommit switched off and on again, savepoint ids, commit hooks), which cost a held
+    move more than its two statements did. Django sees the connection in autocommit all
+    along, as it is before and after."""
+    connection.ensure_connection()
+    driver = connection.connection
+    with connection.wrap_database_errors:
+        driver.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        with connection.wrap_database_errors:
+            driver.execute("COMMIT")
+    except BaseException:
+        if driver.in_transaction:
+            try:
+                driver.execute("ROLLBACK")
+            except Exception:
+                log.exception("rolling back a move's write on SQLite failed; the connection is closed")
+                connection.close()
+        raise
 
 
 def release_lock(lock, game_id: int) -> None:

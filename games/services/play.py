@@ -118,24 +118,22 @@ def _play_held(*, game_id: int, user, action: dict, action_id: str, version: int
             return None
         if write is None or "outcome" in write.columns or len(write.logged) > statements.INSERT_ROWS_AT_MOST:
             return None
-        committed = False
         try:
-            with held_write(wait=wait) as on_its_own:
+            with held_write(wait=wait):
                 statements.write_held_move(write.game, write.logged, write.columns, held_version=held_version,
                                            token_id=token_id)
-                committed = on_its_own
-                _after_commit(write)
         except statements.ConcurrentWrite:
             return None
         except Exception as exc:
-            if committed:  # the move stands: what follows a commit never undoes it
-                log.exception("game %s: the move was committed; what follows its commit failed", game_id)
-                return result
             if not wait and isinstance(exc, (Busy, OperationalError)):
                 return None  # another writer has SQLite now: the caller waits for it on a database thread
             log.warning("game %s: a move on the held row failed; it is made on the row read instead", game_id,
                         exc_info=True)
             return None
+        try:
+            _after_commit(write)
+        except Exception:  # the move stands: what follows a commit never undoes it
+            log.exception("game %s: the move was committed; what follows its commit failed", game_id)
         return result
     finally:
         release_lock(lock, game_id)
