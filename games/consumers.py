@@ -31,6 +31,7 @@ from games.errors import NotFound, ServiceError, StaleVersion, TokenRevoked
 from games.models import Game
 from games.presence import keep_alive, note_absence_later, stop_keeping_alive
 from games.selectors import chat
+from games.services.locking import sqlite_writer_free
 
 log = logging.getLogger(__name__)
 
@@ -469,6 +470,8 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             return
         try:
             tried_here = loop_may_write()
+            if tried_here:
+                await sqlite_writer_free()
             result = self._submit_held(frame) if tried_here else None
             if result is None:
                 result = await db_call(self._submit)(frame, try_held=not tried_here)

@@ -16,7 +16,7 @@ from django.db import connection
 
 from games import calls, consumers
 from games.models import ActionRecord
-from games.services.locking import game_lock
+from games.services.locking import game_lock, sqlite_writer
 from tests.platform.test_socket_answers import _games, _move, api_socket, next_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -96,6 +96,41 @@ async def test_sqlite_locked_by_another_process_sends_the_move_to_a_thread_and_o
         writer.close()
     await _acked_once(ana, game.pk, "a1")
     assert "_submit" in thread_calls
+    for comm in (ana, other):
+        await comm.disconnect()
+
+
+async def test_a_move_while_a_thread_writes_waits_for_it_and_is_made_on_the_loop(make_user, thread_calls):
+    """A database thread is writing (a deadline's default, a move over HTTP) and holds this
+    process's turn to write: the move waits for that turn without stopping the loop (another
+    game's socket gets its pong), then is made on the loop, not handed to a thread."""
+    (game, keys, moves), (other_game, other_keys, _) = await _games(make_user, 2)
+    ana, other = await api_socket(game.pk, keys[0]), await api_socket(other_game.pk, other_keys[0])
+    await next_of(ana, "view")
+    await next_of(other, "view")
+    taken, release = threading.Event(), threading.Event()
+
+    def write():
+        with sqlite_writer():
+            taken.set()
+            release.wait(5)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    assert taken.wait(5)
+    try:
+        await _move(ana, game, moves[0], "a1")
+        await asyncio.sleep(0.2)
+        started = time.monotonic()
+        await other.send_json_to({"type": "ping"})
+        await next_of(other, "pong", timeout=1)
+        assert time.monotonic() - started < 0.5
+        assert await database_sync_to_async(_logged)(game.pk, "a1") == 0
+    finally:
+        release.set()
+        writer.join()
+    await _acked_once(ana, game.pk, "a1")
+    assert "_submit" not in thread_calls
     for comm in (ana, other):
         await comm.disconnect()
 
