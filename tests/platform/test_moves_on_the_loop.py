@@ -1,8 +1,8 @@
 """In the one-process shape (SQLite in the process, this process's coordinator), a move on a
 game the process holds is made on the event loop, with no hop to a database thread; whatever
-it would have to wait for (the game's lock, another writer's turn, SQLite's lock held by
-another process) sends it to a database thread instead, and the loop goes on serving every
-other socket meanwhile. Either way the move is committed before it is acked, once."""
+it would have to wait for (the game's lock, SQLite's lock held by another process) sends it to
+a database thread instead; a write of this process's own database threads it awaits, and makes
+the move on the loop after it. The loop goes on serving every other socket meanwhile. Either way the move is committed before it is acked, once."""
 from __future__ import annotations
 
 import asyncio
