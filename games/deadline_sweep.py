@@ -2,9 +2,9 @@
 
 Sockets wake at their game's next deadline themselves (``BaseGameConsumer._arm_timer``),
 which keeps a live game's defaults prompt. A game nobody watches, or whose deadline passed
-while every worker was down, is found by this sweep: once every ``SNOWBALL_SWEEP_SECONDS``,
-on a database thread, ``services.sweep_deadlines`` reads the overdue games from the indexed
-``Game.next_deadline`` and applies their defaults. It starts with the first connection or
+while every worker was down, is found by this sweep: once every ``SNOWBALL_SWEEP_SECONDS``
+(``sweep_once``), a database call reads the overdue games from the indexed
+``Game.next_deadline`` and one call a game applies its defaults. It starts with the first connection or
 request an event loop serves (``with_deadline_sweep``); ``manage.py sweep_deadlines`` does
 the same from cron for a site with no traffic at all.
 """
@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import weakref
 
 from django.conf import settings
 
-from games import services
+from games.services import pace
 from games.calls import db_call
 
 log = logging.getLogger(__name__)
@@ -38,12 +39,25 @@ async def _sweep_forever() -> None:
     while True:
         await asyncio.sleep(settings.SNOWBALL_SWEEP_SECONDS)
         try:
-            moved = await db_call(services.sweep_deadlines)()
+            moved = await sweep_once()
         except Exception:  # the database away: the next sweep tries again
             log.exception("sweeping the overdue deadlines failed")
             continue
         if moved:
             log.info("deadlines passed in %d games: their defaults were played", len(moved))
+
+
+async def sweep_once(now: float | None = None) -> dict[int, int]:
+    """``services.sweep_deadlines``, one game to a database call: between two games the loop
+    serves its sockets, and the moves it makes itself take their turn to write (a sweep of
+    thirty overdue games in one call held SQLite's writer for some 300 ms)."""
+    now = time.time() if now is None else now
+    moved: dict[int, int] = {}
+    for game_id in await db_call(pace.overdue_games)(now):
+        version = await db_call(pace.sweep_game)(game_id=game_id, now=now)
+        if version is not None:
+            moved[game_id] = version
+    return moved
 
 
 def with_deadline_sweep(app):

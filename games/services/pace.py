@@ -39,17 +39,22 @@ def sweep_deadlines(*, now: float | None = None, limit: int = SWEEP_BATCH) -> di
     now = time.time() if now is None else now
     moved: dict[int, int] = {}
     for game_id in overdue_games(now, limit):
-        try:
-            version = apply_timeouts(game_id=game_id, now=now)
-        except ServiceError as exc:
-            log.info("deadlines of game %s deferred (%s)", game_id, exc.message)
-            continue
-        except Exception:
-            log.exception("deadlines of game %s could not be applied", game_id)
-            continue
+        version = sweep_game(game_id=game_id, now=now)
         if version is not None:
             moved[game_id] = version
     return moved
+
+
+def sweep_game(*, game_id: int, now: float) -> int | None:
+    """Apply the defaults of one game's prompts overdue at ``now``: its new version, or None
+    when nothing was due or the game was left for the next sweep (a failure is logged)."""
+    try:
+        return apply_timeouts(game_id=game_id, now=now)
+    except ServiceError as exc:
+        log.info("deadlines of game %s deferred (%s)", game_id, exc.message)
+    except Exception:
+        log.exception("deadlines of game %s could not be applied", game_id)
+    return None
 
 
 # ------------------------------------------------------------------ ready

@@ -293,6 +293,30 @@ def test_each_worker_sweeps_in_the_background_with_no_socket_open(make_user, set
     assert ActionRecord.objects.filter(game=game, source=ActionRecord.Source.TIMEOUT).count() == 1
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_workers_sweep_hands_each_overdue_game_to_the_database_on_its_own(make_user, monkeypatch):
+    """Between two overdue games the event loop serves its sockets (and the moves it makes
+    itself take their turn to write): the sweep of two games is two calls, and both move."""
+    from games import deadline_sweep
+
+    ana, ben, cy = make_user("Ana"), make_user("Ben"), make_user("Cy")
+    games = [_table(ana, ben, pace="live", seconds=30), _table(ana, cy, pace="live", seconds=30)]
+    for game in games:
+        _rewind(game.pk, 31)
+    handed: list[str] = []
+    real = deadline_sweep.db_call
+
+    def recording(function):
+        handed.append(function.__name__)
+        return real(function)
+
+    monkeypatch.setattr(deadline_sweep, "db_call", recording)
+    moved = asyncio.run(deadline_sweep.sweep_once())
+    assert moved == {game.pk: game.version + 1 for game in games}
+    assert handed == ["overdue_games", "sweep_game", "sweep_game"]
+    assert asyncio.run(deadline_sweep.sweep_once()) == {}
+
+
 # ------------------------------------------------------------------ ready
 
 
