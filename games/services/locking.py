@@ -152,14 +152,15 @@ def sqlite_writer(*, wait: bool = True) -> Iterator[None]:
 
 
 async def sqlite_writer_free() -> None:
-    """For the event loop, before a move it makes itself (``calls.on_the_loop``): once no thread
-    of this process is writing on SQLite, at once when none is (after a game's lock at most,
-    then the move goes to a thread as any move it cannot make without waiting).
+    """For the event loop, before a move it makes itself (``calls.on_the_loop``): returns once
+    no thread of this process is writing on SQLite, at once when none is. After twice a game
+    lock's seconds it returns anyway, and the move goes to a thread as any move the loop
+    cannot make without waiting.
 
     Without it, a move arriving while a database thread writes (a deadline's default, a move
     over HTTP) was sent to a thread, where it waited for the same turn and held it in its
-    turn, so the next moves found it taken too: at 300 moves a second a fifth of them went
-    that way, each dearer (the row read under its lock, two hand-offs)."""
+    turn, so the next moves found it taken too: in one run at 300 moves a second, a quarter of
+    them went that way, each dearer (the row read under its lock, two hand-offs)."""
     await _SQLITE_WRITER.free(timeout=2 * settings.SNOWBALL_GAME_LOCK_SECONDS)
 
 
