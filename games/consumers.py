@@ -31,7 +31,7 @@ from games.errors import NotFound, ServiceError, StaleVersion, TokenRevoked
 from games.models import Game
 from games.presence import keep_alive, note_absence_later, stop_keeping_alive
 from games.selectors import chat
-from games.services.locking import sqlite_writer_free
+from games.services.locking import WriterTaken, sqlite_writer_free
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,7 @@ CLOSE_TRY_AGAIN_LATER = 1013
 
 TALK_ANSWER_WAIT_SECONDS = 30.0
 TIMER_RETRY_SECONDS = 1.0
+LOOP_MOVE_TRIES = 20
 TIMER_RETRY_MAX_SECONDS = 30.0
 
 
@@ -470,9 +471,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             return
         try:
             tried_here = loop_may_write()
-            if tried_here:
-                await sqlite_writer_free()
-            result = self._submit_held(frame) if tried_here else None
+            result = await self._move_on_the_loop(frame) if tried_here else None
             if result is None:
                 result = await db_call(self._submit)(frame, try_held=not tried_here)
         except TokenRevoked:
@@ -495,6 +494,18 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             await self.send_current(version=result.version, even_if_unchanged=True)
         except Exception:  # the ack is sent; the version watch brings the view
             log.exception("game %s: the view after version %s could not be sent", self.game_id, result.version)
+
+    async def _move_on_the_loop(self, frame: dict[str, Any]) -> services.ActionResult | None:
+        """The move made on the event loop (``_submit_held``), once no database thread of this
+        process is writing, however often one takes the turn first; None (after
+        ``LOOP_MOVE_TRIES`` turns taken, or for any other reason) leaves it to a thread."""
+        for _ in range(LOOP_MOVE_TRIES):
+            await sqlite_writer_free()
+            try:
+                return self._submit_held(frame)
+            except WriterTaken:
+                continue
+        return None
 
     @on_the_loop
     def _submit_held(self, frame: dict[str, Any]) -> services.ActionResult | None:

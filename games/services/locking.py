@@ -84,6 +84,10 @@ def game_lock(game_id: int, *, wait: bool = True):
     return locks.lock(game_id, wait=seconds)
 
 
+class WriterTaken(Busy):
+    """Another thread of this process is writing on SQLite (``sqlite_writer`` without ``wait``)."""
+
+
 class _WriterTurns:
     """This process's turn to write on SQLite (``sqlite_writer``): a lock its threads take,
     whose release an event loop can also await (``sqlite_writer_free``)."""
@@ -144,7 +148,7 @@ def sqlite_writer(*, wait: bool = True) -> Iterator[None]:
         yield
         return
     if not _SQLITE_WRITER.acquire(timeout=2 * settings.SNOWBALL_GAME_LOCK_SECONDS if wait else 0):
-        raise Busy(GAME_BUSY)
+        raise WriterTaken(GAME_BUSY)
     try:
         yield
     finally:
@@ -153,14 +157,15 @@ def sqlite_writer(*, wait: bool = True) -> Iterator[None]:
 
 async def sqlite_writer_free() -> None:
     """For the event loop, before a move it makes itself (``calls.on_the_loop``): returns once
-    no thread of this process is writing on SQLite, at once when none is. After twice a game
-    lock's seconds it returns anyway, and the move goes to a thread as any move the loop
-    cannot make without waiting.
+    no thread of this process is writing on SQLite, at once when none is, and after twice a
+    game lock's seconds in any case. A thread may take the turn again before the loop's move
+    runs (``WriterTaken``): the loop then waits again.
 
-    Without it, a move arriving while a database thread writes (a deadline's default, a move
-    over HTTP) was sent to a thread, where it waited for the same turn and held it in its
-    turn, so the next moves found it taken too: in one run at 300 moves a second, a quarter of
-    them went that way, each dearer (the row read under its lock, two hand-offs)."""
+    A move the loop hands to a thread instead waits there for the same turn and holds it in
+    its turn, so the loop's next moves find it taken too and go the same way: with the
+    deadline sweep and new games written on threads at 300 moves a second, every move went
+    that way within seconds, each dearer (the row read under its lock, two hand-offs), and
+    stayed so."""
     await _SQLITE_WRITER.free(timeout=2 * settings.SNOWBALL_GAME_LOCK_SECONDS)
 
 

@@ -21,7 +21,7 @@ from games.errors import BadRequest, Busy, Conflict, Forbidden, NotFound, NotSea
 from games.models import ActionRecord, Game, Seat
 from games.selectors import fill_names, seat_names
 from games.services import broadcast as broadcasting
-from games.services.locking import game_lock, held_write, locked_game, release_lock, ruleset_of
+from games.services.locking import WriterTaken, game_lock, held_write, locked_game, release_lock, ruleset_of
 from games.services import ratings, turn_mail
 from games.services.reveal import Arrival, note_sealed_lock, tell_the_barrier
 from games.state_cache import STATE_CACHE
@@ -76,7 +76,9 @@ def submit_held_action(*, game_id: int, user, action: Any, action_id: Any, versi
     the move made on the game this process holds, when nothing it needs is taken by another
     thread now (the game's lock, this process's turn to write, SQLite's lock) and the move
     asks nothing that waits (a game by the day mails its players). None otherwise, with
-    nothing written: ``submit_action`` makes the move, and answers whatever this could not."""
+    nothing written: ``submit_action`` makes the move, and answers whatever this could not;
+    ``WriterTaken`` when only this process's turn to write was taken (a database thread is
+    writing): the caller awaits it (``locking.sqlite_writer_free``) and tries again."""
     try:
         _check_submission(action=action, action_id=action_id, version=version)
     except BadRequest:
@@ -125,6 +127,8 @@ def _play_held(*, game_id: int, user, action: dict, action_id: str, version: int
         except statements.ConcurrentWrite:
             return None
         except Exception as exc:
+            if not wait and isinstance(exc, WriterTaken):
+                raise
             if not wait and isinstance(exc, (Busy, OperationalError)):
                 return None  # another writer has SQLite now: the caller waits for it on a database thread
             log.warning("game %s: a move on the held row failed; it is made on the row read instead", game_id,

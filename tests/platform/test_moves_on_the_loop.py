@@ -135,6 +135,45 @@ async def test_a_move_while_a_thread_writes_waits_for_it_and_is_made_on_the_loop
         await comm.disconnect()
 
 
+async def test_a_move_whose_turn_to_write_a_thread_takes_first_waits_again_on_the_loop(
+        make_user, thread_calls, monkeypatch):
+    """The loop is told the turn to write is free, but a database thread takes it before the
+    move runs: the move waits again and is made on the loop, not handed to a thread (there it
+    would queue for the same turn, and hold it while the loop's next moves found it taken)."""
+    [(game, keys, moves)] = await _games(make_user)
+    ana = await api_socket(game.pk, keys[0])
+    await next_of(ana, "view")
+    taken, release = threading.Event(), threading.Event()
+
+    def write():
+        with sqlite_writer():
+            taken.set()
+            release.wait(5)
+
+    waits = []
+    really_free = consumers.sqlite_writer_free
+
+    async def free_too_soon_once():
+        waits.append(time.monotonic())
+        if len(waits) > 1:
+            release.set()
+            await really_free()
+
+    monkeypatch.setattr(consumers, "sqlite_writer_free", free_too_soon_once)
+    writer = threading.Thread(target=write)
+    writer.start()
+    assert taken.wait(5)
+    try:
+        await _move(ana, game, moves[0], "a1")
+        await _acked_once(ana, game.pk, "a1")
+    finally:
+        release.set()
+        writer.join()
+    assert len(waits) == 2
+    assert "_submit" not in thread_calls
+    await ana.disconnect()
+
+
 async def test_a_move_while_a_thread_holds_the_games_lock_is_made_after_it(make_user, thread_calls):
     """A computer player's or a timeout's work holds the game's lock on a thread: the move does
     not wait for it on the loop (pongs go on) and is made once the lock is free."""
