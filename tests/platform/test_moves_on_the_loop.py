@@ -9,6 +9,8 @@ import asyncio
 import sqlite3
 import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 
 import pytest
 from channels.db import database_sync_to_async
@@ -100,6 +102,35 @@ async def test_sqlite_locked_by_another_process_sends_the_move_to_a_thread_and_o
         await comm.disconnect()
 
 
+@contextmanager
+def _held_on_a_thread(hold: Callable[[], AbstractContextManager]) -> Iterator[threading.Event]:
+    """``hold()`` entered on a thread of its own and kept until the block ends, or until the
+    event it yields is set."""
+    taken, release = threading.Event(), threading.Event()
+
+    def keep():
+        with hold():
+            taken.set()
+            release.wait(5)
+
+    holder = threading.Thread(target=keep)
+    holder.start()
+    assert taken.wait(5)
+    try:
+        yield release
+    finally:
+        release.set()
+        holder.join()
+
+
+async def _answered_at_once(comm) -> None:
+    """The socket answers a ping at once: the loop is not stopped."""
+    started = time.monotonic()
+    await comm.send_json_to({"type": "ping"})
+    await next_of(comm, "pong", timeout=1)
+    assert time.monotonic() - started < 0.5
+
+
 async def test_a_move_while_a_thread_writes_waits_for_it_and_is_made_on_the_loop(make_user, thread_calls):
     """A database thread is writing (a deadline's default, a move over HTTP) and holds this
     process's turn to write: the move waits for that turn without stopping the loop (another
@@ -108,27 +139,11 @@ async def test_a_move_while_a_thread_writes_waits_for_it_and_is_made_on_the_loop
     ana, other = await api_socket(game.pk, keys[0]), await api_socket(other_game.pk, other_keys[0])
     await next_of(ana, "view")
     await next_of(other, "view")
-    taken, release = threading.Event(), threading.Event()
-
-    def write():
-        with sqlite_writer():
-            taken.set()
-            release.wait(5)
-
-    writer = threading.Thread(target=write)
-    writer.start()
-    assert taken.wait(5)
-    try:
+    with _held_on_a_thread(sqlite_writer):
         await _move(ana, game, moves[0], "a1")
         await asyncio.sleep(0.2)
-        started = time.monotonic()
-        await other.send_json_to({"type": "ping"})
-        await next_of(other, "pong", timeout=1)
-        assert time.monotonic() - started < 0.5
+        await _answered_at_once(other)
         assert await database_sync_to_async(_logged)(game.pk, "a1") == 0
-    finally:
-        release.set()
-        writer.join()
     await _acked_once(ana, game.pk, "a1")
     assert "_submit" not in thread_calls
     for comm in (ana, other):
@@ -143,32 +158,18 @@ async def test_a_move_whose_turn_to_write_a_thread_takes_first_waits_again_on_th
     [(game, keys, moves)] = await _games(make_user)
     ana = await api_socket(game.pk, keys[0])
     await next_of(ana, "view")
-    taken, release = threading.Event(), threading.Event()
-
-    def write():
-        with sqlite_writer():
-            taken.set()
-            release.wait(5)
-
     waits = []
     really_free = consumers.sqlite_writer_free
+    with _held_on_a_thread(sqlite_writer) as release:
+        async def free_too_soon_once():
+            waits.append(time.monotonic())
+            if len(waits) > 1:
+                release.set()
+                await really_free()
 
-    async def free_too_soon_once():
-        waits.append(time.monotonic())
-        if len(waits) > 1:
-            release.set()
-            await really_free()
-
-    monkeypatch.setattr(consumers, "sqlite_writer_free", free_too_soon_once)
-    writer = threading.Thread(target=write)
-    writer.start()
-    assert taken.wait(5)
-    try:
+        monkeypatch.setattr(consumers, "sqlite_writer_free", free_too_soon_once)
         await _move(ana, game, moves[0], "a1")
         await _acked_once(ana, game.pk, "a1")
-    finally:
-        release.set()
-        writer.join()
     assert len(waits) == 2
     assert "_submit" not in thread_calls
     await ana.disconnect()
@@ -181,27 +182,11 @@ async def test_a_move_while_a_thread_holds_the_games_lock_is_made_after_it(make_
     ana, ben = await api_socket(game.pk, keys[0]), await api_socket(game.pk, keys[1])
     await next_of(ana, "view")
     await next_of(ben, "view")
-    taken, release = threading.Event(), threading.Event()
-
-    def hold():
-        with game_lock(game.pk):
-            taken.set()
-            release.wait(5)
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    assert taken.wait(5)
-    try:
+    with _held_on_a_thread(lambda: game_lock(game.pk)):
         await _move(ana, game, moves[0], "a1")
         await asyncio.sleep(0.2)
-        started = time.monotonic()
-        await ben.send_json_to({"type": "ping"})  # the other player's socket (ana's frames wait their turn)
-        await next_of(ben, "pong", timeout=1)
-        assert time.monotonic() - started < 0.5
+        await _answered_at_once(ben)  # the other player's socket (ana's frames wait their turn)
         assert await database_sync_to_async(_logged)(game.pk, "a1") == 0
-    finally:
-        release.set()
-        holder.join()
     await _acked_once(ana, game.pk, "a1")
     for comm in (ana, ben):
         await comm.disconnect()
