@@ -113,12 +113,16 @@ class _WriterTurns:
         for future in waiters:
             future.get_loop().call_soon_threadsafe(_resolve, future)
 
+    @property
+    def taken(self) -> bool:
+        return self._taken > 0
+
     async def free(self, *, timeout: float) -> None:
-        if not self._taken:
+        if not self.taken:
             return
         future = asyncio.get_running_loop().create_future()
         with self._guard:
-            if not self._taken:
+            if not self.taken:
                 return
             self._waiters.append(future)
         try:
@@ -153,6 +157,13 @@ def sqlite_writer(*, wait: bool = True) -> Iterator[None]:
         yield
     finally:
         _SQLITE_WRITER.release()
+
+
+def sqlite_writer_taken() -> bool:
+    """Whether a thread of this process holds the turn to write on SQLite now: a hint, read
+    without the lock (``sqlite_writer`` decides), that spares working out a move the loop
+    could not write."""
+    return _SQLITE_WRITER.taken
 
 
 async def sqlite_writer_free() -> None:

@@ -17,11 +17,12 @@ from django.utils import timezone
 from games import pacing, selectors, statements, tables
 from games.engines.base import GameError, Ruleset
 from games.auth import token_is_live
-from games.errors import BadRequest, Busy, Conflict, Forbidden, NotFound, NotSeated, StaleVersion, TokenRevoked
+from games.errors import BadRequest, Conflict, Forbidden, NotFound, NotSeated, StaleVersion, TokenRevoked
 from games.models import ActionRecord, Game, Seat
 from games.selectors import fill_names, seat_names
 from games.services import broadcast as broadcasting
-from games.services.locking import WriterTaken, game_lock, held_write, locked_game, release_lock, ruleset_of
+from games.services.locking import (GAME_BUSY, WriterTaken, game_lock, held_write, locked_game, release_lock,
+                                    ruleset_of, sqlite_writer_taken)
 from games.services import ratings, turn_mail
 from games.services.reveal import Arrival, note_sealed_lock, tell_the_barrier
 from games.state_cache import STATE_CACHE
@@ -99,9 +100,12 @@ def _play_held(*, game_id: int, user, action: dict, action_id: str, version: int
     lock instead (``locked_game``): nothing held, the move refused for any reason (that path
     answers it, a resent action as a duplicate first), a move that ends the game (rated in its
     own transaction), or a row that moved on since; without ``wait``, also when the game's
-    lock or this process's turn to write is taken. Nothing is written then."""
+    lock is taken; ``WriterTaken`` when this process's turn to write is, found before the
+    move is worked out when it can be. Nothing is written then."""
     if not settings.SNOWBALL_HELD_MOVES or _held(game_id) is None:
         return None
+    if not wait and sqlite_writer_taken():
+        raise WriterTaken(GAME_BUSY)
     try:
         lock = game_lock(game_id, wait=wait)
         lock.__enter__()
@@ -129,8 +133,8 @@ def _play_held(*, game_id: int, user, action: dict, action_id: str, version: int
         except Exception as exc:
             if not wait and isinstance(exc, WriterTaken):
                 raise
-            if not wait and isinstance(exc, (Busy, OperationalError)):
-                return None  # another writer has SQLite now: the caller waits for it on a database thread
+            if not wait and isinstance(exc, OperationalError):
+                return None  # another process has SQLite now: the caller waits for it on a database thread
             log.warning("game %s: a move on the held row failed; it is made on the row read instead", game_id,
                         exc_info=True)
             return None
