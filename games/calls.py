@@ -43,6 +43,8 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connections
 
+from games.coordinator import MemoryCoordinator, get_coordinator
+
 log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
@@ -126,10 +128,14 @@ def loop_may_write() -> bool:
     """Whether a move may be made on the event loop: ``SNOWBALL_MOVES_ON_THE_LOOP``, with SQLite
     in the process and this process's coordinator (a move on PostgreSQL waits on the network,
     a Redis coordinator's commands on Redis)."""
-    from games.coordinator import MemoryCoordinator, get_coordinator
-
-    return (settings.SNOWBALL_MOVES_ON_THE_LOOP and connections["default"].vendor == "sqlite"
+    return (settings.SNOWBALL_MOVES_ON_THE_LOOP and _default_database_is_sqlite()
             and isinstance(get_coordinator(), MemoryCoordinator))
+
+
+@functools.cache
+def _default_database_is_sqlite() -> bool:
+    """Asked once: the connection is a thread's own, and finding it costs more than the answer."""
+    return connections["default"].vendor == "sqlite"
 
 
 CHECKPOINT_EVERY = 100

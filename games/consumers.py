@@ -21,6 +21,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.http.cookie import parse_cookie
+from django.utils.functional import LazyObject, empty
 
 from games import inputs, jsontext, rendering, selectors, services, version_watch
 from games.auth import token_for_key, token_from_header, token_group, token_is_live
@@ -299,6 +300,15 @@ class ArrivalControlMixin:
         inbox.put_nowait({"type": "websocket.disconnect", "code": CLOSE_TOO_FAST})
 
 
+def _resolved(user):
+    """The user itself, not Channels' lazy stand-in for it (resolved before the consumer runs):
+    every attribute read through the stand-in costs a call, and a socket reads them on
+    every version it is sent."""
+    if isinstance(user, LazyObject) and user._wrapped is not empty:
+        return user._wrapped
+    return user
+
+
 class DispatchWithoutDatabaseHop:
     """Channels' dispatch without its per-message hop to Channels' database thread.
 
@@ -322,7 +332,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
     seat: int | None
     sent_version: int = 0  # the version of the newest view sent: what this socket's frames report
     known_version: int = 0  # the newest version handled, sent or unchanged for this viewer
-    sent_digest: tuple[int, int] | None = None  # what the last view sent showed (selectors.view_digest)
+    sent_digest: tuple[int, ...] | None = None  # what the last view sent showed (selectors.view_digest)
     timer_deadline: float | None = None
     token_id: int | None = None
     page_frames = False
@@ -337,7 +347,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         query = self._query()
         try:
-            self.user = await self.authenticate(query)
+            self.user = _resolved(await self.authenticate(query))
         except inputs.InputError as exc:
             message = str(exc) if exc.field == "Authorization" else "the API token is unknown or revoked"
             await self._refuse("bad_token", message, CLOSE_BAD_TOKEN)
@@ -692,7 +702,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             await self.send_error("server_error", "this view could not be drawn; please reload the page")
         self._arm_timer(snap.game)
 
-    def view_digest(self, snap: selectors.GameSnapshot) -> tuple[int, int]:
+    def view_digest(self, snap: selectors.GameSnapshot) -> tuple[int, ...]:
         """Whether this viewer's view of ``snap`` changed: equal digests, same view."""
         return selectors.view_digest(snap, self.seat)
 
@@ -824,7 +834,7 @@ class GameApiConsumer(BaseGameConsumer):
 
     sent_rematch: dict[str, Any] | None = None
 
-    def view_digest(self, snap: selectors.GameSnapshot) -> tuple[int, int]:
+    def view_digest(self, snap: selectors.GameSnapshot) -> tuple[int, ...]:
         return selectors.view_digest(snap, self.seat, keep_frame=True)  # the frame goes out next
 
     async def send_view(self, snap: selectors.GameSnapshot) -> None:

@@ -6,7 +6,8 @@ version into a ``GameSnapshot`` that every socket in the process shares.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from bisect import bisect_left
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -67,6 +68,10 @@ class GameSnapshot:
     records: list[LogRecord]  # newest first
     state: dict[str, Any] | None
     rated: bool | None = None  # games.selectors.games.rated_status when read
+    # per seat (None: a spectator), the log lines it may read: worked out for the first viewer
+    # of the seat, and carried to the next version by ``note_commit``
+    seat_logs: dict[int | None, SeatLog] = field(default_factory=dict, compare=False, repr=False)
+
     @cached_property
     def shared(self) -> SharedPart:
         """What every viewer of this version sees alike, worked out for its first viewer."""
@@ -83,14 +88,21 @@ class GameSnapshot:
 
     @cached_property
     def public_log_json(self) -> str:
-        return game_log_json(self.records, None)
+        return "[" + ",".join(self.seat_log(None).lines) + "]"
 
     def log_json(self, seat: int | None) -> str:
         """The log lines ``seat`` may read, as JSON text (``game_log_json``): put together once
         for every viewer when they all read the same lines."""
         if seat is None or self.log_is_public:
             return self.public_log_json
-        return game_log_json(self.records, seat)
+        return "[" + ",".join(self.seat_log(seat).lines) + "]"
+
+    def seat_log(self, seat: int | None) -> SeatLog:
+        """The newest lines ``seat`` may read, oldest first, with their records' numbers."""
+        log = self.seat_logs.get(seat)
+        if log is None:
+            log = self.seat_logs[seat] = _seat_log(self.records, seat)
+        return log
 
     def seat_of(self, user) -> int | None:
         """The seat ``user`` plays (``selectors.seat_of``): None once a computer player has it."""
@@ -109,12 +121,29 @@ class GameSnapshot:
 
 
 @dataclass(frozen=True)
+class SeatLog:
+    """The log lines one seat may read (``game_log``), oldest first, and the number of the
+    record each line belongs to, so the next version's lines are these plus its own."""
+
+    seqs: tuple[int, ...]
+    lines: tuple[str, ...]
+
+    def followed_by(self, newer: SeatLog, *, oldest_seq: int) -> SeatLog:
+        """These lines, then ``newer``'s, without those of records before ``oldest_seq`` and
+        at most ``LOG_LENGTH``: what ``_seat_log`` gives for the records of the next version."""
+        seqs, lines = self.seqs + newer.seqs, self.lines + newer.lines
+        start = max(bisect_left(seqs, oldest_seq), len(lines) - LOG_LENGTH)
+        return SeatLog(seqs=seqs[start:], lines=lines[start:])
+
+
+@dataclass(frozen=True)
 class SharedPart:
     """What every viewer of one version sees alike: the payload's keys, their JSON text (without
-    the version) and the seats the rules ask now."""
+    the version, and without the object's braces, so that a frame is put together from it as
+    it is) and the seats the rules ask now."""
 
     payload: dict[str, Any]
-    json: str
+    members_json: str
     to_act: dict[int, Any]
 
 
@@ -128,15 +157,17 @@ class ViewerView:
     A payload asked for (the page, the HTTP API) is kept for the next viewer of that seat.
     The view's text without its version is digested and let go: the frame holds the same
     text, and a second copy of every live view was a sixth of an idle socket's memory. The
-    digest is the text's length and its ``hash()`` (SipHash, keyed afresh in every process):
-    compared only with digests of the same process, the same viewer's earlier views, it
-    tells two views apart but for a chance in 2**64, at a fifth of blake2b's cost.
+    digest is the length and ``hash()`` (SipHash, keyed afresh in every process) of its two
+    parts, the one every viewer shares (hashed once a version: a string keeps its hash) and
+    the viewer's own: compared only with digests of the same process, the same viewer's
+    earlier views, it tells two views apart but for a chance in 2**64, at a fifth of
+    blake2b's cost.
     """
 
     version: int
     payload: dict[str, Any] | None = None
     frame: str | None = None
-    digest: tuple[int, int] | None = None
+    digest: tuple[int, int, int, int] | None = None
 
 
 SNAPSHOTS: LRU[int, GameSnapshot] = LRU(4000)
@@ -190,9 +221,11 @@ def note_commit(game: Game, state: dict[str, Any], new_records: list[ActionRecor
             or cached.version != new_records[0].version - 1 or game.version != new_records[-1].version):
         return
     fresh = log_records([{"seq": r.seq, "events": r.events} for r in reversed(new_records)], cached.names)
+    records = (fresh + cached.records)[:LOG_RECORDS]
+    seat_logs = {seat: log.followed_by(_seat_log(fresh, seat), oldest_seq=records[-1].seq)
+                 for seat, log in list(cached.seat_logs.items())}
     SNAPSHOTS.put(game.pk, GameSnapshot(game=game, players=cached.players, names=cached.names,
-                                        records=(fresh + cached.records)[:LOG_RECORDS], state=state,
-                                        rated=cached.rated))
+                                        records=records, state=state, rated=cached.rated, seat_logs=seat_logs))
 
 
 def game_log(records: list[LogRecord], seat: int | None, limit: int = LOG_LENGTH) -> list[dict[str, Any]]:
@@ -202,22 +235,27 @@ def game_log(records: list[LogRecord], seat: int | None, limit: int = LOG_LENGTH
 
 def game_log_json(records: list[LogRecord], seat: int | None, limit: int = LOG_LENGTH) -> str:
     """``game_log`` as JSON text, put together from each line's own text."""
-    return "[" + ",".join(_game_log_lines(records, seat, limit)) + "]"
+    return "[" + ",".join(_seat_log(records, seat, limit).lines) + "]"
 
 
-def _game_log_lines(records: list[LogRecord], seat: int | None, limit: int) -> list[str]:
+def _seat_log(records: list[LogRecord], seat: int | None, limit: int | None = None) -> SeatLog:
+    """The newest ``limit`` (``LOG_LENGTH``) lines of ``records`` (newest first) that ``seat`` may read."""
+    limit = LOG_LENGTH if limit is None else limit
+    seqs: list[int] = []
     lines: list[str] = []
     for record in records:
         for visible_to, line in reversed(record.lines):
             if visible_to is not None and seat not in visible_to:
                 continue
+            seqs.append(record.seq)
             lines.append(line)
             if len(lines) >= limit:
                 break
         if len(lines) >= limit:
             break
+    seqs.reverse()
     lines.reverse()
-    return lines
+    return SeatLog(seqs=tuple(seqs), lines=tuple(lines))
 
 
 def viewer_payload(game: Game, seat: int | None) -> dict[str, Any]:
@@ -241,7 +279,7 @@ def view_frame(snap: GameSnapshot, seat: int | None) -> str:
     return entry.frame
 
 
-def view_digest(snap: GameSnapshot, seat: int | None, *, keep_frame: bool = False) -> tuple[int, int]:
+def view_digest(snap: GameSnapshot, seat: int | None, *, keep_frame: bool = False) -> tuple[int, int, int, int]:
     """A digest of what one viewer sees of a snapshot, its version aside: equal digests at two
     versions mean the viewer's view did not change between them. Worked out once per version
     and seat; with ``keep_frame`` (a JSON socket, which sends it next) the frame is kept too."""
@@ -263,12 +301,12 @@ def _digest(entry: ViewerView, snap: GameSnapshot, seat: int | None, *, keep_fra
     own = ({key: entry.payload[key] for key in OWN_KEYS if key != "log"} if entry.payload is not None
            else _own_part(snap, seat, shared, with_log=False))
     ready = own.pop("ready_action")
-    own_text = (jsontext.dumps(own)[1:-1] + ',"log":' + _log_json(snap, seat)
-                + ',"ready_action":' + jsontext.dumps(ready) + "}")
-    text = shared.json[:-1] + "," + own_text
-    entry.digest = (len(text), hash(text))
+    own_text = "".join((jsontext.dumps(own)[1:-1], ',"log":', _log_json(snap, seat), ',"ready_action":',
+                        jsontext.dumps(ready), "}"))
+    entry.digest = (len(shared.members_json), hash(shared.members_json), len(own_text), hash(own_text))
     if keep_frame:
-        entry.frame = f'{{"type":"view","version":{snap.version},' + text[1:]
+        entry.frame = "".join(('{"type":"view","version":', str(snap.version), ",", shared.members_json, ",",
+                               own_text))
 
 
 def _viewer_view(snap: GameSnapshot, seat: int | None) -> ViewerView:
@@ -317,7 +355,7 @@ def _shared_part(snap: GameSnapshot) -> SharedPart:
     if snap.state is not None and game.status == Game.Status.ACTIVE and ruleset.outcome(snap.state) is None:
         to_act = ruleset.to_act(snap.state)
         public["waiting_for"] = sorted(to_act)
-    return SharedPart(payload=public, json=jsontext.dumps(public), to_act=to_act)
+    return SharedPart(payload=public, members_json=jsontext.dumps(public)[1:-1], to_act=to_act)
 
 
 def _own_part(snap: GameSnapshot, seat: int | None, shared: SharedPart, *, with_log: bool = True) -> dict[str, Any]:

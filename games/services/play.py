@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.db import OperationalError, transaction
 from django.utils import timezone
@@ -139,7 +140,7 @@ def _play_held(*, game_id: int, user, action: dict, action_id: str, version: int
                         exc_info=True)
             return None
         try:
-            _after_commit(write)
+            _after_commit(write, committed=True)
         except Exception:  # the move stands: what follows a commit never undoes it
             log.exception("game %s: the move was committed; what follows its commit failed", game_id)
         return result
@@ -222,7 +223,7 @@ def apply_timeouts(*, game_id: int, now: float | None = None) -> int | None:
             if prompt is None or prompt.default is None or ruleset.outcome(state) is not None:
                 continue
             overdue_prompt = _seat_prompts(game)[str(seat)]
-            if _prompt_digest(prompt, ruleset.legal_actions(state, seat)) != overdue_prompt["digest"]:
+            if not _asks_the_same(overdue_prompt["digest"], prompt, ruleset.legal_actions(state, seat)):
                 continue  # an earlier default gave this seat a new question, with its own time
             asked_before = ruleset.to_act(state)
             state = _apply(game, ruleset, state, seat, prompt.default,
@@ -391,15 +392,21 @@ def _commit(write: _Write) -> None:
     _after_commit(write)
 
 
-def _after_commit(write: _Write) -> None:
-    """Once ``write`` commits (at once, outside a transaction): remember it, broadcast it, tell the
-    barrier, mail the players it asks anew who want to be told."""
+def _after_commit(write: _Write, *, committed: bool = False) -> None:
+    """Once ``write`` commits (at once outside a transaction, or when told it is ``committed``):
+    remember it, broadcast it, tell the barrier, mail the players it asks anew who want to be
+    told. Each step on its own: one that fails is logged and the next still runs."""
     if write.asked_anew and write.game.status != Game.Status.FINISHED:
         turn_mail.after_commit(game_id=write.game.pk, pace=write.game.pace, deadlines=write.asked_anew)
-    transaction.on_commit(write.remember, robust=True)
-    transaction.on_commit(write.broadcast, robust=True)
-    if write.arrivals:
-        transaction.on_commit(write.tell_the_barrier, robust=True)
+    steps = [write.remember, write.broadcast] + ([write.tell_the_barrier] if write.arrivals else [])
+    for step in steps:
+        if not committed:
+            transaction.on_commit(step, robust=True)
+            continue
+        try:
+            step()
+        except Exception:
+            log.exception("game %s: %s failed after the move committed", write.game.pk, step.__name__)
 
 
 def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[ActionRecord], *,
@@ -426,12 +433,13 @@ def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[Actio
     answered = {record.seat for record in logged}
     revealed = any(event["type"] in ruleset.reveal_events for record in logged for event in record.events)
     for seat, prompt in to_act.items():
-        digest = _prompt_digest(prompt, ruleset.legal_actions(state, seat))
+        legal = ruleset.legal_actions(state, seat)
+        digest = _prompt_digest(prompt, legal)
         old = old_seats.get(str(seat))
         sealed = prompt.kind == "sealed"
         if old and sealed and old.get("sealed") and not revealed:
             seats[str(seat)] = old
-        elif old and old["digest"] == digest and (seat not in answered or sealed):
+        elif old and _asks_the_same(old["digest"], prompt, legal, digest=digest) and (seat not in answered or sealed):
             seats[str(seat)] = old
         else:
             due = pacing.due(game.pace, game.decision_seconds, prompt, now, learn=game.is_learn)
@@ -462,9 +470,27 @@ def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[Actio
                   asked_anew={s: seats[str(s)]["deadline"] for s in asked_anew} if outcome is None else {})
 
 
+PROMPT_DIGEST_PREFIX = "o"
+
+
 def _prompt_digest(prompt, legal: list[dict]) -> str:
+    """What a seat is asked, as a digest kept in the game's row (``prompts["seats"]``): equal
+    digests, the same question (the seat keeps its time)."""
+    question = [prompt.kind, prompt.text, legal]
+    try:
+        blob = orjson.dumps(question, default=str, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError:  # what only the standard library writes (integers past 64 bits)
+        blob = json.dumps(question, sort_keys=True, default=str).encode()
+    return PROMPT_DIGEST_PREFIX + hashlib.sha1(blob).hexdigest()
+
+
+def _asks_the_same(stored: str, prompt, legal: list[dict], *, digest: str | None = None) -> bool:
+    """Whether ``stored``, a prompt's digest from the game's row, is of this question. A digest
+    written before ``_prompt_digest`` used orjson (bare hexadecimal) is compared as it was made."""
+    if stored.startswith(PROMPT_DIGEST_PREFIX):
+        return stored == (digest if digest is not None else _prompt_digest(prompt, legal))
     blob = json.dumps([prompt.kind, prompt.text, legal], sort_keys=True, default=str)
-    return hashlib.sha1(blob.encode()).hexdigest()
+    return stored == hashlib.sha1(blob.encode()).hexdigest()
 
 
 def _seat_prompts(game: Game) -> dict[str, Any]:

@@ -5,6 +5,7 @@ writer moved the game on, the action was sent before, the API token was revoked)
 made on the row read under its lock instead, as if nothing had been held."""
 from __future__ import annotations
 
+import orjson
 import pytest
 from django.db import connection
 
@@ -215,3 +216,30 @@ def test_a_move_by_the_day_or_a_malformed_frame_is_not_made_where_it_cannot_wait
     made = services.submit_held_action(game_id=game.pk, user=ana, action=choice, action_id="a1",
                                        version=game.version)
     assert made is not None and ActionRecord.objects.filter(game=game, action_id="a1").count() == 1
+
+
+@pytest.mark.parametrize("records, lines", [(3, 30), (12, 4)])  # the window of records binds, then that of lines
+def test_each_viewers_log_after_moves_made_here_is_the_log_a_fresh_reader_gets(table, monkeypatch, records, lines):
+    """A seat's log lines are carried from one version to the next in this process (the
+    private lines of its own draws included); they must be exactly what a socket that reads the
+    game afresh is shown, as the log's window of records and of lines moves past them."""
+    monkeypatch.setattr(selectors.snapshots, "LOG_RECORDS", records)
+    monkeypatch.setattr(selectors.snapshots, "LOG_LENGTH", lines)
+    game, ana, ben = table
+    users = {0: ana, 1: ben}
+    seen_private = 0
+    for move in range(60):
+        stored = Game.objects.get(pk=game.pk)
+        if stored.status != Game.Status.ACTIVE:
+            break
+        snap = selectors.SNAPSHOTS.get(game.pk)
+        assert snap is not None and snap.version == stored.version  # carried from the last move, not read
+        rows = list(ActionRecord.objects.filter(game=game).order_by("-seq").values("seq", "events")[:records])
+        afresh = selectors.log_records(rows, snap.names)
+        for seat in (0, 1, None):
+            assert orjson.loads(snap.log_json(seat)) == selectors.game_log(afresh, seat, lines), (move, seat)
+        seen_private += not snap.log_is_public
+        seat = min(engines.get(stored.game_type).to_act(selectors.game_state(stored)))
+        services.submit_action(game_id=game.pk, user=users[seat], action=_choice(game.pk, seat),
+                               action_id=f"m{move}", version=stored.version)
+    assert move > 10 and seen_private > 5

@@ -3,6 +3,7 @@ as players and bots see them through the JSON API, the pages and the sockets."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import time
 import uuid
@@ -192,6 +193,26 @@ def test_after_a_restart_the_sweep_plays_the_default_of_a_game_nobody_watches(ma
     assert view["prompt"]["deadline"] > time.time() + 3500  # Ben's own full hour
     assert call_command_output() == "0 games moved on: none overdue"
     assert services.sweep_deadlines(now=time.time()) == {}  # a second sweep, or worker, applies nothing
+
+
+def test_a_deadline_saved_before_prompts_were_digested_with_orjson_is_still_kept_and_swept(make_user):
+    """A game in play when the server was upgraded holds its prompts' digests in the earlier
+    form (the standard library's JSON, sha1): its seats keep their time through the others'
+    moves, and a missed deadline still plays the seat's default."""
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = _table(ana, ben, pace="daily", seconds=3600)
+    state = selectors.game_state(game)
+    for seat, entry in game.prompts["seats"].items():
+        prompt = TIMED.to_act(state)[int(seat)]
+        blob = json.dumps([prompt.kind, prompt.text, TIMED.legal_actions(state, int(seat))], sort_keys=True,
+                          default=str)
+        entry["digest"] = hashlib.sha1(blob.encode()).hexdigest()
+    Game.objects.filter(pk=game.pk).update(prompts=game.prompts)
+    _restart()
+    _rewind(game.pk, 3601)
+
+    assert services.sweep_deadlines(now=time.time()) == {game.pk: game.version + 1}
+    assert ActionRecord.objects.get(game=game, source=ActionRecord.Source.TIMEOUT).seat == 0
 
 
 def call_command_output() -> str:
