@@ -117,7 +117,7 @@ def _play_held(*, game_id: int, user, action: dict, action_id: str, version: int
         if snap is None:
             return None
         held_version = snap.version
-        game = copy.copy(snap.game)
+        game = _row_copy(snap.game)
         game.logged_already, game.token_live = False, True
         try:
             result, write = _play(game, user=user, action=action, action_id=action_id, version=version)
@@ -146,6 +146,16 @@ def _play_held(*, game_id: int, user, action: dict, action_id: str, version: int
         return result
     finally:
         release_lock(lock, game_id)
+
+
+def _row_copy(game: Game) -> Game:
+    """A copy of a held row for one move to change, as ``copy.copy`` makes it (its fields, and
+    Django's state with a cache of its own) without a round through pickling's hooks."""
+    row = Game.__new__(Game)
+    row.__dict__.update(game.__dict__)
+    row._state = copy.copy(game._state)
+    row._state.fields_cache = game._state.fields_cache.copy()
+    return row
 
 
 def _held(game_id: int) -> selectors.GameSnapshot | None:
