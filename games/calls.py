@@ -4,7 +4,8 @@ A worker's event loop serves every socket it holds, so anything it waits for, al
 wait for. Hence:
 
 - Database calls made from async code go through :func:`db_call`: each runs on a thread of
-  this process's database threads (``SNOWBALL_DB_POOL_SIZE`` of them). On PostgreSQL it
+  this process's database threads (``SNOWBALL_DB_POOL_SIZE`` of them, less the event loop's
+  own connections on PostgreSQL). On PostgreSQL it
   takes a connection from psycopg's pool for the call and gives it back when the call
   returns (closing a pooled connection returns it); on SQLite each thread keeps its own. The threads are not Channels' one
   database thread (``database_sync_to_async``): there, one game's call stuck behind SQLite's
@@ -17,6 +18,10 @@ wait for. Hence:
   SQLite's lock with no busy wait, and WAL checkpoints (a flush to disk) are left to the
   database threads. When anything is taken, it writes nothing and the move goes to a
   database thread as before. A thread's hop costs a move more than its write.
+- On PostgreSQL, such a move is worked out on the event loop in the same way and its one
+  statement awaited there, on the loop's own connections (:func:`loop_awaits_writes`,
+  ``services.submit_held_action_awaited``, games/loop_database.py): the loop serves every
+  other socket while the statement runs.
 - Calls to the coordinator made from async code (presence, heartbeats) go through
   :func:`coordinator_call`, on threads of their own: a slow Redis delays presence, not moves
   and not the loop.
@@ -74,7 +79,7 @@ def db_call(function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
                 return_connections()
 
     in_a_thread = sync_to_async(with_a_connection_for_the_call, thread_sensitive=False,
-                                executor=_executor("db", settings.SNOWBALL_DB_POOL_SIZE))
+                                executor=_executor("db", settings.SNOWBALL_DB_POOL_SIZE - settings.SNOWBALL_LOOP_DB_CONNECTIONS))
 
     @functools.wraps(function)
     async def call(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -132,10 +137,42 @@ def loop_may_write() -> bool:
             and isinstance(get_coordinator(), MemoryCoordinator))
 
 
-@functools.cache
+def loop_awaits_writes() -> bool:
+    """Whether a move may be made on the event loop with its write awaited there
+    (games/loop_database.py): ``SNOWBALL_MOVES_ON_THE_LOOP`` on PostgreSQL, with connections
+    kept for the loop (``SNOWBALL_LOOP_DB_CONNECTIONS``) and the game's lock this process's own
+    (not ``SNOWBALL_GAME_LOCK_IN_REDIS``, whose taking waits on Redis)."""
+    return (settings.SNOWBALL_MOVES_ON_THE_LOOP and settings.SNOWBALL_LOOP_DB_CONNECTIONS > 0
+            and _default_database_vendor() == "postgresql" and not settings.SNOWBALL_GAME_LOCK_IN_REDIS)
+
+
 def _default_database_is_sqlite() -> bool:
+    return _default_database_vendor() == "sqlite"
+
+
+@functools.cache
+def _default_database_vendor() -> str:
     """Asked once: the connection is a thread's own, and finding it costs more than the answer."""
-    return connections["default"].vendor == "sqlite"
+    return connections["default"].vendor
+
+
+@contextmanager
+def on_the_loop_for_a_moment() -> Iterator[None]:
+    """Around synchronous work on the event loop that does not wait (a move worked out on the
+    row a process holds, what follows its commit): Django lets it near the database, as
+    ``on_the_loop`` does, its broadcasts go once the block ends, and the connections it took
+    go back."""
+    from games.services.broadcast import collecting_broadcasts, send_outbox
+
+    outbox: list = []
+    try:
+        with collecting_broadcasts(outbox), _loop_out_of_sight():
+            try:
+                yield
+            finally:
+                return_connections()
+    finally:
+        send_outbox(outbox)
 
 
 CHECKPOINT_EVERY = 100

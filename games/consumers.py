@@ -25,7 +25,7 @@ from django.utils.functional import LazyObject, empty
 
 from games import inputs, jsontext, rendering, selectors, services, version_watch
 from games.auth import token_for_key, token_from_header, token_group, token_is_live
-from games.calls import coordinator_call, db_call, loop_may_write, on_the_loop
+from games.calls import coordinator_call, db_call, loop_awaits_writes, loop_may_write, on_the_loop
 from games.coordinator import Presence, get_coordinator
 from games.engines.base import GameError
 from games.errors import NotFound, ServiceError, StaleVersion, TokenRevoked
@@ -482,6 +482,10 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         try:
             tried_here = loop_may_write()
             result = await self._move_on_the_loop(frame) if tried_here else None
+            if result is None and not tried_here and loop_awaits_writes():
+                result, tried_here = await services.submit_held_action_awaited(
+                    game_id=self.game_id, user=self.user, action=frame.get("action"),
+                    action_id=frame.get("action_id"), version=frame.get("version"), token_id=self.token_id)
             if result is None:
                 result = await db_call(self._submit)(frame, try_held=not tried_here)
         except TokenRevoked:

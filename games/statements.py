@@ -107,27 +107,57 @@ def write_held_move(game: Game, records: list[ActionRecord], columns: list[str],
     """
     alias = router.db_for_write(Game)
     connection = connections[alias]
-    if not 1 <= len(records) <= INSERT_ROWS_AT_MOST:
-        raise ValueError(f"a held move writes 1 to {INSERT_ROWS_AT_MOST} log entries, not {len(records)}")
+    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        sql, params = held_move_statement(game, records, columns, held_version=held_version, token_id=token_id)
+        try:
+            written = _run(connection, sql, params)
+        except IntegrityError as exc:
+            raise held_move_overtaken(game, records, exc) from exc
+        check_held_move_written(game, records, written, held_version=held_version)
+        return
+    _check_held_rows(records)
     key = tuple(sorted(columns))
     guard = [game.pk, held_version] + ([token_id] if token_id is not None else [])
-    update_params = _update_params(connection, game, columns)
-    insert_params = _flat_insert_params(connection, records)
     try:
-        if connection.vendor == "postgresql" and not connection.in_atomic_block:
-            written = _run(connection, _held_write_sql(alias, len(records), key, token_id is not None),
-                           [*update_params, *guard, *insert_params])
-            updated = 1 if written == len(records) else 0
-        else:
-            _run(connection, _insert_sql(alias, len(records)), insert_params)
-            updated = _run(connection, _update_sql(alias, key, "version", token_id is not None),
-                           [*update_params, *guard])
+        _run(connection, _insert_sql(alias, len(records)), _flat_insert_params(connection, records))
+        updated = _run(connection, _update_sql(alias, key, "version", token_id is not None),
+                       [*_update_params(connection, game, columns), *guard])
     except IntegrityError as exc:
-        raise ConcurrentWrite(f"game {game.pk}: its log already holds entry {records[0].seq} or action "
-                              f"{records[0].action_id!r} ({exc})") from exc
-    if updated != 1:
+        raise held_move_overtaken(game, records, exc) from exc
+    check_held_move_written(game, records, len(records) if updated == 1 else 0, held_version=held_version)
+
+
+def held_move_statement(game: Game, records: list[ActionRecord], columns: list[str], *, held_version: int,
+                        token_id: int | None = None) -> tuple[str, list]:
+    """PostgreSQL's one statement for ``write_held_move`` and its parameters, for whichever
+    connection runs it (a database thread's, or the event loop's: games/loop_database.py). It
+    counts the log entries it inserted: all of ``records``, or none when the guard failed
+    (``check_held_move_written``); a resent action fails it with an integrity error
+    (``held_move_overtaken``)."""
+    alias = router.db_for_write(Game)
+    connection = connections[alias]
+    _check_held_rows(records)
+    guard = [game.pk, held_version] + ([token_id] if token_id is not None else [])
+    sql = _held_write_sql(alias, len(records), tuple(sorted(columns)), token_id is not None)
+    return sql, [*_update_params(connection, game, columns), *guard, *_flat_insert_params(connection, records)]
+
+
+def check_held_move_written(game: Game, records: list[ActionRecord], written: int, *, held_version: int) -> None:
+    """``ConcurrentWrite`` unless a held move's write inserted every one of its log entries."""
+    if written != len(records):
         raise ConcurrentWrite(f"game {game.pk} is no longer at version {held_version}, or is gone, or the API "
                               "token is revoked")
+
+
+def held_move_overtaken(game: Game, records: list[ActionRecord], error: Exception) -> ConcurrentWrite:
+    """What a held move's integrity error means: the log already holds its entry or its action."""
+    return ConcurrentWrite(f"game {game.pk}: its log already holds entry {records[0].seq} or action "
+                           f"{records[0].action_id!r} ({error})")
+
+
+def _check_held_rows(records: list[ActionRecord]) -> None:
+    if not 1 <= len(records) <= INSERT_ROWS_AT_MOST:
+        raise ValueError(f"a held move writes 1 to {INSERT_ROWS_AT_MOST} log entries, not {len(records)}")
 
 
 def _run(connection, sql: str, params, *, fetch: bool = False):

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -79,9 +80,10 @@ ASGI_APPLICATION = "snowball_site.asgi.application"
 REDIS_URL = os.environ.get("REDIS_URL", "").strip() or None
 
 # Database connections: none is kept between calls (Django's advice under ASGI). On PostgreSQL
-# they come from psycopg's pool, at most SNOWBALL_DB_POOL_SIZE per worker, and closing one
-# gives it back to the pool. Database calls from websockets run on as many threads
-# (games/calls.py), so they never wait for a connection another thread of theirs holds.
+# they come from psycopg's pools, at most SNOWBALL_DB_POOL_SIZE per worker (the event loop's
+# and Django's together, SNOWBALL_LOOP_DB_CONNECTIONS below), and closing one gives it back
+# to its pool. Database calls from websockets run on as many threads as Django's pool has
+# connections (games/calls.py), so they never wait for one another thread of theirs holds.
 SNOWBALL_DB_POOL_SIZE = int(os.environ.get("SNOWBALL_DB_POOL_SIZE", "10"))
 # Seconds a game's lock may be held by a live worker (its lease renewed meanwhile), and the
 # lease: with Redis, how long a dead worker can hold up a game.
@@ -100,6 +102,10 @@ SNOWBALL_HELD_MOVES = os.environ.get("SNOWBALL_HELD_MOVES", "1") == "1"
 # thread; games/calls.py).
 SNOWBALL_MOVES_ON_THE_LOOP = os.environ.get("SNOWBALL_MOVES_ON_THE_LOOP", "1") == "1"
 
+# Of a worker's SNOWBALL_DB_POOL_SIZE connections on PostgreSQL, those its event loop keeps for
+# the moves it writes itself (games/loop_database.py); its database threads have the others.
+SNOWBALL_LOOP_DB_CONNECTIONS = 0
+
 _default_sqlite = BASE_DIR / "db.sqlite3"
 DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL") or f"sqlite:///{_default_sqlite}",
                                                conn_max_age=0)}
@@ -116,8 +122,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     if os.environ.get("SNOWBALL_TEST_DB_NAME"):
         DATABASES["default"]["TEST"] = {"NAME": os.environ["SNOWBALL_TEST_DB_NAME"]}
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    if SNOWBALL_MOVES_ON_THE_LOOP and not SNOWBALL_GAME_LOCK_IN_REDIS:
+        SNOWBALL_LOOP_DB_CONNECTIONS = 2
+    if SNOWBALL_DB_POOL_SIZE <= SNOWBALL_LOOP_DB_CONNECTIONS:
+        raise ImproperlyConfigured(f"SNOWBALL_DB_POOL_SIZE must be more than the event loop's "
+                                   f"{SNOWBALL_LOOP_DB_CONNECTIONS} connections, not {SNOWBALL_DB_POOL_SIZE}")
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 1, "max_size": SNOWBALL_DB_POOL_SIZE, "timeout": 10}
+        "min_size": 1, "max_size": SNOWBALL_DB_POOL_SIZE - SNOWBALL_LOOP_DB_CONNECTIONS, "timeout": 10}
     # a move waiting for a game's row held by another worker gives up (busy) as a wait for
     # the game's lock would
     DATABASES["default"]["OPTIONS"].setdefault(

@@ -19,7 +19,7 @@ from games.services.chat import consent_to_publish, post_message
 from games.services.handover import vote_handover
 from games.services.pace import mark_ready, note_away, note_back, sweep_deadlines
 from games.services.play import (ActionResult, apply_timeouts, next_deadline, replay, submit_action,
-                                 submit_held_action)
+                                 submit_held_action, submit_held_action_awaited)
 from games.services.rematch import accept_rematch, decline_rematch, offer_rematch
 from games.services.resign import resign
 from games.services.waiting_room import (
@@ -31,5 +31,5 @@ __all__ = [
     "choose_team", "consent_to_publish", "create_game",
     "create_guest", "decline_rematch", "email_in_use", "ensure_profile", "game_group", "join_seat", "leave_seat", "move_seat", "next_deadline",
     "mark_ready", "offer_rematch", "note_away", "note_back", "post_message", "register_user", "remove_bot", "replay", "resign",
-    "start_game", "submit_action", "submit_held_action", "sweep_deadlines", "update_settings", "vote_handover",
+    "start_game", "submit_action", "submit_held_action", "submit_held_action_awaited", "sweep_deadlines", "update_settings", "vote_handover",
 ]

@@ -25,7 +25,7 @@ from games.services import broadcast as broadcasting
 from games.services.locking import (GAME_BUSY, WriterTaken, game_lock, held_write, locked_game, release_lock,
                                     ruleset_of, sqlite_writer_taken)
 from games.services import ratings, turn_mail
-from games.services.reveal import Arrival, note_sealed_lock, tell_the_barrier
+from games.services.reveal import Arrival, note_sealed_lock, tell_the_barrier, tell_the_barrier_soon
 from games.state_cache import STATE_CACHE
 
 log = logging.getLogger(__name__)
@@ -107,27 +107,15 @@ def _play_held(*, game_id: int, user, action: dict, action_id: str, version: int
         return None
     if not wait and sqlite_writer_taken():
         raise WriterTaken(GAME_BUSY)
-    try:
-        lock = game_lock(game_id, wait=wait)
-        lock.__enter__()
-    except Exception:
+    held = _work_out_held(game_id=game_id, user=user, action=action, action_id=action_id, version=version,
+                          token_id=token_id, wait=wait)
+    if held is None:
         return None
     try:
-        snap = _held(game_id)  # again, now that no other move of this process can change it
-        if snap is None:
-            return None
-        held_version = snap.version
-        game = _row_copy(snap.game)
-        game.logged_already, game.token_live = False, True
-        try:
-            result, write = _play(game, user=user, action=action, action_id=action_id, version=version)
-        except Exception:
-            return None
-        if write is None or "outcome" in write.columns or len(write.logged) > statements.INSERT_ROWS_AT_MOST:
-            return None
+        write = held.write
         try:
             with held_write(wait=wait):
-                statements.write_held_move(write.game, write.logged, write.columns, held_version=held_version,
+                statements.write_held_move(write.game, write.logged, write.columns, held_version=held.held_version,
                                            token_id=token_id)
         except statements.ConcurrentWrite:
             return None
@@ -139,13 +127,153 @@ def _play_held(*, game_id: int, user, action: dict, action_id: str, version: int
             log.warning("game %s: a move on the held row failed; it is made on the row read instead", game_id,
                         exc_info=True)
             return None
+        _after_commit_of_held(held)
+        return held.result
+    finally:
+        release_lock(held.lock, game_id)
+
+
+@dataclass
+class HeldMove:
+    """A move worked out on the row a process holds, under the game's lock (``lock``, taken
+    with ``__enter__``), and not yet written: what to answer, what to write, and the version
+    the write is guarded on."""
+
+    game_id: int
+    result: ActionResult
+    write: _Write
+    held_version: int
+    token_id: int | None
+    lock: Any
+
+
+def prepare_held_action(*, game_id: int, user, action: Any, action_id: Any, version: Any,
+                        token_id: int | None = None) -> HeldMove | None:
+    """``submit_held_action``'s first half, for an event loop that awaits the write itself
+    (games/loop_database.py): the move worked out on the held row, the game's lock taken only
+    if it is free now, nothing written. The caller writes ``held_move_statement(held)``, then
+    calls ``finish_held_action`` once it committed, and releases ``held.lock`` in any case
+    (``release_held``). None, with nothing taken, for what the caller leaves to a database
+    thread (as ``submit_held_action``)."""
+    if not settings.SNOWBALL_HELD_MOVES:
+        return None
+    try:
+        _check_submission(action=action, action_id=action_id, version=version)
+    except BadRequest:
+        return None
+    snap = _held(game_id)
+    if snap is None or snap.game.pace == pacing.DAILY:
+        return None
+    return _work_out_held(game_id=game_id, user=user, action=action, action_id=action_id, version=version,
+                          token_id=token_id, wait=False)
+
+
+async def submit_held_action_awaited(*, game_id: int, user, action: Any, action_id: Any, version: Any,
+                                    token_id: int | None = None) -> tuple[ActionResult | None, bool]:
+    """``submit_held_action`` on an event loop whose database is PostgreSQL: the move worked
+    out on the loop, its one statement awaited on the loop's own connection
+    (games/loop_database.py), what follows the commit done on the loop but the reveal
+    barrier, told from a coordinator thread. With the result (None: the caller makes the move
+    on a database thread, and nothing was written), whether the write was tried: then the
+    held row no longer serves (another writer moved the game on, the action was resent) or the
+    connection failed, and the thread reads the row."""
+    from games import loop_database
+    from games.calls import on_the_loop_for_a_moment
+
+    with on_the_loop_for_a_moment():
+        held = prepare_held_action(game_id=game_id, user=user, action=action, action_id=action_id, version=version,
+                                   token_id=token_id)
+    if held is None:
+        return None, False
+    try:
+        write = held.write
         try:
-            _after_commit(write, committed=True)
+            sql, params = held_move_statement(held)
+            written = await loop_database.execute(sql, params)
+            statements.check_held_move_written(write.game, write.logged, written, held_version=held.held_version)
+        except (statements.ConcurrentWrite, loop_database.IntegrityError):
+            return None, True
+        except loop_database.LoopDatabaseError as exc:
+            log.warning("game %s: a move's write on the event loop's connection failed (%s); a database thread "
+                        "makes it", game_id, exc)
+            return None, True
+        except Exception:
+            log.warning("game %s: a move on the held row failed; it is made on the row read instead", game_id,
+                        exc_info=True)
+            return None, True
+        try:
+            with on_the_loop_for_a_moment():
+                arrivals = finish_held_action(held)
+            if arrivals:
+                tell_the_barrier_soon(game_id, arrivals)
         except Exception:  # the move stands: what follows a commit never undoes it
             log.exception("game %s: the move was committed; what follows its commit failed", game_id)
-        return result
+        return held.result, True
     finally:
+        release_held(held)
+
+
+def held_move_statement(held: HeldMove) -> tuple[str, list]:
+    """The statement that writes a prepared move, and its parameters (PostgreSQL)."""
+    write = held.write
+    return statements.held_move_statement(write.game, write.logged, write.columns, held_version=held.held_version,
+                                          token_id=held.token_id)
+
+
+def finish_held_action(held: HeldMove) -> list[Arrival]:
+    """Once a prepared move's statement committed: this process remembers it and tells the
+    game's sockets; the seats' locks for the reveal barrier are returned, for the caller to
+    tell off the event loop (the coordinator's calls may wait on Redis)."""
+    _after_commit(held.write, committed=True, with_the_barrier=False)
+    return list(held.write.arrivals)
+
+
+def release_held(held: HeldMove) -> None:
+    """Release a prepared move's lock, whatever became of its write."""
+    release_lock(held.lock, held.game_id)
+
+
+def _work_out_held(*, game_id: int, user, action: dict, action_id: str, version: int, token_id: int | None,
+                   wait: bool) -> HeldMove | None:
+    """The move on the held row, under the game's lock (without ``wait``, only if it is free
+    now), nothing written; None, with the lock released, for a move ``_play_held`` leaves to
+    the row read under its lock."""
+    try:
+        lock = game_lock(game_id, wait=wait)
+        lock.__enter__()
+    except Exception:
+        return None
+    try:
+        snap = _held(game_id)  # again, now that no other move of this process can change it
+        if snap is None:
+            raise _NotHeld
+        game = _row_copy(snap.game)
+        game.logged_already, game.token_live = False, True
+        try:
+            result, write = _play(game, user=user, action=action, action_id=action_id, version=version)
+        except Exception:
+            raise _NotHeld from None
+        if write is None or "outcome" in write.columns or len(write.logged) > statements.INSERT_ROWS_AT_MOST:
+            raise _NotHeld
+        return HeldMove(game_id=game_id, result=result, write=write, held_version=snap.version, token_id=token_id,
+                        lock=lock)
+    except _NotHeld:
         release_lock(lock, game_id)
+        return None
+    except BaseException:
+        release_lock(lock, game_id)
+        raise
+
+
+class _NotHeld(Exception):
+    """The move is not one to make on the held row."""
+
+
+def _after_commit_of_held(held: HeldMove) -> None:
+    try:
+        _after_commit(held.write, committed=True)
+    except Exception:  # the move stands: what follows a commit never undoes it
+        log.exception("game %s: the move was committed; what follows its commit failed", held.game_id)
 
 
 def _row_copy(game: Game) -> Game:
@@ -402,13 +530,15 @@ def _commit(write: _Write) -> None:
     _after_commit(write)
 
 
-def _after_commit(write: _Write, *, committed: bool = False) -> None:
+def _after_commit(write: _Write, *, committed: bool = False, with_the_barrier: bool = True) -> None:
     """Once ``write`` commits (at once outside a transaction, or when told it is ``committed``):
-    remember it, broadcast it, tell the barrier, mail the players it asks anew who want to be
-    told. Each step on its own: one that fails is logged and the next still runs."""
+    remember it, broadcast it, tell the barrier (unless the caller does), mail the players it
+    asks anew who want to be told. Each step on its own: one that fails is logged and the
+    next still runs."""
     if write.asked_anew and write.game.status != Game.Status.FINISHED:
         turn_mail.after_commit(game_id=write.game.pk, pace=write.game.pace, deadlines=write.asked_anew)
-    steps = [write.remember, write.broadcast] + ([write.tell_the_barrier] if write.arrivals else [])
+    steps = [write.remember, write.broadcast] + ([write.tell_the_barrier] if write.arrivals and with_the_barrier
+                                                  else [])
     for step in steps:
         if not committed:
             transaction.on_commit(step, robust=True)

@@ -1,7 +1,9 @@
 """The sealed rounds of simultaneous choices, and the shared reveal barrier they are told to."""
 from __future__ import annotations
 
+import asyncio
 import logging
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,3 +88,45 @@ def tell_the_barrier(game_id: int, arrivals: list[Arrival]) -> None:
             log.error("game %s: the reveal barrier completed round %s, which the engine did not reveal: "
                       "two writers recorded locks of one round", game_id, arrival.key)
 
+
+
+BARRIER_BATCH_SECONDS = 0.05
+# per event loop, the committed locks not yet told to the barrier (``tell_the_barrier_soon``)
+_UNTOLD: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[tuple[int, list[Arrival]]]] = \
+    weakref.WeakKeyDictionary()
+_TELLING: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
+
+
+def tell_the_barrier_soon(game_id: int, arrivals: list[Arrival]) -> None:
+    """From the event loop, after a commit made there: ``tell_the_barrier`` on a coordinator
+    thread (its calls may wait on Redis), within ``BARRIER_BATCH_SECONDS``, for every commit of
+    the loop meanwhile in one hand-off, in the order they committed. A hand-off per move cost
+    the loop about what its move's own hop to a database thread had; the barrier is a record
+    kept beside play, which nothing waits for."""
+    loop = asyncio.get_running_loop()
+    _UNTOLD.setdefault(loop, []).append((game_id, arrivals))
+    if loop not in _TELLING:
+        from games.services.broadcast import start_background
+
+        _TELLING.add(loop)
+        start_background(_tell_untold(loop))
+
+
+async def _tell_untold(loop: asyncio.AbstractEventLoop) -> None:
+    from games.calls import coordinator_call
+
+    try:
+        await asyncio.sleep(BARRIER_BATCH_SECONDS)
+        while batch := _UNTOLD.pop(loop, None):
+            await coordinator_call(_tell_each)(batch)
+    finally:
+        _TELLING.discard(loop)
+
+
+def _tell_each(batch: list[tuple[int, list[Arrival]]]) -> None:
+    for game_id, arrivals in batch:
+        try:
+            tell_the_barrier(game_id, arrivals)
+        except Exception:  # the barrier is a record kept beside play: play goes on without it
+            log.exception("game %s: the reveal barrier could not be told of seats %s", game_id,
+                          [arrival.seat for arrival in arrivals])

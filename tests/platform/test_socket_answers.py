@@ -154,7 +154,8 @@ async def test_a_move_that_failed_before_its_commit_gets_an_error_and_the_socket
     def fails(*args, **kwargs):
         raise failure
 
-    for statement in ("read_game", "write_held_move"):  # the move on the row read, and on the row held
+    # the move on the row read, and on the row held, from a database thread or the event loop
+    for statement in ("read_game", "write_held_move", "held_move_statement"):
         monkeypatch.setattr(statements, statement, fails)
     await _move(ana, game, moves[0], "a1")
     error = await next_of(ana, "ack", "error")
