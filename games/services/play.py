@@ -81,15 +81,22 @@ def submit_held_action(*, game_id: int, user, action: Any, action_id: Any, versi
     nothing written: ``submit_action`` makes the move, and answers whatever this could not;
     ``WriterTaken`` when only this process's turn to write was taken (a database thread is
     writing): the caller awaits it (``locking.sqlite_writer_free``) and tries again."""
-    try:
-        _check_submission(action=action, action_id=action_id, version=version)
-    except BadRequest:
-        return None
-    snap = _held(game_id)
-    if snap is None or snap.game.pace == pacing.DAILY:
+    if not _may_play_held_now(game_id=game_id, action=action, action_id=action_id, version=version):
         return None
     return _play_held(game_id=game_id, user=user, action=action, action_id=action_id, version=version,
                       token_id=token_id, wait=False)
+
+
+def _may_play_held_now(*, game_id: int, action: Any, action_id: Any, version: Any) -> bool:
+    """Whether a move from a caller that must not wait may be tried on the held row: a frame of
+    the right shape (``submit_action`` says what is wrong with any other), on a game this
+    process holds that asks nothing that waits (a game by the day mails its players)."""
+    try:
+        _check_submission(action=action, action_id=action_id, version=version)
+    except BadRequest:
+        return False
+    snap = _held(game_id)
+    return snap is not None and snap.game.pace != pacing.DAILY
 
 
 def _play_held(*, game_id: int, user, action: dict, action_id: str, version: int,
@@ -155,14 +162,8 @@ def prepare_held_action(*, game_id: int, user, action: Any, action_id: Any, vers
     calls ``finish_held_action`` once it committed, and releases ``held.lock`` in any case
     (``release_held``). None, with nothing taken, for what the caller leaves to a database
     thread (as ``submit_held_action``)."""
-    if not settings.SNOWBALL_HELD_MOVES:
-        return None
-    try:
-        _check_submission(action=action, action_id=action_id, version=version)
-    except BadRequest:
-        return None
-    snap = _held(game_id)
-    if snap is None or snap.game.pace == pacing.DAILY:
+    if not settings.SNOWBALL_HELD_MOVES or not _may_play_held_now(game_id=game_id, action=action,
+                                                                  action_id=action_id, version=version):
         return None
     return _work_out_held(game_id=game_id, user=user, action=action, action_id=action_id, version=version,
                           token_id=token_id, wait=False)

@@ -12,9 +12,10 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
 
-from games import consumers, loop_database
+from games import loop_database
 from games.coordinator import get_coordinator
-from games.models import ActionRecord, Game
+from games.models import Game
+from tests.platform.test_moves_on_the_loop import _logged, thread_calls  # noqa: F401 (a fixture)
 from tests.platform.test_socket_answers import _games, _move, api_socket, next_of
 
 pytestmark = [
@@ -22,24 +23,6 @@ pytestmark = [
     pytest.mark.skipif(connection.vendor != "postgresql",
                        reason="the loop awaits its writes on PostgreSQL only (tests.on_postgres runs these)"),
 ]
-
-
-@pytest.fixture
-def thread_calls(monkeypatch):
-    """The names of the functions the sockets hand to a database thread."""
-    handed: list[str] = []
-    real = consumers.db_call
-
-    def recording(function):
-        handed.append(function.__name__)
-        return real(function)
-
-    monkeypatch.setattr(consumers, "db_call", recording)
-    return handed
-
-
-def _logged(game_id: int, action_id: str) -> int:
-    return ActionRecord.objects.filter(game_id=game_id, action_id=action_id).count()
 
 
 async def _answer(comm) -> dict:
