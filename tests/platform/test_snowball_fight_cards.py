@@ -1,11 +1,16 @@
 """How a Snowball Fight card reads on the page: its level and its points."""
 from __future__ import annotations
 
+import copy
 import re
 
+import pytest
 from django.template.loader import render_to_string
 
-from games.engines.snowball_fight.cards import NO_EFFECT, card_dict
+from games import rendering, selectors, services
+from games.engines.snowball_fight.cards import _CARD_DICTS, NO_EFFECT, card_dict
+from games.models import Game
+from tests.platform.helpers import play_one
 
 
 def _band_and_label(card_id: str) -> tuple[str, str]:
@@ -26,3 +31,29 @@ def test_a_card_with_a_level_shows_it_before_its_points():
     band, label = _band_and_label("c07")
     assert band == ["Advanced", "2", "pts", "c07"]
     assert label == "Slushball Attack / Dodge, advanced, 2 points"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("players, teams", [(2, 0), (6, 2)], ids=["two-players", "three-against-three"])
+def test_every_viewers_payload_and_page_leave_the_shared_cards_as_they_were(make_user, players, teams):
+    """A card's dict is shared by every view that shows it: drawing every viewer's payload, JSON
+    frame and page through a whole game must change none of them."""
+    before = copy.deepcopy(_CARD_DICTS)
+    users = [make_user(f"P{seat}") for seat in range(players)]
+    game = services.create_game(creator=users[0], game_type="snowball-fight", num_seats=players, num_teams=teams)
+    if teams:
+        services.choose_team(game_id=game.pk, user=users[0], team=0)
+    for seat in range(1, players):
+        services.join_seat(game_id=game.pk, user=users[seat], number=seat, team=seat % 2 if teams else None)
+    services.start_game(game_id=game.pk, user=users[0])
+    by_seat = dict(enumerate(users))
+    for _ in range(400):
+        game = selectors.get_game(game.pk)
+        for seat, user in [*by_seat.items(), (None, None)]:
+            snap = selectors.snapshot(game.pk)
+            rendering.live_html(game, selectors.payload_for(snap, seat), user)
+            selectors.view_frame(snap, seat)
+        if not play_one(game.pk, by_seat):
+            break
+    assert selectors.get_game(game.pk).status == Game.Status.FINISHED
+    assert _CARD_DICTS == before
