@@ -104,26 +104,19 @@ def on_the_loop(function: Callable[P, R | None]) -> Callable[P, R | None]:
     meanwhile). The loop's own SQLite connection never waits for SQLite's lock and never
     checkpoints: every ``CHECKPOINT_EVERY`` calls a database thread checkpoints instead.
     """
-    from games.services.broadcast import collecting_broadcasts, send_outbox
-
     @functools.wraps(function)
     def call(*args: P.args, **kwargs: P.kwargs) -> R | None:
         if not loop_may_write():
             return None
-        outbox: list = []
         try:
-            with collecting_broadcasts(outbox), _loop_out_of_sight():
+            with on_the_loop_for_a_moment():
                 try:
-                    try:
-                        _prepare_loop_connection()
-                    except Exception as exc:  # a database thread's call will say what is wrong
-                        log.warning("the event loop's database connection failed (%s); a thread makes the call", exc)
-                        return None
-                    return function(*args, **kwargs)
-                finally:
-                    return_connections()
+                    _prepare_loop_connection()
+                except Exception as exc:  # a database thread's call will say what is wrong
+                    log.warning("the event loop's database connection failed (%s); a thread makes the call", exc)
+                    return None
+                return function(*args, **kwargs)
         finally:
-            send_outbox(outbox)
             _count_loop_call()
 
     return call
@@ -133,7 +126,7 @@ def loop_may_write() -> bool:
     """Whether a move may be made on the event loop: ``SNOWBALL_MOVES_ON_THE_LOOP``, with SQLite
     in the process and this process's coordinator (a move on PostgreSQL waits on the network,
     a Redis coordinator's commands on Redis)."""
-    return (settings.SNOWBALL_MOVES_ON_THE_LOOP and _default_database_is_sqlite()
+    return (settings.SNOWBALL_MOVES_ON_THE_LOOP and _default_database_vendor() == "sqlite"
             and isinstance(get_coordinator(), MemoryCoordinator))
 
 
@@ -146,10 +139,6 @@ def loop_awaits_writes() -> bool:
             and _default_database_vendor() == "postgresql" and not settings.SNOWBALL_GAME_LOCK_IN_REDIS)
 
 
-def _default_database_is_sqlite() -> bool:
-    return _default_database_vendor() == "sqlite"
-
-
 @functools.cache
 def _default_database_vendor() -> str:
     """Asked once: the connection is a thread's own, and finding it costs more than the answer."""
@@ -158,10 +147,9 @@ def _default_database_vendor() -> str:
 
 @contextmanager
 def on_the_loop_for_a_moment() -> Iterator[None]:
-    """Around synchronous work on the event loop that does not wait (a move worked out on the
-    row a process holds, what follows its commit): Django lets it near the database, as
-    ``on_the_loop`` does, its broadcasts go once the block ends, and the connections it took
-    go back."""
+    """Around synchronous work on the event loop that does not wait (``on_the_loop``'s call; a
+    move worked out on the row a process holds, what follows its commit): Django lets it near
+    the database, its broadcasts go once the block ends, and the connections it took go back."""
     from games.services.broadcast import collecting_broadcasts, send_outbox
 
     outbox: list = []

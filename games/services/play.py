@@ -115,7 +115,7 @@ def _play_held(*, game_id: int, user, action: dict, action_id: str, version: int
     if not wait and sqlite_writer_taken():
         raise WriterTaken(GAME_BUSY)
     held = _work_out_held(game_id=game_id, user=user, action=action, action_id=action_id, version=version,
-                          token_id=token_id, wait=wait)
+                          wait=wait)
     if held is None:
         return None
     try:
@@ -140,39 +140,11 @@ def _play_held(*, game_id: int, user, action: dict, action_id: str, version: int
         release_lock(held.lock, game_id)
 
 
-@dataclass
-class HeldMove:
-    """A move worked out on the row a process holds, under the game's lock (``lock``, taken
-    with ``__enter__``), and not yet written: what to answer, what to write, and the version
-    the write is guarded on."""
-
-    game_id: int
-    result: ActionResult
-    write: _Write
-    held_version: int
-    token_id: int | None
-    lock: Any
-
-
-def prepare_held_action(*, game_id: int, user, action: Any, action_id: Any, version: Any,
-                        token_id: int | None = None) -> HeldMove | None:
-    """``submit_held_action``'s first half, for an event loop that awaits the write itself
-    (games/loop_database.py): the move worked out on the held row, the game's lock taken only
-    if it is free now, nothing written. The caller writes ``held_move_statement(held)``, then
-    calls ``finish_held_action`` once it committed, and releases ``held.lock`` in any case
-    (``release_held``). None, with nothing taken, for what the caller leaves to a database
-    thread (as ``submit_held_action``)."""
-    if not settings.SNOWBALL_HELD_MOVES or not _may_play_held_now(game_id=game_id, action=action,
-                                                                  action_id=action_id, version=version):
-        return None
-    return _work_out_held(game_id=game_id, user=user, action=action, action_id=action_id, version=version,
-                          token_id=token_id, wait=False)
-
-
 async def submit_held_action_awaited(*, game_id: int, user, action: Any, action_id: Any, version: Any,
                                     token_id: int | None = None) -> tuple[ActionResult | None, bool]:
     """``submit_held_action`` on an event loop whose database is PostgreSQL: the move worked
-    out on the loop, its one statement awaited on the loop's own connection
+    out on the loop (the game's lock only if it is free now), its one statement
+    (``statements.held_move_statement``) awaited on the loop's own connection
     (games/loop_database.py), what follows the commit done on the loop but the reveal
     barrier, told from a coordinator thread. With the result (None: the caller makes the move
     on a database thread, and nothing was written), whether the write was tried: then the
@@ -181,15 +153,19 @@ async def submit_held_action_awaited(*, game_id: int, user, action: Any, action_
     from games import loop_database
     from games.calls import on_the_loop_for_a_moment
 
+    if not settings.SNOWBALL_HELD_MOVES or not _may_play_held_now(game_id=game_id, action=action,
+                                                                  action_id=action_id, version=version):
+        return None, False
     with on_the_loop_for_a_moment():
-        held = prepare_held_action(game_id=game_id, user=user, action=action, action_id=action_id, version=version,
-                                   token_id=token_id)
+        held = _work_out_held(game_id=game_id, user=user, action=action, action_id=action_id, version=version,
+                              wait=False)
     if held is None:
         return None, False
     try:
         write = held.write
         try:
-            sql, params = held_move_statement(held)
+            sql, params = statements.held_move_statement(write.game, write.logged, write.columns,
+                                                         held_version=held.held_version, token_id=token_id)
             written = await loop_database.execute(sql, params)
             statements.check_held_move_written(write.game, write.logged, written, held_version=held.held_version)
         except (statements.ConcurrentWrite, loop_database.IntegrityError):
@@ -202,40 +178,29 @@ async def submit_held_action_awaited(*, game_id: int, user, action: Any, action_
             log.warning("game %s: a move on the held row failed; it is made on the row read instead", game_id,
                         exc_info=True)
             return None, True
-        try:
-            with on_the_loop_for_a_moment():
-                arrivals = finish_held_action(held)
-            if arrivals:
-                tell_the_barrier_soon(game_id, arrivals)
-        except Exception:  # the move stands: what follows a commit never undoes it
-            log.exception("game %s: the move was committed; what follows its commit failed", game_id)
+        with on_the_loop_for_a_moment():
+            _after_commit_of_held(held, with_the_barrier=False)
+        if write.arrivals:
+            tell_the_barrier_soon(game_id, list(write.arrivals))
         return held.result, True
     finally:
-        release_held(held)
+        release_lock(held.lock, game_id)
 
 
-def held_move_statement(held: HeldMove) -> tuple[str, list]:
-    """The statement that writes a prepared move, and its parameters (PostgreSQL)."""
-    write = held.write
-    return statements.held_move_statement(write.game, write.logged, write.columns, held_version=held.held_version,
-                                          token_id=held.token_id)
+@dataclass
+class _HeldMove:
+    """A move worked out on the row a process holds, under the game's lock (``lock``, taken
+    with ``__enter__``), and not yet written: what to answer, what to write, and the version
+    the write is guarded on."""
+
+    result: ActionResult
+    write: _Write
+    held_version: int
+    lock: Any
 
 
-def finish_held_action(held: HeldMove) -> list[Arrival]:
-    """Once a prepared move's statement committed: this process remembers it and tells the
-    game's sockets; the seats' locks for the reveal barrier are returned, for the caller to
-    tell off the event loop (the coordinator's calls may wait on Redis)."""
-    _after_commit(held.write, committed=True, with_the_barrier=False)
-    return list(held.write.arrivals)
-
-
-def release_held(held: HeldMove) -> None:
-    """Release a prepared move's lock, whatever became of its write."""
-    release_lock(held.lock, held.game_id)
-
-
-def _work_out_held(*, game_id: int, user, action: dict, action_id: str, version: int, token_id: int | None,
-                   wait: bool) -> HeldMove | None:
+def _work_out_held(*, game_id: int, user, action: dict, action_id: str, version: int,
+                   wait: bool) -> _HeldMove | None:
     """The move on the held row, under the game's lock (without ``wait``, only if it is free
     now), nothing written; None, with the lock released, for a move ``_play_held`` leaves to
     the row read under its lock."""
@@ -256,8 +221,7 @@ def _work_out_held(*, game_id: int, user, action: dict, action_id: str, version:
             raise _NotHeld from None
         if write is None or "outcome" in write.columns or len(write.logged) > statements.INSERT_ROWS_AT_MOST:
             raise _NotHeld
-        return HeldMove(game_id=game_id, result=result, write=write, held_version=snap.version, token_id=token_id,
-                        lock=lock)
+        return _HeldMove(result=result, write=write, held_version=snap.version, lock=lock)
     except _NotHeld:
         release_lock(lock, game_id)
         return None
@@ -270,11 +234,11 @@ class _NotHeld(Exception):
     """The move is not one to make on the held row."""
 
 
-def _after_commit_of_held(held: HeldMove) -> None:
+def _after_commit_of_held(held: _HeldMove, *, with_the_barrier: bool = True) -> None:
     try:
-        _after_commit(held.write, committed=True)
+        _after_commit(held.write, committed=True, with_the_barrier=with_the_barrier)
     except Exception:  # the move stands: what follows a commit never undoes it
-        log.exception("game %s: the move was committed; what follows its commit failed", held.game_id)
+        log.exception("game %s: the move was committed; what follows its commit failed", held.write.game.pk)
 
 
 def _row_copy(game: Game) -> Game:
