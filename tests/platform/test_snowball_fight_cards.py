@@ -8,6 +8,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from games import rendering, selectors, services
+from games.engines.snowball_fight import views as fight_views
 from games.engines.snowball_fight.cards import _CARD_DICTS, NO_EFFECT, card_dict
 from games.models import Game
 from tests.platform.helpers import play_one
@@ -35,10 +36,14 @@ def test_a_card_with_a_level_shows_it_before_its_points():
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("players, teams", [(2, 0), (6, 2)], ids=["two-players", "three-against-three"])
-def test_every_viewers_payload_and_page_leave_the_shared_cards_as_they_were(make_user, players, teams):
-    """A card's dict is shared by every view that shows it: drawing every viewer's payload, JSON
-    frame and page through a whole game must change none of them."""
+def test_every_viewers_payload_and_page_leave_the_shared_cards_as_they_were(make_user, players, teams, monkeypatch):
+    """A card's dict, a play's and a reveal line's pieces are shared by every view that shows
+    them: drawing every viewer's payload, JSON frame and page through a whole game must change
+    none of them."""
     before = copy.deepcopy(_CARD_DICTS)
+    shared: dict[int, tuple[object, object]] = {}
+    for name in ("_play_dict", "_text_parts"):
+        monkeypatch.setattr(fight_views, name, _keeping_what_it_gives(getattr(fight_views, name), shared))
     users = [make_user(f"P{seat}") for seat in range(players)]
     game = services.create_game(creator=users[0], game_type="snowball-fight", num_seats=players, num_teams=teams)
     if teams:
@@ -57,3 +62,15 @@ def test_every_viewers_payload_and_page_leave_the_shared_cards_as_they_were(make
             break
     assert selectors.get_game(game.pk).status == Game.Status.FINISHED
     assert _CARD_DICTS == before
+    assert len(shared) > 20, "the reveals' plays and lines were shown"
+    changed = [was for value, was in shared.values() if value != was]
+    assert not changed, f"a view changed what it shares with others: {changed[:3]}"
+
+
+def _keeping_what_it_gives(shares, shared: dict[int, tuple[object, object]]):
+    """``shares`` (a function whose results every view shares), noting each result as it was first given."""
+    def giving(*args):
+        value = shares(*args)
+        shared.setdefault(id(value), (value, copy.deepcopy(value)))
+        return value
+    return giving

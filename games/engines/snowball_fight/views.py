@@ -8,6 +8,7 @@ the face-up ones, and the generator's seed and counter.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from games.engines.base import State, View
@@ -134,20 +135,32 @@ def text_parts(text: str) -> list[dict[str, Any]]:
     """A text with "{p0}" placeholders split into {"text": ...} and {"seat": n} pieces.
 
     Templates render a seat piece with the player's name, without parsing placeholders.
+    The pieces are shared by every view that shows the same line: never mutate them.
     """
+    return list(_text_parts(text))
+
+
+@lru_cache(maxsize=4096)
+def _text_parts(text: str) -> tuple[dict[str, Any], ...]:
     parts: list[dict[str, Any]] = []
     for i, piece in enumerate(_PLACEHOLDER.split(text)):
         if i % 2:
             parts.append({"seat": int(piece)})
         elif piece:
             parts.append({"text": piece})
-    return parts
+    return tuple(parts)
 
 
 def _played(p: dict[str, Any]) -> dict[str, Any]:
-    side = side_of(p["card"], p["side"])
-    return {"card": card_dict(p["card"]), "side": p["side"], "title": side.title,
-            "type": side.type, "via": p["via"], "cancelled": p["cancelled"]}
+    """A play as every viewer sees it (one dict shared by all of them: never mutate it)."""
+    return _play_dict(p["card"], p["side"], p["via"], p["cancelled"])
+
+
+@lru_cache(maxsize=4096)
+def _play_dict(card: str, side_name: str, via: str, cancelled: bool) -> dict[str, Any]:
+    side = side_of(card, side_name)
+    return {"card": card_dict(card), "side": side_name, "title": side.title,
+            "type": side.type, "via": via, "cancelled": cancelled}
 
 
 def _you(state: State, seat: int) -> dict[str, Any]:
