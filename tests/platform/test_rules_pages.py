@@ -61,7 +61,7 @@ def test_the_lobby_and_the_new_game_pages_link_to_the_rules():
 def test_the_game_page_and_its_result_link_to_the_rules(make_user):
     ana = make_user("Ana")
     game = play_to_end(started_game(ana, bots=1).pk, {0: ana})
-    assert game.status == Game.Status.FINISHED and game.outcome  # a drawless hand or the turn limit, by the seed
+    assert game.status == Game.Status.FINISHED and game.outcome
     client = Client()
     client.force_login(ana)
     html = client.get(f"/games/{game.pk}/").content.decode()
@@ -69,7 +69,10 @@ def test_the_game_page_and_its_result_link_to_the_rules(make_user):
     assert 'href="/rules/snowball-fight/"' in html[:html.index('aria-label="Result"')]  # the page's head
     assert 'href="/rules/snowball-fight/"' in result
     assert "cards in a Weapons Cache do not" in result
-    assert "#turn-limit" not in html and "ended by the house ruling" not in result
+    # the game's seed is random: the computer players may run it to the turn limit, rarely
+    by_the_ruling = game.outcome["code"] == "turn_limit"
+    assert ("#turn-limit" in html) == by_the_ruling
+    assert ("ended by the house ruling" in result) == by_the_ruling
 
 
 def turn_limit_outcome():
