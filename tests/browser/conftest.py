@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -101,6 +102,32 @@ DECISIVE_JS = """
   return kind(pick);
 }
 """
+
+
+# Presses the first button that sends an action (the pile game's "take"); false when none shows.
+TAKE_JS = """
+() => {
+  const button = document.querySelector('#live [ws-send]:not([disabled])');
+  if (!button) return false;
+  button.click();
+  return true;
+}
+"""
+
+
+def play_the_pile_to_its_end(*pages, seconds: float = 120) -> None:
+    """Take snowballs on every page, at a player's pace, until each page shows the result.
+
+    However slow a loaded machine makes the game, this waits by the clock, not by a count of
+    clicks: a click on a button whose new view has not come yet is refused as stale, and a
+    button clicked as fast as the page answers sent frames past the socket's flood limit."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if all(page.locator(".result").count() for page in pages):
+            return
+        for page in pages:
+            page.evaluate(TAKE_JS)
+        pages[0].wait_for_timeout(100)
 
 
 def live_version(page) -> str:

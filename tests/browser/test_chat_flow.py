@@ -5,21 +5,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import press_create, as_guest, create_table, script_errors_of, sit_down
+from tests.browser.conftest import (as_guest, create_table, play_the_pile_to_its_end, press_create,
+                                    script_errors_of, sit_down)
 from tests.engines.table_engine import PAIRS_TABLE, TABLE
 from tests.live.conftest import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 PHONE = {"width": 390, "height": 844}
-TAKE_JS = """
-() => {
-  const button = document.querySelector('#live [ws-send]:not([disabled])');
-  if (!button) return false;
-  button.click();
-  return true;
-}
-"""
 DESK = {"width": 1280, "height": 900}
 
 
@@ -123,11 +116,7 @@ def test_table_team_and_pair_messages_appear_exactly_where_they_should(browser, 
     expect(dee.locator("#talk-text")).to_have_attribute("placeholder", "Say something to Ana")
     shot(dee, "talk-04-phone")
 
-    for _ in range(200):
-        if all(page.locator(".result").count() for page in (ana, ben, cy, dee)):
-            break
-        if not any([page.evaluate(TAKE_JS) for page in (ana, ben, cy, dee)]):
-            ana.wait_for_timeout(100)
+    play_the_pile_to_its_end(ana, ben, cy, dee)
     for page in (ana, dee, eve):
         expect(page.locator(".result")).to_be_visible()
     _tab(ana, "pair:0-3").click()
@@ -190,11 +179,7 @@ def test_a_private_conversation_stays_with_both_players_after_one_resigns_and_is
     expect(ana.locator("#chat-table-lines")).to_contain_text("watching from here on")
     expect(ana.locator("#chat-table-lines .talk-line", has_text="watching from here on")).to_contain_text("watching")
 
-    for _ in range(100):
-        if ana.locator(".result").count():
-            break
-        if not ana.evaluate(TAKE_JS):
-            ana.wait_for_timeout(100)
+    play_the_pile_to_its_end(ana)
     expect(ana.locator(".result")).to_be_visible()
     ben.reload()
     _tab(ben, "pair:0-1").click()

@@ -3,25 +3,16 @@ sit, move, choose teams and leave, and a computer player in the last seat; then 
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import press_create, as_guest
+from tests.browser.conftest import as_guest, play_the_pile_to_its_end, press_create
 from tests.engines.table_engine import TABLE, TEAM_TABLE
 from tests.live.conftest import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
-TAKE_JS = """
-() => {
-  const button = document.querySelector('#live [ws-send]:not([disabled])');
-  if (!button) return false;
-  button.click();
-  return true;
-}
-"""
 
 
 @pytest.fixture
@@ -126,17 +117,7 @@ def test_four_players_choose_seats_and_teams_and_a_computer_player_fills_the_las
     expect(dee.locator(".player[data-team='1']")).to_have_count(2)
     expect(dee.locator(".player[data-seat='3']")).to_have_class(re.compile(r"\bteam-blue\b"))
 
-    # played until the end, however slow a loaded machine makes it: a click on a button whose
-    # new view has not come yet is refused as stale, so a count of clicks is no measure of progress
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if all(page.locator(".result").count() for page in (ana, ben, cy)):
-            break
-        for page in (ana, ben, cy):
-            page.evaluate(TAKE_JS)
-        # at a player's pace: clicked as fast as the page answers, a button still showing on a
-        # slow machine sent frames past the socket's flood limit, which closed it for a while
-        ana.wait_for_timeout(100)
+    play_the_pile_to_its_end(ana, ben, cy)
     for page in (ana, ben, cy, dee):
         expect(page.locator(".result")).to_be_visible(timeout=10000)
     result = dee.locator(".result-line").inner_text()
