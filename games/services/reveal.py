@@ -89,7 +89,6 @@ def tell_the_barrier(game_id: int, arrivals: list[Arrival]) -> None:
                       "two writers recorded locks of one round", game_id, arrival.key)
 
 
-
 BARRIER_BATCH_SECONDS = 0.05
 # per event loop, the committed locks not yet told to the barrier (``tell_the_barrier_soon``)
 _UNTOLD: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[tuple[int, list[Arrival]]]] = \
