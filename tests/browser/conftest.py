@@ -14,6 +14,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 SHOTS = Path(__file__).resolve().parents[2] / "test-results"
+SCREENSHOT_TIMEOUT_MS = 60_000
 
 
 # ``make test-full-games``: the flows that play a whole game play it to its natural end; in
@@ -48,8 +49,13 @@ def shot():
 
     def take(page, name: str) -> None:
         """A full-page screenshot with CSS animations run to their end (a reveal's cards
-        flip in over 0.6 s), so the picture shows what a player sees once they settle."""
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, animations="disabled")
+        flip in over 0.6 s), so the picture shows what a player sees once they settle.
+
+        A picture is a record for a person to look at, not a check of the page's speed: it
+        has its own generous wait, not the flow's (a long page drawn at a phone's width took
+        over 6 s on a slow, loaded host)."""
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, animations="disabled",
+                        timeout=SCREENSHOT_TIMEOUT_MS)
 
     return take
 

@@ -8,7 +8,7 @@ import time
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
-from tests.browser.conftest import press_create, SHOTS, as_guest, live_version, script_errors_of
+from tests.browser.conftest import press_create, SHOTS, SCREENSHOT_TIMEOUT_MS, as_guest, live_version, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -113,7 +113,8 @@ def _play_until(pages, done, limit: int = 1500, script: str | list[str] = PLAY_J
 def _part(page, selector: str, name: str) -> None:
     """A screenshot of one part of the page (a phone's full page is too tall to look at)."""
     SHOTS.mkdir(exist_ok=True)
-    page.locator(selector).first.screenshot(path=str(SHOTS / f"{name}.png"), animations="disabled")
+    page.locator(selector).first.screenshot(path=str(SHOTS / f"{name}.png"), animations="disabled",
+                                       timeout=SCREENSHOT_TIMEOUT_MS)
 
 
 def _turn(page) -> int:

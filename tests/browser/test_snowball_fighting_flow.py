@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.browser.conftest import press_create, FULL_GAME_FLOWS, SHOTS, as_guest, live_version, script_errors_of
+from tests.browser.conftest import press_create, FULL_GAME_FLOWS, SHOTS, SCREENSHOT_TIMEOUT_MS, as_guest, live_version, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -256,7 +256,8 @@ def test_two_players_and_a_spectator_play_snowball_fighting(browser, live_server
         seen_b = _write_turn(ben, seats["Blizzard Ben"], turn)
         if turn == 1:
             shot(ben, "sf-02-orders-phone")
-            ben.locator("#sf-mapscroll").screenshot(path=str(SHOTS / "sf-02-orders-phone-map.png"))
+            ben.locator("#sf-mapscroll").screenshot(path=str(SHOTS / "sf-02-orders-phone-map.png"),
+                                                        timeout=SCREENSHOT_TIMEOUT_MS)
         for page in (ana, eve):
             assert seen_b["move"] not in page.content() and seen_a["move"] not in eve.content()
         old = live_version(ben)
@@ -448,7 +449,8 @@ def test_the_garden_is_played_from_the_keyboard(browser, live_server_proc, shot)
     expect(ana.locator("#sf-map .sf-kbring")).to_be_visible()
     expect(ana.locator("[data-sf-hint]")).to_contain_text(f"Route {here} → {step}")
     shot(ana, "sf-kb-02-route-focus")
-    ana.locator("#sf-mapscroll").screenshot(path=str(SHOTS / "sf-kb-02-route-focus-map.png"))
+    ana.locator("#sf-mapscroll").screenshot(path=str(SHOTS / "sf-kb-02-route-focus-map.png"),
+                                                timeout=SCREENSHOT_TIMEOUT_MS)
 
     # a mouse click does not leave a keyboard focus ring behind
     ana.locator('#sf-map .sf-hex[data-hex="A1"] polygon').click(force=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import press_create, SHOTS, as_guest, live_version, script_errors_of
+from tests.browser.conftest import press_create, SHOTS, SCREENSHOT_TIMEOUT_MS, as_guest, live_version, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -114,7 +114,7 @@ def test_the_page_holds_still_while_the_others_write_their_orders(browser, live_
     expect(ben.locator('[data-sf-card="1"] [data-sf-order-text]')).to_contain_text(f"{goal}")
     expect(ben.locator("[data-sf-hint]")).to_contain_text(f"Route {here} →")
     assert ben.evaluate("window.scrollY") == y
-    ben.screenshot(path=str(SHOTS / "sf-page-phone-writing-screen.png"))
+    ben.screenshot(path=str(SHOTS / "sf-page-phone-writing-screen.png"), timeout=SCREENSHOT_TIMEOUT_MS)
     for selector in (hexes, "[data-sf-hint]", "[data-sf-undo]", "[data-sf-done]", '[data-sf-card="1"] [data-sf-mf]'):
         assert _in_view(ben, selector), selector
     shot(ben, "sf-page-phone-writing")
@@ -183,7 +183,8 @@ def test_a_move_is_written_by_clicking_where_to_go(browser, live_server_proc, sh
     expect(ana.locator("#sf-map .sf-preview")).to_be_visible()
     expect(ana.locator("#sf-map .sf-preview-mf")).to_have_text("4 MF")
     assert ana.locator("#sf-map .sf-preview-line").get_attribute("points").count(" ") == 6
-    ana.locator("#sf-mapscroll").screenshot(path=str(SHOTS / "sf-page-route-preview-map.png"))
+    ana.locator("#sf-mapscroll").screenshot(path=str(SHOTS / "sf-page-route-preview-map.png"),
+                                                timeout=SCREENSHOT_TIMEOUT_MS)
     click("M11")
     expect(card.locator("[data-sf-order-text]")).to_have_text("Move V10 → U11 → S11 → Q11 → O11 → M11")
     expect(card.locator("[data-sf-mf]")).to_contain_text("6 steps (4 along the path at ½ MF): 4 MF")
