@@ -201,3 +201,97 @@ async def test_an_attached_inbox_gets_what_waited_for_its_channel_then_every_wor
     here.detach_inbox(channel)
     await here.group_send("game.1", {"type": "game.changed", "version": 3})
     assert inbox.empty() and (await asyncio.wait_for(here.receive(channel), 5))["version"] == 3
+
+
+def count_publishes(layer: RedisFanoutLayer) -> list[str]:
+    """The groups this loop's fan-out publishes for, one entry a publish, from now on."""
+    fanout = layer._here()
+    published: list[str] = []
+    publish = fanout.publisher.publish
+
+    async def counted(topic, data):
+        published.append(topic.removeprefix(layer._topic("")))
+        return await publish(topic, data)
+
+    fanout.publisher.publish = counted
+    return published
+
+
+async def alone_in(layer: RedisFanoutLayer, group: str, recorder, first_version: int) -> int:
+    """Send to ``group`` from ``layer`` until a send is no longer published (the loop knows it
+    is alone in the group); the next version to send."""
+    published = count_publishes(layer)
+    version = first_version
+    for _ in range(50):
+        before = len(published)
+        await layer.group_send(group, {"type": "game.changed", "version": version})
+        version += 1
+        if len(published) == before:
+            return version
+        await until(lambda: len(recorder.seen) == version - first_version)
+        await asyncio.sleep(0.02)  # its listener hears its own publish
+    raise AssertionError(f"still publishing for {group} after 50 sends: {published}")
+
+
+async def test_a_worker_alone_in_a_game_stops_publishing_and_its_members_still_hear_everything(two_workers):
+    here, there = two_workers
+    local, _ = await member(here)
+    elsewhere, _ = await member(there, "game.2")  # another worker, subscribed to another game only
+    version = await alone_in(here, "game.1", local, 1)
+    published = count_publishes(here)
+    for v in range(version, version + 20):
+        await here.group_send("game.1", {"type": "game.changed", "version": v})
+    await until(lambda: len(local.seen) == version + 19)
+    assert published == []
+    assert local.seen == list(range(1, version + 20))
+    assert elsewhere.seen == []
+
+
+async def test_a_member_joining_on_another_worker_catches_up_on_what_was_not_published(two_workers):
+    """The lone worker may skip a publish before it hears that another worker subscribed: the
+    newcomer is then told to resync, and from then on hears every message."""
+    here, there = two_workers
+    local, _ = await member(here)
+    version = await alone_in(here, "game.1", local, 1)
+    remote, _ = await member(there)
+    await here.group_send("game.1", {"type": "game.changed", "version": version})  # most likely skipped
+    await until(lambda: version in remote.seen or "group.resync" in remote.seen)
+    published = count_publishes(here)
+    await here.group_send("game.1", {"type": "game.changed", "version": version + 1})
+    await until(lambda: version + 1 in remote.seen)
+    assert published == ["game.1"]
+    assert remote.seen[-1] == version + 1
+
+
+async def test_a_worker_that_left_a_game_and_came_back_publishes_until_it_is_alone_again(two_workers):
+    here, there = two_workers
+    local, channel = await member(here)
+    version = await alone_in(here, "game.1", local, 1)
+    await here.group_discard("game.1", channel)
+    remote, _ = await member(there)
+    await asyncio.sleep(0.2)  # its hello is gone by while this worker was not listening
+    again, _ = await member(here)
+    await asyncio.sleep(0.2)
+    await here.group_send("game.1", {"type": "game.changed", "version": version})
+    await until(lambda: version in remote.seen)
+    assert version in again.seen
+
+
+async def test_a_worker_alone_in_a_game_whose_listener_lost_redis_catches_up_the_others(two_workers):
+    """While its listener is cut off it misses a newcomer's hello: once subscribed again it
+    tells the newcomer to resync (for what it skipped meanwhile) and publishes again."""
+    here, there = two_workers
+    here.resubscribe_delay = 1.0
+    local, _ = await member(here)
+    version = await alone_in(here, "game.1", local, 1)
+    client = redis.Redis.from_url(REDIS_TEST_URL)
+    try:
+        client.client_kill_filter(_type="pubsub")
+    finally:
+        client.close()
+    remote, _ = await member(there)  # its hello goes by while this worker is not listening
+    await asyncio.sleep(0.2)
+    await here.group_send("game.1", {"type": "game.changed", "version": version})  # skipped: still alone
+    await until(lambda: "group.resync" in remote.seen)
+    await here.group_send("game.1", {"type": "game.changed", "version": version + 1})
+    await until(lambda: version + 1 in remote.seen)
