@@ -32,8 +32,17 @@ def session_for(user) -> str:
     return session.session_key
 
 
+# Seconds a decision may take in the run's games: the longest a live game's creator may pick
+# (games/pacing.py). A run starts its spares with the others, long before their players
+# connect; with the games' own timers (60-120 s) every idle spare's clock ran out during a 60 s
+# run, and the server made hundreds of computer moves for absent players (598 timeouts within
+# 12 s of one run at 250 games), a load no real table's players leave behind.
+DECISION_SECONDS = 300
+
+
 def make_game(shape, index: int) -> dict:
-    """One started game of ``shape``, every seat a guest with a token and a session."""
+    """One started game of ``shape``, every seat a guest with a token and a session, its
+    decisions timed at ``DECISION_SECONDS``."""
     from games import services
     from games.models import ApiToken
 
@@ -46,7 +55,7 @@ def make_game(shape, index: int) -> dict:
         sessions.append(session_for(user))
     game = services.create_game(creator=players[0], game_type=shape.slug, is_public=True, num_seats=shape.seats,
                                 num_teams=shape.teams or None, take_seat=True,
-                                options=shape.options_for(index))
+                                options=shape.options_for(index), decision_seconds=DECISION_SECONDS)
     if shape.teams:
         services.choose_team(game_id=game.pk, user=players[0], team=shape.team_of(0))
     for seat in range(1, shape.seats):
