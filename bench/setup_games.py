@@ -34,7 +34,7 @@ def session_for(user) -> str:
 
 # Seconds a decision may take in the run's games: the longest a live game's creator may pick
 # (games/pacing.py). A run starts its spares with the others, long before their players
-# connect; with the games' own timers (60-120 s) every idle spare's clock ran out during a 60 s
+# connect; with the games' own timers (Snowball Fight's 40-90 s) every idle spare's clock ran out during a 60 s
 # run, and the server made hundreds of computer moves for absent players (598 timeouts within
 # 12 s of one run at 250 games), a load no real table's players leave behind.
 DECISION_SECONDS = 300
