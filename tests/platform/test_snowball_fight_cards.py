@@ -34,6 +34,10 @@ def test_a_card_with_a_level_shows_it_before_its_points():
     assert label == "Slushball Attack / Dodge, advanced, 2 points"
 
 
+# More than any game takes: a six-seat game is some 500 moves, and its seed is drawn anew each run.
+MOVES_AT_MOST = 3000
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("players, teams", [(2, 0), (6, 2)], ids=["two-players", "three-against-three"])
 def test_every_viewers_payload_and_page_leave_the_shared_cards_as_they_were(make_user, players, teams, monkeypatch):
@@ -52,7 +56,7 @@ def test_every_viewers_payload_and_page_leave_the_shared_cards_as_they_were(make
         services.join_seat(game_id=game.pk, user=users[seat], number=seat, team=seat % 2 if teams else None)
     services.start_game(game_id=game.pk, user=users[0])
     by_seat = dict(enumerate(users))
-    for _ in range(400):
+    for _ in range(MOVES_AT_MOST):
         game = selectors.get_game(game.pk)
         for seat, user in [*by_seat.items(), (None, None)]:
             snap = selectors.snapshot(game.pk)
