@@ -107,7 +107,16 @@ def _play_until(pages, done, limit: int = 1500, script: str | list[str] = PLAY_J
                     pass
         if not clicked:
             pages[0].wait_for_timeout(120)
-    raise AssertionError("the game did not reach the expected moment")
+    raise AssertionError("the game did not reach the expected moment; the pages then showed: "
+                         + "; ".join(_what_the_page_shows(page) for page in pages))
+
+
+def _what_the_page_shows(page) -> str:
+    """A page's version, connection and what its prompt bar says, for a flow that gives up."""
+    asked = page.locator("#live .prompt-bar").first
+    asked_text = " ".join(asked.inner_text().split())[:120] if asked.count() else "-"
+    return (f"{page.url} version {live_version(page)}, {page.locator('#connection').inner_text()!r}, "
+            f"asking {asked_text!r}")
 
 
 def _part(page, selector: str, name: str) -> None:
