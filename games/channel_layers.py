@@ -382,10 +382,15 @@ class RedisFanoutLayer(RedisChannelLayer):
         was_alone = group in here.alone
         here.forget_alone(group)
         if was_alone and here.members.get(group):
-            try:
-                await self._publish(here, group, dict(RESYNC))
-            except (RedisError, OSError) as error:
-                log.warning("fan-out listener could not welcome a new subscriber of %s (%s)", group, error)
+            await self._resync_the_others(here, group)
+
+    async def _resync_the_others(self, here: _LoopFanout, group: str) -> None:
+        """``RESYNC`` to the other processes' members of ``group``: this loop may have skipped
+        publishing for them."""
+        try:
+            await self._publish(here, group, dict(RESYNC))
+        except (RedisError, OSError) as error:
+            log.warning("fan-out listener could not resync the other subscribers of %s (%s)", group, error)
 
     async def _resubscribe(self, here: _LoopFanout) -> None:
         """A new subscription for every group with members here; each member gets ``RESYNC``,
@@ -411,10 +416,7 @@ class RedisFanoutLayer(RedisChannelLayer):
         for group in list(here.members):
             await self._deliver_here(here, group, dict(RESYNC))
         for group in was_alone & set(here.members):
-            try:
-                await self._publish(here, group, dict(RESYNC))
-            except (RedisError, OSError) as error:
-                log.warning("fan-out listener could not resync the other subscribers of %s (%s)", group, error)
+            await self._resync_the_others(here, group)
 
     # ------------------------------------------------------------ plumbing
 
