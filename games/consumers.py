@@ -334,6 +334,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
     known_version: int = 0  # the newest version handled, sent or unchanged for this viewer
     sent_digest: tuple[int, ...] | None = None  # what the last view sent showed (selectors.view_digest)
     timer_deadline: float | None = None
+    timer_wakeup: asyncio.TimerHandle | None = None  # the loop's call at the deadline, until it comes
     token_id: int | None = None
     page_frames = False
     chat_talk: chat.Talk | None = None
@@ -383,8 +384,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         version_watch.watch(self.game_id, self.channel_name, self.channel_layer, lambda: self.known_version)
 
     async def disconnect(self, code: int) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
+        self._cancel_timer()
         if not hasattr(self, "group"):
             return
         stop_keeping_alive(self.game_id, self.channel_name)
@@ -761,20 +761,35 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
     # ------------------------------------------------------------ timers
 
     def _arm_timer(self, game) -> None:
-        """Seated sockets wake at the next prompt deadline to apply its default answer."""
+        """Seated sockets wake at the next prompt deadline to apply its default answer.
+
+        Most moves move a deadline: the wake-up is a call the loop makes at that time, and the
+        task that applies the defaults is made only once it comes, not made and cancelled on
+        every move."""
         deadline = services.next_deadline(game) if self.seat is not None else None
-        if deadline == self.timer_deadline and (self.timer is None or not self.timer.done()):
+        if deadline == self.timer_deadline and (self.timer_wakeup is not None
+                                                or (self.timer is not None and not self.timer.done())):
             return
+        self._cancel_timer()
+        self.timer_deadline = deadline
+        if deadline is not None:
+            self.timer_wakeup = asyncio.get_running_loop().call_later(
+                max(0.0, deadline - time.time()) + 0.05, self._deadline_came)
+
+    def _deadline_came(self) -> None:
+        self.timer_wakeup = None
+        self.timer = asyncio.create_task(self._apply_overdue_defaults())
+
+    def _cancel_timer(self) -> None:
+        if self.timer_wakeup is not None:
+            self.timer_wakeup.cancel()
+            self.timer_wakeup = None
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
-        self.timer_deadline = deadline
-        if deadline is not None:
-            self.timer = asyncio.create_task(self._expire_at(deadline))
 
-    async def _expire_at(self, deadline: float) -> None:
+    async def _apply_overdue_defaults(self) -> None:
         """Apply the overdue prompts' defaults; on any failure, log it and try again later."""
-        await asyncio.sleep(max(0.0, deadline - time.time()) + 0.05)
         retry_in = TIMER_RETRY_SECONDS
         while True:
             try:

@@ -47,7 +47,50 @@ def parse_json(text: str | bytes, *, what: str) -> Any:
 
 def check_value(value: Any, *, what: str) -> None:
     """Refuse nesting deeper than ``MAX_DEPTH``, NUL or lone surrogates in any string or key,
-    and integers beyond +-(2**53 - 1); walks without recursion, so any depth is safe."""
+    and integers beyond +-(2**53 - 1); walks without recursion, so any depth is safe. A value
+    that passes is walked once, without the paths an error message names."""
+    if not _passes(value):
+        _refuse(value, what=what)
+
+
+def _passes(value: Any) -> bool:
+    """Whether ``check_value`` takes ``value`` (``_refuse`` says why not)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            if depth >= MAX_DEPTH:
+                return False
+            for key, child in item.items():
+                if not _plain_text(key):
+                    return False
+                stack.append((child, depth + 1))
+        elif isinstance(item, list):
+            if depth >= MAX_DEPTH:
+                return False
+            stack.extend((child, depth + 1) for child in item)
+        elif isinstance(item, str):
+            if not _plain_text(item):
+                return False
+        elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > MAX_SAFE_INTEGER:
+            return False
+    return True
+
+
+def _plain_text(text: Any) -> bool:
+    if not isinstance(text, str) or "\x00" in text:
+        return False
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _refuse(value: Any, *, what: str) -> None:
+    """The ``InputError`` for the first fault of ``value`` that ``_passes`` refused, with its path."""
     stack: list[tuple[Any, str, int]] = [(value, "", 0)]
     while stack:
         item, path, depth = stack.pop()

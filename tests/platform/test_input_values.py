@@ -1,0 +1,73 @@
+"""Every JSON value a client sends is checked once, at the boundary (``inputs.check_value``):
+nesting past ``MAX_DEPTH``, NUL or a lone surrogate in any string or key, and integers past
++-(2**53 - 1) are refused with a ``malformed`` error that names where; anything else passes,
+unchanged. Judged against a plain recursive statement of the same rules."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import example, given, settings, strategies as st
+
+from games import inputs
+from tests.depth import examples
+
+CHARACTERS = st.characters(exclude_categories=())  # NUL and lone surrogates included
+TEXT = st.text(CHARACTERS, max_size=6) | st.sampled_from(["", "a", "\x00", "\ud800", "é\udfff", "ok"])
+INTEGER = st.integers(-(2**53) - 2, -(2**53) + 2) | st.integers(2**53 - 2, 2**53 + 2) | st.integers(-5, 5)
+LEAF = st.none() | st.booleans() | INTEGER | st.floats(allow_nan=False) | TEXT
+
+
+def nested(depth: int, leaf):
+    """``leaf`` inside ``depth`` lists or objects."""
+    value = leaf
+    for level in range(depth):
+        value = [value] if level % 2 else {"k": value}
+    return value
+
+
+VALUES = (st.recursive(LEAF, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
+                       max_leaves=10)
+          | st.builds(nested, st.integers(inputs.MAX_DEPTH - 2, inputs.MAX_DEPTH + 2), LEAF))
+
+
+def fault(value, depth: int = 0) -> bool:
+    """Whether ``value`` breaks one of the boundary's rules (a container's depth counts from 0 at the top)."""
+    if isinstance(value, (dict, list)) and depth >= inputs.MAX_DEPTH:
+        return True
+    if isinstance(value, dict):
+        return any(bad_text(key) or fault(child, depth + 1) for key, child in value.items())
+    if isinstance(value, list):
+        return any(fault(child, depth + 1) for child in value)
+    if isinstance(value, str):
+        return bad_text(value)
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) > inputs.MAX_SAFE_INTEGER
+
+
+def bad_text(text: str) -> bool:
+    return "\x00" in text or any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+
+
+@settings(max_examples=examples(400), deadline=None, database=None)
+@given(VALUES)
+@example(nested(inputs.MAX_DEPTH, 1))  # MAX_DEPTH containers, one in another: taken
+@example(nested(inputs.MAX_DEPTH + 1, 1))  # one more: refused
+@example({"a": [{"b\x00": 1}]})
+@example([2**53 - 1, -(2**53 - 1)])
+@example({"x": [1, 2**53]})
+def test_a_value_is_refused_exactly_when_it_breaks_a_rule_and_the_error_says_where(value):
+    if not fault(value):
+        inputs.check_value(value, what="the frame")
+        return
+    with pytest.raises(inputs.InputError) as refused:
+        inputs.check_value(value, what="the frame")
+    assert refused.value.code == "malformed"
+    assert refused.value.message.startswith("the frame ")
+    assert "(at " in refused.value.message
+
+
+def test_the_error_names_the_path_to_the_fault():
+    with pytest.raises(inputs.InputError, match=r"NUL character \(at action\.cards\[1\]\)"):
+        inputs.check_value({"type": "action", "action": {"cards": ["c1", "c\x002"]}}, what="the frame")
+    with pytest.raises(inputs.InputError, match=r"lone surrogate.*\(at the key action\.<a key of 2 characters>\)"):
+        inputs.check_value({"action": {"a\ud800": 1}}, what="the frame")
+    with pytest.raises(inputs.InputError, match=r"integer beyond .*\(at version\)"):
+        inputs.check_value({"version": 2**53}, what="the frame")
