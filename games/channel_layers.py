@@ -81,6 +81,23 @@ class InMemoryLayer(InMemoryChannelLayer):
             except ChannelFull:
                 pass
 
+    def group_send_now(self, group: str, message: dict[str, Any]) -> bool:
+        """``group_send``, done before this returns, when every member has an inbox (a
+        consumer's; games/consumers.py): True. False, having sent nothing, otherwise."""
+        assert isinstance(message, dict), "Message is not a dict"
+        self.require_valid_group_name(group)
+        members = list(self.groups.get(group, {}))
+        inboxes = [self.inboxes.get(channel) for channel in members]
+        if None in inboxes:
+            return False
+        self._clean_expired()
+        for channel, inbox in zip(members, inboxes):
+            if inbox.qsize() >= self.get_capacity(channel):
+                log.info("channel %s is full; dropped %s", channel, message.get("type"))
+                continue
+            inbox.put_nowait(dict(message))
+        return True
+
     def _clean_expired(self) -> None:
         now = time.monotonic()
         if now - self._last_sweep < self.sweep_interval:
@@ -301,6 +318,18 @@ class RedisFanoutLayer(RedisChannelLayer):
             async with here.subscriptions:
                 if group not in here.members:
                     await here.pubsub.unsubscribe(self._topic(group))
+
+    def group_send_now(self, group: str, message: dict[str, Any]) -> bool:
+        """``group_send``, done before this returns, when this loop is known to be alone in
+        ``group`` (every member is here, nothing to publish): True. False, having sent
+        nothing, otherwise."""
+        assert isinstance(message, dict), "Message is not a dict"
+        here = self._here()
+        if here is None or group not in here.alone:
+            return False
+        for channel in list(here.members.get(group, ())):
+            self._put(channel, message)
+        return True
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         assert isinstance(message, dict), "Message is not a dict"

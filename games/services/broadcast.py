@@ -69,7 +69,7 @@ def send_to_groups(messages: list[tuple[str, dict[str, Any]]]) -> None:
     if layer is None:
         return
     if _on_an_event_loop():
-        start_background(_group_send_all(layer, messages))
+        send_from_the_loop(layer, messages)
         return
     loop = _serving_event_loop()
     if loop is None:
@@ -95,7 +95,28 @@ def send_outbox(outbox: list[tuple[str, dict[str, Any]]]) -> None:
     """On the event loop: send what a database call collected (``collecting_broadcasts``)."""
     layer = get_channel_layer()
     if layer is not None and outbox:
-        start_background(_group_send_all(layer, list(outbox)))
+        send_from_the_loop(layer, list(outbox))
+
+
+def send_from_the_loop(layer, messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """On the event loop: each message the layer can put in its members' inboxes at once
+    (``group_send_now``: every member in this process) is put there before this returns,
+    the others go in a task of their own. A move's sockets then hear of it with no task made
+    and no turn of the loop in between."""
+    send_now = getattr(layer, "group_send_now", None)
+    later = messages
+    if send_now is not None:
+        later = []
+        for group, message in messages:
+            try:
+                sent = send_now(group, message)
+            except Exception:
+                log.exception("broadcast to %s failed here; it is sent the usual way", group)
+                sent = False
+            if not sent:
+                later.append((group, message))
+    if later:
+        start_background(_group_send_all(layer, later))
 
 
 async def _group_send_all(layer, messages: list[tuple[str, dict[str, Any]]]) -> None:

@@ -66,3 +66,26 @@ async def test_each_member_gets_its_own_copy_of_a_group_message():
     first, second = (inbox.get_nowait() for inbox in inboxes)
     first["version"] = 99  # one consumer changing what it got
     assert second == {"type": "game.changed", "version": 5}
+
+
+async def test_a_broadcast_from_the_loop_is_in_every_inbox_of_the_group_before_it_returns():
+    """A move's sockets hear of it with no task in between; a member reading its channel's own
+    queue (no inbox) still gets it, a moment later."""
+    from games.services.broadcast import send_from_the_loop
+
+    layer = InMemoryLayer()
+    inboxes = []
+    for _ in range(2):
+        channel = await layer.new_channel()
+        inboxes.append(asyncio.Queue())
+        layer.attach_inbox(channel, inboxes[-1])
+        await layer.group_add("game.1", channel)
+    send_from_the_loop(layer, [("game.1", PING)])
+    assert [inbox.get_nowait() for inbox in inboxes] == [PING, PING]
+
+    reader = await layer.new_channel()
+    await layer.group_add("game.1", reader)
+    send_from_the_loop(layer, [("game.1", {"type": "game.changed", "version": 3})])
+    assert all(inbox.empty() for inbox in inboxes)  # sent the usual way, to every member alike
+    assert (await asyncio.wait_for(layer.receive(reader), 1.0))["version"] == 3
+    assert [inbox.get_nowait()["version"] for inbox in inboxes] == [3, 3]

@@ -295,3 +295,30 @@ async def test_a_worker_alone_in_a_game_whose_listener_lost_redis_catches_up_the
     await until(lambda: "group.resync" in remote.seen)
     await here.group_send("game.1", {"type": "game.changed", "version": version + 1})
     await until(lambda: version + 1 in remote.seen)
+
+
+async def test_a_broadcast_from_the_loop_of_a_lone_worker_is_in_its_members_inboxes_before_it_returns(two_workers):
+    """Alone in a game, a worker puts a move's message in its members' inboxes at once, with
+    nothing published; once another worker has a member, the message is published too."""
+    from games.services.broadcast import send_from_the_loop
+
+    here, there = two_workers
+    local, _ = await member(here)
+    version = await alone_in(here, "game.1", local, 1)
+    channel = await here.new_channel()
+    inbox: asyncio.Queue = asyncio.Queue()
+    here.attach_inbox(channel, inbox)
+    await here.group_add("game.1", channel)
+    published = count_publishes(here)
+    send_from_the_loop(here, [("game.1", {"type": "game.changed", "version": version})])
+    assert inbox.get_nowait()["version"] == version
+    assert published == []
+
+    remote, _ = await member(there)
+    await until(lambda: "game.1" not in here._here().alone)  # its hello reached this worker
+    await until(lambda: "group.resync" in remote.seen)
+    published = count_publishes(here)
+    send_from_the_loop(here, [("game.1", {"type": "game.changed", "version": version + 1})])
+    await until(lambda: version + 1 in remote.seen)
+    assert published == ["game.1"]
+    assert (await asyncio.wait_for(inbox.get(), 1.0))["version"] == version + 1
