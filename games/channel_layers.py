@@ -86,11 +86,11 @@ class InMemoryLayer(InMemoryChannelLayer):
         consumer's; games/consumers.py): True. False, having sent nothing, otherwise."""
         assert isinstance(message, dict), "Message is not a dict"
         self.require_valid_group_name(group)
+        self._clean_expired()
         members = list(self.groups.get(group, {}))
         inboxes = [self.inboxes.get(channel) for channel in members]
         if None in inboxes:
             return False
-        self._clean_expired()
         for channel, inbox in zip(members, inboxes):
             if inbox.qsize() >= self.get_capacity(channel):
                 log.info("channel %s is full; dropped %s", channel, message.get("type"))
