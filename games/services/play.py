@@ -534,7 +534,9 @@ def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[Actio
     # a seat that answered is asked a new question, even one worded as the last, with its own
     # time; a sealed choice stays one question, with one deadline, until its round reveals,
     # however often it is revised (a first draft adds "ready" to its legal actions: neither
-    # the seat's clock nor what the others see may change with it)
+    # the seat's clock nor what the others see may change with it); once it reveals, the next
+    # round's sealed question is a new one for every seat, even worded as the last, so that a
+    # move sent for the round before is stale, not played in this one
     answered = {record.seat for record in logged}
     revealed = any(event["type"] in ruleset.reveal_events for record in logged for event in record.events)
     for seat, prompt in to_act.items():
@@ -544,7 +546,8 @@ def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[Actio
         sealed = prompt.kind == "sealed"
         if old and sealed and old.get("sealed") and not revealed:
             seats[str(seat)] = old
-        elif old and _asks_the_same(old["digest"], prompt, legal, digest=digest) and (seat not in answered or sealed):
+        elif (old and _asks_the_same(old["digest"], prompt, legal, digest=digest) and not (sealed and revealed)
+              and (seat not in answered or sealed)):
             seats[str(seat)] = old
         else:
             due = pacing.due(game.pace, game.decision_seconds, prompt, now, learn=game.is_learn)

@@ -3,6 +3,7 @@ as players and bots see them through the JSON API, the pages and the sockets."""
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import json
 import time
@@ -15,7 +16,8 @@ from django.db import connection
 from django.test import Client
 
 from games import coordinator, engines, selectors, services
-from games.engines.base import Prompt
+from games.engines.base import IllegalAction, Prompt
+from games.errors import StaleVersion
 from games.models import ActionRecord, ApiToken, Game
 from games.state_cache import STATE_CACHE
 from tests.engines.table_engine import TABLE, TEMPLATES_DIR, TableEngine, registered_table_engines
@@ -40,8 +42,58 @@ class ResigningTable(TimedTable):
         return new, [{"type": "gives_up", "seat": seat, "text": f"{{p{seat}}} hands the pile over"}]
 
 
+class SealedTable(TableEngine):
+    """Both seats pick high or low in secret, the same question every round; a round reveals
+    once both have picked, and the third round's reveal ends the game."""
+
+    name = "Snowball Guess"
+    reveal_events = frozenset({"reveal"})
+    ROUNDS = 3
+
+    def new_game(self, *, players, options, seed, teams=None):
+        return {"seed": seed, "rng_counter": 0, "players": players, "teams": None, "round": 1,
+                "picks": [None] * players, "highs": [0] * players}
+
+    def to_act(self, state):
+        if state["round"] > self.ROUNDS:
+            return {}
+        return {seat: Prompt(kind="sealed", text="Pick high or low", timeout=45, default={"type": "pick", "side": "low"})
+                for seat, pick in enumerate(state["picks"]) if pick is None}
+
+    def legal_actions(self, state, seat):
+        if state["round"] > self.ROUNDS or state["picks"][seat] is not None:
+            return []
+        return [{"type": "pick", "side": "high"}, {"type": "pick", "side": "low"}]
+
+    def apply(self, state, seat, action):
+        if action not in self.legal_actions(state, seat):
+            raise IllegalAction(f"{{p{seat}}} cannot {action!r} now")
+        new = copy.deepcopy(state)
+        new["picks"][seat] = action["side"]
+        events = [{"type": "picked", "seat": seat, "text": f"{{p{seat}}} has picked"}]
+        if None not in new["picks"]:
+            events.append({"type": "reveal", "text": f"round {new['round']}: " + ", ".join(new["picks"])})
+            new["highs"] = [h + (pick == "high") for h, pick in zip(new["highs"], new["picks"])]
+            new["picks"] = [None] * new["players"]
+            new["round"] += 1
+        return new, events
+
+    def view(self, state, seat):
+        return {"round": state["round"], "highs": state["highs"],
+                "picked": [pick is not None for pick in state["picks"]]}
+
+    def outcome(self, state):
+        if state["round"] <= self.ROUNDS:
+            return None
+        return {"reason": "three rounds", "winners": [0], "scores": state["highs"]}
+
+    def bot_action(self, state, seat):
+        return {"type": "pick", "side": "low"}
+
+
 TIMED = TimedTable(slug="timed-table-test", team_counts=())
 RESIGNING = ResigningTable(slug="resigning-table-test", team_counts=())
+SEALED = SealedTable(slug="sealed-table-test", team_counts=())
 
 
 @pytest.fixture(autouse=True)
@@ -54,6 +106,7 @@ def test_engines():
     with registered_table_engines():
         engines.register(TIMED)
         engines.register(RESIGNING)
+        engines.register(SEALED)
         yield
 
 
@@ -260,6 +313,43 @@ def test_a_seat_that_answers_and_is_asked_the_same_again_gets_a_full_deadline(ma
     game = Game.objects.get(pk=game.pk)
     assert game.prompts["seats"]["0"]["since"] == game.version
     assert game.prompts["seats"]["0"]["deadline"] > time.time() + 55
+
+
+def _pick(game_id: int, user, side: str, *, version: int | None = None):
+    version = selectors.get_game(game_id).version if version is None else version
+    return services.submit_action(game_id=game_id, user=user, action={"type": "pick", "side": side},
+                                  action_id=uuid.uuid4().hex, version=version)
+
+
+def test_after_a_reveal_every_seat_is_asked_anew_even_in_the_same_words(make_user):
+    """A new round's sealed question, worded as the last, is a new question for every seat: its
+    own full time, and a move sent for the round before is refused as stale, not played in this
+    one (the picker's and the other seat's alike)."""
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = _table(ana, ben, game_type=SEALED.slug, pace="live", seconds=60)
+    before_the_reveal = game.version
+    _pick(game.pk, ana, "high")
+    _rewind(game.pk, 50)
+    _pick(game.pk, ben, "low")  # the round reveals
+    game = Game.objects.get(pk=game.pk)
+    assert game.state["round"] == 2
+    for seat in ("0", "1"):
+        assert game.prompts["seats"][seat]["since"] == game.version
+        assert game.prompts["seats"][seat]["deadline"] > time.time() + 55
+    for user in (ana, ben):
+        with pytest.raises(StaleVersion):
+            _pick(game.pk, user, "high", version=before_the_reveal + 1)
+    assert Game.objects.get(pk=game.pk).version == game.version
+
+
+def test_within_a_round_a_sealed_question_keeps_its_time_however_the_others_move(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = _table(ana, ben, game_type=SEALED.slug, pace="live", seconds=60)
+    asked = game.prompts["seats"]["1"]
+    _rewind(game.pk, 50)
+    _pick(game.pk, ana, "high")
+    kept = Game.objects.get(pk=game.pk).prompts["seats"]["1"]
+    assert kept["since"] == asked["since"] and kept["deadline"] == pytest.approx(asked["deadline"] - 50)
 
 
 def test_the_sweep_leaves_games_whose_deadline_is_to_come_and_finished_games(make_user):
