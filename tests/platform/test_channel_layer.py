@@ -54,14 +54,20 @@ async def test_a_consumers_inbox_gets_its_group_messages_up_to_the_layers_capaci
     assert inbox.empty() and (await asyncio.wait_for(layer.receive(channel), 1.0))["version"] == 2
 
 
-async def test_each_member_gets_its_own_copy_of_a_group_message():
-    layer = InMemoryLayer()
+async def members_with_inboxes(layer: InMemoryLayer, group: str, count: int) -> list[asyncio.Queue]:
+    """``count`` new members of ``group``, each with an attached inbox (as a consumer's)."""
     inboxes = []
-    for _ in range(2):
+    for _ in range(count):
         channel = await layer.new_channel()
         inboxes.append(asyncio.Queue())
         layer.attach_inbox(channel, inboxes[-1])
-        await layer.group_add("game.1", channel)
+        await layer.group_add(group, channel)
+    return inboxes
+
+
+async def test_each_member_gets_its_own_copy_of_a_group_message():
+    layer = InMemoryLayer()
+    inboxes = await members_with_inboxes(layer, "game.1", 2)
     await layer.group_send("game.1", {"type": "game.changed", "version": 5})
     first, second = (inbox.get_nowait() for inbox in inboxes)
     first["version"] = 99  # one consumer changing what it got
@@ -74,12 +80,7 @@ async def test_a_broadcast_from_the_loop_is_in_every_inbox_of_the_group_before_i
     from games.services.broadcast import send_from_the_loop
 
     layer = InMemoryLayer()
-    inboxes = []
-    for _ in range(2):
-        channel = await layer.new_channel()
-        inboxes.append(asyncio.Queue())
-        layer.attach_inbox(channel, inboxes[-1])
-        await layer.group_add("game.1", channel)
+    inboxes = await members_with_inboxes(layer, "game.1", 2)
     send_from_the_loop(layer, [("game.1", PING)])
     assert [inbox.get_nowait() for inbox in inboxes] == [PING, PING]
 
