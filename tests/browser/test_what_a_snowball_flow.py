@@ -224,6 +224,7 @@ def test_two_players_and_a_spectator_set_up_and_play_a_turn(browser, live_server
 
 @pytest.mark.skipif(not FULL_GAME_FLOWS,
                     reason="six turns clicked through take ten minutes or more: `make test-full-games` runs it")
+@pytest.mark.timeout(1800)  # the suite's ten minutes a test is less than this flow takes beside the others
 def test_three_teams_two_people_and_a_computer_play_to_the_result(browser, live_server_proc, shot):
     """Three teams: Ana and Ben by the page, a computer player for the third; corners, set-up and six
     turns (or until one team is left) through the page, then the result with each team's points
