@@ -59,9 +59,15 @@ class InMemoryLayer(InMemoryChannelLayer):
             await super().send(channel, message)
             return
         assert isinstance(message, dict), "message is not a dict"
-        if inbox.qsize() >= self.get_capacity(channel):
+        if not self._put_in_inbox(channel, inbox, message):
             raise ChannelFull(channel)
+
+    def _put_in_inbox(self, channel: str, inbox: asyncio.Queue, message: dict[str, Any]) -> bool:
+        """A copy of ``message`` in ``inbox``, unless it holds the channel's capacity already (False)."""
+        if inbox.qsize() >= self.get_capacity(channel):
+            return False
         inbox.put_nowait(dict(message))
+        return True
 
     async def queue_here(self, channel: str, message: dict[str, Any]) -> None:
         """Queue ``message`` for a channel of this process (games/version_watch.py)."""
@@ -92,10 +98,8 @@ class InMemoryLayer(InMemoryChannelLayer):
         if None in inboxes:
             return False
         for channel, inbox in zip(members, inboxes):
-            if inbox.qsize() >= self.get_capacity(channel):
+            if not self._put_in_inbox(channel, inbox, message):
                 log.info("channel %s is full; dropped %s", channel, message.get("type"))
-                continue
-            inbox.put_nowait(dict(message))
         return True
 
     def _clean_expired(self) -> None:
@@ -327,8 +331,7 @@ class RedisFanoutLayer(RedisChannelLayer):
         here = self._here()
         if here is None or group not in here.alone:
             return False
-        for channel in list(here.members.get(group, ())):
-            self._put(channel, message)
+        self._deliver_here(here, group, message)
         return True
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
@@ -342,7 +345,7 @@ class RedisFanoutLayer(RedisChannelLayer):
             finally:
                 await publisher.aclose()
             return
-        await self._deliver_here(here, group, message)
+        self._deliver_here(here, group, message)
         if group not in here.alone:
             await self._publish(here, group, message)
 
@@ -360,7 +363,7 @@ class RedisFanoutLayer(RedisChannelLayer):
 
     # ------------------------------------------------------------ delivery in this process
 
-    async def _deliver_here(self, here: _LoopFanout, group: str, message: dict[str, Any]) -> None:
+    def _deliver_here(self, here: _LoopFanout, group: str, message: dict[str, Any]) -> None:
         for channel in list(here.members.get(group, ())):
             self._put(channel, message)
 
@@ -396,7 +399,7 @@ class RedisFanoutLayer(RedisChannelLayer):
             elif envelope.get("hello"):
                 await self._welcome(here, group)
             else:
-                await self._deliver_here(here, group, envelope["message"])
+                self._deliver_here(here, group, envelope["message"])
 
     async def _say_hello(self, here: _LoopFanout, topic: bytes | str) -> None:
         """Tell a group's other subscribers that this loop's subscription to it now holds."""
@@ -443,7 +446,7 @@ class RedisFanoutLayer(RedisChannelLayer):
                 continue
             break
         for group in list(here.members):
-            await self._deliver_here(here, group, dict(RESYNC))
+            self._deliver_here(here, group, dict(RESYNC))
         for group in was_alone & set(here.members):
             await self._resync_the_others(here, group)
 
