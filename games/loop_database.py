@@ -3,7 +3,8 @@
 A worker on PostgreSQL makes a move on a game it holds (games/services/play.py,
 ``submit_held_action``) on its event loop, as the one-process shape does on SQLite: worked
 out on the loop, written with one statement awaited on a connection of the loop's own pool
-(psycopg's ``AsyncConnectionPool``), answered from the loop. The database threads
+(psycopg's ``AsyncConnectionPool``), answered from the loop; the statement is prepared on each
+connection, so PostgreSQL plans it once there instead of once a move. The database threads
 (games/calls.py) are spared the move, and the move is spared their hops: handing it to a
 thread and back, and the interpreter lock changing hands on the way.
 
@@ -30,6 +31,7 @@ from games.models import Game
 log = logging.getLogger(__name__)
 
 POOL_WAIT_SECONDS = 2.0
+PREPARE_AFTER_RUNS = 5  # psycopg's own default
 
 # per event loop: its pool, and what closes the pool with the loop (``_closed_with_the_loop``)
 _POOLS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[AsyncConnectionPool, Any]] = \
@@ -91,7 +93,12 @@ async def _closed_with_the_loop(pool: AsyncConnectionPool):
 
 def _connection_params() -> dict[str, Any]:
     """What Django connects with (its type adapters too), in autocommit, without its cursor
-    class (a synchronous one)."""
+    class (a synchronous one), and with the statements it runs often prepared.
+
+    Django turns psycopg's prepared statements off (for poolers that cannot keep them); these
+    connections are the loop's own, and run a move's few statements again and again: prepared
+    after ``PREPARE_AFTER_RUNS`` runs, PostgreSQL parses and plans each once per connection
+    instead of once per move, which took about 40% of its CPU a move (docs/performance.md)."""
     params = connections[router.db_for_write(Game)].get_connection_params()
     params.pop("cursor_factory", None)
-    return {**params, "autocommit": True}
+    return {**params, "autocommit": True, "prepare_threshold": PREPARE_AFTER_RUNS}
