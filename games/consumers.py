@@ -41,7 +41,7 @@ CLOSE_FORBIDDEN = 4003
 CLOSE_NOT_FOUND = 4004
 CLOSE_TOO_FAST = 4008
 CLOSE_TOO_MANY_SOCKETS = 4029
-CLOSE_TRY_AGAIN_LATER = 1013
+CLOSE_TRY_AGAIN_LATER = 4013  # a server may send only 1000 or 3000-4999 (RFC 6455; daphne's autobahn refuses 1013)
 
 TALK_ANSWER_WAIT_SECONDS = 30.0
 TIMER_RETRY_SECONDS = 1.0
@@ -370,8 +370,8 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
                 await self.channel_layer.group_add(token_group(self.token_id), self.channel_name)
             await self.channel_layer.group_add(group, self.channel_name)
         except Exception as exc:
-            log.warning("game %s: a socket was refused with 1013, its game's broadcasts unreachable (%s)",
-                        self.game_id, _said(exc))
+            log.warning("game %s: a socket was refused with %s, its game's broadcasts unreachable (%s)",
+                        self.game_id, CLOSE_TRY_AGAIN_LATER, _said(exc))
             await self._leave_groups(group)
             await self._refuse("unavailable", "the server cannot reach its message broker just now; "
                                "connect again in a moment", CLOSE_TRY_AGAIN_LATER)
@@ -897,7 +897,8 @@ class LobbyConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWebsoc
         try:
             await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
         except Exception as exc:
-            log.warning("a lobby socket was refused with 1013, the lobby's broadcasts unreachable (%s)", _said(exc))
+            log.warning("a lobby socket was refused with %s, the lobby's broadcasts unreachable (%s)", CLOSE_TRY_AGAIN_LATER,
+                        _said(exc))
             await self.accept()
             await self.close(code=CLOSE_TRY_AGAIN_LATER)
             return

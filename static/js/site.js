@@ -96,9 +96,27 @@
   document.addEventListener("htmx:wsOpen", function (evt) {
     socket = evt.detail.socketWrapper;
     connected = true;
+    try { sessionStorage.removeItem(RETRIES); } catch (e) { /* storage off: the delay stays short */ }
     showConnected();
   });
-  document.addEventListener("htmx:wsClose", function () { showDisconnected("lost", "Reconnecting…"); });
+  // Close 4013: the server could not reach its message broker as the socket opened (docs/api.md).
+  // htmx reconnects by itself only after 1006, 1011, 1012 and 1013, which a server cannot send,
+  // so the page loads again after a pause that grows with each try.
+  var RETRIES = "snowball-try-again-later";
+  var TRY_AGAIN_LATER = 4013;
+  function tryAgainLater() {
+    var tries = 0;
+    try { tries = parseInt(sessionStorage.getItem(RETRIES) || "0", 10) || 0; sessionStorage.setItem(RETRIES, String(tries + 1)); }
+    catch (e) { /* storage off */ }
+    var delay = Math.min(30000, 1000 * Math.pow(2, tries)) * (0.75 + Math.random() / 2);
+    showDisconnected("lost", "The server is busy, trying again in " + Math.ceil(delay / 1000) + " s…");
+    setTimeout(function () { window.location.reload(); }, delay);
+  }
+  document.addEventListener("htmx:wsClose", function (evt) {
+    var closed = evt.detail && evt.detail.event;
+    if (closed && closed.code === TRY_AGAIN_LATER) { tryAgainLater(); return; }
+    showDisconnected("lost", "Reconnecting…");
+  });
   document.addEventListener("htmx:wsError", function () { showDisconnected("lost", "Connection problem, retrying…"); });
   window.addEventListener("offline", function () { showDisconnected("lost", "Offline, waiting for the network…"); });
 
