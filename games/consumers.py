@@ -41,7 +41,9 @@ CLOSE_FORBIDDEN = 4003
 CLOSE_NOT_FOUND = 4004
 CLOSE_TOO_FAST = 4008
 CLOSE_TOO_MANY_SOCKETS = 4029
-CLOSE_TRY_AGAIN_LATER = 4013  # a server may send only 1000 or 3000-4999 (RFC 6455; daphne's autobahn refuses 1013)
+# A server's close code is 1000 or from 3000-4999: daphne's websocket library (autobahn) raises on any
+# other, so "try again later" is 4013, not the protocol's 1013.
+CLOSE_TRY_AGAIN_LATER = 4013
 
 TALK_ANSWER_WAIT_SECONDS = 30.0
 TIMER_RETRY_SECONDS = 1.0
