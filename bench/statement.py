@@ -5,7 +5,8 @@
 A worker on PostgreSQL writes a move on a game it holds with one statement (the guarded
 update of the game's row and the log's insert, ``statements.held_move_statement``), on a
 connection of its event loop's pool (games/loop_database.py). This runs that statement for
-``--moves`` moves over ``--games`` started two-player Snowball Fight games, on one connection
+``--moves`` moves over ``--games`` started two-player Snowball Fight games (made as the live benchmark makes
+its games, bench.setup_games), on one connection
 made as the loop's are (prepared after ``--prepare-after`` runs, ``never`` as Django's own
 connections are), and then ``SELECT 1`` as many times on the same connection: the floor, a
 round trip with nothing to plan or write. For both: the PostgreSQL backend's CPU a statement
@@ -59,7 +60,10 @@ def main(argv: list[str] | None = None) -> int:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from games import loop_database, services, statements
+    from bench.common import machine
+    from bench.setup_games import make_game
+    from bench.tables import shape
+    from games import loop_database, statements
     from games.models import ActionRecord, Game
 
     if args.prepare_after == "loop":
@@ -69,13 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         prepare_after = int(args.prepare_after)
 
-    games = []
-    for number in range(args.games):
-        users = [services.create_guest(display_name=f"Bench {number}-{seat}") for seat in range(2)]
-        game = services.create_game(creator=users[0], game_type="snowball-fight", num_seats=2, take_seat=True)
-        services.join_seat(game_id=game.pk, user=users[1], number=1)
-        services.start_game(game_id=game.pk, user=users[0])
-        games.append(Game.objects.get(pk=game.pk))
+    two_players = shape("snowball-fight")
+    games = [Game.objects.get(pk=make_game(two_players, number)["id"]) for number in range(args.games)]
     columns = ["version", "log_length", "prompts", "state", "next_deadline"]
 
     connection = psycopg.connect(**{**loop_database._connection_params(), "prepare_threshold": prepare_after})
@@ -104,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
                 "client_cpu_ms": round((time.process_time() - client_before) * 1000 / args.moves, 4),
                 "wall_ms": round((time.perf_counter() - wall_before) * 1000 / args.moves, 4)}
 
+    machine_at_start = machine()
     move = timed(held_move)
     floor = timed(lambda index: ("SELECT 1", []))
     connection.close()
@@ -111,9 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         "moves": args.moves, "games": args.games, "prepare_after": prepare_after,
         "held_move_statement": move, "floor_select_1": floor,
         "ratio_to_floor": {key: round(move[key] / floor[key], 2) if floor[key] else None for key in move},
-        "git_commit": os.popen("git rev-parse --short HEAD 2>/dev/null").read().strip() or None,
-        "when": time.strftime("%Y-%m-%d %H:%M:%S %z"),
-        "loadavg": [round(x, 2) for x in os.getloadavg()],
+        "machine": {**machine_at_start, "loadavg_at_end": [round(x, 2) for x in os.getloadavg()]},
     }
     print(json.dumps(report, indent=1))
     return 0

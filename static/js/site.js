@@ -93,17 +93,17 @@
     setConnection(state, text);
   }
   document.addEventListener("htmx:wsConnecting", function () { showDisconnected("connecting", "Connecting…"); });
+  // Close 4013: the server could not reach its message broker as the socket opened (docs/api.md).
+  // htmx reconnects by itself only after 1006, 1011, 1012 and 1013, which a server cannot send,
+  // so the page loads again after a pause that grows with each try.
+  var RETRIES = "snowball-try-again-later";
+  var TRY_AGAIN_LATER = 4013;
   document.addEventListener("htmx:wsOpen", function (evt) {
     socket = evt.detail.socketWrapper;
     connected = true;
     try { sessionStorage.removeItem(RETRIES); } catch (e) { /* storage off: the delay stays short */ }
     showConnected();
   });
-  // Close 4013: the server could not reach its message broker as the socket opened (docs/api.md).
-  // htmx reconnects by itself only after 1006, 1011, 1012 and 1013, which a server cannot send,
-  // so the page loads again after a pause that grows with each try.
-  var RETRIES = "snowball-try-again-later";
-  var TRY_AGAIN_LATER = 4013;
   function tryAgainLater() {
     var tries = 0;
     try { tries = parseInt(sessionStorage.getItem(RETRIES) || "0", 10) || 0; sessionStorage.setItem(RETRIES, String(tries + 1)); }

@@ -29,7 +29,6 @@ def test_a_socket_closed_with_4013_loads_the_page_again(browser, live_server_pro
     errors = script_errors_of(page, timeout_ms=8000)
     url = _game_page(page, live_server_proc.url)
     refused: list[str] = []
-
     passed: list[str] = []
 
     def refuse_twice(ws):
@@ -43,6 +42,7 @@ def test_a_socket_closed_with_4013_loads_the_page_again(browser, live_server_pro
     page.route_web_socket(GAME_SOCKET, refuse_twice)
     page.reload()
     expect(page.locator("#connection")).to_have_text(re.compile(r"The server is busy, trying again in [12] s"))
+    page.screenshot(path="test-results/try-again-later.png")
     expect(page.locator("#connection")).to_have_text(re.compile(r"The server is busy, trying again in [2-3] s"),
                                                      timeout=5000)  # loaded again, refused again: a longer pause
     expect(page.locator("#connection")).to_have_text(re.compile("Connected"), timeout=10000)
