@@ -123,6 +123,24 @@ def rated_note(game: Game) -> str:
     return "This game will be rated, as long as every seat goes to a signed-in player."
 
 
+def rated_tag(*, rated: bool | None, players: list[dict[str, Any]]) -> dict[str, str]:
+    """What the game page's header says of whether a game is rated, from a viewer payload's
+    ``rated`` and ``players``: ``state`` (its ``data-rated``), ``label`` and ``title``. While a
+    table is open (``rated`` None) a guest or a computer player in a seat makes it "Unrated", as
+    the waiting room's ``rated_note`` says, though the payload's ``rated`` stays None: the seat
+    may still go to a signed-in player."""
+    if rated:
+        return {"state": "true", "label": "Rated", "title": "This game changes its players' ratings"}
+    if rated is False:
+        return {"state": "false", "label": "Unrated",
+                "title": "This game changes nobody's rating: a guest or a computer player sits at the table"}
+    if any(not p["empty"] and p["username"] is None for p in players):
+        return {"state": "false", "label": "Unrated",
+                "title": "This game will not be rated: a guest or a computer player sits at the table"}
+    return {"state": "undecided", "label": "Rated if all seats sign in",
+            "title": "Rated when the game ends if every seat is then a signed-in player"}
+
+
 def game_rating_changes(game: Game) -> list[dict[str, Any]]:
     """What a finished game did to its players' shown ratings, by seat."""
     rows = RatingChange.objects.filter(game=game).select_related("user__profile").order_by("seat")

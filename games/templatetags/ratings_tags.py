@@ -1,5 +1,6 @@
-"""``{% rated_note game %}``: whether a game is or will be rated, in words; ``{% rating_changes game %}``:
-what a finished game did to its players' ratings."""
+"""``{% rated_note game %}``: whether a game is or will be rated, in words; ``payload|rated_tag``: what
+the game page's header says of it; ``{% rating_changes game %}``: what a finished game did to its
+players' ratings."""
 from django import template
 
 from games.selectors import ratings
@@ -10,6 +11,11 @@ register = template.Library()
 @register.simple_tag
 def rated_note(game) -> str:
     return ratings.rated_note(game)
+
+
+@register.filter
+def rated_tag(payload: dict) -> dict[str, str]:
+    return ratings.rated_tag(rated=payload["rated"], players=payload["players"])
 
 
 @register.inclusion_tag("games/rating_changes.html")

@@ -83,6 +83,35 @@ def test_whether_a_game_is_rated_is_in_the_payload_the_api_and_the_game_header(m
     assert header(waiting)[0] == "undecided"
 
 
+def test_an_open_table_with_a_guest_or_a_computer_player_is_unrated_in_the_header_as_in_the_waiting_room(make_user):
+    ana, ben, gus = make_user("Ana"), make_user("Ben"), make_user("Gus", guest=True)
+    client = Client()
+    client.force_login(ana)
+
+    def page(game: Game) -> tuple[tuple[str, str], str]:
+        html = client.get(f"/games/{game.pk}/").content.decode()
+        tag = re.search(r'id="rated-tag"[^>]*data-rated="(\w+)"[^>]*>([^<]+)<', html).groups()
+        return tag, re.search(r'id="rated-note">([^<]+)<', html).group(1)
+
+    with_bot = services.create_game(creator=ana, game_type="snowball-fight", num_seats=3)
+    services.join_seat(game_id=with_bot.pk, user=ben, number=1)
+    assert page(with_bot) == (("undecided", "Rated if all seats sign in"),
+                              "This game will be rated, as long as every seat goes to a signed-in player.")
+    services.add_bot(game_id=with_bot.pk, user=ana, number=2)
+    assert page(with_bot) == (("false", "Unrated"),
+                              "This game will not be rated: a guest or a computer player sits at the table.")
+    assert selectors.viewer_payload(with_bot, 0)["rated"] is None  # the API's value: the seat may change
+    services.remove_bot(game_id=with_bot.pk, user=ana, number=2)
+    assert page(with_bot)[0] == ("undecided", "Rated if all seats sign in")
+
+    with_guest = services.create_game(creator=ana, game_type="snowball-fight")
+    services.join_seat(game_id=with_guest.pk, user=gus, number=1)
+    assert page(with_guest)[0] == ("false", "Unrated")
+    made_rated = services.create_game(creator=ana, game_type="snowball-fight", rated=True)
+    services.join_seat(game_id=made_rated.pk, user=gus, number=1)
+    assert page(made_rated)[0] == ("true", "Rated")
+
+
 def test_a_learn_game_sets_no_deadline_says_so_and_never_hands_the_learner_a_default(make_user):
     user = make_user("Ana", guest=True)
     game = start_learn_game(user=user, game_type="snowball-fighting")
