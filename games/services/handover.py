@@ -21,6 +21,7 @@ from games.selectors.pace import handover_voters
 from games.services.broadcast import broadcast_after_commit
 from games.services.locking import locked_game, ruleset_of
 from games.services.play import _commit, _load_state, _prepare_write, run_automatic
+from games.services.reveal import Arrival
 
 
 def vote_handover(*, game_id: int, user, seat: int, now: float | None = None) -> Game:
@@ -81,5 +82,6 @@ def _hand_over(game: Game, seat_row: Seat, name: str, votes: set[int]) -> None:
     handover = {k: v for k, v in (game.prompts.get("handover") or {}).items() if k != str(seat)}
     game.prompts = {**game.prompts, "away": away, "handover": handover,
                     "handed": sorted({*(game.prompts.get("handed") or ()), seat}), "seats_changed": game.version}
-    state = run_automatic(game, ruleset, state, logged, [])
-    _commit(_prepare_write(game, ruleset, state, logged))
+    arrivals: list[Arrival] = []
+    state = run_automatic(game, ruleset, state, logged, arrivals)
+    _commit(_prepare_write(game, ruleset, state, logged, arrivals=arrivals))

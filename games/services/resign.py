@@ -18,6 +18,7 @@ from games.models import ActionRecord, Game, Seat
 from games.selectors import display_name
 from games.services.locking import locked_game, ruleset_of
 from games.services.play import _commit, _load_state, _prepare_write, resigned_state, run_automatic
+from games.services.reveal import Arrival
 
 
 def resign(*, game_id: int, user) -> Game:
@@ -58,8 +59,9 @@ def resign(*, game_id: int, user) -> Game:
             if winners is not None:
                 _end_by_resignation(game, ruleset, state, winners, write)
             else:
-                state = run_automatic(game, ruleset, state, logged, [])
-                write = _prepare_write(game, ruleset, state, logged)
+                arrivals: list[Arrival] = []
+                state = run_automatic(game, ruleset, state, logged, arrivals)
+                write = _prepare_write(game, ruleset, state, logged, arrivals=arrivals)
         _commit(write)
         return game
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import weakref
 from dataclasses import dataclass
 from typing import Any
@@ -51,7 +52,16 @@ def note_sealed_lock(game: Game, ruleset: Ruleset, state: dict, seat: int, asked
 
 
 def tell_the_barrier(game_id: int, arrivals: list[Arrival]) -> None:
-    """After the commit: record each committed lock at the reveal barrier.
+    """After the commit: record each committed lock at the reveal barrier, after the game's
+    locks that committed on an event loop of this process and wait there to be told
+    (``tell_the_barrier_soon``): a computer player that locks at once, on a database thread,
+    right after a player's lock made on the loop, reveals the round with its move, and the
+    player's lock is told first."""
+    _tell(game_id, [*_take_untold(game_id), *arrivals])
+
+
+def _tell(game_id: int, arrivals: list[Arrival]) -> None:
+    """Record each lock at the reveal barrier, in order, and check its answer.
 
     The engine decides when a round reveals; the barrier is the coordinator's shared record
     of which seats locked in which round, which every worker can read. Its answer is checked
@@ -94,6 +104,7 @@ BARRIER_BATCH_SECONDS = 0.05
 _UNTOLD: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[tuple[int, list[Arrival]]]] = \
     weakref.WeakKeyDictionary()
 _TELLING: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
+_UNTOLD_GUARD = threading.Lock()  # the loops add and take their batches; a database thread takes a game's
 
 
 def tell_the_barrier_soon(game_id: int, arrivals: list[Arrival]) -> None:
@@ -103,7 +114,8 @@ def tell_the_barrier_soon(game_id: int, arrivals: list[Arrival]) -> None:
     the loop about what its move's own hop to a database thread had; the barrier is a record
     kept beside play, which nothing waits for."""
     loop = asyncio.get_running_loop()
-    _UNTOLD.setdefault(loop, []).append((game_id, arrivals))
+    with _UNTOLD_GUARD:
+        _UNTOLD.setdefault(loop, []).append((game_id, arrivals))
     if loop not in _TELLING:
         from games.services.broadcast import start_background
 
@@ -116,16 +128,33 @@ async def _tell_untold(loop: asyncio.AbstractEventLoop) -> None:
 
     try:
         await asyncio.sleep(BARRIER_BATCH_SECONDS)
-        while batch := _UNTOLD.pop(loop, None):
+        while batch := _pop_untold(loop):
             await coordinator_call(_tell_each)(batch)
     finally:
         _TELLING.discard(loop)
 
 
+def _pop_untold(loop: asyncio.AbstractEventLoop) -> list[tuple[int, list[Arrival]]] | None:
+    with _UNTOLD_GUARD:
+        return _UNTOLD.pop(loop, None)
+
+
+def _take_untold(game_id: int) -> list[Arrival]:
+    """The locks of ``game_id`` waiting in the loops' batches, in the order they committed,
+    taken out of the batches: whoever takes them tells them."""
+    taken: list[Arrival] = []
+    with _UNTOLD_GUARD:
+        for batch in _UNTOLD.values():
+            if any(untold_game == game_id for untold_game, _ in batch):
+                taken += [arrival for untold_game, arrivals in batch if untold_game == game_id for arrival in arrivals]
+                batch[:] = [entry for entry in batch if entry[0] != game_id]
+    return taken
+
+
 def _tell_each(batch: list[tuple[int, list[Arrival]]]) -> None:
     for game_id, arrivals in batch:
         try:
-            tell_the_barrier(game_id, arrivals)
+            _tell(game_id, arrivals)
         except Exception:  # the barrier is a record kept beside play: play goes on without it
             log.exception("game %s: the reveal barrier could not be told of seats %s", game_id,
                           [arrival.seat for arrival in arrivals])

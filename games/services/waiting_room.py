@@ -14,6 +14,7 @@ from games.models import ActionRecord, Game, Seat
 from games.services.broadcast import broadcast_after_commit
 from games.services.locking import bump, locked_game, ruleset_of
 from games.services.play import game_arguments, run_automatic, save_state
+from games.services.reveal import Arrival
 
 
 def create_game(*, creator, game_type: str, options: dict[str, Any] | None = None, is_public: bool = True,
@@ -206,8 +207,9 @@ def start_game(*, game_id: int, user) -> Game:
         game.started_at = timezone.now()
         game.version += 1
         logged: list[ActionRecord] = []
-        state = run_automatic(game, ruleset, state, logged, [])
-        save_state(game, ruleset, state, logged, started=True)
+        arrivals: list[Arrival] = []
+        state = run_automatic(game, ruleset, state, logged, arrivals)
+        save_state(game, ruleset, state, logged, started=True, arrivals=arrivals)
         return game
 
 

@@ -6,15 +6,18 @@ to a database thread, which answers it once. Either way the move is committed be
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 
 import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
 
-from games import loop_database
+from games import engines, loop_database, selectors, services
 from games.coordinator import get_coordinator
-from games.models import Game
+from games.models import ApiToken, Game
+from games.services import reveal
+from tests.platform.helpers import started_game
 from tests.platform.test_moves_on_the_loop import _logged, thread_calls  # noqa: F401 (a fixture)
 from tests.platform.test_socket_answers import _games, _move, api_socket, next_of
 
@@ -111,4 +114,37 @@ async def test_each_locked_choice_made_on_the_loop_reaches_the_reveal_barrier(si
     while 0 not in await database_sync_to_async(get_coordinator().barrier_state)(game.pk, key):
         assert time.monotonic() < deadline, "the lock never reached the barrier"
         await asyncio.sleep(0.02)
+    await ana.disconnect()
+
+
+@database_sync_to_async
+def _two_players(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, ben)
+    state = selectors.game_state(game)
+    ruleset = engines.get(game.game_type)
+    return game, ben, ApiToken.issue(user=ana, name="t")[1], ruleset.bot_action(state, 0), ruleset.bot_action(state, 1)
+
+
+async def test_a_reveal_told_from_a_thread_comes_after_the_lock_the_loop_still_holds(site_backend, make_user, caplog,
+                                                                                     monkeypatch):
+    """Ana's lock, committed from the loop, waits in the loop's batch for the barrier when Ben's
+    move over HTTP reveals the round on a database thread: Ben's telling takes Ana's lock first,
+    so the barrier has the whole round and nothing is logged as lost."""
+    monkeypatch.setattr(reveal, "BARRIER_BATCH_SECONDS", 0.5)  # the loop's lock is still untold when Ben reveals
+    game, ben, key, ana_move, ben_move = await _two_players(make_user)
+    seen = game.version
+    ana = await api_socket(game.pk, key)
+    await next_of(ana, "view")
+    with caplog.at_level(logging.INFO, logger="games.services.reveal"):
+        await _move(ana, game, ana_move, "a1")  # made on the loop, told to the barrier after the batch's pause
+        assert (await next_of(ana, "ack", "error", timeout=10))["type"] == "ack"
+        prompts = (await database_sync_to_async(Game.objects.get)(pk=game.pk)).prompts
+        round_key = f"sealed-{prompts['sealed_round']}"
+        result = await database_sync_to_async(services.submit_action)(  # at once, on a database thread
+            game_id=game.pk, user=ben, action=ben_move, action_id="b1", version=seen)
+        assert result.revealed
+        await asyncio.sleep(0.7)  # the loop's batch, told by now, holds nothing more of the game
+    assert [r.getMessage() for r in caplog.records if r.name == "games.services.reveal"] == []
+    assert await database_sync_to_async(get_coordinator().barrier_state)(game.pk, round_key) == {0, 1}
     await ana.disconnect()
