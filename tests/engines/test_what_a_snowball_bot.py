@@ -1,6 +1,8 @@
 """The What a Snowball! computer player makes the sensible choice in small, clear positions."""
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from games.engines.what_a_snowball import RULESET as R
@@ -80,3 +82,21 @@ def test_it_plays_missed_me_dork_when_a_throw_comes():
     s, _ = act(s, 0, {"type": "throw", "die": 4, "target": "k3", "snowball": 1})
     assert R.bot_action(s, 1) == {"type": "play_card", "card": "dork"}
     assert choose_action(R.view(s, 1)) == R.bot_action(s, 1)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_it_sets_its_kids_up_apart_and_out_of_the_corner_so_each_has_room_to_move(seed):
+    from bench.tables import shape
+
+    table = shape("what-a-snowball")  # twelve Kids in four teams, a random village
+    s = R.new_game(players=table.seats, options=table.options_for(seed), seed=seed,
+                   teams=[table.team_of(seat) for seat in range(table.seats)])
+    while s["phase"] != "play":
+        seat = min(R.to_act(s))
+        s, _ = R.apply(s, seat, R.bot_action(s, seat))  # the engine refuses a spot outside the allowed area
+    kids = list(s["kids"].values())
+    for kid in kids:
+        team_mates = [k for k in kids if k["team"] == kid["team"] and k is not kid]
+        assert min(math.dist(kid["pos"], k["pos"]) for k in team_mates) >= 2.0, kid["name"]
+        corner = min(math.dist(kid["pos"], c) for c in ((0, 0), (0, 24), (24, 0), (24, 24)))
+        assert corner >= 2.0, f"{kid['name']} is set up in its corner, at {kid['pos']}"

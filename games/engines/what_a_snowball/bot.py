@@ -27,6 +27,8 @@ View = dict[str, Any]
 
 GOOD_GAP = 5.0
 LOW_DICE = 2
+PLACE_FROM_CORNER = 4.0  # inches from its corner a Kid is set up at: out of the corner, with room to move
+PLACE_APART = 3.0  # inches a Kid is set up from the Kids already placed, at most, before being nearer the mark
 
 
 def hit_chance(needs: int, modifier: int) -> float:
@@ -66,8 +68,7 @@ def choose_action(view: View) -> Action:
     if "corner" in kinds:
         return {"type": "corner", "corner": next(a["corner"] for a in legal if a["type"] == "corner")}
     if "place" in kinds:
-        place = next(a for a in legal if a["type"] == "place")
-        return dict(place["example"])
+        return _choose_placement(view, next(a for a in legal if a["type"] == "place"))
     if "roll" in kinds:
         kid = view["kids"][view["activation"]["kid"]]
         if kid["command_dice"] <= 3:
@@ -81,6 +82,39 @@ def choose_action(view: View) -> Action:
                 return {"type": "play_card", "card": card}
         return {"type": "decline"}
     return _spend(view, legal)
+
+
+def _choose_placement(view: View, place: Action) -> Action:
+    """Where to set a Kid up: a point of the allowed area about ``PLACE_FROM_CORNER`` from its
+    corner and apart from the Kids already placed, so that no Kid is boxed into the corner by
+    its team mates; the engine's example spot when the area has no point with room around it."""
+    size = float(view["village"]["size"][1])
+    radius = place["piece_radius"]
+    area = shapely.union_all([shapely.Point(c).buffer(place["within"], 32) for c in place["corners"]])
+    area = area.intersection(shapely.box(radius, radius, size - radius, size - radius))
+    blocked = [shapely.Point(a["center"]).buffer(a["radius"], 32) if a["kind"] == "circle"
+               else Polygon(a["points"]).buffer(a["clearance"], 8) for a in place["must_avoid"]]
+    if blocked:
+        area = area.difference(shapely.union_all(blocked))
+    inner = area.buffer(-0.1)
+    if inner.is_empty:
+        return dict(place["example"])
+    x0, y0, x1, y1 = inner.bounds
+    xs, ys = np.meshgrid(np.arange(math.floor(x0), x1 + 0.5, 0.5), np.arange(math.floor(y0), y1 + 0.5, 0.5))
+    xs, ys = xs.ravel(), ys.ravel()
+    inside = shapely.contains_xy(inner, xs, ys)
+    if not inside.any():
+        return dict(place["example"])
+    spots = np.column_stack([xs[inside], ys[inside]])
+    corners = np.array(place["corners"], dtype=float)
+    from_corner = np.min(np.hypot(spots[:, None, 0] - corners[None, :, 0], spots[:, None, 1] - corners[None, :, 1]), axis=1)
+    score = -np.abs(from_corner - PLACE_FROM_CORNER)
+    others = np.array([a["center"] for a in place["must_avoid"] if a["kind"] == "circle"], dtype=float)
+    if len(others):
+        apart = np.min(np.hypot(spots[:, None, 0] - others[None, :, 0], spots[:, None, 1] - others[None, :, 1]), axis=1)
+        score += 2 * np.minimum(apart, PLACE_APART)
+    x, y = spots[int(np.argmax(score))]
+    return {"type": "place", "kid": place["kid"], "to": [round(float(x), 4), round(float(y), 4)]}
 
 
 def _spend(view: View, legal: list[Action]) -> Action:
