@@ -153,3 +153,16 @@ def sbf_seat_public(context, view: dict[str, Any], s: dict[str, Any], seat: int 
         "s": s, "names": names, "mine": mine, "you": s["seat"] == seat,
         "shown_to_you": _shown_to(s, seat),
         "step": view.get("step"), "waiting_for": view.get("waiting_for")})
+
+
+@register.filter
+def distinct_keeps(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The Advanced draft's pairs to keep, one for each pair of different cards: with two copies
+    of a card in the pack, keeping either copy is the same choice, shown once (the marked one,
+    if it is marked)."""
+    kept: dict[tuple[str, ...], dict[str, Any]] = {}
+    for option in options:
+        key = tuple(sorted(card["kind"] for card in option["cards"]))
+        if key not in kept or option.get("chosen"):
+            kept[key] = option
+    return [option for option in options if kept[tuple(sorted(card["kind"] for card in option["cards"]))] is option]

@@ -10,6 +10,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from games.engines.snowball_fight import RULESET
+from games.engines.snowball_fight.cards import card_dict
 from tests.engines.test_snowball_fight_helpers import reveal, table
 
 NAMES = ["Alice", "Bob"]
@@ -39,7 +40,11 @@ def check_page(state, seat):
     actions = sent_actions(page)
     legal = RULESET.legal_actions(state, seat) if seat is not None else []
     assert all(a in legal for a in actions), "a button sends an illegal action"
-    assert all(a in actions for a in legal if a["type"] != "choose" or state["step"] != "keep"), \
+    if state["step"] == "keep":  # a pair is offered once, whichever copies of its cards it keeps
+        kinds = {_kept_kinds(state, a) for a in actions if a["type"] == "play"}
+        assert {_kept_kinds(state, a) for a in legal if a["type"] == "play"} == kinds, "a pair has no button"
+        assert len(kinds) == len([a for a in actions if a["type"] == "play"]), "a pair is offered twice"
+    assert all(a in actions for a in legal if state["step"] != "keep" or a["type"] not in ("choose", "play")), \
         "a legal action has no button"
     hidden = {c for pile in state["draw"] for c in pile}
     for x in range(2):
@@ -49,6 +54,11 @@ def check_page(state, seat):
     present = re.sub(r'<section class="sbf-reveal".*?</section>', "", page, flags=re.S)
     assert not hidden & set(CARD.findall(present)), "the page draws a hidden card"
     return page
+
+
+def _kept_kinds(state, action) -> tuple[str, ...]:
+    """The kinds of the two Advanced cards a keep-step action keeps."""
+    return tuple(sorted(card_dict(card)["kind"] for card in action["keep"]))
 
 
 @pytest.mark.parametrize("seed", [3, 331])
@@ -107,6 +117,20 @@ def test_draft_buttons_say_which_keeps_at_once_and_which_only_marks():
     s, _ = RULESET.apply(s, 0, {"type": "choose", "card": s["draft"]["packs"][0][0]})
     page = render(s, 0)
     assert page.count("Marked ✓") == 1 and "Lock my choice" in page
+
+
+def test_a_pair_of_identical_advanced_cards_is_offered_once():
+    for seed in range(200):  # a quick draft in which seat 0's pack holds two copies of one card
+        s = RULESET.new_game(players=2, options={"draft": "quick"}, seed=seed)
+        kinds = [card_dict(card)["kind"] for card in s["draft"]["packs"][0]]
+        if len(set(kinds)) < len(kinds):
+            break
+    else:
+        pytest.fail("no seed of 200 deals two copies of a card")
+    pairs = {_kept_kinds(s, a) for a in RULESET.legal_actions(s, 0) if a["type"] == "play"}
+    page = check_page(s, 0)
+    labels = re.findall(r">Keep now: ([^<]*)</button>", page)
+    assert len(labels) == len(set(labels)) == len(pairs) < len([a for a in RULESET.legal_actions(s, 0) if a["type"] == "play"])
 
 
 def test_draft_keep_two_buttons_say_which_keeps_at_once_and_which_only_marks():
