@@ -281,7 +281,8 @@ class ArrivalControlMixin:
                 flooded = strikes >= settings.SNOWBALL_SOCKET_STRIKES
                 if not flooded:
                     await self.send_error("too_fast", f"too many messages (at most {settings.SNOWBALL_SOCKET_RATE:g} a "
-                                          "second); this one was dropped: wait a moment and resend it with the same action_id")
+                                          "second); this one was dropped unread: wait a moment and send it again (an "
+                                          "action with the same action_id, so that it is applied once)")
                     continue
             await self._close_the_flood(inbox)
 

@@ -9,7 +9,7 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -189,12 +189,22 @@ def invite(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
     return redirect(_game_url(game))
 
 
-@require_POST
+SEAT_ACTIONS = frozenset({"join", "move", "leave", "team", "leader", "add-bot", "remove-bot", "start", "resign",
+                          "handover", "rematch", "rematch-accept", "rematch-decline"})
+
+
 def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
     """The waiting room's buttons: join, move, leave, choose a team or its leader, add or
     remove a computer player, start; in play, resign or agree to hand an away player's seat over;
-    once over, offer, accept or decline a rematch."""
+    once over, offer, accept or decline a rematch. Posted by the buttons; a browser that opens
+    such an address (a reload, a link) is sent to the game's page, and an unknown one is a 404."""
+    if what not in SEAT_ACTIONS:
+        raise Http404(f"there is no seat action {what!r}")
     game = _visible_game(request, game_id)
+    if request.method in ("GET", "HEAD"):
+        return redirect(_game_url(game))
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
     if not request.user.is_authenticated:
         messages.error(request, "Sign in or pick a guest name to take a seat.")
         return redirect(_game_url(game))
@@ -221,8 +231,6 @@ def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
         "rematch-accept": lambda: services.accept_rematch(game_id=game.pk, user=request.user),
         "rematch-decline": lambda: services.decline_rematch(game_id=game.pk, user=request.user),
     }
-    if what not in calls:
-        raise Http404(what)
     try:
         calls[what]()
     except (ServiceError, GameError) as exc:

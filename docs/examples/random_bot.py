@@ -114,6 +114,9 @@ def main() -> None:
         if args.vs_computer:
             call("POST", f"/api/games/{game['id']}/bots/")
             call("POST", f"/api/games/{game['id']}/start/")
+        else:
+            print(f"waiting for an opponent: another bot can join with --join {game['id']}, or a player at "
+                  f"{args.url}/games/{game['id']}/ (--vs-computer plays a computer player instead)")
     else:
         game = call("POST", f"/api/games/{args.join}/join/")
         call("POST", f"/api/games/{args.join}/start/")

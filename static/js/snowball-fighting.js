@@ -424,6 +424,12 @@
     var input = q("#sf-name");
     var action = {type: "setup", name: input ? input.value : "", starts: currentStarts()};
     if (ready) action.ready = true;
+    if (input && !action.name.trim()) {  // nothing to send yet: say what is missing, by the field
+      S.setupError = "Write your nom de guerre first, e.g. Jack Frost.";
+      paintSetupError();
+      input.focus();
+      return;
+    }
     S.setupSent = action.name.trim().split(/\s+/).join(" ");
     window.Snowball.send(action);
   }

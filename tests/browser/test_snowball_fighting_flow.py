@@ -182,12 +182,19 @@ def test_two_players_and_a_spectator_play_snowball_fighting(browser, live_server
     for ref in ("A1", "K7", "W13", "W11"):
         expect(ana.locator(f'#sf-map .sf-hex[data-hex="{ref}"] .sf-ref')).to_have_text(ref)
 
+    # Ready with no name yet: Ben's page asks for one by the field and sends nothing
+    old = live_version(ben)
+    ben.click("[data-sf-setup-ready]")
+    expect(ben.locator("#sf-name-error")).to_have_text("Write your nom de guerre first, e.g. Jack Frost.")
+    ben.wait_for_timeout(300)
+    assert live_version(ben) == old
+
     # Ben saving a draft of his setup changes only his own view: Ana's page gets nothing
     ana_before = live_version(ana)
     ben.fill("#sf-name", "Blizzard")
-    old = live_version(ben)
     ben.click("[data-sf-setup-save]")
     _wait_new_version(ben, old)
+    expect(ben.locator("#sf-name-error")).to_be_hidden()
     ana.wait_for_timeout(300)
     assert live_version(ana) == ana_before
 

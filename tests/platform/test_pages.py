@@ -31,6 +31,24 @@ def test_guest_creates_a_private_game_and_a_friend_joins_by_invite():
     assert "Game log" in friend.get(f"/games/{game.pk}/").content.decode()
 
 
+def test_a_seat_actions_address_opened_in_a_browser_leads_to_the_game_and_an_unknown_one_is_not_found():
+    from games.views import SEAT_ACTIONS
+
+    host = Client()
+    host.post("/guest/", {"display_name": "Ana"})
+    host.post("/games/new/snowball-fight/", {"is_public": "on", **_default_options()})
+    game = Game.objects.get()
+    for what in sorted(SEAT_ACTIONS):
+        reply = host.get(f"/games/{game.pk}/{what}/")
+        assert (reply.status_code, reply["Location"]) == (302, f"/games/{game.pk}/"), what
+    assert host.get(f"/games/{game.pk}/abc/").status_code == 404
+    assert host.put(f"/games/{game.pk}/join/").status_code == 405
+    assert host.post(f"/games/{game.pk}/abc/").status_code == 404
+    assert Client().get(f"/games/{game.pk + 1}/join/").status_code == 404  # no such game
+    host.post(f"/games/{game.pk}/add-bot/")  # every name the page posts is still served
+    assert game.seats.filter(is_bot=True).count() == 1
+
+
 def test_guest_registers_and_finds_its_games():
     client = Client()
     client.post("/guest/", {"display_name": "Gus"})

@@ -204,6 +204,12 @@ def test_the_dice_tray_says_what_each_die_is_for_and_offers_every_legal_spend(tr
         for modifier in line["modifiers_without_size"]:
             assert html.escape(modifier["label"]) in page
     assert f'data-to="{line["to"]}"' in page and "was-lof is-visible" in page
+    for viewer in (seat, 1 - seat, None):  # the dice left in the tray, not the Kid's own Command Dice
+        status = re.search(r'<span class="was-step">(.*?)</span>\s*<span class="was-teams-key">', render(s, viewer),
+                           re.DOTALL).group(1)
+        left = len(activation["tray"])
+        assert f"is activating: {left} of the dice rolled left to spend" in re.sub(r"\s+", " ", status)
+        assert f"{kid['command_dice']} Command Di" not in status
     for viewer in (1 - seat, None):
         other = render(s, viewer)
         assert not [a for a in sent(other) if a["type"] not in ("surrender", "set_never_ask")]

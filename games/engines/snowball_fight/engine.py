@@ -90,8 +90,8 @@ OPTIONS: tuple[Option, ...] = (
         kind="multichoice",
         default=(),
         choices=_REPLACEMENTS,
-        help="Replace one or two standard Extreme cards with alternate ones, "
-        "written 'alternate:standard' (e.g. 'raid:barrage').",
+        help="Replace one or two standard Extreme cards with alternate ones (in the API, each "
+        "choice is written 'alternate:standard', e.g. 'raid:barrage').",
     ),
 )
 
