@@ -100,3 +100,23 @@ def test_it_sets_its_kids_up_apart_and_out_of_the_corner_so_each_has_room_to_mov
         assert min(math.dist(kid["pos"], k["pos"]) for k in team_mates) >= 2.0, kid["name"]
         corner = min(math.dist(kid["pos"], c) for c in ((0, 0), (0, 24), (24, 0), (24, 24)))
         assert corner >= 2.0, f"{kid['name']} is set up in its corner, at {kid['pos']}"
+
+
+def test_a_kid_at_a_good_range_but_out_of_sight_moves_to_where_it_can_see_its_target(dice):
+    wall = piece("t1", "house", rect(8.6, 9.5, 9.6, 14.5))  # between the two, at five inches apart
+    s = scene([{"team": 0, "pos": [6, 12], "snowballs": [3]}, {"team": 1, "pos": [12, 12]}], tray=[1, 4],
+              terrain=[wall])
+    terrain = terrain_for(s["terrain"])
+
+    def sees(state) -> bool:
+        bases = [(k, kid["pos"], kid["radius"]) for k, kid in state["kids"].items() if kid["pos"] and not kid["home"]]
+        return line_of_fire(terrain, bases, "k0", "k3")["visible"]
+
+    assert not sees(s)
+    assert R.bot_action(s, 0) == {"type": "move", "die": 1}
+    dice(6)
+    s, _ = act(s, 0, {"type": "move", "die": 1})
+    action = R.bot_action(s, 0)
+    assert action["to"] != [6.0, 12.0], "it stays where it cannot throw"
+    s, _ = act(s, 0, action)
+    assert sees(s)

@@ -27,6 +27,8 @@ View = dict[str, Any]
 
 GOOD_GAP = 5.0
 LOW_DICE = 2
+SIGHT_BONUS = 3.0  # inches off the good range a MOVE gives up to end where its target can be seen
+SIGHT_CHECKED = 30  # the spots nearest the good range whose line of fire a MOVE checks
 PLACE_FROM_CORNER = 4.0  # inches from its corner a Kid is set up at: out of the corner, with room to move
 PLACE_APART = 3.0  # inches a Kid is set up from the Kids already placed, at most, before being nearer the mark
 
@@ -156,7 +158,8 @@ def _spend(view: View, legal: list[Action]) -> Action:
             return new[0]
     moves = [a for a in by_type.get("move", []) if not a.get("slide")]
     slides = [a for a in by_type.get("move", []) if a.get("slide")]
-    if kid["snowballs"] and (moves or slides) and not _good_throws(view, kid, by_type.get("throw", []), 0.4):
+    if kid["snowballs"] and (moves or slides) and not _good_throws(view, kid, by_type.get("throw", []), 0.4) \
+            and not _placed_well(view, kid):
         return _prefer_die(slides or moves, 1)
     aims = [a for a in by_type.get("aim", []) if a["die"] != 6]
     if aims and kid["snowballs"] and (throw_dice or 6 in tray):
@@ -218,25 +221,56 @@ def _seen_by_enemies(view: View, kid: dict[str, Any], spot: list[float]) -> bool
 
 
 def _choose_spot(view: View, legal: Action) -> Action:
-    """Where to move: close to a good range of the nearest enemy, or out of sight when low on dice."""
+    """Where to move: close to a good range of the nearest enemy, where it can be seen to throw
+    at, or out of sight when low on dice. The reachable spots are ranked by their range alone,
+    and only the ``SIGHT_CHECKED`` best are looked at for lines of fire."""
     kid = view["kids"][legal["kid"]]
     region = _region(legal)
     start = legal["from"]
     terrain = terrain_for(view["village"]["terrain"])
-    walker = Walker(terrain, _bases(view), kid["id"], start, kid["radius"],
+    bases = _bases(view)
+    walker = Walker(terrain, bases, kid["id"], start, kid["radius"],
                     extra=tuple(p["id"] for p in view["village"]["terrain"] if p["snowless"])
                     if legal["keeps_off_snowless"] else (), extra_radius=0.0)
     enemies = _enemies(view, kid)
     hide = kid["command_dice"] <= LOW_DICE
-    candidates = _candidates(region, start, legal["roll"])
-    best, best_score = list(start), _spot_score(view, kid, start, enemies, hide, terrain)
-    for spot in sorted(candidates, key=lambda p: -_spot_score(view, kid, p, enemies, hide, terrain))[:12]:
+
+    def score(spot: list[float]) -> float:
+        return _range_score(kid, spot, enemies, hide) + _sight_score(kid, spot, enemies, hide, bases, terrain)
+
+    ranked = sorted(_candidates(region, start, legal["roll"]), key=lambda p: _range_score(kid, p, enemies, hide),
+                    reverse=True)[:SIGHT_CHECKED]
+    best, best_score = list(start), score(start)
+    for spot_score, spot in sorted(((score(p), p) for p in ranked), key=lambda sp: -sp[0])[:12]:
         if walker.path_length(spot, legal["roll"]) is not None:
-            score = _spot_score(view, kid, spot, enemies, hide, terrain)
-            if score > best_score:
-                best, best_score = [round(spot[0], 4), round(spot[1], 4)], score
+            if spot_score > best_score:
+                best = [round(spot[0], 4), round(spot[1], 4)]
             break
     return {"type": "move_to", "to": best}
+
+
+def _placed_well(view: View, kid: dict[str, Any]) -> bool:
+    """Whether the Kid already stands about ``GOOD_GAP`` from its nearest enemy, with that enemy
+    in its line of fire: a MOVE would end where it started."""
+    enemies = _enemies(view, kid)
+    if not enemies:
+        return False
+    gap = min(distance(kid["pos"], e["pos"]) - kid["radius"] - e["radius"] for e in enemies)
+    return abs(gap - GOOD_GAP) <= 1.5 and _sight_score(kid, kid["pos"], enemies, False, _bases(view),
+                                                       terrain_for(view["village"]["terrain"])) > 0
+
+
+def _sight_score(kid: dict[str, Any], spot: list[float], enemies: list[dict[str, Any]], hide: bool, bases: list,
+                 terrain: Any) -> float:
+    """What the lines of fire from ``spot`` add to its score: hiding, -4 for each enemy that could
+    throw at the Kid there; otherwise ``SIGHT_BONUS`` when the nearest enemy could be thrown at."""
+    if not enemies:
+        return 0.0
+    moved = [(i, spot if i == kid["id"] else pos, r) for i, pos, r in bases]
+    if hide:
+        return -4.0 * sum(1 for e in enemies if line_of_fire(terrain, moved, e["id"], kid["id"])["visible"])
+    target = min(enemies, key=lambda e: distance(spot, e["pos"]) - e["radius"])
+    return SIGHT_BONUS if line_of_fire(terrain, moved, kid["id"], target["id"])["visible"] else 0.0
 
 
 def _candidates(region: np.ndarray, start: list[float], roll: float) -> list[list[float]]:
@@ -250,20 +284,14 @@ def _candidates(region: np.ndarray, start: list[float], roll: float) -> list[lis
     return [[float(x), float(y)] for x, y in zip(xs[inside], ys[inside])]
 
 
-def _spot_score(view: View, kid: dict[str, Any], spot: list[float], enemies: list[dict[str, Any]], hide: bool,
-                terrain: Any) -> float:
+def _range_score(kid: dict[str, Any], spot: list[float], enemies: list[dict[str, Any]], hide: bool) -> float:
+    """How good ``spot``'s range to the nearest enemy is: near ``GOOD_GAP``, or far when hiding;
+    never within reach of a shove."""
     if not enemies:
         return 0.0
-    gaps = [distance(spot, e["pos"]) - kid["radius"] - e["radius"] for e in enemies]
-    nearest = min(gaps)
+    nearest = min(distance(spot, e["pos"]) - kid["radius"] - e["radius"] for e in enemies)
     score = -abs(nearest - GOOD_GAP) if not hide else min(nearest, 10.0)
-    if nearest < 1.2:
-        score -= 5
-    if hide:
-        bases = [(i, spot if i == kid["id"] else pos, r) for i, pos, r in _bases(view)]
-        seen = sum(1 for e in enemies if line_of_fire(terrain, bases, e["id"], kid["id"])["visible"])
-        score -= 4 * seen
-    return score
+    return score - 5 if nearest < 1.2 else score
 
 
 def random_action(view: View, rng: random.Random) -> Action:
