@@ -179,7 +179,7 @@
 
   function render() {
     clear(ctx.under); clear(ctx.over);
-    ctx.labelBoxes = [];
+    ctx.labelBoxes = obstacleLabelBoxes();
     $all("#jb-table .is-selected, #jb-table .is-target, #jb-table .is-blocker").forEach(function (el) {
       el.classList.remove("is-selected", "is-target", "is-blocker");
     });
@@ -309,6 +309,22 @@
     ctx.labelBoxes.push(best.box);
     var leader = best.spot[3] && leaderOf(best.box, best.spot[3], clearance);
     if (leader) svgEl("line", {x1: leader[0][0], y1: leader[0][1], x2: leader[1][0], y2: leader[1][1], "class": "jb-leader"}, ctx.over);
+  }
+
+  // The boxes of the obstructions' own labels (drawn with the table), in the labels' layer's
+  // units: a label placed on the table keeps off them as it keeps off the labels placed before it.
+  function obstacleLabelBoxes() {
+    var toLayer = ctx.over.getScreenCTM();
+    if (!toLayer) return [];
+    toLayer = toLayer.inverse();
+    return $all("#jb-table .jb-obs-label").map(function (el) {
+      var r = el.getBoundingClientRect(), corners = [[r.left, r.top], [r.right, r.bottom]].map(function (p) {
+        var q = ctx.svg.createSVGPoint();
+        q.x = p[0]; q.y = p[1];
+        return q.matrixTransform(toLayer);
+      });
+      return [corners[0].x, corners[0].y, corners[1].x, corners[1].y];
+    });
   }
 
   function labelCost(box) {

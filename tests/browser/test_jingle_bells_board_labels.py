@@ -72,3 +72,31 @@ def test_a_throw_in_the_open_keeps_its_labels_by_the_line_and_the_pieces(browser
     assert page.locator("#jb-over .jb-leader").count() == 0
     assert page.evaluate(COVERED_JS) == []
     page.close()
+
+
+OVERLAPS_JS = """
+(selector) => {
+  const out = [];
+  const boxes = [...document.querySelectorAll('#jb-table .jb-obs-label')].map(l => [l.textContent, l.getBoundingClientRect()]);
+  for (const label of document.querySelectorAll(selector)) {
+    const a = label.getBoundingClientRect();
+    for (const [name, b] of boxes) {
+      if (Math.min(a.right, b.right) > Math.max(a.left, b.left) && Math.min(a.bottom, b.bottom) > Math.max(a.top, b.top))
+        out.push(label.textContent + ' over ' + name);
+    }
+  }
+  return out;
+}
+"""
+
+
+def test_a_selected_characters_ring_labels_keep_off_the_obstructions_labels(browser):
+    """Paul stands one Move below a bird bath: the Move ring's label, at the ring's top, would
+    sit on the bird bath's own label."""
+    bath = {"id": "t0", "label": "bird bath", "points": [[18.5, 3.5], [21.5, 3.5], [21.5, 6.5], [18.5, 6.5]]}
+    s = battle({"Paul": [5]}, {"Paul": [20.0, 14.3]}, obstructions=[bath])
+    page = page_for(browser, s, 0)
+    page.locator('#jb-board .jb-row[data-select="Paul"], #jb-board [data-select="Paul"]').first.click()
+    assert page.locator("#jb-over .jb-ring-label.m").count() == 1
+    assert page.evaluate(OVERLAPS_JS, "#jb-over .jb-ring-label") == []
+    page.close()
