@@ -134,7 +134,7 @@ def rated_tag(*, rated: bool | None, players: list[dict[str, Any]]) -> dict[str,
     if rated is False:
         return {"state": "false", "label": "Unrated",
                 "title": "This game changes nobody's rating: a guest or a computer player sits at the table"}
-    if any(not p["empty"] and p["username"] is None for p in players):
+    if any(not p.get("empty") and p.get("username", "") is None for p in players):
         return {"state": "false", "label": "Unrated",
                 "title": "This game will not be rated: a guest or a computer player sits at the table"}
     return {"state": "undecided", "label": "Rated if all seats sign in",

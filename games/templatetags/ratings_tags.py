@@ -15,7 +15,7 @@ def rated_note(game) -> str:
 
 @register.filter
 def rated_tag(payload: dict) -> dict[str, str]:
-    return ratings.rated_tag(rated=payload["rated"], players=payload["players"])
+    return ratings.rated_tag(rated=payload.get("rated"), players=payload.get("players") or [])
 
 
 @register.inclusion_tag("games/rating_changes.html")
