@@ -10,6 +10,7 @@ import functools
 import uuid
 from typing import Any, Callable
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
@@ -47,7 +48,9 @@ def api_view(methods: set[str], *, login: bool = True, body: inputs.Shape | None
                 return _error(exc.code, str(exc), 422)
 
         def _answer(request: HttpRequest, view: Callable, args: tuple, kwargs: dict) -> JsonResponse:
-            raw = request.body if request.method == "POST" else b""  # before the CSRF check reads a form body
+            raw = _body(request) if request.method == "POST" else b""  # before the CSRF check reads a form body
+            if raw is None:
+                return _error("too_large", f"the body may be at most {MAX_BODY_BYTES} bytes", 413)
             if "game_id" in kwargs:
                 kwargs["game_id"] = _game_id(kwargs["game_id"])
             header = request.headers.get("Authorization")
@@ -69,14 +72,28 @@ def api_view(methods: set[str], *, login: bool = True, body: inputs.Shape | None
                 return _error("unauthenticated", "send Authorization: Token <key>", 401)
             cleaned: dict[str, Any] = {}
             if request.method == "POST":
-                if len(raw) > MAX_BODY_BYTES:
-                    return _error("too_large", f"the body may be at most {MAX_BODY_BYTES} bytes", 413)
                 cleaned = inputs.body(raw, body or inputs.EMPTY_BODY)
             return view(request, cleaned, *args, **kwargs)
 
         return wrapper
 
     return decorate
+
+
+def _body(request: HttpRequest) -> bytes | None:
+    """The request's body, or None when it is over ``MAX_BODY_BYTES``: one that says it is longer
+    is not read at all, and one past Django's own limit for a body in memory is refused there."""
+    try:
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        declared = 0
+    if declared > MAX_BODY_BYTES:
+        return None
+    try:
+        raw = request.body
+    except RequestDataTooBig:
+        return None
+    return raw if len(raw) <= MAX_BODY_BYTES else None
 
 
 def _game_id(value: Any) -> int:

@@ -72,6 +72,18 @@ def test_errors_say_what_was_wrong(make_user):
     assert ana.get("/api/games/99999/").status_code == 404
 
 
+@pytest.mark.parametrize("size", [16 * 1024 + 1, 3 * 1024 * 1024])
+def test_a_body_over_the_limit_is_refused_as_too_large_whatever_its_size(make_user, size, caplog):
+    """Past 16 KiB, and past Django's own 2.5 MiB limit for a body in memory, the same JSON 413."""
+    ana = _bot(make_user("Ana"))
+    for url in ("/api/games/", "/api/games/1/actions/"):
+        answer = ana.post(url, data=b'{"game_type": "snowball-fight", "pad": "' + b"x" * size + b'"}',
+                          content_type="application/json")
+        assert answer.status_code == 413 and answer.json()["error"]["code"] == "too_large", url
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "WARNING") and r.exc_info]
+    assert ana.get("/api/games/?mine=1").json()["games"] == []
+
+
 def test_session_posts_need_csrf(make_user):
     client = Client(enforce_csrf_checks=True)
     client.force_login(make_user("Ana"))
