@@ -205,10 +205,12 @@ class Boolean:
 @dataclass(frozen=True)
 class Object:
     """A JSON object (already checked by ``check_value``); with ``from_text``, also JSON text
-    holding one, as the page's form sends an action. ``needs`` names keys it must have."""
+    holding one, as the page's form sends an action. ``needs`` names keys it must have, as text
+    when ``texts_at_most`` is set, which also caps every text anywhere inside it."""
 
     needs: tuple[str, ...] = ()
     from_text: bool = False
+    texts_at_most: int | None = None
 
     def clean(self, value: Any, name: str) -> dict:
         if self.from_text and isinstance(value, str):
@@ -218,7 +220,25 @@ class Object:
         for key in self.needs:
             if key not in value:
                 raise InputError(f'"{name}" must have a "{key}"', field=name)
+            if self.texts_at_most is not None and not isinstance(value[key], str):
+                raise InputError(f'"{name}.{key}" must be text, got {_kind(value[key])}', field=name)
+        if self.texts_at_most is not None:
+            _check_texts_at_most(value, self.texts_at_most, path=name)
         return value
+
+
+def _check_texts_at_most(value: Any, limit: int, *, path: str) -> None:
+    """Every text in ``value`` (keys too) at most ``limit`` characters; the error names where."""
+    if isinstance(value, str):
+        if len(value) > limit:
+            raise InputError(f'"{path}" must be at most {limit} characters, got {len(value)}', field=path)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_texts_at_most(key, limit, path=f"{path} key")
+            _check_texts_at_most(item, limit, path=f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _check_texts_at_most(item, limit, path=f"{path}[{index}]")
 
 
 @dataclass(frozen=True)
@@ -288,12 +308,13 @@ class Shape:
 
 ACTION_ID = Text(1, 64)
 VERSION = Integer(0, MAX_SAFE_INTEGER)
-GAME_ACTION = Object(needs=("type",))
+ACTION_TEXT_MAX = 64  # no text any game's action holds is longer (a nom de guerre: 24)
+GAME_ACTION = Object(needs=("type",), texts_at_most=ACTION_TEXT_MAX)
 
 FRAME_TYPE = Shape("a frame", {"type": Choice(("action", "refresh", "ping", "chat", "chat_publish"))})
 ACTION_FRAME = Shape("an action frame", {"action": GAME_ACTION, "action_id": ACTION_ID, "version": VERSION})
 PAGE_ACTION_FRAME = Shape("an action frame", {
-    "action": Object(needs=("type",), from_text=True), "action_id": ACTION_ID,
+    "action": Object(needs=("type",), from_text=True, texts_at_most=ACTION_TEXT_MAX), "action_id": ACTION_ID,
     "version": Integer(0, MAX_SAFE_INTEGER, from_text=True)})
 
 CHAT_MAX_CHARACTERS = 500

@@ -282,8 +282,11 @@ def test_options_are_described_for_the_creation_form():
     assert names["alternates"].kind == "multichoice"
     assert ("raid:barrage", "Raid / Refined Upgrade replaces Barrage / Snatch and Run") in \
         names["alternates"].choices
-    assert RULESET.new_game(players=2, options={"alternates": "raid:barrage"}, seed=1)["options"] == \
+    assert RULESET.new_game(players=2, options={"alternates": ["raid:barrage"]}, seed=1)["options"] == \
         {"draft": "draft", "alternates": ["raid:barrage"]}
+    for written in ("raid:barrage", "", {"raid": "barrage"}):  # a list, as the game summary then echoes it
+        with pytest.raises(BadAction, match="option alternates must be a list"):
+            RULESET.new_game(players=2, options={"alternates": written}, seed=1)
 
 
 @pytest.mark.parametrize("players", [1, 7, 0, "3"])

@@ -71,3 +71,43 @@ def test_the_error_names_the_path_to_the_fault():
         inputs.check_value({"action": {"a\ud800": 1}}, what="the frame")
     with pytest.raises(inputs.InputError, match=r"integer beyond .*\(at version\)"):
         inputs.check_value({"version": 2**53}, what="the frame")
+
+
+SIZED_TEXT = st.integers(0, inputs.ACTION_TEXT_MAX + 2).map(lambda n: "x" * n)
+ACTIONS = st.builds(lambda rest, kind: {**rest, "type": kind},
+                    st.dictionaries(SIZED_TEXT, st.recursive(SIZED_TEXT | st.integers(),
+                                                             lambda inner: st.lists(inner, max_size=3), max_leaves=5),
+                                    max_size=3),
+                    SIZED_TEXT.filter(bool))
+
+
+def too_long(value) -> bool:
+    if isinstance(value, str):
+        return len(value) > inputs.ACTION_TEXT_MAX
+    if isinstance(value, dict):
+        return any(too_long(k) or too_long(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(too_long(v) for v in value)
+    return False
+
+
+@settings(max_examples=examples(300), deadline=None, database=None)
+@given(ACTIONS)
+@example({"type": "play", "card": "c" * inputs.ACTION_TEXT_MAX})  # the longest text taken
+@example({"type": "play", "card": "c" * (inputs.ACTION_TEXT_MAX + 1)})  # one more: refused
+def test_an_action_holding_a_text_longer_than_any_game_takes_is_refused_and_never_echoed(action):
+    """No game's action holds a text of more than ACTION_TEXT_MAX characters, so the rules
+    never see one, and no error message quotes thousands of characters back."""
+    if not too_long(action):
+        assert inputs.GAME_ACTION.clean(action, "action") == action
+        return
+    with pytest.raises(inputs.InputError) as refused:
+        inputs.GAME_ACTION.clean(action, "action")
+    assert refused.value.code == "bad_request"
+    assert f"must be at most {inputs.ACTION_TEXT_MAX} characters" in refused.value.message
+    assert "x" * (inputs.ACTION_TEXT_MAX + 1) not in refused.value.message
+
+
+def test_an_action_type_that_is_not_text_is_named_as_such():
+    with pytest.raises(inputs.InputError, match=r'"action\.type" must be text, got an integer'):
+        inputs.GAME_ACTION.clean({"type": 3}, "action")

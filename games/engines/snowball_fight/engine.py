@@ -135,10 +135,8 @@ def normalize_options(options: dict[str, Any] | None) -> dict[str, Any]:
     if draft not in ("draft", "quick"):
         raise BadAction(f"option draft must be 'draft' or 'quick', got {shown(draft)}")
     alternates = options.get("alternates", [])
-    if isinstance(alternates, str):
-        alternates = [a.strip() for a in alternates.split(",") if a.strip()]
     if not isinstance(alternates, (list, tuple)) or not all(isinstance(a, str) for a in alternates):
-        raise BadAction("option alternates must be a list like ['raid:barrage']")
+        raise BadAction(f"option alternates must be a list like ['raid:barrage'], got {shown(alternates)}")
     if len(alternates) > 2:
         raise BadAction(f"at most two Extreme cards may be replaced, got {len(alternates)}")
     replaced: dict[str, str] = {}
