@@ -160,7 +160,7 @@ def start_problem(ruleset: Ruleset, *, num_teams: int, players: list[dict[str, A
     """
     empty = [p["seat"] + 1 for p in players if p["empty"]]
     if empty:
-        return f"seat{'s' if len(empty) > 1 else ''} {', '.join(map(str, empty))} {'are' if len(empty) > 1 else 'is'} still empty"
+        return f"Seat{'s' if len(empty) > 1 else ''} {', '.join(map(str, empty))} {'are' if len(empty) > 1 else 'is'} still empty"
     if num_teams == 0:
         return None
     teams = [p["team"] for p in players]

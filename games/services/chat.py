@@ -100,9 +100,9 @@ def _pair_channel_key(players: list[dict[str, Any]], seat: int, other: int) -> s
     if other == seat:
         raise BadRequest("that is your own seat")
     if players[other]["empty"]:
-        raise BadRequest(f"seat {other + 1} is empty")
+        raise BadRequest(f"Seat {other + 1} is empty", seat=other)
     if not talk.has_talked(players[other]):
-        raise Forbidden(f"seat {other + 1} is a computer player: it cannot chat")
+        raise Forbidden(f"Seat {other + 1} is a computer player: it cannot chat", seat=other)
     return talk.pair_key((seat, other))
 
 

@@ -77,7 +77,7 @@ def move_seat(*, game_id: int, user, number: int) -> Game:
         if number is None:
             raise BadRequest("say which empty seat to move to")
         if number == current.number:
-            raise Conflict(f"you are already in seat {number + 1}")
+            raise Conflict(f"you are already in Seat {number + 1}", seat=number)
         target = _empty_seat(game, number)
         team, leads = current.team, current.is_team_leader
         current.user, current.team, current.is_team_leader = None, None, False
@@ -123,7 +123,7 @@ def remove_bot(*, game_id: int, user, number: int | None) -> Game:
             raise BadRequest(f"seat must be 0 to {game.num_seats - 1}, got {number!r}")
         seat = game.seats.filter(number=number, is_bot=True).first()
         if seat is None:
-            raise BadRequest(f"seat {number + 1} has no computer player")
+            raise BadRequest(f"Seat {number + 1} has no computer player", seat=number)
         seat.is_bot, seat.team, seat.is_team_leader = False, None, False
         seat.save(update_fields=["is_bot", "team", "is_team_leader"])
         return bump(game)
@@ -148,8 +148,8 @@ def choose_team(*, game_id: int, user, team: int, number: int | None = None) -> 
                 raise BadRequest(f"seat must be 0 to {game.num_seats - 1}, got {number!r}")
             if not seat.is_bot:
                 whose = "empty" if seat.is_empty else "another player's"
-                raise Forbidden(f"seat {number + 1} is {whose}; a team is chosen by its own player, "
-                                "or for a computer player")
+                raise Forbidden(f"Seat {number + 1} is {whose}; a team is chosen by its own player, "
+                                "or for a computer player", seat=number)
         if seat.team != team:
             seat.team, seat.is_team_leader = team, False
             seat.save(update_fields=["team", "is_team_leader"])
@@ -171,13 +171,13 @@ def choose_leader(*, game_id: int, user, number: int | None) -> Game:
             raise BadRequest(f"seat must be 0 to {len(seats) - 1}, got {number!r}")
         target = seats[number]
         if target.is_empty or target.team is None:
-            raise Conflict(f"seat {number + 1} is empty; only a seated player can lead a team")
+            raise Conflict(f"Seat {number + 1} is empty; only a seated player can lead a team", seat=number)
         own = next((s for s in seats if s.user_id == user.pk), None)
         if own is None:
             raise NotSeated("you have no seat at this game; sit down first")
         if own.team != target.team:
-            raise Forbidden(f"seat {number + 1} is on {tables.team_name(target.team)}; only its own team "
-                            "chooses its leader")
+            raise Forbidden(f"Seat {number + 1} is on {tables.team_name(target.team)}; only its own team "
+                            "chooses its leader", seat=number)
         for seat in seats:
             leads = seat is target
             if seat.team == target.team and seat.is_team_leader != leads:
@@ -242,6 +242,6 @@ def _empty_seat(game: Game, number: int | None) -> Seat:
         raise BadRequest(f"seat must be 0 to {len(seats) - 1}, got {number!r}")
     seat = seats[number]
     if not seat.is_empty:
-        raise Conflict(f"seat {number + 1} is taken")
+        raise Conflict(f"Seat {number + 1} is taken", seat=number)
     return seat
 

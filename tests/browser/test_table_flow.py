@@ -102,7 +102,7 @@ def test_four_players_choose_seats_and_teams_and_a_computer_player_fills_the_las
     expect(ana.locator(".team-chip[data-team='1']")).to_contain_text("Cy, Dee")
     _row(dee, 3).locator("button:has-text('Leave seat')").click()
     expect(_row(ana, 3)).to_contain_text("empty")
-    expect(ana.locator(".start-problem")).to_contain_text("seat 4 is still empty")
+    expect(ana.locator(".start-problem")).to_contain_text("Seat 4 is still empty")
     _row(ana, 3).locator("button:has-text('Add computer player')").click()
     expect(_row(ana, 3)).to_contain_text("Computer 4")
     expect(_team_of(cy, 3)).to_have_text("Blue")

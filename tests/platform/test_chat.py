@@ -363,7 +363,7 @@ def test_who_may_write_where(make_user):
         (Forbidden, "spectators of this game may only read", dict(user=users["Eve"], channel="table")),
         (NotSeated, "spectators have no team channel", dict(user=users["Eve"], channel="team")),
         (NotSeated, "spectators have no pair channel", dict(user=users["Eve"], channel="pair", to=0)),
-        (Forbidden, "seat 5 is a computer player", dict(user=users["Ana"], channel="pair", to=4)),
+        (Forbidden, "Seat 5 is a computer player", dict(user=users["Ana"], channel="pair", to=4)),
         (BadRequest, "that is your own seat", dict(user=users["Ana"], channel="pair", to=0)),
         (BadRequest, 'needs "to"', dict(user=users["Ana"], channel="pair")),
         (BadRequest, "seat must be 0 to 4", dict(user=users["Ana"], channel="pair", to=7)),

@@ -117,9 +117,9 @@ def test_players_sit_in_a_chosen_seat_move_and_leave(make_user):
     assert names[3] == "(empty seat 4)" and names[4] == "Ben"
 
     before = _version(game)
-    with pytest.raises(Conflict, match="seat 2 is taken"):
+    with pytest.raises(Conflict, match="Seat 2 is taken"):
         services.move_seat(game_id=game.pk, user=ben, number=1)
-    with pytest.raises(Conflict, match="already in seat 5"):
+    with pytest.raises(Conflict, match="already in Seat 5"):
         services.move_seat(game_id=game.pk, user=ben, number=4)
     with pytest.raises(BadRequest, match="seat must be 0 to 4, got 5"):
         services.move_seat(game_id=game.pk, user=ben, number=5)
@@ -148,7 +148,7 @@ def test_the_creator_or_a_seated_player_fills_empty_seats_with_computer_players(
         services.add_bot(game_id=game.pk, user=stranger, number=3)
     with pytest.raises(Forbidden):
         services.remove_bot(game_id=game.pk, user=stranger, number=2)
-    with pytest.raises(BadRequest, match="seat 1 has no computer player"):
+    with pytest.raises(BadRequest, match="Seat 1 has no computer player"):
         services.remove_bot(game_id=game.pk, user=ana, number=0)
     with pytest.raises(BadRequest, match="say which seat's computer player"):
         services.remove_bot(game_id=game.pk, user=ana, number=None)
@@ -165,7 +165,7 @@ def test_a_five_seat_table_starts_full_and_plays_to_the_end(make_user):
     game = services.create_game(creator=ana, game_type=TABLE.slug, num_seats=5)
     services.join_seat(game_id=game.pk, user=ben, number=2)
     services.add_bot(game_id=game.pk, user=ana, number=4)
-    with pytest.raises(Conflict, match="seats 2, 4 are still empty"):
+    with pytest.raises(Conflict, match="Seats 2, 4 are still empty"):
         services.start_game(game_id=game.pk, user=ana)
     services.join_seat(game_id=game.pk, user=cy, number=1)
     services.add_bot(game_id=game.pk, user=ben, number=3)
@@ -232,9 +232,9 @@ def test_a_bad_team_choice_is_refused_and_changes_nothing(make_user):
         services.choose_team(game_id=game.pk, user=ben, team=2)
     with pytest.raises(BadRequest, match="team must be 0 to 1, got -1"):
         services.join_seat(game_id=game.pk, user=cy, team=-1)
-    with pytest.raises(Forbidden, match="seat 1 is another player's"):
+    with pytest.raises(Forbidden, match="Seat 1 is another player's"):
         services.choose_team(game_id=game.pk, user=ben, team=1, number=0)
-    with pytest.raises(Forbidden, match="seat 4 is empty"):
+    with pytest.raises(Forbidden, match="Seat 4 is empty"):
         services.choose_team(game_id=game.pk, user=ben, team=1, number=3)
     with pytest.raises(NotSeated):
         services.choose_team(game_id=game.pk, user=cy, team=1)

@@ -69,7 +69,7 @@ def test_a_four_seat_table_with_two_teams_from_creation_to_the_start(make_user):
     assert "Red has 3, Blue has 1" in message
     _post(cy, f"{url}/team/", {"team": 1})
     _post(ana, f"{url}/remove-bot/", {"seat": 2})
-    assert "seat 3 is still empty" in _error(_post(ana, f"{url}/start/"), 409, "conflict")
+    assert "Seat 3 is still empty" in _error(_post(ana, f"{url}/start/"), 409, "conflict")
     _post(cy, f"{url}/bots/", {"seat": 2, "team": 1})
     started = _post(ben, f"{url}/start/").json()
     assert started["status"] == "active"
@@ -97,12 +97,14 @@ def test_bad_seat_and_team_requests_are_refused_with_what_was_wrong_and_change_n
     assert '"team" is required' in _error(_post(ana, f"{url}/team/"), 400, "bad_request")
     assert "team must be 0 to 1, got 2" in _error(_post(ana, f"{url}/team/", {"team": 2}), 400, "bad_request")
     assert '"team" must be an integer' in _error(_post(ana, f"{url}/team/", {"team": True}), 400, "bad_request")
-    assert "seat 1 is taken" in _error(_post(ben, f"{url}/join/", {"seat": 0}), 409, "conflict")
+    taken = _post(ben, f"{url}/join/", {"seat": 0})  # the page's "Seat 1"; the error names it both ways
+    assert "Seat 1 is taken" in _error(taken, 409, "conflict") and taken.json()["error"]["seat"] == 0
     assert "sit down first" in _error(_post(ben, f"{url}/move/", {"seat": 2}), 403, "not_seated")
     assert "only a seated player" in _error(_post(ben, f"{url}/start/"), 403, "not_seated")
     assert "seat must be 0 to 3, got 4" in _error(_post(ana, f"{url}/move/", {"seat": 4}), 400, "bad_request")
     assert _error(_post(ben, f"{url}/bots/", {"seat": 1}), 403, "forbidden")
-    assert "has no computer player" in _error(_post(ana, f"{url}/remove-bot/", {"seat": 1}), 400, "bad_request")
+    no_bot = _post(ana, f"{url}/remove-bot/", {"seat": 1})
+    assert "Seat 2 has no computer player" in _error(no_bot, 400, "bad_request") and no_bot.json()["error"]["seat"] == 1
     assert "unknown operation" in _error(_post(ana, f"{url}/sit-on-lap/"), 404, "not_found")
     assert ana.get(f"{url}/").json()["version"] == version
 
