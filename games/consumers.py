@@ -574,7 +574,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
                 answer = await db_call(services.consent_to_publish)(
                     game_id=self.game_id, user=self.user, with_seat=frame["with"])
         except ServiceError as exc:
-            await self.send_error(exc.code, exc.message, about=kind)
+            await self.send_error(exc.code, exc.message, about=kind, seat=exc.details.get("seat"))
             return
         except Exception:
             log.exception("game %s: a %s frame of seat %s failed", self.game_id, kind, self.seat)

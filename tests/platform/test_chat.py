@@ -702,6 +702,10 @@ async def test_every_chat_frame_refused_at_the_boundary_says_it_is_about_chat(si
         assert (error["code"], error.get("about")) == (code, kind), text[:80]
     await comm.send_to(text_data='{"type": "action", "action": {"type": "take"}, "action_id": "", "version": 1}')
     assert "about" not in await next_of(comm, "error")
+    await asyncio.sleep(0.06)
+    await comm.send_to(text_data='{"type": "chat", "channel": "pair", "to": 4, "text": "hi"}')  # a computer player
+    error = await next_of(comm, "error")
+    assert (error["code"], error["seat"]) == ("forbidden", 4) and error["message"].startswith("Seat 5 ")
     await comm.disconnect()
     assert await database_sync_to_async(ChatMessage.objects.count)() == 0
 
