@@ -40,8 +40,8 @@ def resign(*, game_id: int, user) -> Game:
         state = _load_state(game, ruleset)
         state, events = resigned_state(ruleset, state, seat)
         name = display_name(user)
-        events = [*events, {"type": "resign", "seat": seat,
-                            "text": f"{name} resigns; a computer player takes their seat"}]
+        resign_event = {"type": "resign", "seat": seat, "text": f"{name} resigns; a computer player takes their seat"}
+        events = [*events, resign_event]
         game.version += 1
         game.log_length += 1
         logged = [ActionRecord(game=game, seq=game.log_length, seat=seat, action={"type": "resign"},
@@ -54,14 +54,18 @@ def resign(*, game_id: int, user) -> Game:
         game.prompts = {**game.prompts, "resigned": sorted(resigned + [seat]), "away": away, "handover": handover,
                         "seats_changed": game.version}
         write = _prepare_write(game, ruleset, state, logged)
-        if ruleset.outcome(state) is None:
+        over = ruleset.outcome(state) is not None
+        if not over:
             winners = _last_side_standing(game)
             if winners is not None:
+                over = True
                 _end_by_resignation(game, ruleset, state, winners, write)
             else:
                 arrivals: list[Arrival] = []
                 state = run_automatic(game, ruleset, state, logged, arrivals)
                 write = _prepare_write(game, ruleset, state, logged, arrivals=arrivals)
+        if over:  # no computer player takes a seat in a game that is over
+            resign_event["text"] = f"{name} resigns"
         _commit(write)
         return game
 

@@ -55,7 +55,8 @@ def test_a_game_by_the_day_is_created_played_and_resigned(browser, table_server,
     assert messages and "You lose it" in messages[0]
     expect(ana.locator(".result-line")).to_contain_text("Ana wins!")
     expect(ana.locator(".result-line")).to_contain_text("Ben resigned")
-    expect(ana.locator("#log-lines")).to_contain_text("Ben resigns; a computer player takes their seat")
+    expect(ana.locator("#log-lines li").first).to_have_text("Ben resigns")
+    expect(ana.locator(".players .player[data-seat='1']")).not_to_contain_text("computer")
     expect(ana.locator("#resign")).to_have_count(0)
     assert not ana.title().startswith("(Your turn)")
     shot(ana, "pace-03-resigned")
