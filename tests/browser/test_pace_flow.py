@@ -45,6 +45,9 @@ def test_a_game_by_the_day_is_created_played_and_resigned(browser, table_server,
     expect(ana).to_have_title(f"(Your turn) {TABLE.name} #{game_url.rstrip('/').rsplit('/', 1)[1]} · Snowball")
     assert not ben.title().startswith("(Your turn)")
     expect(ana.locator(".prompt-bar .countdown")).to_contain_text("h")  # hours left, not seconds
+    expect(ben.locator(".prompt-bar.idle")).to_contain_text("Waiting for Ana")  # the others see her clock too
+    expect(ben.locator(".prompt-bar.idle .countdown")).to_contain_text("h")
+    shot(ben, "pace-02-waiting")
     shot(ana, "pace-02-your-turn")
 
     messages: list[str] = []
