@@ -44,8 +44,10 @@ def test_a_learn_game_is_a_private_started_game_against_computer_players_with_hi
     assert payload["prompt"] is not None  # the computer players have moved; the player is asked
     assert 'id="hints"' in html and "Show hints" in html
     assert payload["prompt"]["text"].split(":")[0].replace("'", "&#x27;") in html
-    for kind in {a["type"] for a in payload["legal_actions"]}:
+    for kind in {a["type"] for a in payload["legal_actions"]} - {"deadline"}:
         assert f'<li data-type="{kind}">' in html
+    panel = html.split('id="hints"', 1)[1].split("</section>", 1)[0]
+    assert 'data-type="deadline"' not in panel and "Let the time run out" not in panel  # no clock in a Learn game
 
     ids = rule_ids(client, slug)
     hints = hints_for(game, payload)

@@ -149,7 +149,11 @@ def not_offered(state: dict[str, Any], seat: int, legal_actions: list[dict[str, 
 def hints(*, prompt: dict[str, Any] | None, legal_actions: list[dict[str, Any]],
           state: dict[str, Any] | None = None, seat: int | None = None) -> dict[str, Any] | None:
     """What the prompt asks, what each offered action does, and, while orders are written, why an
-    order is not offered in a segment (a throw, collecting) and how far a move reaches."""
+    order is not offered in a segment (a throw, collecting) and how far a move reaches. Letting
+    the time run out is not offered when the prompt says no clock runs (its ``deadline`` None, as
+    the site's prompt of a Learn game says)."""
     missing = not_offered(state, seat, legal_actions) if prompt is not None and state is not None \
         and seat is not None else []
+    if prompt is not None and "deadline" in prompt and prompt["deadline"] is None:
+        legal_actions = [a for a in legal_actions if a.get("type") != "deadline"]
     return build(prompt=prompt, legal_actions=legal_actions, explained=EXPLAINED, not_offered=missing, labels=LABELS)
