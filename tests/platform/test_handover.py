@@ -188,6 +188,9 @@ def test_the_page_offers_the_button_to_the_others_only(make_user):
     pages["cy"].post(f"/games/{game.pk}/handover/", {"seat": "1"}, HTTP_HX_REQUEST="true")
     page = pages["ana"].get(f"/games/{game.pk}/").content.decode()
     assert "handed over" in page and "the table hands Ben&#x27;s seat to a computer player" in page
+    told = "The table handed your seat to a computer player: you are watching"
+    assert told in pages["ben"].get(f"/games/{game.pk}/").content.decode()  # Ben, back, is told why he watches
+    assert told not in page and told not in pages["zoe"].get(f"/games/{game.pk}/").content.decode()
 
 
 @pytest.mark.django_db(transaction=True)
