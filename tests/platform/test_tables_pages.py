@@ -83,7 +83,7 @@ def test_the_waiting_room_shows_every_seat_with_the_buttons_each_viewer_may_use(
     assert _buttons(rows[4]) == ["Red", "Blue", "Remove"]  # a computer player's team is chosen for it
     assert _buttons(rows[0]) == []  # Ana's seat: hers to change
     assert "team-blue" in rows[2] and "Blue" in rows[2] and "team-red" in rows[0]
-    assert "Not ready to start: seats 2, 4 are still empty." in as_ben
+    assert "Not ready to start: Seats 2, 4 are still empty." in as_ben
     assert re.search(r'id="start-game"[^>]*disabled', as_ben)
 
     as_cy = _client(cy).get(f"/games/{game.pk}/").content.decode()
@@ -110,7 +110,7 @@ def test_the_waiting_room_buttons_move_choose_a_team_and_start(make_user):
     refused = as_ben.post(f"/games/{game.pk}/team/", {"team": "7"}, follow=True)
     assert "team must be 0 to 1, got 7" in refused.content.decode()
     htmx = as_ben.post(f"/games/{game.pk}/move/", {"seat": "2"}, HTTP_HX_REQUEST="true")
-    assert 'data-code="conflict"' in htmx.content.decode() and "seat 3 is taken" in htmx.content.decode()
+    assert 'data-code="conflict"' in htmx.content.decode() and "Seat 3 is taken" in htmx.content.decode()
     assert _client(dee).post(f"/games/{game.pk}/team/", {"team": "1"}, follow=True).content.decode().count(
         "you have no seat at this game") == 1
 

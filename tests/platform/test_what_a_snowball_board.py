@@ -141,9 +141,9 @@ def test_placing_draws_the_allowed_area_within_six_inches_of_the_teams_corners(d
 @example(corner=0, dx=1.2, dy=1.2, placed=1)  # on the drawn edge of Rudy's base, which the engine refuses
 def test_a_point_inside_the_drawn_set_up_area_is_one_the_engine_accepts(deploy_state, corner, dx, dy, placed):
     s = deploy_state
-    for _ in range(placed):  # with none, one or two team-mates already down
+    for _ in range(placed):  # with none, one or two team-mates already down, where the engine suggests
         seat = next(iter(R.to_act(s)))
-        s, _ = R.apply(s, seat, R.bot_action(s, seat))
+        s, _ = R.apply(s, seat, next(a for a in R.legal_actions(s, seat) if a["type"] == "place")["example"])
     seat = next(iter(R.to_act(s)))
     place = next(a for a in R.legal_actions(s, seat) if a["type"] == "place")
     cx, cy = place["corners"][corner]
