@@ -168,6 +168,9 @@
     document.querySelectorAll("[data-shown-from]").forEach(function (el) {
       el.hidden = now < parseFloat(el.dataset.shownFrom);
     });
+    document.querySelectorAll("[data-hidden-from]").forEach(function (el) {
+      el.hidden = now >= parseFloat(el.dataset.hiddenFrom);
+    });
   }
 
   // "(Your turn)" in the title while the game waits for this viewer; a notification when a
