@@ -217,3 +217,15 @@ def test_a_whitewashed_hand_is_said_to_be_shown_only_to_the_player_it_is_shown_t
         assert (said in page) == (seat == 2), f"seat {seat}"
     areas = dict(re.findall(r'<div class="sbf-area[^"]*" data-seat="(\d)">(.*?)</dl>', render(state, 2), re.S))
     assert [seat for seat, area in sorted(areas.items()) if said in area] == ["1"]
+
+
+def test_an_empty_hand_reads_empty_whether_its_cards_are_shown_or_only_counted():
+    state = _state_at(4, [0, 1, 0, 1], 3, lambda s: s["phase"] == "play" and any(not h for h in s["hands"]))
+    empty_seat = next(seat for seat, hand in enumerate(state["hands"]) if not hand)
+    for viewer in (0, 1, 2, 3, None):  # a team-mate sees the hand itself, the others its count
+        if viewer == empty_seat:
+            continue
+        area = re.search(rf'<div class="sbf-area[^"]*" data-seat="{empty_seat}">.*?</dl>', render(state, viewer),
+                         re.S).group(0)
+        hand = re.search(r'<div class="sbf-fact-hand"><dt>Hand</dt><dd>(.*?)</dd>', area, re.S).group(1)
+        assert "empty" in hand and "0 cards" not in hand, (viewer, hand)
