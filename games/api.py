@@ -348,4 +348,4 @@ def tokens(request: HttpRequest, body: dict) -> JsonResponse:
 @api_view({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}, login=False)
 def nowhere(request: HttpRequest, body: dict, rest: str) -> JsonResponse:
     """Any other path under /api/: a JSON 404, as every API answer is JSON."""
-    raise NotFound("no such endpoint; see docs/api.md")
+    raise NotFound("no such endpoint; the API is described at /api/docs/")

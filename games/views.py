@@ -189,6 +189,19 @@ def invite(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
     return redirect(_game_url(game))
 
 
+API_DOCUMENT = settings.BASE_DIR / "docs" / "api.md"
+
+
+def api_docs(request: HttpRequest) -> HttpResponse:
+    """The JSON API's document (docs/api.md), as the text it is written in, for whoever holds a
+    token and not the repository."""
+    try:
+        text = API_DOCUMENT.read_text(encoding="utf-8")
+    except OSError:
+        raise Http404("the API document is not installed on this server") from None
+    return HttpResponse(text, content_type="text/plain; charset=utf-8")
+
+
 SEAT_ACTIONS = frozenset({"join", "move", "leave", "team", "leader", "add-bot", "remove-bot", "start", "resign",
                           "handover", "rematch", "rematch-accept", "rematch-decline"})
 

@@ -30,6 +30,7 @@ urlpatterns = [
     path("games/<int:game_id>/invite/<str:code>/", views.invite, name="invite"),
     path("games/<int:game_id>/review/", views.review_page, name="review"),
     path("games/<int:game_id>/<str:what>/", views.seat_action, name="seat_action"),
+    path("api/docs/", views.api_docs, name="api_docs"),
     path("api/game-types/", api.game_types),
     path("api/games/", api.games),
     path("api/learn/", api.learn),

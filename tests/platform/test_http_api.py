@@ -84,6 +84,16 @@ def test_a_body_over_the_limit_is_refused_as_too_large_whatever_its_size(make_us
     assert ana.get("/api/games/?mine=1").json()["games"] == []
 
 
+def test_the_api_document_is_served_where_the_tokens_page_and_the_api_point(make_user):
+    document = Client().get("/api/docs/")
+    assert document.status_code == 200 and document["Content-Type"] == "text/plain; charset=utf-8"
+    assert document.content.decode().startswith("# The Snowball JSON API") and "too_large" in document.content.decode()
+    page = Client()
+    page.force_login(make_user("Ana"))
+    assert 'href="/api/docs/"' in page.get("/me/tokens/").content.decode()
+    assert "/api/docs/" in Client().get("/api/nowhere/").json()["error"]["message"]
+
+
 def test_session_posts_need_csrf(make_user):
     client = Client(enforce_csrf_checks=True)
     client.force_login(make_user("Ana"))
