@@ -63,6 +63,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated and not is_guest:
         return redirect(next_url or "lobby")
     guest = request.user if is_guest else None
+    guest_page = reverse("player", args=[guest.get_username()]) if guest is not None else None
     form = SignupForm(request.POST or None, guest=guest, initial={"email": getattr(guest, "email", "")})
     if request.method == "POST" and form.is_valid():
         try:
@@ -75,6 +76,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, "Your account is ready." + (" Your guest games are yours to keep." if is_guest else ""))
+            if guest_page is not None and next_url == guest_page:  # the guest's page is the new account's now
+                next_url = reverse("player", args=[user.get_username()])
             return redirect(next_url or "lobby")
     return render(request, "registration/signup.html", {"form": form, "is_guest": is_guest, "next": next_url})
 

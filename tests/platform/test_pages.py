@@ -59,6 +59,21 @@ def test_guest_registers_and_finds_its_games():
     assert f"#{Game.objects.get().pk}" in page
 
 
+def test_a_guest_who_registers_from_its_own_page_lands_on_the_new_accounts_page():
+    from django.contrib.auth import get_user_model
+
+    client = Client()
+    client.post("/guest/", {"display_name": "Gus"})
+    own_page = f"/players/{get_user_model().objects.get().get_username()}/"
+    assert client.get(own_page).status_code == 200
+    register = client.get(own_page).content.decode()
+    assert "/accounts/signup/?next=" in register  # the top bar's Register
+    reply = client.post(f"/accounts/signup/?next={own_page}", {"username": "gus", "password1": "snow-ball-1234x",
+                                                             "password2": "snow-ball-1234x"})
+    assert (reply.status_code, reply["Location"]) == (302, "/players/gus/")
+    assert client.get(reply["Location"]).status_code == 200
+
+
 def test_finished_game_page_shows_the_result_to_players_and_spectators(make_user):
     from games import rendering, selectors
     from tests.platform.helpers import play_to_end, started_game
