@@ -46,9 +46,12 @@ def player_by_username(username: str):
 
 
 def seat_result(game: Game, number: int) -> str:
-    """"won", "lost" or "resigned" for the seat ``number`` of a finished game."""
+    """"won", "lost" or "resigned" for the seat ``number`` of a finished game; a player whose seat
+    the table handed to a computer player lost, whatever the computer player did."""
     if number in (game.prompts.get("resigned") or ()):
         return "resigned"
+    if number in (game.prompts.get("handed") or ()):
+        return "lost"
     return "won" if number in ((game.outcome or {}).get("winners") or ()) else "lost"
 
 

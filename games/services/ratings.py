@@ -4,8 +4,9 @@ A game is rated when every seat is a signed-in player, or when its creator asked
 rated game (``Game.rated`` True) even with guests or computer players at the table. Guests
 take part in the computation with a fresh rating and never keep one; computer players share
 one rating per game. Sides are teams at a team table and seats otherwise; winners share
-the first rank, the others follow by score, and a player who resigned ranks last, alone, below every side
-that did not resign. Each rated seat gets one ``RatingChange`` row, so a game is rated once.
+the first rank, the others follow by score, and a player who resigned, or left and had the table
+hand the seat to a computer player, ranks last, alone, below every side that stayed. Each rated
+seat gets one ``RatingChange`` row, so a game is rated once.
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Side:
-    """One ranked side of a finished game: a team, a seat, or a player who resigned."""
+    """One ranked side of a finished game: a team, a seat, or a player who left it (resigned or handed over)."""
 
     seats: tuple[int, ...]
     rank: int
@@ -51,7 +52,7 @@ def ranked_sides(game: Game, seats: list[Seat]) -> list[Side]:
     winners = set(outcome.get("winners") or ())
     scores = outcome.get("scores") or []
     team_scores = outcome.get("team_scores") or []
-    resigned = set(game.prompts.get("resigned") or ())
+    resigned = set(game.prompts.get("resigned") or ()) | set(game.prompts.get("handed") or ())  # both left the game
     teams: dict[Any, list[int]] = {}
     for seat in seats:
         if seat.number in resigned:

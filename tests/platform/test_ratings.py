@@ -124,6 +124,21 @@ def test_a_resigned_player_ranks_last_even_when_its_seat_goes_on_to_win(make_use
     assert _rating(ana, "snowball-fighting").wins == 0
 
 
+def test_a_player_who_left_and_was_handed_over_ranks_last_even_when_the_computer_wins(make_user, client):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, ben, game_type="jingle-bells")
+    game.prompts = {**game.prompts, "handed": [1]}  # Ben left; the table handed his seat to a computer player
+    game.save(update_fields=["prompts"])
+    _finish(game, winners=[1], scores=[0, 0])
+    model = PlackettLuce()
+    [[a], [b]] = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2])
+    _close(_rating(ana, "jingle-bells"), a)
+    _close(_rating(ben, "jingle-bells"), b)
+    assert _rating(ben, "jingle-bells").wins == 0 and _rating(ben, "jingle-bells").losses == 1
+    page = client.get(f"/api/players/{ben.username}/").json()
+    assert page["recent"][0]["result"] == "lost" and page["games"][0]["losses"] == 1
+
+
 def test_games_with_a_computer_or_a_guest_are_unrated_unless_the_creator_asks(make_user):
     ana, guest = make_user("Ana"), make_user("Gus", guest=True)
     with_bot = play_to_end(started_game(ana, bots=1).pk, {0: ana})
