@@ -385,6 +385,7 @@ def test_a_reaction_prompt_lists_the_asked_seats_cards_in_its_own_view_only():
     assert R.view(state, asked)["prompt"]["extra"]["cards"] == cards
     panel = re.search(r'<section class="was-panel was-reaction".*?</section>', own, re.S).group(0)
     assert all(f"Play “{html.escape(title)}”" in panel for title in titles)
+    assert f"Waiting for {names[asked]}" not in own and "Your answer" in own  # not told to wait for itself
     for viewer in [seat for seat in range(4) if seat != asked] + [None]:
         seen = R.view(state, viewer)
         assert seen == R.view(other, viewer), f"seat {asked}'s reaction cards change what {viewer} sees"
