@@ -726,6 +726,23 @@ def test_a_player_who_opted_in_gets_one_email_per_decision_of_a_game_by_the_day(
     assert mailoutbox == []
 
 
+def test_a_player_who_has_the_game_open_gets_no_turn_email(make_user, mailoutbox, django_capture_on_commit_callbacks):
+    from games.coordinator import get_coordinator
+
+    ana, ben = make_user("Ana"), make_user("Ben")
+    services.update_settings(user=ben, email="ben@example.com", email_on_turn=True)
+    game = _table(ana, ben, pace="daily", seconds=86400)
+    get_coordinator().join(game.pk, "ben-tab", seat=1, user_key=str(ben.pk))  # Ben's page is open
+    with django_capture_on_commit_callbacks(execute=True):
+        _take(game.pk, ana)
+    assert mailoutbox == []
+    get_coordinator().leave(game.pk, "ben-tab")
+    with django_capture_on_commit_callbacks(execute=True):
+        _take(game.pk, ben)
+        _take(game.pk, ana)  # Ben asked again, his page closed: mailed
+    assert [m.to for m in mailoutbox] == [["ben@example.com"]]
+
+
 def test_a_move_on_a_held_game_mails_once_and_an_ended_game_mails_nobody(
         make_user, mailoutbox, django_capture_on_commit_callbacks):
     """The mail goes with the write that asks, also a move made on the game this process holds
