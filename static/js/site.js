@@ -190,7 +190,7 @@
     var alerts = document.getElementById("turn-alerts");  // no turns to be told of once the game is over
     if (alerts) alerts.hidden = live.dataset.status === "finished";
     var ask = document.getElementById("notify-me");
-    if (ask) ask.hidden = !window.Notification || Notification.permission !== "default";
+    if (ask) ask.hidden = !window.Notification || Notification.permission !== "default" || live.dataset.seat === "";
   }
   setInterval(tickCountdowns, 1000);
 

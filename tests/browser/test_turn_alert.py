@@ -59,6 +59,8 @@ def test_the_turn_alert_chimes_and_flags_the_title_for_the_player_only_and_can_b
 
     for page in (ana, ben, eve):
         expect(page.locator(".pile-board")).to_be_visible()
+    expect(ben.locator("#turn-alert")).to_be_checked()  # Ben sat down after his page loaded: his switch came with it
+    expect(ben.locator("label:has(#turn-alert)")).to_be_visible()
     ana.wait_for_function("document.title.startsWith('🔔 Your turn!')")
     assert chimes(ana) == 1
     assert chimes(ben) == 0 and chimes(eve) == 0
