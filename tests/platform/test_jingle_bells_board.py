@@ -129,6 +129,8 @@ def test_what_each_die_does_is_on_the_page():
         assert f'data-char="{name}"' in page
         for value in piece["dice"]:
             assert f'aria-label="{value}"><use href="#jb-d{value}"/>' in page
+    # the side that acts first is told in the present while the phase is under way
+    assert re.search(r"Action phase: [^<]* acts first \(", page) and "acted first" not in page
     # every card's face table, for everyone, with words
     spectator = check_page(s, None)
     assert spectator.count('class="jb-strip"') == 6
