@@ -1,6 +1,8 @@
 """HTML pages: lobby, accounts, the waiting room and the game page. Thin: forms in, services out."""
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -205,8 +207,23 @@ def api_docs(request: HttpRequest) -> HttpResponse:
     return HttpResponse(text, content_type="text/plain; charset=utf-8")
 
 
-SEAT_ACTIONS = frozenset({"join", "move", "leave", "team", "leader", "add-bot", "remove-bot", "start", "resign",
-                          "handover", "rematch", "rematch-accept", "rematch-decline"})
+# The seat actions by the name in their address: each called with the game's id, the user,
+# and the form's seat number and team.
+SEAT_ACTIONS: dict[str, Callable[..., Any]] = {
+    "join": lambda g, u, number, team: services.join_seat(game_id=g, user=u, number=number, team=team),
+    "move": lambda g, u, number, team: services.move_seat(game_id=g, user=u, number=number),
+    "leave": lambda g, u, number, team: services.leave_seat(game_id=g, user=u),
+    "team": lambda g, u, number, team: services.choose_team(game_id=g, user=u, team=team, number=number),
+    "leader": lambda g, u, number, team: services.choose_leader(game_id=g, user=u, number=number),
+    "add-bot": lambda g, u, number, team: services.add_bot(game_id=g, user=u, number=number, team=team),
+    "remove-bot": lambda g, u, number, team: services.remove_bot(game_id=g, user=u, number=number),
+    "start": lambda g, u, number, team: services.start_game(game_id=g, user=u),
+    "resign": lambda g, u, number, team: services.resign(game_id=g, user=u),
+    "handover": lambda g, u, number, team: services.vote_handover(game_id=g, user=u, seat=number),
+    "rematch": lambda g, u, number, team: services.offer_rematch(game_id=g, user=u),
+    "rematch-accept": lambda g, u, number, team: services.accept_rematch(game_id=g, user=u),
+    "rematch-decline": lambda g, u, number, team: services.decline_rematch(game_id=g, user=u),
+}
 
 
 def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
@@ -232,23 +249,8 @@ def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
     number, team = form.cleaned_data["seat"], form.cleaned_data["team"]
     if what == "handover" and number is None:
         return HttpResponseBadRequest(rendering.error_html("bad_request", "say which seat to hand over", oob=False))
-    calls = {
-        "join": lambda: services.join_seat(game_id=game.pk, user=request.user, number=number, team=team),
-        "move": lambda: services.move_seat(game_id=game.pk, user=request.user, number=number),
-        "leave": lambda: services.leave_seat(game_id=game.pk, user=request.user),
-        "team": lambda: services.choose_team(game_id=game.pk, user=request.user, team=team, number=number),
-        "leader": lambda: services.choose_leader(game_id=game.pk, user=request.user, number=number),
-        "add-bot": lambda: services.add_bot(game_id=game.pk, user=request.user, number=number, team=team),
-        "remove-bot": lambda: services.remove_bot(game_id=game.pk, user=request.user, number=number),
-        "start": lambda: services.start_game(game_id=game.pk, user=request.user),
-        "resign": lambda: services.resign(game_id=game.pk, user=request.user),
-        "handover": lambda: services.vote_handover(game_id=game.pk, user=request.user, seat=number),
-        "rematch": lambda: services.offer_rematch(game_id=game.pk, user=request.user),
-        "rematch-accept": lambda: services.accept_rematch(game_id=game.pk, user=request.user),
-        "rematch-decline": lambda: services.decline_rematch(game_id=game.pk, user=request.user),
-    }
     try:
-        calls[what]()
+        SEAT_ACTIONS[what](game.pk, request.user, number, team)
     except (ServiceError, GameError) as exc:
         message = getattr(exc, "message", str(exc))
         if request.htmx:

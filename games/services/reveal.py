@@ -145,9 +145,13 @@ def _take_untold(game_id: int) -> list[Arrival]:
     taken: list[Arrival] = []
     with _UNTOLD_GUARD:
         for batch in _UNTOLD.values():
-            if any(untold_game == game_id for untold_game, _ in batch):
-                taken += [arrival for untold_game, arrivals in batch if untold_game == game_id for arrival in arrivals]
-                batch[:] = [entry for entry in batch if entry[0] != game_id]
+            kept = []
+            for untold_game, arrivals in batch:
+                if untold_game == game_id:
+                    taken += arrivals
+                else:
+                    kept.append((untold_game, arrivals))
+            batch[:] = kept
     return taken
 
 

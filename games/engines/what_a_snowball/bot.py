@@ -108,15 +108,18 @@ def _choose_placement(view: View, place: Action) -> Action:
     if not inside.any():
         return dict(place["example"])
     spots = np.column_stack([xs[inside], ys[inside]])
-    corners = np.array(place["corners"], dtype=float)
-    from_corner = np.min(np.hypot(spots[:, None, 0] - corners[None, :, 0], spots[:, None, 1] - corners[None, :, 1]), axis=1)
-    score = -np.abs(from_corner - PLACE_FROM_CORNER)
-    others = np.array([a["center"] for a in place["must_avoid"] if a["kind"] == "circle"], dtype=float)
-    if len(others):
-        apart = np.min(np.hypot(spots[:, None, 0] - others[None, :, 0], spots[:, None, 1] - others[None, :, 1]), axis=1)
-        score += 2 * np.minimum(apart, PLACE_APART)
+    score = -np.abs(_nearest(spots, place["corners"]) - PLACE_FROM_CORNER)
+    others = [a["center"] for a in place["must_avoid"] if a["kind"] == "circle"]
+    if others:
+        score += 2 * np.minimum(_nearest(spots, others), PLACE_APART)
     x, y = spots[int(np.argmax(score))]
     return {"type": "place", "kid": place["kid"], "to": [round(float(x), 4), round(float(y), 4)]}
+
+
+def _nearest(spots: np.ndarray, points: list[list[float]]) -> np.ndarray:
+    """Each spot's distance to the nearest of ``points``."""
+    points = np.asarray(points, dtype=float)
+    return np.min(np.hypot(spots[:, None, 0] - points[None, :, 0], spots[:, None, 1] - points[None, :, 1]), axis=1)
 
 
 def _spend(view: View, legal: list[Action]) -> Action:
