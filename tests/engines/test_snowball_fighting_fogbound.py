@@ -316,6 +316,21 @@ def test_the_wheelbarrow_gives_three_dirigibles_then_is_empty(dice):
         R.apply(s, 1, {"type": "orders", "segments": [barrow, STAND, STAND]})
 
 
+def test_a_head_taken_out_of_sight_is_found_gone_only_on_reaching_it(dice):
+    """An order names what the seat can know: a snowman's head taken where it cannot see is
+    still there for its orders, and the fog hides it until the resolution finds none."""
+    s = fog_arena({0: "Y9", 1: "X6"}, vision=1)
+    dice([61])
+    s, _ = turn(s, {1: [{"type": "collect", "what": "head"}, move("V6"), STAND]})
+    assert s["used"]["heads"] == ["X6"] and "X6" not in F.visible_now(s, 0)
+    assert R.view(s, 0)["used"]["heads"] == []
+    collect = [move("X8", "W7", "X6"), {"type": "collect", "what": "head"}, STAND]
+    dice([61])
+    s2, events = turn(s, {0: collect})
+    assert s2["combatants"][0]["dd"] == 0
+    assert any("but there is none" in e.get("text", "") for e in events)
+
+
 # --------------------------------------------------------------------------- throws and sounds
 
 

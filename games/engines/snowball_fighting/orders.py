@@ -359,7 +359,7 @@ def _collect_at(state: State, order: dict[str, Any], here: str, ss: int, dd: int
         if here not in garden.snowmen:
             raise IllegalAction(f"{where(segment)}: a snowman's head can be taken only on the snowman's "
                                 f"hex ({' or '.join(garden.snowmen)}), not {here}")
-        if here in state["used"]["heads"]:
+        if here in state["used"]["heads"] and state.get("fog") is None:  # in the fog it is found gone on arrival
             raise IllegalAction(f"{where(segment)}: the snowman at {here} has already lost its head")
         return ss, dd + 1
     if order["what"] == "barrow":
