@@ -56,6 +56,7 @@ class Replay:
     final_state: dict[str, Any]
     error: str | None = None  # why the log stopped replaying, if it did
     outcome: dict[str, Any] | None = None  # the finished game's recorded outcome
+    finished: bool = False
     views: LRU[tuple[int, int | None], dict[str, Any]] = field(default_factory=lambda: LRU(VIEWS_KEPT))
     latest: tuple[int, dict[str, Any]] | None = None  # the last state asked for
 
@@ -127,7 +128,8 @@ def build_replay(game: Game) -> Replay:
         turn = new_turn_value
     return Replay(game_id=game.pk, game_type=game.game_type, version=game.version, steps=steps,
                   names=seat_names(game, seats), checkpoints=checkpoints, final_state=state, error=error,
-                  outcome=game.outcome if game.status == Game.Status.FINISHED else None)
+                  outcome=game.outcome if game.status == Game.Status.FINISHED else None,
+                  finished=game.status == Game.Status.FINISHED)
 
 
 def review_reveals(ruleset) -> set[str]:
@@ -160,7 +162,10 @@ def check_viewer(game: Game, seat: int | None) -> None:
 
 
 def step_data(replay: Replay, *, step: int, seat: int | None) -> dict[str, Any]:
-    """One step as ``seat`` (None: a spectator) saw it: its view and the log lines of the action."""
+    """One step as ``seat`` (None: a spectator) saw it: its view and the log lines of the action.
+    Who took the step (``actor``, ``source``) is told once the game is over: before that, only
+    the step's log lines tell it, as they told the table (a sealed choice changed, an
+    anonymous shout in the fog)."""
     if not 0 <= step < len(replay.steps):
         raise BadRequest(f"step must be 0 to {len(replay.steps) - 1}, got {step}")
     at = replay.steps[step]
@@ -169,8 +174,9 @@ def step_data(replay: Replay, *, step: int, seat: int | None) -> dict[str, Any]:
     view = replay.view(step, seat)
     if step == len(replay.steps) - 1 and replay.outcome is not None:  # as the finished game's page shows it
         view = settled_view(view, outcome=named_outcome(replay.outcome, replay.names))
-    return {"step": step, "version": at.version, "turn": at.turn, "seat": seat, "actor": at.seat,
-            "source": at.source, "log": lines, "view": view}
+    told = replay.finished
+    return {"step": step, "version": at.version, "turn": at.turn, "seat": seat, "actor": at.seat if told else None,
+            "source": at.source if told else None, "log": lines, "view": view}
 
 
 def marks(replay: Replay) -> dict[str, Any]:

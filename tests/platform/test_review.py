@@ -10,7 +10,7 @@ from django.test import Client
 
 from games import selectors
 from games.models import ActionRecord, ApiToken, Game
-from tests.platform.helpers import play_to_end, started_game
+from tests.platform.helpers import play_one, play_to_end, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -62,6 +62,24 @@ def test_in_play_a_review_shows_only_what_a_spectator_saw(make_user):
     assert latest["seat"] is None and latest["version"] == game.version
     assert latest["view"] == selectors.viewer_payload(game, None)["view"]
     assert latest["view"] != selectors.viewer_payload(game, 0)["view"]
+
+
+def test_in_play_a_review_does_not_say_who_took_a_step_and_after_the_end_it_does(make_user):
+    """Who marked a sealed card is no one's business but the table's log's until the end."""
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, ben)
+    assert play_one(game.pk, {0: ana})
+    step = selectors.get_game(game.pk).log_length
+    for who in (ben, None):
+        answer = _client(who).get(f"/api/games/{game.pk}/review/?step={step}").json()
+        assert answer["actor"] is None and answer["source"] is None
+    page = Client()
+    page.force_login(ben)
+    assert not re.search(rf"Step {step} · ", page.get(f"/games/{game.pk}/review/?step={step}").content.decode())
+    play_to_end(game.pk, {0: ana, 1: ben})
+    answer = _client(ben).get(f"/api/games/{game.pk}/review/?step={step}").json()
+    assert answer["actor"] == 0 and answer["source"] == "player"
+    assert re.search(rf"Step {step} · <a [^>]*>Ana</a>", page.get(f"/games/{game.pk}/review/?step={step}").content.decode())
 
 
 def test_after_the_end_the_seed_is_published_and_the_game_verifies(make_user):
