@@ -37,7 +37,6 @@ from games.services.locking import WriterTaken, sqlite_writer_free
 log = logging.getLogger(__name__)
 
 CLOSE_BAD_TOKEN = 4001
-CLOSE_FORBIDDEN = 4003
 CLOSE_NOT_FOUND = 4004
 CLOSE_TOO_FAST = 4008
 CLOSE_TOO_MANY_SOCKETS = 4029
@@ -361,11 +360,9 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             return
         invite = query.get("invite")
         access = await db_call(self._access)(invite if inputs.is_valid(inputs.INVITE_CODE, invite) else None)
-        if access == "missing":
-            await self._refuse("not_found", f"there is no game {self.game_id}", CLOSE_NOT_FOUND)
-            return
-        if access == "forbidden":
-            await self._refuse("forbidden", "this game is private: connect with its invite code", CLOSE_FORBIDDEN)
+        if access != "ok":  # a private game without its invite is answered as one that does not exist
+            await self._refuse("not_found", f"there is no game {self.game_id}, or it is private and the query "
+                               "has no valid invite", CLOSE_NOT_FOUND)
             return
         group = services.game_group(self.game_id)
         try:
@@ -421,7 +418,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
 
     async def _refuse(self, code: str, message: str, close_code: int) -> None:
         """Accept, say why in an error frame, and close with ``close_code``, so a client can tell
-        a missing game (4004) from a private one (4003) from a bad token (4001)."""
+        a game it may not open (4004) from a bad token (4001) and the rest."""
         await self.accept()
         await self.send_error(code, message)
         await self.close(code=close_code)

@@ -330,11 +330,17 @@ async def test_private_game_needs_the_invite(make_user):
         return started_game(ana, ben, is_public=False)
 
     game = await setup()
-    comm = WebsocketCommunicator(application, f"/ws/api/games/{game.pk}/", headers=[ORIGIN, HOST])
-    connected, _ = await comm.connect(timeout=5)
-    assert connected
-    assert (await next_of(comm, "error"))["code"] == "forbidden"
-    assert (await comm.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4003}
+    refusals = []
+    for game_id in (game.pk, game.pk + 1000):  # private, and missing: a stranger cannot tell them apart
+        comm = WebsocketCommunicator(application, f"/ws/api/games/{game_id}/", headers=[ORIGIN, HOST])
+        connected, _ = await comm.connect(timeout=5)
+        assert connected
+        error = await next_of(comm, "error")
+        refusals.append((error["code"], error["message"].replace(str(game_id), "N"),
+                         await comm.receive_output(timeout=5)))
+    assert refusals[0] == refusals[1] == (
+        "not_found", "there is no game N, or it is private and the query has no valid invite",
+        {"type": "websocket.close", "code": 4004})
     comm = WebsocketCommunicator(application, f"/ws/api/games/{game.pk}/?invite={game.invite_code}", headers=[ORIGIN, HOST])
     connected, _ = await comm.connect(timeout=5)
     assert connected
@@ -344,7 +350,7 @@ async def test_private_game_needs_the_invite(make_user):
 
 async def test_a_signed_in_stranger_cannot_watch_a_private_game_but_its_players_can(make_user):
     """Being signed in is not an invitation: a token of someone neither seated nor the creator
-    is refused with 4003, while a player's token opens the same private game."""
+    is refused as if there were no such game, while a player's token opens the same private game."""
     @database_sync_to_async
     def setup():
         ana, ben, eve = make_user("Ana"), make_user("Ben"), make_user("Eve")
@@ -353,8 +359,8 @@ async def test_a_signed_in_stranger_cannot_watch_a_private_game_but_its_players_
 
     game, eve_key, ben_key = await setup()
     eve = await api_socket(game.pk, eve_key)
-    assert (await next_of(eve, "error"))["code"] == "forbidden"
-    assert (await eve.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4003}
+    assert (await next_of(eve, "error"))["code"] == "not_found"
+    assert (await eve.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4004}
     ben = await api_socket(game.pk, ben_key)
     assert (await next_of(ben, "view"))["seat"] == 1
     await ben.disconnect()
