@@ -115,6 +115,9 @@ RESYNC = {"type": "group.resync"}
 should send its viewer a fresh view (every message Snowball sends is "something changed")."""
 
 
+CLOSE_WAIT_SECONDS = 2.0
+
+
 class _LoopFanout:
     """What the fan-out layer keeps for one event loop: its members, connections and listener,
     and the groups it is known to be alone in (``RedisFanoutLayer``, "Alone in a group")."""
@@ -130,6 +133,7 @@ class _LoopFanout:
         self.pubsub = self.new_subscription()
         self.listener: asyncio.Task | None = None
         self.subscriptions = asyncio.Lock()
+        self.closed = False
 
     def forget_alone(self, group: str | None = None) -> None:
         """Forget what proves this loop alone in ``group`` (in every group: None)."""
@@ -150,17 +154,24 @@ class _LoopFanout:
             del self.only_one_heard[group], self.heard_own[group]
 
     async def close(self) -> None:
+        """Stop the listener and close the connections, each given at most
+        ``CLOSE_WAIT_SECONDS``: a worker shutting down (or a test's teardown) must not wait
+        on Redis, or on a listener that missed its cancellation, for ever."""
+        self.closed = True
         listener, self.listener = self.listener, None
         if listener is not None:
             listener.cancel()
-            try:
-                await listener
-            except (asyncio.CancelledError, Exception):
-                pass
+            done, _ = await asyncio.wait({listener}, timeout=CLOSE_WAIT_SECONDS)
+            if not done:
+                log.warning("the fan-out listener had not stopped %s s after it was cancelled; left to stop "
+                            "at its next message", CLOSE_WAIT_SECONDS)
         self.forget_alone()
         for closing in (self.pubsub, self.publisher):
             try:
-                await closing.aclose()
+                await asyncio.wait_for(closing.aclose(), CLOSE_WAIT_SECONDS)
+            except asyncio.TimeoutError:
+                log.warning("a fan-out connection to Redis did not close within %s s; abandoned",
+                            CLOSE_WAIT_SECONDS)
             except (RedisError, OSError, RuntimeError):
                 pass
         self.members.clear()
@@ -369,7 +380,7 @@ class RedisFanoutLayer(RedisChannelLayer):
 
     async def _listen(self, here: _LoopFanout) -> None:
         """Hand every other process's group messages to this loop's members."""
-        while True:
+        while not here.closed:
             pubsub = here.pubsub
             if pubsub.connection is None:  # nothing subscribed since a reconnect
                 here.listener = None
@@ -432,6 +443,8 @@ class RedisFanoutLayer(RedisChannelLayer):
         here.forget_alone()
         while True:
             await asyncio.sleep(self.resubscribe_delay)
+            if here.closed:
+                return
             old, here.pubsub = here.pubsub, here.new_subscription()
             try:
                 await old.aclose()

@@ -12,6 +12,7 @@ import pytest
 import redis
 from asgiref.sync import async_to_sync
 
+from games import channel_layers
 from games.channel_layers import RedisFanoutLayer
 from tests.conftest import REDIS_TEST_URL, require_redis
 from tests.platform.layer_helpers import receiving_consumer
@@ -185,8 +186,10 @@ async def test_a_burst_of_sends_waits_for_the_pool_instead_of_opening_connection
         counter = threading.Thread(target=count_meanwhile)
         counter.start()
         try:
-            await asyncio.gather(*(here.group_send(f"game.{i % 30}", {"type": "game.changed", "version": i // 30 + 1})
-                                   for i in range(300)))
+            async with asyncio.timeout(30):  # a pool that lost a wake-up fails here, not at pytest's timeout
+                await asyncio.gather(*(here.group_send(f"game.{i % 30}", {"type": "game.changed",
+                                                                          "version": i // 30 + 1})
+                                       for i in range(300)))
         finally:
             sending.set()
             counter.join()
@@ -330,3 +333,25 @@ async def test_a_broadcast_from_the_loop_of_a_lone_worker_is_in_its_members_inbo
     await until(lambda: version + 1 in remote.seen)
     assert published == ["game.1"]
     assert (await asyncio.wait_for(inbox.get(), 1.0))["version"] == version + 1
+
+
+async def test_closing_the_layer_returns_even_when_redis_never_answers_the_close(two_workers, monkeypatch, caplog):
+    """A worker's shutdown (or a test's teardown) is bounded: a connection whose close hangs is
+    abandoned after ``CLOSE_WAIT_SECONDS``, with a warning, and the listener stops."""
+    here, _ = two_workers
+    await member(here)
+    fanout = here._here()
+    listener = fanout.listener
+    monkeypatch.setattr(channel_layers, "CLOSE_WAIT_SECONDS", 0.3)
+    closes = fanout.pubsub.aclose
+
+    async def never_answers():
+        await asyncio.Event().wait()
+
+    fanout.pubsub.aclose = never_answers
+    started = asyncio.get_running_loop().time()
+    await asyncio.wait_for(here.close_pools(), timeout=5)
+    assert asyncio.get_running_loop().time() - started < 2
+    assert "did not close within 0.3 s" in caplog.text
+    assert listener.done() and fanout.closed
+    await closes()
