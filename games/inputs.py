@@ -308,7 +308,7 @@ class Shape:
 
 ACTION_ID = Text(1, 64)
 VERSION = Integer(0, MAX_SAFE_INTEGER)
-ACTION_TEXT_MAX = 64  # no text any game's action holds is longer (a nom de guerre: 24)
+ACTION_TEXT_MAX = 200  # no text any game's action holds is longer (a Fogbound shout: 200; a nom de guerre: 24)
 GAME_ACTION = Object(needs=("type",), texts_at_most=ACTION_TEXT_MAX)
 
 FRAME_TYPE = Shape("a frame", {"type": Choice(("action", "refresh", "ping", "chat", "chat_publish"))})

@@ -4,6 +4,8 @@ nesting past ``MAX_DEPTH``, NUL or a lone surrogate in any string or key, and in
 unchanged. Judged against a plain recursive statement of the same rules."""
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
@@ -111,3 +113,13 @@ def test_an_action_holding_a_text_longer_than_any_game_takes_is_refused_and_neve
 def test_an_action_type_that_is_not_text_is_named_as_such():
     with pytest.raises(inputs.InputError, match=r'"action\.type" must be text, got an integer'):
         inputs.GAME_ACTION.clean({"type": 3}, "action")
+
+
+def test_the_longest_text_a_game_takes_passes_the_boundary():
+    """A Fogbound shout of its full documented length reaches the rules (it was cut at 64)."""
+    from games.engines.snowball_fighting.fog import SHOUT_LENGTH
+
+    shout = {"type": "shout", "text": "x" * SHOUT_LENGTH}
+    assert inputs.GAME_ACTION.clean(shout, "action") == shout
+    assert inputs.PAGE_ACTION_FRAME.clean({"action": json.dumps(shout), "action_id": "a", "version": "3"})["action"] \
+        == shout
