@@ -107,6 +107,7 @@ def _jsonable(details: dict[str, Any]) -> dict[str, Any]:
 
 
 def _game_summary(game: Game) -> dict[str, Any]:
+    table = _table_summary(game)
     return {
         "id": game.pk,
         "game_type": game.game_type,
@@ -117,9 +118,9 @@ def _game_summary(game: Game) -> dict[str, Any]:
         "options": game.options,
         **pacing.as_dict(game.pace, game.decision_seconds, learn=game.is_learn),
         "next_deadline": game.next_deadline if game.status == Game.Status.ACTIVE else None,
-        **_table_summary(game),
+        **table,
         "created_at": game.created_at.isoformat(),
-        "outcome": game.outcome,
+        "outcome": selectors.named_outcome(game.outcome, [p["name"] for p in table["players"]]),
         "rated": game.rated,
         "learn": game.is_learn,
     }

@@ -225,7 +225,8 @@ def verify(game: Game) -> dict[str, Any]:
     log = list(ActionRecord.objects.filter(game=game).order_by("seq").values("seq", "seat", "source", "action"))
     return {"game_id": game.pk, "game_type": game.game_type, "match": all(checks.values()), "checks": checks,
             "error": replay.error, "actions": len(replay.steps) - 1, "final_version": final.version,
-            "outcome": game.outcome, "replayed_outcome": replayed_outcome, **dice(game),
+            "outcome": named_outcome(game.outcome, replay.names),
+            "replayed_outcome": named_outcome(replayed_outcome, replay.names), **dice(game),
             "new_game": arguments, "log": log}
 
 

@@ -109,6 +109,13 @@ def test_a_two_player_resignation_scores_each_seat(make_user):
     # the draft has not ended: each player's draw pile holds the three Basic cards
     assert outcome["scores"] == [3, 3] and outcome["winners"] == [0]
     assert [len(rows) for rows in outcome["breakdown"]] == [3, 3]
+    # every answer names the resigner, as the game's view does
+    assert outcome["reason"] == "Ben resigned"
+    mine = _client(ana).get("/api/games/?mine=1").json()["games"]
+    assert [g["outcome"]["reason"] for g in mine if g["id"] == game.pk] == ["Ben resigned"]
+    verified = _client(ana).get(f"/api/games/{game.pk}/verify/").json()
+    assert verified["outcome"]["reason"] == verified["replayed_outcome"]["reason"] == "Ben resigned"
+    assert verified["match"] is True
 
 
 def _page_result(client: Client, game_id: int) -> tuple[str, list[str]]:
