@@ -273,6 +273,7 @@ def _play(game: Game, *, user, action: dict, action_id: str, version: int) -> tu
     """The move itself, on a game whose lock is held: what to answer, and what to write."""
     seat = _seat_of(game, user)
     if game.logged_already:
+        _check_resent(game, seat=seat, action=action, action_id=action_id)
         return ActionResult(version=game.version, duplicate=True), None
     check_current(game, seat=seat, version=version)
     ruleset = ruleset_of(game.game_type)
@@ -406,6 +407,17 @@ def _seat_of(game: Game, user) -> int:
     if seat in (game.prompts.get("handed") or ()):
         raise Forbidden("the table handed your seat to a computer player; it stays theirs")
     return seat
+
+
+def _check_resent(game: Game, *, seat: int, action: dict, action_id: str) -> None:
+    """A logged ``action_id`` sent again must carry the same action: a resend is answered as a
+    duplicate, another action under a used id is refused (it would never be played)."""
+    logged = (ActionRecord.objects.filter(game_id=game.pk, seat=seat, source=ActionRecord.Source.PLAYER,
+                                          action_id=action_id).values_list("action", flat=True).first())
+    if logged is not None and logged != action:
+        raise BadRequest(f"action_id {action_id!r} already names another action of your seat "
+                         f"({logged.get('type', '?')!r}, applied); send a new action with a new action_id",
+                         field="action_id")
 
 
 def _load_state(game: Game, ruleset: Ruleset) -> dict[str, Any]:

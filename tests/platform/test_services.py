@@ -76,6 +76,24 @@ def test_resent_action_id_is_applied_once(make_user):
     assert ActionRecord.objects.filter(game=game, action_id="same-id").count() == 1
 
 
+def test_a_used_action_id_with_another_action_is_refused_and_nothing_changes(make_user):
+    """A resend is a duplicate; another action under an id already logged would never be
+    played, so it is refused rather than acked as if it had been."""
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, ben)
+    action = _first_move(game, 0)
+    services.submit_action(game_id=game.pk, user=ana, action=action, action_id="p1", version=game.version)
+    after = selectors.get_game(game.pk)
+    other = {**action, "type": "something-else"}
+    with pytest.raises(BadRequest, match="action_id 'p1' already names another action of your seat") as refused:
+        services.submit_action(game_id=game.pk, user=ana, action=other, action_id="p1", version=after.version)
+    assert refused.value.details == {"field": "action_id"}
+    assert selectors.get_game(game.pk).version == after.version
+    again = services.submit_action(game_id=game.pk, user=ana, action=dict(action), action_id="p1",
+                                   version=after.version)
+    assert again.duplicate and again.version == after.version
+
+
 def test_action_based_on_an_old_prompt_is_refused_as_stale(make_user):
     ana, ben = make_user("Ana"), make_user("Ben")
     game = started_game(ana, ben)
