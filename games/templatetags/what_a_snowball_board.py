@@ -662,6 +662,8 @@ def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | Non
     elif move_to is not None:
         click = {"mode": "move_to", "actions": [move_to]}
     outcome = view.get("outcome")
+    reaction = [a for a in legal if a["type"] in ("play_card", "decline")] if pending.get("kind") == "reaction" \
+        and seat is not None and pending["seat"] == seat else []
     return {
         "size": size, "size_str": _n(size), "viewbox": f"-1.3 -1.3 {_n(size + 2.6)} {_n(size + 2.6)}",
         "compass_x": _n(size + VIEW_MARGIN / 2), "compass_y": _n(-VIEW_MARGIN / 2), "kids": kids,
@@ -673,8 +675,9 @@ def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | Non
         "move_to": move_to, "move_path": region_path(size, move_to["region"]) if move_to else "", "move_from": move_from, "moving": moving,
         "click_json": json.dumps(click) if click else "",
         "start": [a for a in legal if a["type"] in ("roll", "play_card") and (activation or {}).get("stage") == "start"],
-        "reaction": [a for a in legal if a["type"] in ("play_card", "decline")] if view.get("pending") and
-        view["pending"].get("kind") == "reaction" and seat is not None and view["pending"]["seat"] == seat else [],
+        "reaction": reaction,
+        "reaction_cards": [a for a in reaction if a["type"] == "play_card"],
+        "reaction_decline": next((a for a in reaction if a["type"] == "decline"), None),
         "never_ask": [a for a in legal if a["type"] == "set_never_ask"],
         "surrender": next((a for a in legal if a["type"] == "surrender"), None),
         "hand_sizes": view.get("hand_sizes") if (view.get("options") or {}).get("ability_cards") != "none" else None,

@@ -72,7 +72,7 @@ class Driver:
         if not page.locator("#was-board").count() or not page.locator("#was-board").get_attribute("data-prompt"):
             return None
         if page.locator(".was-reaction").count():
-            self.press(page.locator(".was-reaction button.secondary"))
+            self.press(page.locator(".was-reaction button[data-decline]"))
             return self.count("reaction")
         if page.locator(".was-corner-pick").count():
             if self.done.get("corner-click"):  # the second pick goes through the panel's button

@@ -111,17 +111,16 @@ def refused_out_of_turn(before: dict, action: dict) -> None:
         assert R.to_act(before).keys() == asked.keys()
 
 
-# A pause to ask a seat that holds a reaction card (or "I'm not done yet!") shows that it holds
-# one (RULINGS 11: the player is asked when the moment comes), so such a seat is not dealt a new
-# hand with the others; which reaction cards it holds is changed on its own (hidden_from_others).
-CARD_PROMPTS = ("reaction", "start")
+# A seat is asked at the start of its Kid's activation and at a reaction whenever it holds any card
+# (engine README, ruling 19), so being asked shows only how many it holds: every seat but the viewer,
+# asked or not, is dealt a new hand with the others; which cards a seat being asked to react is
+# offered is changed too (hidden_from_others). tests/engines/test_what_a_snowball_asking.py checks
+# that what follows from a question is the same whichever cards are held.
 
 
 def _dealt_again(s: dict, viewer: int | None) -> list[int]:
     """The seats whose hands ``viewer`` may not know and that can be dealt again."""
-    asked = R.to_act(s)
-    return [seat for seat in range(s["players"])
-            if seat != viewer and not (seat in asked and asked[seat].kind in CARD_PROMPTS)]
+    return [seat for seat in range(s["players"]) if seat != viewer]
 
 
 def _can_deal(s: dict, viewer: int | None) -> bool:

@@ -238,9 +238,12 @@ def test_ice_to_see_you_adds_three_to_the_size_beyond_the_maximum(dice):
 
 def test_thanks_grandma_the_hit_scores_but_costs_no_dice(dice):
     s = throw_scene({"snowballs": [5]}, {}, cards="method1", hands={1: ["grandma"]})
-    dice(5, 5)
     s, events = act(s, 0, {"type": "throw", "die": 4, "target": "k3", "snowball": 5})
+    assert R.to_act(s)[1].extra == {"cards": [], "moment": "throw_declared"}  # asked, with nothing to play
+    dice(5, 5)
+    s, events = act(s, 1, {"type": "decline"})
     assert R.to_act(s).keys() == {1} and R.to_act(s)[1].kind == "reaction"
+    assert R.to_act(s)[1].extra == {"cards": ["grandma"], "moment": "hit"}
     s, events = act(s, 1, {"type": "play_card", "card": "grandma"})
     assert s["kids"]["k3"]["command_dice"] == 6 and s["kids"]["k0"]["points"] == 1
     assert of_type(events, "effect")[0]["grandma"]
@@ -286,19 +289,25 @@ def test_a_natural_twelve_is_judged_on_the_dice_kept_after_practicing_my_pitch(d
     assert of_type(events, "effect")[0]["size"] == 2
 
 
-def test_never_ask_skips_the_reaction(dice):
+def test_never_ask_skips_the_reaction_once_every_card_of_the_moment_is_set_to_it(dice):
     s = throw_scene({}, {}, cards="method1", hands={1: ["dork"]})
     s, _ = act(s, 1, {"type": "set_never_ask", "card": "dork", "on": True})
+    asked, _ = act(s, 0, {"type": "throw", "die": 4, "target": "k3", "snowball": 1})
+    assert asked["pending"]["seat"] == 1 and R.to_act(asked)[1].extra["cards"] == []  # "dash" could still come
+    s, _ = act(s, 1, {"type": "set_never_ask", "card": "dash", "on": True})
     dice(1, 5, *MORE)
     s, events = act(s, 0, {"type": "throw", "die": 4, "target": "k3", "snowball": 1})
     assert of_type(events, "to_hit") and s["hands"][1] == ["dork"]
 
 
-def test_setting_never_ask_while_asked_answers_the_question(dice):
+def test_setting_never_ask_while_asked_answers_the_question_once_it_is_about_nothing_left(dice):
     s = throw_scene({}, {}, cards="method1", hands={1: ["dork"]})
     s, _ = act(s, 0, {"type": "throw", "die": 4, "target": "k3", "snowball": 1})
-    dice(1, 5, *MORE)
     s, events = act(s, 1, {"type": "set_never_ask", "card": "dork", "on": True})
+    assert not of_type(events, "to_hit") and R.to_act(s)[1].extra["cards"] == []
+    assert R.legal_actions(s, 1)[0] == {"type": "decline"}
+    dice(1, 5, *MORE)
+    s, events = act(s, 1, {"type": "set_never_ask", "card": "dash", "on": True})
     assert of_type(events, "to_hit") and s["pending"] is None
 
 
@@ -481,9 +490,11 @@ def test_the_active_kids_lines_of_fire_show_what_the_throw_would_need():
     assert sum(m["value"] for m in lines["k3"]["modifiers_without_size"]) == 0
 
 
-def test_only_reaction_cards_can_be_set_to_never_ask_and_only_for_ones_own_seat():
+def test_only_the_cards_a_seat_is_asked_about_can_be_set_to_never_ask_and_only_for_ones_own_seat():
     s = throw_scene({}, {}, cards="method1")
-    with pytest.raises(BadAction, match="reaction cards"):
+    assert [a["card"] for a in R.legal_actions(s, 0) if a["type"] == "set_never_ask"] == [
+        "not_done", "dork", "dash", "grandma", "miracle"]
+    with pytest.raises(BadAction, match="cards you are asked about"):
         R.apply(s, 1, {"type": "set_never_ask", "card": "saving"})
     s, events = act(s, 1, {"type": "set_never_ask", "card": "grandma", "on": True})
     assert s["never_ask"] == [[], ["grandma"]] and events[0]["visible_to"] == [1]

@@ -397,6 +397,44 @@ def test_a_reaction_prompt_lists_the_asked_seats_cards_in_its_own_view_only():
         assert not [t for t in titles if t not in held and html.escape(t) in page], (viewer, titles)
 
 
+def test_a_seat_asked_with_no_card_to_play_gets_one_clear_button_and_the_others_cannot_tell():
+    """A seat is asked at the start of its Kid's activation and when a throw is declared at its Kid
+    whenever it holds any card. Holding none it may play then, its panel says so and has one button
+    ("Roll ..." or "Go on"); holding one, a button per card. The other seat's page and a spectator's
+    are the same either way."""
+    from tests.engines.what_a_snowball_scenes import scene
+
+    def asked_at_start(hand):
+        s = scene([{"team": 1, "pos": [18, 12]}, {"team": 0, "pos": [6, 12], "snowballs": [1]}], tray=[3],
+                  terrain=[], cards="method1", hands={0: hand})
+        return R.apply(s, 1, {"type": "end_activation"})[0]
+
+    def asked_to_react(hand):
+        s = scene([{"team": 1, "pos": [12, 12], "snowballs": [1]}, {"team": 0, "pos": [6, 12]}], tray=[4],
+                  terrain=[], cards="method1", hands={0: hand})
+        return R.apply(s, 1, {"type": "throw", "die": 4, "target": "k0", "snowball": 1})[0]
+
+    for asked, holding, lacking in ((asked_at_start, ["not_done"], ["ice"]), (asked_to_react, ["dork"], ["ice"])):
+        with_card, without = asked(holding), asked(lacking)
+        assert R.to_act(with_card).keys() == R.to_act(without).keys() == {0}
+        for viewer in (1, None):
+            assert render(with_card, viewer) == render(without, viewer)
+        mine = render(without, 0)
+        choices = [a for a in sent(mine) if a["type"] not in ("surrender", "set_never_ask")]
+        assert len(choices) == 1 and "You have no card to play now" in html.unescape(mine)
+        assert "Play “" not in html.unescape(mine)
+        if asked is asked_at_start:
+            assert choices == [{"type": "roll"}] and re.search(r">Roll \d Command Dice</button>", mine)
+            assert [a for a in sent(render(with_card, 0)) if a["type"] == "play_card"] == [
+                {"type": "play_card", "card": "not_done"}]
+        else:
+            assert choices == [{"type": "decline"}] and re.search(r"data-decline[^>]*>Go on</button>", mine)
+            panel = re.search(r'<section class="was-panel was-reaction".*?</section>', render(with_card, 0), re.S)
+            assert "Play “Missed me, dork!”" in html.unescape(panel.group(0)) and ">No card</button>" in panel.group(0)
+        settings = re.search(r'<details class="was-settings">.*?</details>', mine, re.S).group(0)
+        assert {"type": "set_never_ask", "card": "not_done", "on": True} in sent(settings)
+
+
 def test_a_die_that_cannot_be_spent_says_why_beside_it():
     """Holly holds a snowball but the house hides Noel, and she stands on the gritted road: her THROW
     and GATHER dice each say why, in the engine's words, under that die; the MOVE die has buttons."""

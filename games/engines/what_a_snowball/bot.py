@@ -71,14 +71,15 @@ def choose_action(view: View) -> Action:
         return {"type": "corner", "corner": next(a["corner"] for a in legal if a["type"] == "corner")}
     if "place" in kinds:
         return _choose_placement(view, next(a for a in legal if a["type"] == "place"))
-    if "roll" in kinds:
+    if "roll" in kinds:  # asked at the start of an activation, whether or not it holds "I'm not done yet!"
         kid = view["kids"][view["activation"]["kid"]]
-        if kid["command_dice"] <= 3:
-            return {"type": "play_card", "card": "not_done"}
+        not_done = {"type": "play_card", "card": "not_done"}
+        if kid["command_dice"] <= 3 and not_done in legal:
+            return not_done
         return {"type": "roll"}
     if "move_to" in kinds:
         return _choose_spot(view, next(a for a in legal if a["type"] == "move_to"))
-    if prompt["kind"] == "reaction":
+    if prompt["kind"] == "reaction":  # asked whenever it holds a card: it may have none to play
         for card in ("dork", "grandma", "miracle"):
             if {"type": "play_card", "card": card} in legal:
                 return {"type": "play_card", "card": card}

@@ -126,8 +126,8 @@ def _copy(state: State) -> State:
     changes in place, and shares what actions only ever replace (the terrain, options, seat teams, rolls
     and orders, a caught cheat, the result; the ability-card pile and the discards; each team's corners;
     each Kid's "pos", "traits" and "snowballs"; each seat's hand and "never ask" cards; a move's dice; a
-    throw's modifiers). test_what_a_snowball_copies checks that ``apply`` leaves the state it is given as
-    it was."""
+    question's cards; a throw's modifiers). test_what_a_snowball_copies checks that ``apply`` leaves the
+    state it is given as it was."""
     s = state.copy()
     s["kids"] = {kid_id: kid.copy() for kid_id, kid in state["kids"].items()}
     for key in ("surrender_votes", "surrendered", "hands", "never_ask"):
@@ -138,7 +138,7 @@ def _copy(state: State) -> State:
         s["activation"] = {**activation, "tray": activation["tray"][:]}
     pending = state["pending"]
     if pending is not None:
-        s["pending"] = {**pending, "cards": pending["cards"][:]} if "cards" in pending else pending.copy()
+        s["pending"] = pending.copy()
     if state["throw"] is not None:
         s["throw"] = state["throw"].copy()
     return s
@@ -551,10 +551,31 @@ def _hand(s: State, seat: int) -> list[str]:
     return s["hands"][seat]
 
 
-def _reaction_cards(s: State, seat: int, moment: str) -> list[str]:
-    """Cards the seat holds that it may play at this moment and has not set to "never ask"."""
-    wanted = {"throw_declared": ("dork", "dash"), "hit": ("grandma",), "caught": ("miracle",)}[moment]
-    return [c for c in wanted if c in _hand(s, seat) and c not in s["never_ask"][seat]]
+MOMENT_CARDS: dict[str, tuple[str, ...]] = {
+    "start": ("not_done",), "throw_declared": ("dork", "dash"), "hit": ("grandma",), "caught": ("miracle",),
+}
+"""The cards a seat is asked about at each moment: the start of its Kid's activation, and the reactions."""
+
+
+def _asks(s: State, seat: int, cards: tuple[str, ...] | list[str]) -> bool:
+    """Whether the seat is asked about ``cards`` (what could be played at this moment, as everyone can
+    tell): when ability cards are in play, it holds any card at all and has not set every one of
+    ``cards`` to "never ask". Others see how many cards a seat holds and never which, so which ones it
+    holds decides only what it is offered (:func:`_offered`), never whether it is asked."""
+    return (s["options"]["ability_cards"] != "none" and bool(_hand(s, seat))
+            and any(c not in s["never_ask"][seat] for c in cards))
+
+
+def _about(pending: dict[str, Any]) -> list[str]:
+    """The cards a pending reaction question is about (for a question stored without them, the cards
+    it offers)."""
+    return pending.get("about", pending["cards"])
+
+
+def _offered(s: State, seat: int, cards: tuple[str, ...] | list[str]) -> list[str]:
+    """Those of ``cards`` the seat holds and has not set to "never ask": what its question offers (maybe none)."""
+    hand, muted = _hand(s, seat), s["never_ask"][seat]
+    return [c for c in cards if c in hand and c not in muted]
 
 
 @functools.lru_cache(maxsize=256)
@@ -763,8 +784,10 @@ class WhatASnowball:
         activation = s["activation"]
         if kind == "start":
             name = s["kids"][activation["kid"]]["name"]
-            return Prompt("turn", f"{name} activates: roll Command Dice (or play \"I'm not done yet!\").",
-                          TIMEOUTS["start"], {"type": "roll"}, {"kid": activation["kid"]})
+            cards = _offered(s, seat, MOMENT_CARDS["start"])
+            text = (f"{name} activates: roll Command Dice or play \"I'm not done yet!\"." if cards else
+                    f"{name} activates: you have no card to play now; roll Command Dice.")
+            return Prompt("turn", text, TIMEOUTS["start"], {"type": "roll"}, {"kid": activation["kid"], "cards": cards})
         if kind == "turn":
             name = s["kids"][activation["kid"]]["name"]
             return Prompt("turn", f"{name}'s activation: spend a Command Die or end the activation.",
@@ -778,7 +801,8 @@ class WhatASnowball:
                           {"kid": pending["kid"], "roll": pending["roll"]})
         cards = pending["cards"]
         titles = " or ".join(f"\"{K.CARDS[c]['title']}\"" for c in cards)
-        return Prompt("reaction", f"{pending['text']} Play {titles}?", TIMEOUTS["reaction"], {"type": "decline"},
+        question = f"Play {titles}?" if cards else "You have no card to play now."
+        return Prompt("reaction", f"{pending['text']} {question}", TIMEOUTS["reaction"], {"type": "decline"},
                       {"cards": list(cards), "moment": pending["moment"]})
 
     def _free_corners(self, s: State) -> list[int]:
@@ -818,7 +842,8 @@ class WhatASnowball:
                                   "must_avoid": self._avoid_list(s, kid["radius"]),
                                   "example": {"type": "place", "kid": kid_id, "to": example_placement(s, kid_id)}})
         elif kind == "start":
-            found = [{"type": "roll"}, {"type": "play_card", "card": "not_done"}]
+            found = [{"type": "roll"}] + [{"type": "play_card", "card": c}
+                                          for c in _offered(s, seat, MOMENT_CARDS["start"])]
         elif kind == "turn":
             found = self._turn_actions(s)
         elif kind == "move_to":
@@ -828,7 +853,7 @@ class WhatASnowball:
         if s["phase"] != "over":
             if s["options"]["ability_cards"] != "none":
                 found += [{"type": "set_never_ask", "card": c, "on": c not in s["never_ask"][seat]}
-                          for c in K.REACTION_CARDS]
+                          for c in K.ASKED_CARDS]
             found.append({"type": "surrender", "on": not s["surrender_votes"][seat]})
         return found
 
@@ -1098,9 +1123,9 @@ class WhatASnowball:
 
     def _do_set_never_ask(self, s: State, seat: int, action: Action, events: list[Event]) -> None:
         card = _str(action, "card")
-        if card not in K.REACTION_CARDS:
-            raise BadAction(f"Only reaction cards ({', '.join(K.REACTION_CARDS)}) can be set to never ask, "
-                            f"not {shown(card)}.")
+        if card not in K.ASKED_CARDS:
+            raise BadAction(f"Only the cards you are asked about ({', '.join(K.ASKED_CARDS)}) can be set to never "
+                            f"ask, not {shown(card)}.")
         on = _bool(action, "on", True)
         settings = s["never_ask"][seat]
         if on and card not in settings:
@@ -1109,12 +1134,19 @@ class WhatASnowball:
             s["never_ask"][seat] = _without(settings, card)
         _event(events, "setting", f"You will {'never be asked' if on else 'be asked'} to play "
                f"\"{K.CARDS[card]['title']}\".", seat=seat, card=card, never_ask=on, visible_to=[seat])
-        pending = s["pending"]
-        if on and pending is not None and pending["seat"] == seat and pending["kind"] == "reaction" \
-                and card in pending["cards"]:
-            pending["cards"].remove(card)
-            if not pending["cards"]:
+        if not on:
+            return
+        # a question this setting closes is answered as the game would answer it without asking
+        pending, activation = s["pending"], s["activation"]
+        if pending is not None and pending["seat"] == seat and pending["kind"] == "reaction" \
+                and card in _about(pending):
+            pending["cards"] = [c for c in pending["cards"] if c != card]
+            if not _asks(s, seat, _about(pending)):
                 self._answer_reaction(s, events, None)
+        elif pending is None and activation is not None and activation["stage"] == "start" \
+                and s["kids"][activation["kid"]]["seat"] == seat and card in MOMENT_CARDS["start"] \
+                and not _asks(s, seat, MOMENT_CARDS["start"]):
+            self._roll_command_dice(s, events, s["kids"][activation["kid"]]["command_dice"])
 
     def _do_surrender(self, s: State, seat: int, action: Action, events: list[Event]) -> None:
         on = _bool(action, "on", True)
@@ -1141,6 +1173,8 @@ class WhatASnowball:
         if activation["stage"] == "start":
             if card != "not_done":
                 raise IllegalAction("Before rolling you may play only \"I'm not done yet!\"; roll first for others.")
+            if card not in _offered(s, seat, MOMENT_CARDS["start"]):
+                raise IllegalAction("You set \"I'm not done yet!\" to never ask; roll, or switch the setting back.")
             self._discard(s, seat, card, events, kid_id)
             self._roll_command_dice(s, events, 6)
             return
@@ -1192,7 +1226,6 @@ class WhatASnowball:
             return
         kid_id = pending["kid"]
         self._discard(s, seat, card, events, kid_id)
-        pending["cards"].remove(card) if card in pending["cards"] else None
         if card == "dork":
             throw["dork"] = True
         elif card == "grandma":
@@ -1207,12 +1240,13 @@ class WhatASnowball:
             s["pending"] = None
             self._resume(s, events, "miracle")
             return
-        pending["cards"] = [c for c in _reaction_cards(s, seat, moment) if c in pending["cards"]]
-        if moment == "throw_declared":
-            pending["cards"] = [c for c in pending["cards"] if not (c == "dork" and throw.get("dork"))]
-        if not pending["cards"]:
-            s["pending"] = None
-            self._resume(s, events, moment)
+        # still asked about the moment's other cards, if any (each is played once a moment)
+        about = [c for c in _about(pending) if c != card]
+        if _asks(s, seat, about):
+            pending["about"], pending["cards"] = about, _offered(s, seat, about)
+            return
+        s["pending"] = None
+        self._resume(s, events, moment)
 
     def _resume(self, s: State, events: list[Event], moment: str | None) -> None:
         """Carry on after a question: the throw in progress, a cheat's aftermath, or the activation."""
@@ -1334,11 +1368,9 @@ class WhatASnowball:
         """Back to the throw a dash interrupted; the target may still play "Missed me, dork!"."""
         throw = s["throw"]
         target = s["kids"][throw["target"]]
-        cards = [c for c in _reaction_cards(s, target["seat"], moment) if c == "dork" and not throw["dork"]]
-        if cards:
-            s["pending"] = {"kind": "reaction", "seat": target["seat"], "moment": moment, "cards": cards,
-                            "kid": throw["target"], "text": f"{s['kids'][throw['thrower']]['name']} throws at "
-                                                            f"{target['name']}."}
+        about = [] if throw["dork"] else ["dork"]
+        if self._question(s, target["seat"], moment, throw["target"],
+                          f"{s['kids'][throw['thrower']]['name']} throws at {target['name']}.", about):
             return
         self._resume(s, events, moment)
 
@@ -1564,16 +1596,21 @@ class WhatASnowball:
             self._finish_action(s, events)
 
     def _ask(self, s: State, events: list[Event], seat: int, moment: str, kid_id: str, text: str) -> bool:
-        if s["options"]["ability_cards"] == "none":
+        """Stop to ask ``seat`` about the reaction cards of ``moment`` (a knocked-down Kid cannot dash), if
+        :func:`_asks` says it is asked; True when it is."""
+        about = [c for c in MOMENT_CARDS[moment] if not (c == "dash" and s["kids"][kid_id]["down"])]
+        if not self._question(s, seat, moment, kid_id, text, about):
             return False
-        cards = _reaction_cards(s, seat, moment)
-        if s["kids"][kid_id]["down"]:
-            cards = [c for c in cards if c != "dash"]
-        if not cards:
-            return False
-        s["pending"] = {"kind": "reaction", "seat": seat, "moment": moment, "cards": cards, "kid": kid_id,
-                        "text": text}
         _event(events, "waiting", f"Waiting for {_p(seat)}.", seat=seat)
+        return True
+
+    def _question(self, s: State, seat: int, moment: str, kid_id: str, text: str, about: list[str]) -> bool:
+        """Make the reaction question about the cards ``about`` pending, if the seat is asked about them;
+        its ``cards`` are those of them the seat may play (possibly none)."""
+        if not _asks(s, seat, about):
+            return False
+        s["pending"] = {"kind": "reaction", "seat": seat, "moment": moment, "about": about,
+                        "cards": _offered(s, seat, about), "kid": kid_id, "text": text}
         return True
 
     def _roll_to_hit(self, s: State, events: list[Event]) -> None:
@@ -1794,7 +1831,7 @@ class WhatASnowball:
                 continue
             s["activation"] = {"kid": kid_id, "stage": "start", "tray": []}
             _event(events, "activation", f"{_label(s, kid_id)} activates.", kid=kid_id, seat=kid["seat"])
-            if "not_done" not in _hand(s, kid["seat"]):
+            if not _asks(s, kid["seat"], MOMENT_CARDS["start"]):
                 self._roll_command_dice(s, events, kid["command_dice"])
             return
         _event(events, "end_turn", f"End of turn {s['turn']}.", turn=s["turn"])

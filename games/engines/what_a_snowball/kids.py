@@ -70,6 +70,9 @@ CARDS: dict[str, dict[str, str]] = {
 }
 CARD_NAMES: tuple[str, ...] = tuple(CARDS)
 REACTION_CARDS: tuple[str, ...] = ("dork", "dash", "grandma", "miracle")
+ASKED_CARDS: tuple[str, ...] = ("not_done", *REACTION_CARDS)
+"""The cards a seat is asked about when their moment comes (the start of an activation, or a reaction),
+each of which it may set to "never ask"."""
 SAVING_CHOICES: dict[str, list[int]] = {"three_1": [1, 1, 1], "two_3": [3, 3], "one_5": [5]}
 
 

@@ -74,8 +74,11 @@ RULINGS = (
      "text": "Every roll, the target's Roll for Effect included, is rolled by the site and shown "
              "with every modifier that went into it."},
     {"id": "reactions", "title": "Cards played out of turn",
-     "text": "\"Missed me, dork!\", \"Thanks, Grandma!\" and \"Dashing through the snow!\" are "
-             "reactions: you are asked when the moment comes (unless you told the site never to ask)."},
+     "text": "\"Missed me, dork!\", \"Thanks, Grandma!\", \"Dashing through the snow!\" and \"A Christmas "
+             "Miracle!\" are reactions, and \"I'm not done yet!\" is played as an activation starts: when such "
+             "a moment comes you are asked whenever you hold any card, even if you hold none to play then, so that "
+             "nobody can tell which cards you hold (unless you told the site never to ask about that moment's "
+             "cards)."},
     {"id": "surrender", "title": "Surrender",
      "text": "A team surrenders when all its players agree; its Kids go home and it cannot win."},
 )
@@ -406,8 +409,9 @@ BOOK: tuple[dict[str, Any], ...] = (
      "text": ("A game can be played with ability cards, dealt one of two ways: method 1, a card for a Kid that "
               "reaches 3 points (and every 3 more) or sends an enemy home; method 2, three cards a player from "
               "the start (one per Kid for a player with several). A card is played once, then discarded. Nobody "
-              "else sees your cards, only how many you hold. Cards played out of turn are offered to you when "
-              "the moment comes.",),
+              "else sees your cards, only how many you hold. Cards played out of turn, and \"I'm not done yet!\" as an "
+              "activation starts, are offered to you when the moment comes; while you hold any card you are asked "
+              "at every such moment, whether or not you hold a card for it.",),
      "tables": (_table("card-table", "The cards", ("Card", "When", "What it does"), card_rows()),)},
     {"id": "end-of-game", "title": "End of the game and scoring",
      "text": (f"The game ends after turn {TURNS}, or as soon as only one team has Kids in the village, or when "
