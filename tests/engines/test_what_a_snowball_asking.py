@@ -1,9 +1,10 @@
 """What a Snowball!: who is asked about a card, and what the others can tell from it.
 
-Others see how many ability cards a seat holds, never which (engine README, rulings 18-19). So
+Others see how many ability cards a seat holds, never which (engine README, rulings 7, 18-19). So
 a seat is asked at the start of its Kid's activation and at each reaction whenever it holds any
-card and has not set every card of that moment to "never ask"; which cards it holds decides only
-what it is offered. Each test here plays the same actions from two games that differ only in
+card and has not set every card of that moment to "never ask", and an activation with no die to
+spend stays open while the seat holds any card; which cards it holds decides only what it is
+offered. Each test here plays the same actions from two games that differ only in
 which cards one seat holds, as many in both, and checks that every other seat and a spectator
 see the very same thing at every step: views, the log lines they may read, who is asked.
 """
@@ -270,3 +271,37 @@ def test_a_seat_playing_a_card_then_is_asked_about_the_moments_other_cards_wheth
     s, _ = act(three_teams({1: ["dork"]}), 0, THROW)
     s, events = act(s, 1, {"type": "play_card", "card": "dork"})
     assert s["pending"] is None and of_type(events, "to_hit")
+
+
+
+# --- an activation with no die to spend ----------------------------------------------------------
+
+@pytest.mark.parametrize("hand_a, hand_b, kid, rolled", [
+    (["saving"], ["pitch"], {"down": True, "command_dice": 2}, [1, 2]),  # "I've been saving these!" could be played
+    (["dash"], ["grandma"], {"snowballs": [], "command_dice": 1}, [4]),  # "Dashing through the snow!" could
+    (["miracle"], ["ice"], {"type": "elf", "snowballs": [], "command_dice": 1}, [4]),  # an Elf swaps a miracle
+])
+def test_an_activation_with_no_die_to_spend_stays_open_whichever_cards_the_seat_holds(dice, hand_a, hand_b, kid,
+                                                                                      rolled):
+    """Seat 0's Kid rolls dice it cannot spend (a knocked-down Kid without a Wild die; a THROW with no
+    snowball): holding any card, the seat ends the activation itself, whether or not it holds one it
+    could play then, so the activation's end does not show which cards it holds."""
+    rolls = (dice, *rolled, *[3] * 12)
+    script = [(1, {"type": "end_activation"}), (0, {"type": "roll"}), (0, {"type": "end_activation"})]
+    runs = twin_games(lambda hands: three_teams(hands, first=1, thrower=kid), 0, hand_a, hand_b, script, rolls)
+    for run in runs:
+        rolled = run[2][0]
+        assert rolled["activation"]["kid"] == "k0" and rolled["activation"]["stage"] == "turn"
+        assert R.view(rolled, None)["activation"]["unspendable"].keys() == {str(v) for v in rolled["activation"]["tray"]}
+        assert R.to_act(rolled)[0].kind == "turn" and not of_type(run[2][1], "end_activation")
+        assert of_type(run[3][1], "end_activation")[0]["automatic"] is False
+
+
+def test_an_activation_with_no_die_to_spend_ends_by_itself_for_a_seat_with_no_card(dice):
+    fresh(dice, 1, 2, *[3] * 12)
+    s = three_teams({2: ["saving"]}, first=1, thrower={"down": True, "command_dice": 2})
+    s, events = act(s, 1, {"type": "end_activation"})
+    assert of_type(events, "command_dice")[0]["dice"] == [1, 2]
+    assert of_type(events, "end_activation")[-1] == {**of_type(events, "end_activation")[-1], "kid": "k0",
+                                                     "automatic": True}
+    assert s["activation"]["kid"] != "k0"

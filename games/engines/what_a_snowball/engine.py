@@ -905,13 +905,15 @@ class WhatASnowball:
         return found
 
     def _can_spend(self, s: State) -> bool:
-        """Whether :meth:`_turn_actions` offers the active Kid anything but ending its activation, the
-        cheap checks first: a MOVE, AIM or Wild die is always usable, GATHER SNOW whenever the Kid stands
-        on snow (it can always make a new snowball), THROW when it has a throw."""
+        """Whether the active Kid's activation stays open: while its seat holds any ability card (which
+        ones must not show, and a card might be played: the player ends the activation), or while
+        :meth:`_turn_actions` offers a die to spend, the cheap checks first: a MOVE, AIM or Wild die is
+        always usable, GATHER SNOW whenever the Kid stands on snow (it can always make a new snowball),
+        THROW when it has a throw."""
         activation = s["activation"]
         kid_id = activation["kid"]
         kid = s["kids"][kid_id]
-        if self._own_card_actions(s, kid_id):
+        if s["options"]["ability_cards"] != "none" and _hand(s, kid["seat"]):
             return True
         uses_by_face = _uses_by_face(kid)
         uses: set[str] = set()
