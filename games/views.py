@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from games import engines, inputs, pacing, rendering, selectors, services
 from games import rules as game_rules
@@ -247,15 +248,18 @@ def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:
         return HttpResponseBadRequest(rendering.error_html("bad_request", f"the {wrong} must be a number from 0 to 63",
                                                            oob=False))
     number, team = form.cleaned_data["seat"], form.cleaned_data["team"]
+    from_the_lobby = bool(request.htmx) and request.POST.get("from") == "lobby"
     if what == "handover" and number is None:
         return HttpResponseBadRequest(rendering.error_html("bad_request", "say which seat to hand over", oob=False))
     try:
         SEAT_ACTIONS[what](game.pk, request.user, number, team)
     except (ServiceError, GameError) as exc:
         message = getattr(exc, "message", str(exc))
-        if request.htmx:
+        if request.htmx and not from_the_lobby:
             return HttpResponse(rendering.error_html(getattr(exc, "code", "error"), message, oob=False))
         messages.error(request, message)
+    if from_the_lobby:  # the lobby's Join: on to the table, seated (or told there why not)
+        return HttpResponseClientRedirect(_game_url(game))
     if request.htmx:
         return HttpResponse('<div id="flash" role="alert"></div>')
     return redirect(_game_url(game))

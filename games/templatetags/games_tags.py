@@ -301,3 +301,23 @@ def team_mark_path(colour: str) -> str:
     from games.tables import MARK_PATHS, team_mark as mark
 
     return MARK_PATHS.get(mark(colour), "")
+
+
+@register.filter
+def time_ago(moment) -> str:
+    """"3 minutes ago", or "just now" within the first minute (never "0 minutes ago")."""
+    from django.utils import timezone
+    from django.utils.timesince import timesince
+
+    if moment is None:
+        return ""
+    if (timezone.now() - moment).total_seconds() < 60:
+        return "just now"
+    return f"{timesince(moment)} ago"
+
+
+@register.filter
+def seated_here(game, user) -> bool:
+    """Whether ``user`` has a seat at ``game`` (its seats prefetched)."""
+    user_id = getattr(user, "pk", None)
+    return user_id is not None and any(seat.user_id == user_id for seat in game.seats.all())

@@ -1,7 +1,8 @@
 """A game by the day's page header: the connection badge reads as a connection, the deadline
 shows when it falls in the player's own time zone, the "E-mail me when it is my turn" box
-(or what to do to get one), and no turn alerts once the game is over. And the lobby offers
-to watch a full table, not to join it."""
+(or what to do to get one), and no turn alerts once the game is over. And the lobby's Join
+seats a signed-in player and takes them to the table, and it offers to watch a full table,
+not to join it."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -10,7 +11,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import create_table, script_errors_of, sit_down
+from tests.browser.conftest import as_guest, create_table, script_errors_of
 from tests.engines.table_engine import TABLE
 from tests.live.conftest import LiveServer
 
@@ -43,7 +44,11 @@ def test_a_game_by_the_day_shows_its_deadline_locally_and_offers_turn_emails(bro
 
     _sign_up(ana, table_server.url, "ana", "ana@example.com")
     game_url = create_table(ana, TABLE.slug, pace="daily:86400")
-    sit_down(ben, game_url, "Ben", host=ana, seat=1)
+    as_guest(ben, game_url, "Ben")  # signed in as a guest, then Join from the lobby: seated at the table
+    ben.goto(table_server.url + "/")
+    with ben.expect_navigation(url=game_url, wait_until="load"):
+        ben.locator("#lobby-lists li", has_text="Ana").locator("button", has_text="Join").click()
+    expect(ana.locator(".seat-row[data-seat='1']")).to_contain_text("Ben")
     eve.goto(table_server.url + "/")
     full_table = eve.locator("#lobby-lists li", has_text="Ana")
     expect(full_table).to_contain_text("2/2 seated")

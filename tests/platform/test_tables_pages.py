@@ -1,13 +1,16 @@
 """Tables and teams on the pages: the new-game form, the waiting room, the lobby."""
 from __future__ import annotations
 
+import datetime
 import re
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from games import services
 from games.models import Game
+from games.templatetags.games_tags import time_ago
 from tests.engines.table_engine import (MAYBE_PAIRS_TABLE, PAIRS_TABLE, TEAM_TABLE, TEMPLATES_DIR,
                                        registered_table_engines)
 
@@ -139,7 +142,7 @@ def test_the_lobby_shows_how_full_each_table_is_and_the_games_player_range(make_
     lobby = Client().get("/").content.decode()
     row = re.sub(r"<a class=\"player-link\"[^>]*>([^<]*)</a>", r"\1", lobby.split(f"#{team_game.pk}</a>")[1].split("</li>")[0])
     assert "3/5 seated" in row and "2–12 players" in row
-    assert "Ana, Computer 2 vs Ben · 2 open seats" in row
+    assert "Ana, Computer 2 vs Ben · 2 open seats · 2 teams ·" in row
     card = lobby.split(f'href="/games/new/{TEAM_TABLE.slug}/"')[1].split("</a>")[0]
     assert "2–12 players, in 2, 3 or 4 teams" in card
     card = lobby.split(f'href="/games/new/{PAIRS_TABLE.slug}/"')[1].split("</a>")[0]
@@ -163,3 +166,28 @@ def test_the_waiting_room_shows_each_team_by_its_shape_as_well_as_its_colour(mak
     assert choices == [("red", "circle"), ("blue", "square"), ("green", "triangle")] * 2  # Ana's seat and the computer's
     rows = _seat_rows(page)
     assert re.search(r'<span class="team-badge team-blue"><svg class="team-mark" data-mark="square"', rows[1])
+
+
+def test_join_in_the_lobby_seats_a_signed_in_player_and_takes_them_to_the_table(make_user):
+    ana, ben, cy = make_user("Ana"), make_user("Ben"), make_user("Cy")
+    duel = services.create_game(creator=ana, game_type="jingle-bells")
+    page = Client()
+    page.force_login(ben)
+    row = page.get("/").content.decode().split(f"#{duel.pk}</a>")[1].split("</li>")[0]
+    assert f'hx-post="/games/{duel.pk}/join/"' in row and ">Join</button>" in row
+    answer = page.post(f"/games/{duel.pk}/join/", {"from": "lobby"}, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200 and answer["HX-Redirect"] == f"/games/{duel.pk}/"
+    assert [s.user for s in Game.objects.get(pk=duel.pk).seats.order_by("number")] == [ana, ben]
+    row = page.get("/").content.decode().split(f"#{duel.pk}</a>")[1].split("</li>")[0]
+    assert "hx-post" not in row and ">Open</a>" in row  # seated: the table, not a second seat
+    late = Client()
+    late.force_login(cy)  # the table filled meanwhile: sent to it, and told why there is no seat
+    answer = late.post(f"/games/{duel.pk}/join/", {"from": "lobby"}, HTTP_HX_REQUEST="true")
+    assert answer["HX-Redirect"] == f"/games/{duel.pk}/"
+    assert "every seat is taken" in late.get(f"/games/{duel.pk}/").content.decode()
+
+
+def test_the_lobby_says_just_now_for_a_game_finished_within_the_minute():
+    now = timezone.now()
+    assert time_ago(now) == "just now"
+    assert time_ago(now - datetime.timedelta(minutes=3)) == "3\xa0minutes ago"
