@@ -14,7 +14,7 @@ from django.utils.safestring import mark_safe
 
 from games.engines.snowball_fighting.garden import MAPS
 from games.engines.snowball_fighting.orders import move_routes
-from games.engines.snowball_fighting.rules import DISASTER_DAMAGE
+from games.engines.snowball_fighting.rules import DISASTER_DAMAGE, THROWS, Throw
 
 register = template.Library()
 
@@ -39,16 +39,27 @@ ACTION_NAMES = {
     "avalanche": "Shed Avalanche",
     "conditional": "Conditional order",
 }
-# What each action needs and does, as the rule book gives it (range in hexes, base chance, damage).
-THROW_FACTS = {
-    "rattlesnake": ("range 6", "80%", "1 HP", "1 snowball"),
-    "baker": ("range 4", "60%", "1 HP", "1 snowball"),
-    "bolero": ("range 4", "50% each", "1 HP each", "2 snowballs"),
-    "maniac": ("everyone within 2", "25% each", "1 HP, no VPs", "every snowball you hold"),
-    "dirigible": ("range 3", "55%", "3 HP", "1 Dirigible"),
-    "storm": ("range 4 to the conifer", "90%, then 70% it falls", "2 HP there, 1 HP around", "1 snowball"),
-    "avalanche": ("range 2 to the shed", "80%, then 80% your side", "2 HP", "1 Dirigible"),
-}
+
+
+def ammunition_words(throw: Throw) -> str:
+    """What a throw takes from its thrower, as the engine spends it: "uses 1 snowball", "uses 1
+    Dirigible", or "no snowball needed" (the Mendham Maniac scoops up snow as it goes)."""
+    parts = [f"{throw.ss} snowball{'s' if throw.ss > 1 else ''}"] if throw.ss else []
+    parts += [f"{throw.dd} Dirigible{'s' if throw.dd > 1 else ''}"] if throw.dd else []
+    return "uses " + " and ".join(parts) if parts else "no snowball needed"
+
+
+# What each action needs and does, as the rule book gives it (range in hexes, base chance, damage),
+# and what it uses up, from the engine's own throws.
+THROW_FACTS = {key: (*facts, ammunition_words(THROWS[key])) for key, facts in {
+    "rattlesnake": ("range 6", "80%", "1 HP"),
+    "baker": ("range 4", "60%", "1 HP"),
+    "bolero": ("range 4", "50% each", "1 HP each"),
+    "maniac": ("everyone within 2", "25% each", "1 HP, no VPs"),
+    "dirigible": ("range 3", "55%", "3 HP"),
+    "storm": ("range 4 to the conifer", "90%, then 70% it falls", "2 HP there, 1 HP around"),
+    "avalanche": ("range 2 to the shed", "80%, then 80% your side", "2 HP"),
+}.items()}
 COLLECT_COST = {"ss": 2.0, "dd": 4.0, "head": 2.0}
 
 

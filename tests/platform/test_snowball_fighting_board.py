@@ -272,6 +272,10 @@ def test_every_order_button_says_what_it_costs_before_it_is_chosen():
     assert costs["rattlesnake"] == "Rattlesnake80%, range 6, uses 1 snowball"
     assert costs["bolero"] == "Bolero50% each, range 4, uses 2 snowballs"
     assert costs["avalanche"] == "Shed Avalanche80%, then 80% your side, range 2 to the shed, uses 1 Dirigible"
+    # the Mendham Maniac scoops up snow as it goes: the engine takes no snowball for it (book: "Ammo: None")
+    assert costs["maniac"] == "Maniac25% each, everyone within 2, no snowball needed"
+    title = re.search(r'<button[^>]*data-sf-tool="maniac"[^>]*title="([^"]*)"', page).group(1)
+    assert title == "everyone within 2; 25% each; 1 HP, no VPs; no snowball needed"
     assert "a throw costs no MF, only the snowballs it uses" in text_of(page)
 
 
