@@ -14,7 +14,7 @@ from django.utils.safestring import mark_safe
 
 from games.engines.snowball_fighting.garden import MAPS
 from games.engines.snowball_fighting.orders import move_routes
-from games.engines.snowball_fighting.rules import DISASTER_DAMAGE, THROWS, Throw
+from games.engines.snowball_fighting.rules import DISASTER_DAMAGE, M_BOUNCE, THROWS, Throw, target_modifiers
 
 register = template.Library()
 
@@ -61,6 +61,8 @@ THROW_FACTS = {key: (*facts, ammunition_words(THROWS[key])) for key, facts in {
     "avalanche": ("range 2 to the shed", "80%, then 80% your side", "2 HP"),
 }.items()}
 COLLECT_COST = {"ss": 2.0, "dd": 4.0, "head": 2.0}
+# A Baker Bounce on the spot: the table's line for anyone throwing at the bouncer that segment.
+BOUNCE_SPOT = dict(target_modifiers(MAPS["garden"], {"action": "baker", "bounce_spot": True}))[M_BOUNCE]
 
 
 def _split(ref: str) -> tuple[str, int]:
@@ -479,7 +481,7 @@ def sf_board(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[s
         "report": _report(view, geo, names, seat), "orders": orders, "fog": fog,
         "report_fog_hides": bool(fog) and not fog.get("see_all"),
         "targets": _targets(view, names),
-        "colours": SEAT_COLOURS, "throw_facts": THROW_FACTS, "conditions": CONDITIONS, "label_left": _fmt(MARGIN_X / 2 + 1),
+        "colours": SEAT_COLOURS, "throw_facts": THROW_FACTS, "bounce_spot": BOUNCE_SPOT, "conditions": CONDITIONS, "label_left": _fmt(MARGIN_X / 2 + 1),
         "label_right": _fmt(geo.width - MARGIN_X / 2 - 1),
     }
 

@@ -17,7 +17,7 @@
     dirigible: "Click the opponent to aim at (range 3, 55%, 3 HP).",
     storm: "Click a conifer (range 4 to it; 90% to hit, then 70% the snow falls).",
     avalanche: "Click the north or south half of the shed roof (range 2; 80%, then 80% your side).",
-    bounce: "Click a hex next to you to bounce there, or bounce on the spot."
+    bounce: "Bounce on the spot, or click a free hex next to you to bounce there once all the throws have landed."
   };
 
   var S = {key: null, version: null, seg: null, tool: null, bolero: [], local: null, pending: false, queued: false,

@@ -326,3 +326,14 @@ def test_each_seat_sees_only_its_own_token_marked_whoever_drew_the_map_first():
         for seat in order:
             marked = [int(s) for classes, s in tokens.findall(render(state, seat)) if "is-me" in classes.split()]
             assert marked == ([] if seat is None else [seat]), f"seat {seat}"
+
+
+def test_the_baker_bounce_choice_says_what_each_bounce_does_by_the_book():
+    """On the spot: throws at the bouncer are at -25% (book 5.5); to a hex next to it: a free move once the
+    throws have landed, with no line of its own in the hit-chance table."""
+    page = render(setup_done(2), 0)
+    bounce = re.search(r'<div class="sf-opts" data-sf-opts="bounce" hidden>(.*?)</div>', page, re.S).group(1)
+    bounce = text_of(re.sub(r"</?button\b[^>]*>", "", bounce))
+    assert bounce == ("Bounce on the spot: throws at you this segment are at -25%; or click a free hex next to you "
+                      "to bounce there once all the throws have landed (a free move, which changes no one's chances)")
+    assert "+10%" not in bounce
