@@ -266,6 +266,28 @@ def test_a_throw_at_someone_running_to_the_kitchen_is_held(dice):
     assert s2["combatants"][0]["ss"] == 1  # the second snowball was kept
 
 
+@pytest.mark.parametrize("second, held", [
+    (RATTLE, "P0 holds the Rogerson Rattlesnake: P1 cannot be hit now."),
+    ({"type": "rattlesnake", "target": "nearest"}, "P0 holds the Rogerson Rattlesnake: no opponent can be hit now."),
+    ({"type": "baker", "target": 1, "bounce": "spot"}, "P0 holds the Baker Bounce: P1 cannot be hit now."),
+])
+def test_a_held_throw_says_who_cannot_be_hit_in_words_that_read(dice, second, held):
+    s = put(arena({0: "A5", 1: "G5"}), 1, "G5", hp=1)
+    dice([10])
+    _, events = turn(s, {0: [RATTLE, second, STAND]})
+    assert [e["text"] for e in events if e["type"] == "no_target"] == [held]
+
+
+def test_a_held_bowen_bolero_names_both_targets_that_cannot_be_hit(dice):
+    s = arena({0: "A5", 1: "E5", 2: "E7"}, players=3)
+    s = put(put(put(s, 0, "A5", ss=4), 1, "E5", hp=1), 2, "E7", hp=1)
+    dice([10, 10])
+    bolero = {"type": "bolero", "targets": [1, 2]}
+    _, events = turn(s, {0: [bolero, bolero, STAND]})
+    assert [e["text"] for e in events if e["type"] == "no_target"] == [
+        "P0 holds the Bowen Bolero: neither P1 nor P2 can be hit now."]
+
+
 def test_the_table_of_target_modifiers(dice):
     cases = [
         ({"type": "collect", "what": "ss", "count": 2}, "G5", {RU.M_COLLECTED_TWO: 10, RU.M_STOOD: 5}),

@@ -342,6 +342,15 @@ def test_a_throw_at_someone_out_of_sight_is_not_thrown(dice):
     assert any(e["type"] == "no_target" for e in events)
 
 
+def test_a_throw_at_the_nearest_opponent_with_nobody_in_sight_says_so(dice):
+    s = put(fog_arena({0: "K3", 1: "K9"}), 0, "K3", ss=2)
+    dice([61])
+    s2, events = turn(s, {0: [{"type": "rattlesnake", "target": "nearest"}, STAND, STAND]})
+    held = [e["text"] for e in s2["report"]["segments"][0]["events"] if e["type"] == "no_target"]
+    assert held == [f"{s['combatants'][0]['name']} holds the Rogerson Rattlesnake: no opponent in sight can be hit now."]
+    assert s2["combatants"][0]["ss"] == 2
+
+
 def test_a_throw_is_seen_by_those_in_sight_and_heard_by_the_rest(dice):
     s = put(fog_arena({0: "K3", 1: "K7", 2: "AD12"}, players=3, vision=4), 1, "K7", ss=2)
     dice([10, 61])

@@ -1015,9 +1015,7 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
             else:
                 targets = [order["target"]] if _can_aim(s, seat, order["target"]) else []
             if not targets:
-                who = ("anyone" if kind == "rattlesnake" and order["target"] == "nearest"
-                       else " or ".join(cs[t]["name"] for t in (order.get("targets") or [order["target"]])))
-                _line(seg, f"{c['name']} holds the {throw.name}: {who} cannot be hit now.", kind="no_target",
+                _line(seg, f"{c['name']} holds the {throw.name}: {_nobody_to_hit(s, order)}.", kind="no_target",
                       seat=seat)
                 continue
             if not spend(seat, throw, len(targets) if kind == "bolero" else None):
@@ -1167,6 +1165,19 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
 
 def _side(side: str) -> str:
     return "north" if side == "N" else "south"
+
+
+def _nobody_to_hit(s: State, order: dict[str, Any]) -> str:
+    """Why an aimed throw is held, in words that read whatever it was aimed at: "no opponent can be
+    hit now" ("nearest opponent"), "Jack Frost cannot be hit now", "neither Jack Frost nor Ice Maiden
+    can be hit now" (a Bowen Bolero)."""
+    cs = s["combatants"]
+    if order.get("target") == "nearest":
+        return f"no opponent{' in sight' if F.is_fogbound(s) else ''} can be hit now"
+    if order["type"] == "bolero":
+        first, second = (cs[t]["name"] for t in order["targets"])
+        return f"neither {first} nor {second} can be hit now"
+    return f"{cs[order['target']]['name']} cannot be hit now"
 
 
 def _nearest(s: State, seat: int, rng: Any) -> list[int]:
