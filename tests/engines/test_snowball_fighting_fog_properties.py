@@ -134,7 +134,7 @@ def ends_in_time(s: dict) -> None:
     if out["code"] == "victory":
         assert all(out["scores"][w] >= F.VICTORY_VPS for w in out["winners"])
     else:
-        assert out["code"] in ("turn_limit", "abandoned")
+        assert out["code"] in ("fogbound_turns", "abandoned")
         assert max(out["scores"]) < F.VICTORY_VPS or out["code"] == "abandoned"
 
 

@@ -518,7 +518,10 @@ def test_the_game_ends_after_turn_10(dice):
     assert s2["phase"] == "orders" and s2["turn"] == 10
     dice([61])
     s3, _ = turn(s2, {})
-    assert R.outcome(s3)["code"] == "turn_limit" and R.outcome(s3)["winners"] == [1]
+    out = R.outcome(s3)
+    # the book's own end (Fogbound 6), not the house ruling "Turn limit" of the snowy garden (60 turns)
+    assert out["code"] == "fogbound_turns" and out["winners"] == [1]
+    assert out["reason"] == "10 turns have been played, the end of a Fogbound game by the rule book"
 
 
 # --------------------------------------------------------------------------- the kitchen's two doors

@@ -337,3 +337,34 @@ def test_the_baker_bounce_choice_says_what_each_bounce_does_by_the_book():
     assert bounce == ("Bounce on the spot: throws at you this segment are at -25%; or click a free hex next to you "
                       "to bounce there once all the throws have landed (a free move, which changes no one's chances)")
     assert "+10%" not in bounce
+
+
+def _played_out(options: dict, seed: int) -> dict:
+    """The outcome of a two-seat game played by the computer player to its end."""
+    state = R.new_game(players=2, options=options, seed=seed)
+    while R.outcome(state) is None:
+        seat = min(R.to_act(state))
+        state, _ = R.apply(state, seat, R.bot_action(state, seat))
+    return R.outcome(state)
+
+
+def test_a_fogbound_game_ended_after_ten_turns_is_not_said_to_end_by_a_house_ruling(make_user):
+    """Fogbound 6: "The game will end either when someone reaches 12 VP or after 10 turns": the book's own
+    end, so the result neither calls it the house ruling "Turn limit" (60 turns) nor links to it."""
+    from games import rendering, rules, selectors
+    from tests.platform.helpers import play_to_end, started_game
+
+    ana = make_user("Ana")
+    game = play_to_end(started_game(ana, game_type=R.slug, options={"map": "fogbound"}, bots=1).pk, {0: ana})
+    assert game.status == game.Status.FINISHED
+    game.outcome = _played_out({"map": "fogbound"}, seed=2)
+    assert game.outcome["code"] == "fogbound_turns"
+    game.save(update_fields=["outcome"])
+    html = rendering.live_html(game, selectors.viewer_payload(game, 0), ana)
+    result = text_of(html[html.index('aria-label="Result"'):html.index("</section>", html.index('aria-label="Result"'))])
+    assert "10 turns have been played, the end of a Fogbound game by the rule book" in result
+    assert "house ruling" not in result and "#turn-limit" not in html
+    # the snowy garden's 60 turns are the house ruling, and its result links to it
+    ruling = rules.result_context(R, {"code": "turn_limit"})["outcome_ruling"]
+    assert ruling["url"] == "/rules/snowball-fighting/#turn-limit"
+    assert rules.result_context(R, game.outcome)["outcome_ruling"] is None

@@ -557,7 +557,10 @@ def _resolve_turn(s: State, events: list[Event]) -> None:
     if len(staying) < 2:
         _finish(s, "abandoned", "fewer than two combatants are left in the garden", events,
                 among=staying or list(range(n)))
-    elif s["turn"] > max_turns(s):
+    elif s["turn"] > max_turns(s) and F.is_fogbound(s):  # the rule book's own end (Fogbound 6), no house ruling
+        _finish(s, "fogbound_turns", f"{F.MAX_TURNS} turns have been played, the end of a Fogbound game by the "
+                                     "rule book", events, among=staying)
+    elif s["turn"] > max_turns(s):  # the house ruling "Turn limit"
         _finish(s, "turn_limit", f"{max_turns(s)} turns have been played", events, among=staying)
 
 

@@ -85,9 +85,10 @@ RULINGS = (
     {"id": "reports", "title": "Turn reports",
      "text": "Every player gets a written report of its turn, as a game master would write it."},
     {"id": "turn-limit", "title": "Turn limit",
-     "text": f"The rule book has no turn limit, but a game online needs one: after turn {MAX_TURNS} "
-             f"the players with the most victory points win. When fewer than two players are still "
-             f"fighting, the game ends after that turn and the most victory points among them win."},
+     "text": f"The rule book has no turn limit in the snowy garden, but a game online needs one: after turn "
+             f"{MAX_TURNS} the players with the most victory points win. When fewer than two players are still "
+             f"fighting, the game ends after that turn and the most victory points among them win. (A Fogbound "
+             f"game ends after turn {F.MAX_TURNS} by the rule book's own rule, not by this one.)"},
 )
 
 OUTCOME_RULINGS = {"turn_limit": "turn-limit"}
