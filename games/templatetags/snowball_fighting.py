@@ -422,6 +422,111 @@ def _hex_layer(m: dict[str, Any], used_sides: tuple[str, ...]) -> Any:
     return layer
 
 
+# --------------------------------------------------------------------------- combatants' labels
+# A token is its body (a circle), its snowballs to the right, a Dirigible to the left, a badge of
+# HP, VPs and snowballs above it and a label with its name. Tokens a hex apart are closer than a
+# label is wide, so each label goes where it covers the least of the other tokens, their badges
+# and the labels placed before it: under its token when that is free, else above, beside or
+# diagonally off it, shortened to the name's first word when nothing else fits.
+
+BODY_R = 9.5
+TAG_FONT = 5.5  # px, as .sf-tagtext
+TAG_H = 9.0
+STAT_FONT = 5.6  # px, as .sf-stattext
+STAT_H = 9.0
+STAT_TOP = -18.0  # the badge's top edge, from the token's centre
+# Widths of characters in em, a little generous (measured on DejaVu Sans, a wide font), by kind.
+_NARROW = set(" !'(),-./:;IJijlf|[]\\tr\"`")
+_WIDE = set("MWmw@%")
+
+
+def text_width(text: str, size: float, bold: bool = True) -> float:
+    """An estimate of ``text``'s width in px at font size ``size``: enough for its box to hold it."""
+    em = 0.0
+    for ch in text:
+        if ch in _NARROW:
+            em += 0.42 if bold else 0.38
+        elif ch in _WIDE:
+            em += 1.02 if bold else 0.98
+        elif ch.isupper() or ch.isdigit() or not ch.isascii():
+            em += 0.80 if bold else 0.74
+        else:
+            em += 0.67 if bold else 0.62
+    return em * size
+
+
+def _label_text(name: str, limit: int = 15) -> str:
+    """The name as its label shows it (as the truncatechars filter cuts it)."""
+    return name if len(name) <= limit else name[:limit - 1] + "…"
+
+
+def _stat_text(c: dict[str, Any]) -> str:
+    snow = f" {c['ss']}●" + (f"{c['dd']}◉" if c["dd"] else "") if c["ss"] or c["dd"] else ""
+    return f"{c['hp']}♥ {c['vp']}★{snow}"
+
+
+Box = tuple[float, float, float, float]
+
+
+def _overlap(a: Box, b: Box) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def _token_boxes(c: dict[str, Any]) -> list[Box]:
+    """What a token draws, as boxes in the map's coordinates: body, badge, snowballs, Dirigible."""
+    x, y = float(c["x"]), float(c["y"])
+    half = c["stat_w"] / 2
+    boxes = [(x - BODY_R - 0.5, y - BODY_R - 0.5, x + BODY_R + 0.5, y + BODY_R + 0.5),
+             (x - half, y + STAT_TOP, x + half, y + STAT_TOP + STAT_H)]
+    if c["ball_xs"]:
+        boxes.append((x + 10, y - 2, x + float(c["ball_xs"][-1]) + 2, y + 2))
+    if c["dd"]:
+        boxes.append((x - 16.2, y - 3.2, x - 9.8, y + 3.2))
+    return boxes
+
+
+def _label_spots(c: dict[str, Any], w: float) -> list[tuple[float, float]]:
+    """Where a label ``w`` wide may go, as its centre from the token's centre, best first."""
+    below, above = BODY_R + 1 + TAG_H / 2, STAT_TOP - 0.5 - TAG_H / 2
+    right = (float(c["ball_xs"][-1]) + 3 if c["ball_xs"] else BODY_R + 1.5) + w / 2
+    left = -((16.7 if c["dd"] else BODY_R + 1.5) + w / 2)
+    return [(0.0, below), (0.0, above), (right, 0.0), (left, 0.0),
+            (4 + w / 2, below), (-4 - w / 2, below), (4 + w / 2, above), (-4 - w / 2, above)]
+
+
+def place_labels(combatants: list[dict[str, Any]], width: float, height: float) -> list[dict[str, Any]]:
+    """Each drawn combatant's label (its seat, text, width and centre), placed where it covers the
+    least of the other tokens, their badges and the labels placed before it (the viewer's own first).
+    Kept apart from the tokens' own values, so that a token looks alike to every viewer who sees it
+    alike and is drawn once for them all."""
+    fixed = {c["seat"]: _token_boxes(c) for c in combatants}
+    placed: list[Box] = []
+    tags = []
+    for c in sorted(combatants, key=lambda c: (not c["me"], c["seat"])):
+        x, y = float(c["x"]), float(c["y"])
+        others = [b for seat, boxes in fixed.items() if seat != c["seat"] for b in boxes] + placed
+        own = fixed[c["seat"]]
+        full = _label_text(c["name"])
+        short = _label_text(c["name"].split()[0], 9) if " " in c["name"].strip() else full
+        best = None
+        for text, penalty in ((full, 0.0), (short, 40.0)) if short != full else ((full, 0.0),):
+            w = round(text_width(text, TAG_FONT) + 4, 1)
+            for rank, (dx, dy) in enumerate(_label_spots(c, w)):
+                box = (x + dx - w / 2, y + dy - TAG_H / 2, x + dx + w / 2, y + dy + TAG_H / 2)
+                inside = _overlap(box, (0.0, 0.0, width, height))
+                score = (sum(_overlap(box, b) for b in others) + sum(_overlap(box, b) for b in own)
+                         + 2 * (w * TAG_H - inside) + penalty + rank * 0.5)
+                if best is None or score < best[0]:
+                    best = (score, text, w, dx, dy, box)
+        _, text, w, dx, dy, box = best
+        placed.append(box)
+        tags.append({"seat": c["seat"], "status": c["status"], "colour": c["colour"], "text": text, "w": _fmt(w),
+                     "half": _fmt(w / 2), "x": _fmt(x + dx), "y": _fmt(y + dy)})
+    return sorted(tags, key=lambda t: t["seat"])
+
+
 @register.simple_tag
 def sf_board(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[str, Any]:
     """Everything the board template draws, for one viewer's view."""
@@ -438,10 +543,17 @@ def sf_board(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[s
             continue
         x, y = geo.centre(c["hex"])
         if c["hex"] == "KITCHEN":
-            x += (c["seat"] - (view["players"] - 1) / 2) * 22
+            # side by side, each seat its place; the Fogbound house spans the garden, so there is room to spare
+            x += (c["seat"] - (view["players"] - 1) / 2) * (44 if len(doors_of(m)) > 1 else 22)
+        stat = _stat_text(c)
         combatants.append({**c, "x": _fmt(x), "y": _fmt(y), "colour": SEAT_COLOURS[c["seat"] % 6],
                            "initial": "".join(w[0] for w in c["name"].split()[:2]).upper() or "?",
-                           "ball_xs": [_fmt(12 + 4.4 * i) for i in range(min(c["ss"], 4))], "me": c["seat"] == seat})
+                           "ball_xs": [_fmt(12 + 4.4 * i) for i in range(min(c["ss"], 4))], "me": c["seat"] == seat,
+                           "stat": stat, "stat_w": round(text_width(stat, STAT_FONT, bold=False) + 5, 1)})
+    tags = place_labels(combatants, geo.width, geo.height)
+    for c in combatants:
+        c["stat_half"] = _fmt(c["stat_w"] / 2)
+        c["stat_w"] = _fmt(c["stat_w"])
     sx, sy = geo.centre(m["shed"])
     kx, ky = geo.centre("KITCHEN")
     players = view.get("players") or len(names)
@@ -477,6 +589,7 @@ def sf_board(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[s
     fog = _fog(view, geo, seat)
     return {
         "width": _fmt(geo.width), "height": _fmt(geo.height), "hex_layer": hex_layer, "combatants": combatants,
+        "tags": tags,
         "features": features, "cols": col_labels, "rows": row_labels, "routes": routes,
         "report": _report(view, geo, names, seat), "orders": orders, "fog": fog,
         "report_fog_hides": bool(fog) and not fog.get("see_all"),

@@ -7,12 +7,14 @@ page that is not a seat's own never changes when that seat writes orders.
 """
 from __future__ import annotations
 
+import copy
 import html
 import json
 import random
 import re
 from types import SimpleNamespace
 
+import pytest
 from django.template.loader import render_to_string
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -368,3 +370,60 @@ def test_a_fogbound_game_ended_after_ten_turns_is_not_said_to_end_by_a_house_rul
     ruling = rules.result_context(R, {"code": "turn_limit"})["outcome_ruling"]
     assert ruling["url"] == "/rules/snowball-fighting/#turn-limit"
     assert rules.result_context(R, game.outcome)["outcome_ruling"] is None
+
+
+SIX = ["Avalanche Annie", "Blizzard Ben", "Cold Cy", "Jack Frost", "Ice Maiden", "Slush Puppy"]
+CLUSTERS = {  # each garden: six combatants a hex or two apart, around the first
+    "garden": (["A7", "C1", "I13", "S1", "W5", "W9"], ["K9", "I9", "J10", "L10", "M11", "J8"]),
+    "fogbound": (["AB2", "AC1", "AD2", "AB12", "AC11", "AD12"], ["T4", "R4", "S5", "U5", "V6", "S3"]),
+}
+
+
+def _drawn_boxes(page: str):
+    """What the map draws of each combatant, as boxes: its body and badge, and its name's label."""
+    num = float
+    tokens = {}
+    for seat, x, y, inner in re.findall(r'<g class="sf-token[^"]*" data-token-seat="(\d)" data-hex="[^"]+" '
+                                        r'transform="translate\(([\d.]+) ([\d.]+)\)">(.*?)</g>\s*</g>', page, re.S):
+        x, y = num(x), num(y)
+        stat_y, rx, rw = re.search(r'<g class="sf-stat" transform="translate\(0 ([-\d.]+)\)"><rect x="([-\d.]+)" y="-4.5" '
+                                   r'width="([\d.]+)"', inner).groups()
+        tokens[int(seat)] = [(x - 9.5, y - 9.5, x + 9.5, y + 9.5),
+                             (x + num(rx), y + num(stat_y) - 4.5, x + num(rx) + num(rw), y + num(stat_y) + 4.5)]
+    labels = {}
+    for seat, x, y, rx, rw, text in re.findall(r'<g class="sf-tag[^"]*" data-tag-seat="(\d)" transform="translate\(([\d.]+) '
+                                               r'([\d.]+)\)"><rect x="([-\d.]+)" y="-4.5" width="([\d.]+)"[^>]*/>'
+                                               r'<text class="sf-tagtext"[^>]*>([^<]*)</text>', page):
+        x, y = num(x), num(y)
+        labels[int(seat)] = ((x + num(rx), y - 4.5, x + num(rx) + num(rw), y + 4.5), html.unescape(text))
+    return tokens, labels
+
+
+def _overlap(a, b) -> float:
+    w, h = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+@pytest.mark.parametrize("garden", sorted(CLUSTERS))
+def test_names_of_combatants_a_hex_or_two_apart_cover_no_one_elses_token_badge_or_name(garden):
+    starts, spots = CLUSTERS[garden]
+    options = {"map": garden} if garden != "garden" else {}
+    s = R.new_game(players=6, options=options, seed=5)
+    for x in range(6):
+        s, _ = R.apply(s, x, {"type": "setup", "name": SIX[x], "starts": [starts[x]], "ready": True})
+    s = copy.deepcopy(s)
+    for x, ref in enumerate(spots):
+        s["combatants"][x].update(hex=ref, ss=(2, 0, 1, 2, 4, 0)[x], dd=(0, 1, 0, 0, 0, 0)[x])
+    if garden == "fogbound":
+        s["turn"], s["fog"]["vision"], s["fog"]["gnomes"] = 3, 4, []
+    for seat in (0, 3):
+        tokens, labels = _drawn_boxes(render(s, seat))
+        assert sorted(tokens) == sorted(labels) == list(range(6))
+        assert {text for _, text in labels.values()} == set(SIX)  # each name whole, room enough around them
+        for seat_a, (box, text) in labels.items():
+            for seat_b, drawn in tokens.items():
+                if seat_b != seat_a:
+                    assert not any(_overlap(box, part) for part in drawn), (text, SIX[seat_b])
+            for seat_b, (other, _) in labels.items():
+                if seat_b != seat_a:
+                    assert not _overlap(box, other), (text, SIX[seat_b])
