@@ -22,7 +22,7 @@
 
   var S = {key: null, version: null, seg: null, tool: null, bolero: [], local: null, pending: false, queued: false,
            setupName: null, setupStarts: null, nameFocused: false, setupSent: null, setupError: null, showSeg: "all", message: "",
-           scrollLeft: null, scrollTop: null, fit: false, branch: null, kbHex: null, kbActive: false, kbRow: null};
+           scrollLeft: null, scrollTop: null, fit: false, branch: null, kbHex: null, kbActive: false, kbRow: null, refusal: null, readySent: false};
 
   function board() { return document.getElementById("sf-board"); }
   function data(id) {
@@ -94,6 +94,7 @@
     window.Snowball.send({type: "orders", segments: S.local});
   }
   function change(list) {
+    S.refusal = null;
     var first = parseInt((q("[data-sf-orders]") || {dataset: {first: "1"}}).dataset.first, 10);
     for (var k = 0; k < first - 1; k++) list[k] = null;
     S.local = list;
@@ -292,6 +293,7 @@
 
   function chooseTool(tool) {
     S.tool = tool;
+    S.refusal = null;
     S.bolero = [];
     if (tool === "stand") { setOrder({type: "stand"}); }
     else if (tool === "maniac") { setOrder({type: "maniac"}); }
@@ -320,7 +322,7 @@
     if ((el = evt.target.closest("[data-sf-edit]"))) {
       var seg = parseInt(el.dataset.sfEdit, 10);
       S.seg = S.seg === seg ? null : seg;
-      S.tool = null; S.bolero = []; S.branch = null;
+      S.tool = null; S.bolero = []; S.branch = null; S.refusal = null;
       paintTools();
       paintScroll();
       return;
@@ -388,7 +390,8 @@
       change(back);
       return;
     }
-    if (evt.target.closest("[data-sf-done]")) { S.seg = null; S.tool = null; paintTools(); paintScroll(); return; }
+    if (evt.target.closest("[data-sf-done]")) { S.seg = null; S.tool = null; S.refusal = null; paintTools(); paintScroll(); return; }
+    if (evt.target.closest("#sf-ready")) { S.readySent = true; S.refusal = null; paintRefusal(); return; }
     if (evt.target.closest("[data-sf-starts-clear]")) { S.setupStarts = []; paintSetup(); return; }
     if (evt.target.closest("[data-sf-setup-save]")) { sendSetup(false); return; }
     if (evt.target.closest("[data-sf-setup-ready]")) { sendSetup(true); return; }
@@ -525,7 +528,7 @@
       if (parseInt(card.dataset.sfCard, 10) !== S.seg) card.classList.remove("is-editing");
     });
     tools.hidden = !S.seg;
-    if (!S.seg) return;
+    if (!S.seg) { paintRefusal(); return; }
     // the tools sit under the segment being written
     var card = q('[data-sf-card="' + S.seg + '"]');
     if (card && tools.previousElementSibling !== card && card.parentNode) card.appendChild(tools);
@@ -540,6 +543,7 @@
                 target: !!TARGET_TOOLS[tool], conifer: tool === "storm", side: tool === "avalanche", bounce: tool === "bounce"};
     qa("[data-sf-opts]").forEach(function (el) { el.hidden = !opts[el.dataset.sfOpts]; });
     qa("[data-sf-only]").forEach(function (el) { el.hidden = el.dataset.sfOnly !== tool; });
+    paintCollectChoices(startOf(S.seg));
     var undo = q("[data-sf-undo]");
     if (undo) undo.hidden = !(cur && cur.route && (tool === "move" || tool === "collect_move"));
     if (cur && cur.type === "collect_move") {
@@ -589,7 +593,36 @@
     });
     var h = q("[data-sf-hint]");
     if (h) { h.textContent = text; h.classList.remove("is-refusal"); }
+    paintRefusal();
     kbLabels();
+  }
+
+  // A snowman's head is offered only standing on a snowman whose head is still there, the
+  // wheelbarrow's Dirigible only at the wheelbarrow: where the segment starts (the orders help's
+  // snowman_heads and wheelbarrow); elsewhere a note says where they can be taken.
+  function paintCollectChoices(here) {
+    var help = (you() || {}).orders_help || {};
+    qa("[data-sf-collect]").forEach(function (btn) {
+      var what = JSON.parse(btn.dataset.sfCollect).what, off = false;
+      if (what === "head") off = (help.snowman_heads || []).indexOf(here) === -1;
+      else if (what === "barrow") off = help.wheelbarrow !== here;
+      btn.hidden = off;
+      var note = q('[data-sf-collect-note="' + what + '"]');
+      if (note) note.hidden = !off;
+    });
+  }
+
+  // An order the server refused (its reason, also at the top of the page) is told where the player
+  // is writing: in the segment's hint while a segment is open, else above the Ready button. It stays
+  // until the player writes again.
+  function paintRefusal() {
+    var tools = q("[data-sf-tools]"), h = q("[data-sf-hint]"), spot = q("[data-sf-refusal]");
+    var inTools = !!(S.refusal && tools && !tools.hidden && h);
+    if (inTools) { h.textContent = S.refusal; h.classList.add("is-refusal"); }
+    if (spot) {
+      spot.textContent = S.refusal && !inTools ? S.refusal : "";
+      spot.hidden = !(S.refusal && !inTools);
+    }
   }
 
 
@@ -758,6 +791,7 @@
     if (S.key !== key) {
       S.key = key; S.seg = null; S.tool = null; S.bolero = []; S.branch = null; S.local = null; S.pending = false; S.queued = false;
       S.setupStarts = null; S.showSeg = "all"; S.message = ""; S.kbHex = null; S.kbRow = null;
+      S.refusal = null; S.readySent = false;
       if (b.dataset.phase !== "setup") S.setupName = null;
       var first = q("[data-sf-orders]");
       if (first && b.dataset.asked) S.seg = parseInt(first.dataset.first, 10);
@@ -766,6 +800,7 @@
     var version = live ? live.dataset.version : b.dataset.version;
     if (version !== S.version) {
       S.version = version;
+      S.readySent = false;
       if (S.pending) {
         S.pending = false;
         if (S.queued) sendOrders(); else S.local = null;
@@ -784,8 +819,10 @@
   document.addEventListener("htmx:wsAfterMessage", function () {
     var flash = document.getElementById("flash");
     var live = document.getElementById("live");
-    if (flash && flash.classList.contains("flash-error") && flash.textContent.trim() && live && live.dataset.version === S.version && S.pending) {
-      S.pending = false; S.queued = false; S.local = null;
+    if (flash && flash.classList.contains("flash-error") && flash.textContent.trim() && live && live.dataset.version === S.version
+        && (S.pending || S.readySent)) {
+      S.pending = false; S.queued = false; S.local = null; S.readySent = false;
+      S.refusal = flash.textContent.trim();
     }
     refresh();
   });

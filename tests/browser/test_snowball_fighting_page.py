@@ -1,9 +1,12 @@
 """Snowball Fighting's page as a person meets it: it holds still while others write their orders,
-a move is written by clicking where to go, and a refused nom de guerre is told beside its field.
+a move is written by clicking where to go, a refused nom de guerre is told beside its field and a
+refused order beside the orders.
 
 Sizes: a desktop window (1280x800) and a phone (390x844).
 """
 from __future__ import annotations
+
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -239,5 +242,50 @@ def test_a_refused_nom_de_guerre_is_told_beside_its_field_until_it_is_fixed(brow
     _wait_new_version(ana, old)
     expect(ana.locator("#sf-board")).to_have_attribute("data-phase", "orders")
     expect(ana.locator(".sf-roster")).to_contain_text("Jack Frost")
+    assert not errors, errors
+    ana.context.close()
+
+
+def test_a_refused_order_is_told_beside_the_orders_and_a_head_is_offered_only_on_a_snowman(browser, live_server_proc, shot):
+    _against_a_computer.base = live_server_proc.url
+    ana = _against_a_computer(browser, DESKTOP)
+    errors = script_errors_of(ana, timeout_ms=6000)
+    _ready_setup(ana, "Avalanche Annie", ("S1",))
+    hint = ana.locator("[data-sf-hint]")
+    # S1 is no snowman's hex: its head is not offered, and a note says where it can be taken
+    ana.click('[data-sf-tool="collect"]')
+    expect(ana.locator("[data-sf-collect*=head]")).to_be_hidden()
+    expect(ana.locator('[data-sf-collect-note="head"]')).to_have_text(
+        "A snowman's head is taken standing on its snowman (B12 or Q3).")
+    # an order the server refuses anyway (a head first, then a move) is told by the orders, as well as at the top
+    ana.click('[data-sf-tool="collect_move"]')
+    ana.select_option("[data-sf-cm-what]", "head")
+    old = live_version(ana)
+    ana.locator('#sf-map .sf-hex[data-hex="R2"] polygon').click(force=True)
+    refusal = "segment 1: a snowman's head can be taken only on the snowman's hex (B12 or Q3), not S1"
+    expect(hint).to_have_text(refusal)
+    expect(hint).to_have_class(re.compile("is-refusal"))
+    expect(ana.locator("#flash")).to_have_text(refusal)
+    assert live_version(ana) == old
+    near = ana.locator('[data-sf-tool="collect_move"]').bounding_box()
+    told = hint.bounding_box()
+    assert 0 < told["y"] - near["y"] < 150, (near, told)  # right under the buttons just pressed
+    expect(ana.locator('[data-sf-card="1"] [data-sf-order-text]')).to_have_text("Not written (stands still)")
+    shot(ana, "sf-page-refused-beside-the-orders")
+    expect(ana.locator("#flash")).to_be_empty(timeout=8000)  # the message at the top goes after 6 s
+    expect(hint).to_have_text(refusal)  # the one by the orders stays until the player writes again
+    # on Q3, a snowman's hex, the next segment offers its head
+    ana.click('[data-sf-tool="move"]')
+    expect(hint).not_to_have_class(re.compile("is-refusal"))
+    ana.locator('#sf-map .sf-hex[data-hex="Q3"] polygon').click(force=True)
+    _wait_new_version(ana, old)
+    expect(ana.locator('[data-sf-card="1"] [data-sf-order-text]')).to_have_text("Move R2 → Q3")
+    ana.click('[data-sf-edit="2"]')
+    ana.click('[data-sf-tool="collect"]')
+    expect(ana.locator('[data-sf-collect-note="head"]')).to_be_hidden()
+    old = live_version(ana)
+    ana.click("[data-sf-collect*=head]")
+    _wait_new_version(ana, old)
+    expect(ana.locator('[data-sf-card="2"] [data-sf-order-text]')).to_have_text("Collect the snowman's head")
     assert not errors, errors
     ana.context.close()
