@@ -22,7 +22,8 @@
 
   var S = {key: null, version: null, seg: null, tool: null, bolero: [], local: null, pending: false, queued: false,
            setupName: null, setupStarts: null, nameFocused: false, setupSent: null, setupError: null, showSeg: "all", message: "",
-           scrollLeft: null, scrollTop: null, fit: false, branch: null, kbHex: null, kbActive: false, kbRow: null, refusal: null, readySent: false};
+           scrollLeft: null, scrollTop: null, centredX: false, centredY: false, recentre: false,
+           fit: false, branch: null, kbHex: null, kbActive: false, kbRow: null, refusal: null, readySent: false};
 
   function board() { return document.getElementById("sf-board"); }
   function data(id) {
@@ -759,7 +760,9 @@
     if (evt.target.closest && evt.target.closest(KB)) kbRing(null);
   });
 
-  // The phone's sideways scroll of the garden survives re-renders; at first it centres on your combatant.
+  // The phone's scroll of the garden survives re-renders. The first time your combatant is drawn in a
+  // garden that scrolls (each way), it is centred, whatever was scrolled before (the setup's start
+  // hexes); at a new turn it is centred again only if it stands out of sight in the box.
   document.addEventListener("scroll", function (evt) {
     if (evt.target && evt.target.id === "sf-mapscroll") { S.scrollLeft = evt.target.scrollLeft; S.scrollTop = evt.target.scrollTop; }
   }, true);
@@ -774,12 +777,23 @@
     }
     var wide = box.scrollWidth > box.clientWidth, tall = box.scrollHeight > box.clientHeight;
     if (!wide && !tall) return;
-    var me = q("#sf-map .sf-token.is-me .sf-body") || q("#sf-map .sf-token .sf-body");
-    var r = me && me.getBoundingClientRect(), outer = box.getBoundingClientRect();
-    if (wide && (S.scrollLeft === null || S.scrollLeft === undefined) && me)
-      S.scrollLeft = Math.max(0, box.scrollLeft + r.left - outer.left - box.clientWidth / 2);
-    if (tall && (S.scrollTop === null || S.scrollTop === undefined) && me)
-      S.scrollTop = Math.max(0, box.scrollTop + r.top - outer.top - box.clientHeight / 2);
+    var me = q("#sf-map .sf-token.is-me .sf-body") || (b.dataset.seat === "" ? q("#sf-map .sf-token .sf-body") : null);
+    if (me) {
+      var r = me.getBoundingClientRect(), outer = box.getBoundingClientRect();
+      var x = box.scrollLeft + r.left + r.width / 2 - outer.left, y = box.scrollTop + r.top + r.height / 2 - outer.top;
+      var unset = function (v) { return v === null || v === undefined; };
+      var outX = x < box.scrollLeft || x > box.scrollLeft + box.clientWidth;
+      var outY = y < box.scrollTop || y > box.scrollTop + box.clientHeight;
+      if (wide && (unset(S.scrollLeft) || !S.centredX || (S.recentre && outX))) {
+        S.scrollLeft = Math.max(0, Math.round(x - box.clientWidth / 2));
+        S.centredX = true;
+      }
+      if (tall && (unset(S.scrollTop) || !S.centredY || (S.recentre && outY))) {
+        S.scrollTop = Math.max(0, Math.round(y - box.clientHeight / 2));
+        S.centredY = true;
+      }
+      S.recentre = false;
+    }
     if (wide && S.scrollLeft !== null && S.scrollLeft !== undefined) box.scrollLeft = S.scrollLeft;
     if (tall && S.scrollTop !== null && S.scrollTop !== undefined) box.scrollTop = S.scrollTop;
   }
@@ -791,7 +805,7 @@
     if (S.key !== key) {
       S.key = key; S.seg = null; S.tool = null; S.bolero = []; S.branch = null; S.local = null; S.pending = false; S.queued = false;
       S.setupStarts = null; S.showSeg = "all"; S.message = ""; S.kbHex = null; S.kbRow = null;
-      S.refusal = null; S.readySent = false;
+      S.refusal = null; S.readySent = false; S.recentre = true;
       if (b.dataset.phase !== "setup") S.setupName = null;
       var first = q("[data-sf-orders]");
       if (first && b.dataset.asked) S.seg = parseInt(first.dataset.first, 10);

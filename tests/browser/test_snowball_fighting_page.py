@@ -289,3 +289,42 @@ def test_a_refused_order_is_told_beside_the_orders_and_a_head_is_offered_only_on
     expect(ana.locator('[data-sf-card="2"] [data-sf-order-text]')).to_have_text("Collect the snowman's head")
     assert not errors, errors
     ana.context.close()
+
+
+def _token_in_the_garden_box(page) -> dict:
+    """Where the viewer's own token is in the garden's scrolling box, and how far the box is scrolled."""
+    return page.evaluate("""() => {
+        const box = document.getElementById('sf-mapscroll'), o = box.getBoundingClientRect();
+        const me = document.querySelector('#sf-map .sf-token.is-me .sf-body').getBoundingClientRect();
+        const x = me.left + me.width / 2 - o.left, y = me.top + me.height / 2 - o.top;
+        return {x, y, inside: x >= 0 && x <= box.clientWidth && y >= 0 && y <= box.clientHeight,
+                scrolls: box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight,
+                left: box.scrollLeft, top: box.scrollTop}; }""")
+
+
+def test_a_phone_opens_the_garden_on_your_own_combatant(browser, live_server_proc):
+    """The phone's garden scrolls in its own box; when the orders begin, your combatant is in it,
+    however the box was scrolled to pick a start hex, and after a reload too. A desktop's does not scroll."""
+    _against_a_computer.base = live_server_proc.url
+    ana = _against_a_computer(browser, PHONE)
+    errors = script_errors_of(ana, timeout_ms=6000)
+    _ready_setup(ana, "Avalanche Annie", ("W9",))  # the south-east star: the box scrolls sideways to it
+    expect(ana.locator("#sf-board")).to_have_attribute("data-editing", "1")
+    where = _token_in_the_garden_box(ana)
+    assert where["scrolls"] and where["inside"] and where["top"] > 0, where
+    ana.locator("#sf-mapscroll").screenshot(path=str(SHOTS / "sf-page-phone-garden-on-you.png"),
+                                            timeout=SCREENSHOT_TIMEOUT_MS)
+    ana.reload()
+    expect(ana.locator("#sf-board")).to_have_attribute("data-editing", "1")
+    ana.wait_for_timeout(300)
+    assert _token_in_the_garden_box(ana)["inside"]
+    desk = ana.context.browser.new_context(**DESKTOP).new_page()
+    desk.context.add_cookies(ana.context.cookies())
+    desk.goto(ana.url)
+    expect(desk.locator("#sf-board")).to_have_attribute("data-phase", "orders")
+    desk.wait_for_timeout(300)
+    at_desk = _token_in_the_garden_box(desk)
+    assert not at_desk["scrolls"] and at_desk["left"] == at_desk["top"] == 0 and at_desk["inside"], at_desk
+    assert not errors, errors
+    for page in (ana, desk):
+        page.context.close()
