@@ -73,6 +73,16 @@ class Option:
     help: str = ""
 
 
+def check_option_names(options: dict[str, Any], declared: tuple[Option, ...]) -> None:
+    """Refuse a creation option whose name the game does not declare (``Ruleset.options``):
+    BadAction names the first unknown one and lists the known ones. The platform checks the
+    names of every game's options when a game is created; the engine checks their values."""
+    known = [option.name for option in declared]
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise BadAction(f"unknown option {shown(unknown[0])}; known options: {', '.join(known) or 'none'}")
+
+
 @dataclass(frozen=True)
 class Prompt:
     """What one seat is asked to do now.

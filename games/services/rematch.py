@@ -75,7 +75,10 @@ def _save(game: Game, seats: list[Seat]) -> Game:
 
 def _start_new_game(game: Game, seats: list[Seat]) -> Game:
     offerer = seats[game.rematch["by"]].user
-    new = create_game(creator=offerer, game_type=game.game_type, options=game.options, is_public=game.is_public,
+    declared = {option.name for option in ruleset_of(game.game_type).options}
+    # a name the game does not list (a game saved with one) meant nothing: played again without it
+    options = {name: value for name, value in game.options.items() if name in declared}
+    new = create_game(creator=offerer, game_type=game.game_type, options=options, is_public=game.is_public,
                       num_seats=game.num_seats, num_teams=game.num_teams, take_seat=False,
                       spectators_read_only=game.spectators_read_only, pace=game.pace,
                       decision_seconds=game.decision_seconds, rated=bool(game.rated))

@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import pacing, tables
-from games.engines.base import GameError
+from games.engines.base import GameError, check_option_names
 from games.errors import BadRequest, Conflict, Forbidden, NotSeated
 from games.models import ActionRecord, Game, Seat
 from games.services.broadcast import broadcast_after_commit
@@ -23,7 +23,8 @@ def create_game(*, creator, game_type: str, options: dict[str, Any] | None = Non
                 decision_seconds: int | None = None, rated: bool = False) -> Game:
     """Open a new table of ``num_seats`` (the game's smallest by default) and, for a team
     game, ``num_teams``, at ``pace`` (games/pacing.py: live by default); the options are
-    checked by the engine before anything is saved. With ``spectators_read_only``
+    checked before anything is saved: a name the game does not declare is refused, and the
+    engine checks the values. With ``spectators_read_only``
     spectators read the table talk but cannot write in it. With ``rated`` the game is rated
     even with guests or computer players (games/services/ratings.py)."""
     ruleset = ruleset_of(game_type)
@@ -33,6 +34,7 @@ def create_game(*, creator, game_type: str, options: dict[str, Any] | None = Non
     teams = tables.team_count(ruleset, num_teams, seats=seats)
     seed = secrets.randbits(62)
     try:
+        check_option_names(options, ruleset.options)
         ruleset.new_game(**tables.new_game_arguments(players=seats, options=options, seed=seed,
                                                      teams=tables.provisional_teams(seats, teams) if teams else None))
     except GameError as exc:

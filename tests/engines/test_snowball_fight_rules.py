@@ -269,7 +269,6 @@ def test_alternates_replace_the_named_extreme_cards_in_the_arsenal():
      "at most two Extreme cards may be replaced, got 3"),
     ({"alternates": ["raid:snowman"]}, "unknown standard Extreme card 'snowman'"),
     ({"draft": "slow"}, "option draft must be 'draft' or 'quick', got 'slow'"),
-    ({"colour": "red"}, "unknown option 'colour'"),
 ])
 def test_bad_options_are_refused_with_a_clear_message(options, message):
     with pytest.raises(BadAction, match=message):

@@ -417,8 +417,6 @@ def test_two_to_six_players(players):
 
 
 def test_creation_options_are_checked():
-    with pytest.raises(BadAction, match="unknown option 'rule15'"):
-        R.new_game(players=2, options={"rule15": True}, seed=1)
     with pytest.raises(BadAction, match="rule12 must be true or false"):
         R.new_game(players=2, options={"rule12": "yes"}, seed=1)
     assert R.new_game(players=6, options={"rule13": True}, seed=1)["options"] == {

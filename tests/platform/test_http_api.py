@@ -6,7 +6,7 @@ import json
 import pytest
 from django.test import Client
 
-from games.models import ApiToken
+from games.models import ApiToken, Game
 
 pytestmark = pytest.mark.django_db
 
@@ -59,6 +59,23 @@ def test_a_stale_action_over_http_names_the_current_version_to_fetch(make_user):
     assert error["code"] == "stale_version" and "view" not in stale.json()
     assert error["current_version"] == ana.get(f"/api/games/{game_id}/").json()["version"]
     assert "here is" not in error["message"]
+
+
+GAME_SLUGS = ("snowball-fight", "jingle-bells", "snowball-fighting", "what-a-snowball")
+
+
+@pytest.mark.parametrize("slug", GAME_SLUGS)
+def test_an_option_the_game_does_not_list_is_refused_by_every_game_and_creates_nothing(make_user, slug):
+    ana = _bot(make_user("Ana"))
+    listed = next(t for t in ana.get("/api/game-types/").json()["game_types"] if t["slug"] == slug)["options"]
+    refused = _post(ana, "/api/games/", {"game_type": slug, "options": {"colour": "red"}})
+    assert refused.status_code == 400, refused.content
+    known = ", ".join(o["name"] for o in listed)
+    assert refused.json()["error"] == {
+        "code": "bad_request", "message": f"bad options: unknown option 'colour'; known options: {known}"}
+    assert Game.objects.count() == 0
+    defaults = {o["name"]: o["default"] for o in listed}
+    assert _post(ana, "/api/games/", {"game_type": slug, "options": defaults}).status_code == 201
 
 
 def test_errors_say_what_was_wrong(make_user):

@@ -81,6 +81,21 @@ def test_computer_players_accept_at_once(make_user):
     assert [(s.user_id, s.is_bot) for s in new.seats.all()] == [(None, True), (ana.pk, False)]
 
 
+def test_a_finished_game_holding_an_option_its_game_does_not_list_is_played_again_without_it(make_user):
+    """A game saved with a name its game does not list (Jingle Bells and What a Snowball! kept
+    one as it was sent) is played again with only the options the game lists."""
+    ana = make_user("Ana")
+    game = services.create_game(creator=ana, game_type="jingle-bells", num_seats=2, options={"layout": "garden"})
+    Game.objects.filter(pk=game.pk).update(options={"layout": "garden", "colour": "red"})
+    services.add_bot(game_id=game.pk, user=ana)
+    services.start_game(game_id=game.pk, user=ana)
+    services.resign(game_id=game.pk, user=ana)
+    services.offer_rematch(game_id=game.pk, user=ana)
+    game.refresh_from_db()
+    new = Game.objects.get(pk=game.rematch["game"])
+    assert new.status == Game.Status.ACTIVE and new.options == {"layout": "garden"}
+
+
 def test_a_decline_ends_the_offer_for_everyone(make_user):
     game, (ana, ben, cy) = _finished(make_user, "snowball-fight")
     services.offer_rematch(game_id=game.pk, user=ana)
