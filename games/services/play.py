@@ -327,7 +327,8 @@ def apply_timeouts(*, game_id: int, now: float | None = None) -> int | None:
             if prompt is None or prompt.default is None or ruleset.outcome(state) is not None:
                 continue
             overdue_prompt = _seat_prompts(game)[str(seat)]
-            if not _asks_the_same(overdue_prompt["digest"], prompt, ruleset.legal_actions(state, seat)):
+            if not _still_asked(overdue_prompt, prompt, ruleset.legal_actions(state, seat),
+                                revealed=_reveals(ruleset, logged)):
                 continue  # an earlier default gave this seat a new question, with its own time
             asked_before = ruleset.to_act(state)
             state = _apply(game, ruleset, state, seat, prompt.default,
@@ -336,6 +337,21 @@ def apply_timeouts(*, game_id: int, now: float | None = None) -> int | None:
         state = run_automatic(game, ruleset, state, logged, arrivals)
         save_state(game, ruleset, state, logged, arrivals=arrivals)
         return game.version
+
+
+def _reveals(ruleset: Ruleset, logged: list[ActionRecord]) -> bool:
+    """Whether one of these log entries revealed a round of sealed choices."""
+    return any(event["type"] in ruleset.reveal_events for record in logged for event in record.events)
+
+
+def _still_asked(entry: dict[str, Any], prompt, legal: list[dict], *, revealed: bool) -> bool:
+    """Whether ``entry``, a seat's prompt on the game's books, is the question ``prompt`` asks
+    now. A sealed choice is one question until its round reveals, however its legal actions
+    change as it is revised (a first draft adds "ready"), as ``_prepare_write`` keeps it; any
+    other is the same question while its digest is."""
+    if entry.get("sealed") and prompt.kind == "sealed" and not revealed:
+        return True
+    return _asks_the_same(entry["digest"], prompt, legal)
 
 
 def next_deadline(game: Game) -> float | None:
@@ -550,7 +566,7 @@ def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[Actio
     # round's sealed question is a new one for every seat, even worded as the last, so that a
     # move sent for the round before is stale, not played in this one
     answered = {record.seat for record in logged}
-    revealed = any(event["type"] in ruleset.reveal_events for record in logged for event in record.events)
+    revealed = _reveals(ruleset, logged)
     for seat, prompt in to_act.items():
         legal = ruleset.legal_actions(state, seat)
         digest = _prompt_digest(prompt, legal)

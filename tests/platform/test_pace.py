@@ -466,6 +466,28 @@ def test_ready_resolves_the_turn_as_soon_as_every_seat_is_ready(make_user):
     assert not ActionRecord.objects.filter(game=game, source=ActionRecord.Source.TIMEOUT).exists()
 
 
+DRAFTS = {  # a first draft of a sealed choice, not marked final
+    "snowball-fighting": lambda legal: {"type": "setup", "name": "Ana the Bold", "starts": []},
+    "snowball-fight": lambda legal: next(a for a in legal if a["type"] == "choose"),
+}
+
+
+@pytest.mark.parametrize("game_type", sorted(DRAFTS))
+def test_when_time_runs_out_each_seat_plays_its_default_whether_or_not_it_wrote_a_draft(make_user, game_type):
+    """A sealed choice is one question until its round reveals, however its legal actions change
+    as the seat revises it (a draft adds "ready" or "lock"): its default is played at its deadline."""
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = _table(ana, ben, game_type=game_type, pace="live", seconds=60)
+    draft = DRAFTS[game_type](_view(ana, game.pk)["legal_actions"])
+    services.submit_action(game_id=game.pk, user=ana, action=draft, action_id=uuid.uuid4().hex, version=game.version)
+    _rewind(game.pk, 61)
+    services.sweep_deadlines(now=time.time())
+    timeouts = ActionRecord.objects.filter(game=game, source=ActionRecord.Source.TIMEOUT)
+    assert sorted(t.seat for t in timeouts) == [0, 1]
+    game = Game.objects.get(pk=game.pk)
+    assert game.next_deadline > time.time() + 55, "a seat is still overdue"
+
+
 def test_ready_sent_again_with_its_action_id_is_acked_as_a_duplicate(make_user):
     ana, ben = make_user("Ana"), make_user("Ben")
     game = _table(ana, ben, game_type="snowball-fighting", pace="daily", seconds=86400)
