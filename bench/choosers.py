@@ -27,7 +27,7 @@ from typing import Any
 
 Action = dict[str, Any]
 
-RARE = frozenset({"surrender", "set_never_ask", "set_auto_dodge", "deadline"})
+RARE = frozenset({"surrender", "set_never_ask", "set_auto_dodge"})
 
 
 def _playable(actions: list[Action]) -> list[Action]:

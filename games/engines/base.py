@@ -99,8 +99,8 @@ class Prompt:
     anyone is connected, and at once for a seat whose player has been away past the grace
     period of a live game. ``default`` is also what the seat plays when its player is absent,
     so it should be the rule book's answer for a player who does not answer (Snowball
-    Fighting's ``{"type": "deadline"}``: no orders this turn). Without a ``default`` a
-    prompt has no deadline.
+    Fighting's ``{"type": "deadline"}``: no orders this turn, one of the ruleset's
+    ``server_actions``, which no player may send). Without a ``default`` a prompt has no deadline.
     """
 
     kind: str
@@ -131,7 +131,7 @@ class Ruleset(Protocol):
     teams=[...])``, which raises GameError saying why that split is not allowed (e.g. too
     uneven); without it every split with no empty team is allowed.
 
-    Two optional members concern a game's pace (docs/api.md, "Pace, deadlines, ready and
+    Three optional members concern a game's pace (docs/api.md, "Pace, deadlines, ready and
     resign"):
 
     ``ready_action``: for a game whose decisions stay revisable until the player says they
@@ -140,6 +140,11 @@ class Ruleset(Protocol):
     it for the player when it is among the seat's ``legal_actions``; the engine resolves the
     turn as soon as every asked seat has sent it, as it does anyway. Without it a decision
     is final when it is sent (a sealed one-shot choice is its own "ready").
+
+    ``server_actions``: the action types only the server plays, never a player (Snowball
+    Fighting's ``{"type": "deadline"}``, a prompt's ``default`` when its time runs out). They are
+    not among ``legal_actions``, and the platform refuses them from a player (``bad_action``)
+    before the engine sees them; ``apply`` takes them from the platform (timeouts, replays).
 
     ``resign(state, seat) -> (state, events)``: what resigning does to the game, e.g. a
     combatant leaving the field; pure, like ``apply``, and replayed from the log like any

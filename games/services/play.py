@@ -16,7 +16,7 @@ from django.db import OperationalError, transaction
 from django.utils import timezone
 
 from games import pacing, selectors, statements, tables
-from games.engines.base import GameError, Ruleset
+from games.engines.base import BadAction, GameError, Ruleset
 from games.auth import token_is_live
 from games.errors import BadRequest, Conflict, Forbidden, NotFound, NotSeated, StaleVersion, TokenRevoked
 from games.models import ActionRecord, Game, Seat
@@ -277,6 +277,7 @@ def _play(game: Game, *, user, action: dict, action_id: str, version: int) -> tu
         return ActionResult(version=game.version, duplicate=True), None
     check_current(game, seat=seat, version=version)
     ruleset = ruleset_of(game.game_type)
+    refuse_server_action(ruleset, action)
     state = _load_state(game, ruleset)
     asked_before = ruleset.to_act(state)
     logged: list[ActionRecord] = []
@@ -290,6 +291,15 @@ def _play(game: Game, *, user, action: dict, action_id: str, version: int) -> tu
     state = run_automatic(game, ruleset, state, logged, arrivals)
     write = _prepare_write(game, ruleset, state, logged, arrivals=arrivals)
     return ActionResult(version=game.version, revealed=revealed), write
+
+
+def refuse_server_action(ruleset: Ruleset, action: dict) -> None:
+    """Refuse an action of a type only the server plays (``Ruleset.server_actions``: Snowball
+    Fighting's ``deadline``, the default it plays when a seat's time runs out) sent by a player."""
+    kind = action.get("type")
+    if kind in getattr(ruleset, "server_actions", ()):
+        raise BadAction(f"{kind!r} is what the server plays for a seat whose time runs out; a player cannot "
+                        f"send it (wait for the deadline, or send one of your legal_actions)")
 
 
 def check_current(game: Game, *, seat: int, version: int) -> None:

@@ -87,7 +87,8 @@ def test_a_spectators_page_offers_nothing_to_press():
 
 
 def test_settings_and_votes_are_never_chosen():
-    frame = {"legal_actions": [{"type": "surrender"}, {"type": "set_never_ask", "card": "x"}, {"type": "deadline"}]}
+    frame = {"legal_actions": [{"type": "surrender"}, {"type": "set_never_ask", "card": "x"},
+                               {"type": "set_auto_dodge", "on": True}]}
     assert choosers.json_action("snowball-fight", frame, random.Random(1)) is None
     frame["legal_actions"].append({"type": "play", "card": "c1"})
     assert {choosers.json_action("snowball-fight", frame, random.Random(i))["type"] for i in range(20)} == {"play"}

@@ -474,14 +474,17 @@ def test_revising_orders_logs_one_line_a_turn_and_the_report_still_has_every_seg
     assert [(e["type"], e["turn"]) for e in events] == [("orders_saved", 2)]
 
 
-def test_every_prompt_has_a_legal_default_and_a_description():
+def test_every_prompt_has_the_servers_default_and_a_description():
+    """The default, ``deadline``, is the server's to play when time runs out: the engine takes it,
+    and it is not offered to the seat."""
     s = started(3)
     prompts = R.to_act(s)
     assert set(prompts) == {0, 1, 2}
     for seat, prompt in prompts.items():
         assert prompt.kind == "sealed" and prompt.default == {"type": "deadline"}
         legal = R.legal_actions(s, seat)
-        assert prompt.default in legal
+        assert prompt.default not in legal and prompt.default["type"] in R.server_actions
+        R.apply(s, seat, prompt.default)
         description = legal[0]
         assert description["type"] == "orders" and description["start"] == s["combatants"][seat]["hex"]
         s_try, _ = R.apply(s, seat, description["example"])

@@ -224,6 +224,30 @@ async def test_stale_version_is_refused_with_the_current_view(site_backend, make
         await comm.disconnect()
 
 
+@database_sync_to_async
+def _fighting_game(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, ben, game_type="snowball-fighting")
+    return game, ApiToken.issue(user=ana, name="t")[1]
+
+
+async def test_a_deadline_frame_from_a_player_is_refused_and_changes_nothing(site_backend, make_user):
+    """Snowball Fighting's default at a deadline is the server's to play: not offered, and refused
+    from a player's socket with an error frame, the seat still asked."""
+    game, ana_key = await _fighting_game(make_user)
+    ana = await api_socket(game.pk, ana_key)
+    view = await next_of(ana, "view")
+    assert view["prompt"]["default"] == {"type": "deadline"}
+    assert "deadline" not in {a["type"] for a in view["legal_actions"]}
+    await ana.send_json_to({"type": "action", "action": {"type": "deadline"}, "action_id": "d1",
+                            "version": view["version"]})
+    error = await next_of(ana, "error")
+    assert (error["code"], error["action_id"]) == ("bad_action", "d1") and "'deadline'" in error["message"]
+    game = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    assert game.version == view["version"] and game.state["ready"] == [False, False]
+    await ana.disconnect()
+
+
 async def test_spectator_count_is_shown_to_everyone(site_backend, make_user):
     game, ana_key, _ = await _setup_game(make_user)
     ana = await api_socket(game.pk, ana_key)

@@ -466,6 +466,22 @@ def test_ready_resolves_the_turn_as_soon_as_every_seat_is_ready(make_user):
     assert not ActionRecord.objects.filter(game=game, source=ActionRecord.Source.TIMEOUT).exists()
 
 
+def test_a_deadline_is_the_servers_to_play_a_player_is_not_offered_it_and_cannot_send_it(make_user):
+    """Snowball Fighting's default, ``{"type": "deadline"}``, is played for a seat when its time
+    runs out; it is no player's move: not in ``legal_actions``, refused over HTTP, nothing changed."""
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = _table(ana, ben, game_type="snowball-fighting", pace="live", seconds=60)
+    view = _view(ben, game.pk)
+    assert view["prompt"]["default"] == {"type": "deadline"}
+    assert "deadline" not in {a["type"] for a in view["legal_actions"]}
+    message = _error(_post(_client(ben), f"/api/games/{game.pk}/actions/",
+                           {"action": {"type": "deadline"}, "action_id": "give-up", "version": view["version"]}),
+                     422, "bad_action")
+    assert "'deadline'" in message and "cannot send it" in message
+    assert Game.objects.get(pk=game.pk).version == view["version"]
+    assert not ActionRecord.objects.filter(game=game, source=ActionRecord.Source.PLAYER).exists()
+
+
 DRAFTS = {  # a first draft of a sealed choice, not marked final
     "snowball-fighting": lambda legal: {"type": "setup", "name": "Ana the Bold", "starts": []},
     "snowball-fight": lambda legal: next(a for a in legal if a["type"] == "choose"),

@@ -23,6 +23,7 @@ class SnowballFighting:
     score_unit_one = "VP"
     reveal_events = frozenset({"start", "report"})  # the setup, a turn
     ready_action = {"type": "ready"}  # setup and orders are revisable until ready
+    server_actions = frozenset(engine.SERVER_ACTION_TYPES)  # the default at a deadline, never a player's
     min_players = engine.MIN_PLAYERS
     max_players = engine.MAX_PLAYERS
     team_counts: tuple[int, ...] = ()

@@ -76,7 +76,9 @@ OPTIONS: tuple[Option, ...] = (
            "as if it had rolled 00."),
 )
 _MAP_NAMES = tuple(MAPS)
-ACTION_TYPES = ("setup", "orders", "ready", "deadline")
+PLAYER_ACTION_TYPES = ("setup", "orders", "ready")
+SERVER_ACTION_TYPES = ("deadline",)  # the prompt's default: the server plays it when time runs out
+ACTION_TYPES = PLAYER_ACTION_TYPES + SERVER_ACTION_TYPES
 FOG_ACTION_TYPES = ("shout",)  # Fogbound only, and sent whether or not the seat is asked
 FIGHTING, RUNNING, DRYING, FLED, GONE = "fighting", "running", "drying", "fled", "gone"
 TARGETABLE = (FIGHTING, FLED)
@@ -197,7 +199,8 @@ def _has_written(state: State, seat: int) -> bool:
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
-    """What ``seat`` may send now: templates with descriptions (orders are too many to list)."""
+    """What ``seat`` may send now: templates with descriptions (orders are too many to list).
+    ``{"type": "deadline"}``, the prompt's default, is not among them: the server plays it."""
     if seat not in asked_seats(state):
         return []
     if state["phase"] == "setup":
@@ -213,7 +216,6 @@ def legal_actions(state: State, seat: int) -> list[Action]:
         out = [orders_description(state, seat)]
     if _has_written(state, seat):
         out.append({"type": "ready"})
-    out.append({"type": "deadline"})
     return out
 
 
@@ -270,7 +272,7 @@ def apply(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
     """Validate and apply one action; the given state is never changed."""
     if not isinstance(action, dict) or action.get("type") not in ACTION_TYPES + FOG_ACTION_TYPES:
         kind = action.get("type") if isinstance(action, dict) else action
-        raise BadAction(f"unknown action {shown(kind)}; actions are {', '.join(ACTION_TYPES + FOG_ACTION_TYPES)}")
+        raise BadAction(f"unknown action {shown(kind)}; actions are {', '.join(PLAYER_ACTION_TYPES + FOG_ACTION_TYPES)}")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["players"]:
         raise NotYourTurn(f"there is no seat {shown(seat)} in this game")
     if state["phase"] == "over":

@@ -24,9 +24,8 @@ EXPLAINED = {
     "setup": ("Choose your nom de guerre and the start hexes you would like.", "start"),
     "orders": ("Write what your player does in each of the turn's three segments: move, collect, throw.", "turns"),
     "ready": ("Say your orders are final; the turn is resolved once everyone has.", "turns"),
-    "deadline": ("Answer nothing: what is played for you when time runs out (no orders: your player stands still).", "nmr"),
 }
-LABELS = {"deadline": "Let the time run out", "reach": "Hexes out of reach",
+LABELS = {"reach": "Hexes out of reach",
           "segment": "Segments in the kitchen", "ready": "Orders ready: seal them"}
 THROW_KINDS = tuple(R.THROWS)
 ANCHORS = {"reach": "moving-and-collecting", "collect": "moving-and-collecting", "segment": "hit-points",
@@ -149,11 +148,7 @@ def not_offered(state: dict[str, Any], seat: int, legal_actions: list[dict[str, 
 def hints(*, prompt: dict[str, Any] | None, legal_actions: list[dict[str, Any]],
           state: dict[str, Any] | None = None, seat: int | None = None) -> dict[str, Any] | None:
     """What the prompt asks, what each offered action does, and, while orders are written, why an
-    order is not offered in a segment (a throw, collecting) and how far a move reaches. Letting
-    the time run out is not offered when the prompt says no clock runs (its ``deadline`` None, as
-    the site's prompt of a Learn game says)."""
+    order is not offered in a segment (a throw, collecting) and how far a move reaches."""
     missing = not_offered(state, seat, legal_actions) if prompt is not None and state is not None \
         and seat is not None else []
-    if prompt is not None and "deadline" in prompt and prompt["deadline"] is None:
-        legal_actions = [a for a in legal_actions if a.get("type") != "deadline"]
     return build(prompt=prompt, legal_actions=legal_actions, explained=EXPLAINED, not_offered=missing, labels=LABELS)
