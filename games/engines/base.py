@@ -131,6 +131,12 @@ class Ruleset(Protocol):
     teams=[...])``, which raises GameError saying why that split is not allowed (e.g. too
     uneven); without it every split with no empty team is allowed.
 
+    The optional ``canonical_options(options) -> options`` gives the creation options as the
+    game stores them, for a game that takes a value in more than one spelling (What a
+    Snowball!'s Traits in any letter case); the platform saves what it returns once ``new_game``
+    took the options, so the summary and the view echo the canonical form. Without it the
+    options are saved as sent.
+
     Three optional members concern a game's pace (docs/api.md, "Pace, deadlines, ready and
     resign"):
 

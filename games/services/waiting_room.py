@@ -24,7 +24,8 @@ def create_game(*, creator, game_type: str, options: dict[str, Any] | None = Non
     """Open a new table of ``num_seats`` (the game's smallest by default) and, for a team
     game, ``num_teams``, at ``pace`` (games/pacing.py: live by default); the options are
     checked before anything is saved: a name the game does not declare is refused, and the
-    engine checks the values. With ``spectators_read_only``
+    engine checks the values; they are saved in the game's canonical form
+    (``Ruleset.canonical_options``, where the game has one). With ``spectators_read_only``
     spectators read the table talk but cannot write in it. With ``rated`` the game is rated
     even with guests or computer players (games/services/ratings.py)."""
     ruleset = ruleset_of(game_type)
@@ -39,6 +40,8 @@ def create_game(*, creator, game_type: str, options: dict[str, Any] | None = Non
                                                      teams=tables.provisional_teams(seats, teams) if teams else None))
     except GameError as exc:
         raise BadRequest(f"bad options: {exc}") from exc
+    if hasattr(ruleset, "canonical_options"):
+        options = ruleset.canonical_options(options)
     with transaction.atomic():
         game = Game.objects.create(
             game_type=game_type, options=options, seed=seed, num_seats=seats, num_teams=teams, is_public=is_public,

@@ -97,6 +97,22 @@ def test_types_take_their_traits():
         R.new_game(players=2, options={"kids": kids, "special_players": True}, seed=1, teams=[0, 1])
 
 
+def test_traits_are_taken_in_any_letter_case_and_kept_in_lower_case():
+    """The views name a Trait by its label ("Fast"): a roster may name it so, or in any case."""
+    kids = roster({0: 3, 1: 3}, [0, 1])
+    kids[0]["traits"] = ["Fast"]
+    kids[1].update(type="big_kid", traits=["STRONG", "sKiLfUl"])
+    kids[2].update(type="yeti", traits=["Fast", "Strong"])
+    s = R.new_game(players=2, options={"kids": kids, "special_players": True}, seed=1, teams=[0, 1])
+    assert [s["kids"][k]["traits"] for k in ("k0", "k1", "k2")] == [["fast"], ["strong", "skilful"], ["fast", "strong"]]
+    assert R.view(s, 0)["kids"]["k0"]["sheet"]["traits"] == ["Fast"]
+    assert R.canonical_options({"kids": kids})["kids"][1]["traits"] == ["strong", "skilful"]
+    kids[0]["traits"] = ["Fast", "fast"]
+    with pytest.raises(BadAction, match=r"1 Trait from fast, strong, skilful, resourceful \(in any letter case\), "
+                                        r"not \['Fast', 'fast'\]"):
+        R.new_game(players=2, options={"kids": kids, "special_players": True}, seed=1, teams=[0, 1])
+
+
 def test_duplicate_names_and_bad_teams_are_refused():
     kids = roster({0: 3, 1: 3}, [0, 1])
     kids[1]["name"] = kids[0]["name"].lower()

@@ -78,6 +78,21 @@ def test_an_option_the_game_does_not_list_is_refused_by_every_game_and_creates_n
     assert _post(ana, "/api/games/", {"game_type": slug, "options": defaults}).status_code == 201
 
 
+def test_a_roster_names_traits_as_the_views_show_them_and_the_game_keeps_them_in_lower_case(make_user):
+    ana, ben = _bot(make_user("Ana")), _bot(make_user("Ben"))
+    kids = [{"name": f"Kid {i}", "seat": i % 2, "traits": [["Fast"], ["STRONG"], ["skilful"]][i % 3]} for i in range(6)]
+    created = _post(ana, "/api/games/", {"game_type": "what-a-snowball", "options": {"kids": kids}})
+    assert created.status_code == 201, created.content
+    game_id = created.json()["id"]
+    assert [k["traits"] for k in created.json()["options"]["kids"]] == [["fast"], ["strong"], ["skilful"]] * 2
+    _post(ben, f"/api/games/{game_id}/join/")
+    _post(ana, f"/api/games/{game_id}/start/")
+    view = ana.get(f"/api/games/{game_id}/").json()
+    assert view["options"]["kids"][0]["traits"] == ["fast"]
+    sheets = sorted((k["name"], k["sheet"]["traits"]) for k in view["view"]["kids"].values())
+    assert sheets[:3] == [("Kid 0", ["Fast"]), ("Kid 1", ["Strong"]), ("Kid 2", ["Skilful"])]
+
+
 def test_errors_say_what_was_wrong(make_user):
     ana = _bot(make_user("Ana"))
     assert Client(HTTP_AUTHORIZATION="Token nope").get("/api/games/?mine=1").status_code == 401

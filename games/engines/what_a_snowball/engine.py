@@ -230,6 +230,25 @@ def _default_roster(seat_team: list[int]) -> list[dict[str, Any]]:
     return roster
 
 
+def canonical_trait(trait: Any) -> Any:
+    """A Trait as the engine names it: ``fast`` for ``Fast`` or ``FAST`` (the views show its label,
+    ``Fast``); anything that is not text, as it is, for the roster's check to refuse."""
+    return trait.lower() if isinstance(trait, str) else trait
+
+
+def canonical_options(options: dict[str, Any] | None) -> dict[str, Any]:
+    """The creation options with each Kid's Traits in their canonical form (``canonical_trait``),
+    as the game stores them; whatever is malformed is left as it is, for ``new_game`` to refuse."""
+    options = dict(options or {})
+    kids = options.get("kids")
+    if isinstance(kids, list):
+        options["kids"] = [
+            {**kid, "traits": [canonical_trait(t) for t in kid["traits"]]}
+            if isinstance(kid, dict) and isinstance(kid.get("traits"), list) else kid
+            for kid in kids]
+    return options
+
+
 def _read_roster(raw: Any, players: int, seat_team: list[int], special: bool) -> list[dict[str, Any]]:
     if raw is None:
         return _default_roster(seat_team)
@@ -258,6 +277,8 @@ def _read_roster(raw: Any, players: int, seat_team: list[int], special: bool) ->
             raise BadAction(f"{where} ({name}): a {K.TYPES[kind]['label']} needs the special players option.")
         spec = K.TYPES[kind]
         traits = entry.get("traits", None)
+        if isinstance(traits, list):
+            traits = [canonical_trait(t) for t in traits]
         if spec["fixed_traits"] is not None:
             if traits not in (None, list(spec["fixed_traits"])):
                 fixed = " and ".join(K.TRAIT_LABELS[t] for t in spec["fixed_traits"]) or "no Traits"
@@ -269,7 +290,7 @@ def _read_roster(raw: Any, players: int, seat_team: list[int], special: bool) ->
             if not isinstance(traits, list) or any(t not in K.TRAITS for t in traits) \
                     or len(set(traits)) != len(traits) or len(traits) != spec["traits"]:
                 raise BadAction(f"{where} ({name}): a {spec['label']} takes {_count(spec['traits'], 'Trait')} "
-                                f"from {', '.join(K.TRAITS)}, not {shown(traits)}.")
+                                f"from {', '.join(K.TRAITS)} (in any letter case), not {shown(entry.get('traits'))}.")
         roster.append({"name": name, "seat": seat, "traits": traits, "type": kind})
     per_seat = Counter(k["seat"] for k in roster)
     for seat in range(players):
@@ -623,10 +644,14 @@ class WhatASnowball:
                         ("method2", "Method 2: draw at the start (3 for one Kid, else one per Kid)"))),
         Option(name="kids", label="Kids", kind="roster", default=None,
                help="Each Kid's name, the player who commands it, its type and Trait(s): 6 to 12 Kids, 1 to 3 per "
-                    "player, every team the same size. Left empty, the game makes equal teams of ready-made Kids."),
+                    "player, every team the same size. Left empty, the game makes equal teams of ready-made Kids. "
+                    f"Types: {', '.join(K.TYPES)} (all but kid with special players); Traits: "
+                    f"{', '.join(K.TRAITS)}, in any letter case."),
     )
 
     # -- creation ---------------------------------------------------------------------------
+
+    canonical_options = staticmethod(canonical_options)
 
     def new_game(self, *, players: int, options: dict[str, Any], seed: int,
                  teams: list[int] | None = None) -> State:
