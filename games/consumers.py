@@ -302,6 +302,17 @@ class ArrivalControlMixin:
         inbox.put_nowait({"type": "websocket.disconnect", "code": CLOSE_TOO_FAST})
 
 
+def error_details(exc: Exception) -> dict[str, Any]:
+    """What a refusal carries beside its code and message, as the HTTP API adds it to its error
+    (a ``stale_version``'s ``current_version``, the ``seat`` an error is about): its plain values."""
+    details = getattr(exc, "details", None) or {}
+    return {k: v for k, v in details.items()
+            if k not in ERROR_FRAME_KEYS and isinstance(v, (str, int, float, bool))}
+
+
+ERROR_FRAME_KEYS = frozenset({"type", "code", "message", "version", "action_id", "about"})
+
+
 def _resolved(user):
     """The user itself, not Channels' lazy stand-in for it (resolved before the consumer runs):
     every attribute read through the stand-in costs a call, and a socket reads them on
@@ -492,11 +503,12 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             await self.token_revoked({})
             return
         except StaleVersion as exc:
-            await self.send_error(exc.code, exc.message, action_id=action_id)
+            await self.send_error(exc.code, exc.message, action_id=action_id, **error_details(exc))
             await self.send_current(force=True, version=exc.details.get("current_version"))
             return
         except (ServiceError, GameError) as exc:
-            await self.send_error(getattr(exc, "code", "error"), getattr(exc, "message", str(exc)), action_id=action_id)
+            await self.send_error(getattr(exc, "code", "error"), getattr(exc, "message", str(exc)), action_id=action_id,
+                                  **error_details(exc))
             return
         except Exception:
             log.exception("game %s: an action of seat %s failed", self.game_id, self.seat)

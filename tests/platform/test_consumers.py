@@ -219,7 +219,7 @@ async def test_stale_version_is_refused_with_the_current_view(site_backend, make
     error = await next_of(ana, "error")
     assert error["code"] == "stale_version"
     current = await next_of(ana, "view")
-    assert current["version"] == versions[0]["version"]
+    assert current["version"] == versions[0]["version"] == error["current_version"], "as over HTTP"
     for comm in (ana, ben):
         await comm.disconnect()
 
