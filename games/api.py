@@ -17,7 +17,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from games import engines, inputs, pacing, selectors, services, tables
 from games.auth import token_from_header, user_for_token
-from games.engines.base import GameError, team_counts_of
+from games.engines.base import GameError, shown, team_counts_of
 from games.errors import BadRequest, Forbidden, NotFound, ServiceError
 from games.models import ApiToken, Game
 from games.selectors import chat, review
@@ -199,35 +199,58 @@ def game_detail(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
     return JsonResponse(selectors.viewer_payload(game, selectors.seat_of(game, request.user)))
 
 
+# The waiting room's operations by the name in their address (``/api/games/<id>/<name>/``),
+# each called with the game's id, the user, and the body's seat and team.
+SEAT_OPERATIONS: dict[str, Callable[..., Any]] = {
+    "join": lambda g, u, seat, team: services.join_seat(game_id=g, user=u, number=seat, team=team),
+    "move": lambda g, u, seat, team: services.move_seat(game_id=g, user=u, number=seat),
+    "leave": lambda g, u, seat, team: services.leave_seat(game_id=g, user=u),
+    "team": lambda g, u, seat, team: services.choose_team(game_id=g, user=u, team=team, number=seat),
+    "leader": lambda g, u, seat, team: services.choose_leader(game_id=g, user=u, number=seat),
+    "bots": lambda g, u, seat, team: services.add_bot(game_id=g, user=u, number=seat, team=team),
+    "remove-bot": lambda g, u, seat, team: services.remove_bot(game_id=g, user=u, number=seat),
+    "start": lambda g, u, seat, team: services.start_game(game_id=g, user=u),
+}
+GAME_PATH = "api/games/<int:game_id>/"
+
+
+def game_operations() -> list[str]:
+    """Every operation at ``/api/games/<id>/``, read from the URL table (snowball_site/urls.py)
+    in its order: each address after the game's id; where the address names the operation
+    (``<str:what>/``, ``rematch/<str:answer>/``), each name its view takes there (its
+    ``names``)."""
+    from django.urls import get_resolver
+
+    found: list[str] = []
+    for pattern in get_resolver().url_patterns:
+        route = str(getattr(pattern, "pattern", ""))
+        if not route.startswith(GAME_PATH) or route == GAME_PATH:
+            continue
+        rest = route[len(GAME_PATH):].rstrip("/")
+        fixed, named, _ = rest.partition("<")
+        found += [fixed + name for name in getattr(pattern.callback, "names", ())] if named else [rest]
+    return list(dict.fromkeys(found))
+
+
 @api_view({"POST"}, body=inputs.SEAT_BODY)
 def seat_action(request: HttpRequest, body: dict, game_id: int, what: str) -> JsonResponse:
-    """The waiting room: join, move, leave, team, leader, bots, remove-bot, start (docs/api.md)."""
+    """The waiting room: join, move, leave, team, leader, bots, remove-bot, start (docs/api.md);
+    any other name is no operation, answered with the list of every operation there is."""
+    if what not in SEAT_OPERATIONS:
+        raise NotFound(f"unknown operation {shown(what)}: the operations at /api/games/<id>/ are "
+                       f"{', '.join(game_operations())} (docs/api.md)")
     game = _visible(request, game_id)
     seat, team = body["seat"], body["team"]
     if what in {"move", "remove-bot", "leader"} and seat is None:
         raise BadRequest(f'"seat" is required to {what.replace("-", " ")}')
     if what == "team" and team is None:
         raise BadRequest('"team" is required')
-    if what == "join":
-        services.join_seat(game_id=game.pk, user=request.user, number=seat, team=team)
-    elif what == "move":
-        services.move_seat(game_id=game.pk, user=request.user, number=seat)
-    elif what == "leave":
-        services.leave_seat(game_id=game.pk, user=request.user)
-    elif what == "team":
-        services.choose_team(game_id=game.pk, user=request.user, team=team, number=seat)
-    elif what == "leader":
-        services.choose_leader(game_id=game.pk, user=request.user, number=seat)
-    elif what == "bots":
-        services.add_bot(game_id=game.pk, user=request.user, number=seat, team=team)
-    elif what == "remove-bot":
-        services.remove_bot(game_id=game.pk, user=request.user, number=seat)
-    elif what == "start":
-        services.start_game(game_id=game.pk, user=request.user)
-    else:
-        raise NotFound("unknown operation: use join, move, leave, team, leader, bots, remove-bot or start")
+    SEAT_OPERATIONS[what](game.pk, request.user, seat, team)
     game.refresh_from_db()
     return JsonResponse(_game_summary(game))
+
+
+seat_action.names = tuple(SEAT_OPERATIONS)
 
 
 @api_view({"POST"}, body=inputs.ACTION_BODY)
@@ -317,6 +340,9 @@ def rematch(request: HttpRequest, body: dict, game_id: int, answer: str = "offer
         raise NotFound("unknown rematch answer: use rematch/, rematch/accept/ or rematch/decline/")
     game = REMATCH_ANSWERS[answer](game_id=game_id, user=request.user)
     return JsonResponse({"game_id": game.pk, "version": game.version, "rematch": selectors.rematch_summary(game)})
+
+
+rematch.names = tuple(answer for answer in REMATCH_ANSWERS if answer != "offer")  # rematch/ itself offers
 
 
 @api_view({"POST"}, body=inputs.HANDOVER_BODY)

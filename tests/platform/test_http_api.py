@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -9,6 +11,8 @@ from django.test import Client
 from games.models import ApiToken, Game
 
 pytestmark = pytest.mark.django_db
+
+API_DOC = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
 
 
 def _bot(user) -> Client:
@@ -91,6 +95,21 @@ def test_a_roster_names_traits_as_the_views_show_them_and_the_game_keeps_them_in
     assert view["options"]["kids"][0]["traits"] == ["fast"]
     sheets = sorted((k["name"], k["sheet"]["traits"]) for k in view["view"]["kids"].values())
     assert sheets[:3] == [("Kid 0", ["Fast"]), ("Kid 1", ["Strong"]), ("Kid 2", ["Skilful"])]
+
+
+def test_an_unknown_operation_at_a_game_is_answered_with_every_operation_there_is(make_user):
+    """Each operation docs/api.md gives under /api/games/<id>/ is named, and only those the URL
+    table has; a private game's answer is the same, and says nothing of it."""
+    ana = _bot(make_user("Ana"))
+    documented = {*re.findall(r"/api/games/<id>/([a-z/-]+)/", API_DOC), *re.findall(r"`\.\.\./([a-z/-]+)/`", API_DOC)}
+    for is_public in (True, False):
+        game_id = _post(ana, "/api/games/", {"game_type": "snowball-fight", "is_public": is_public}).json()["id"]
+        reply = _post(_bot(make_user("Ben")), f"/api/games/{game_id}/frobnicate/")
+        assert reply.status_code == 404, reply.content
+        error = reply.json()["error"]
+        assert error["code"] == "not_found" and error["message"].startswith("unknown operation 'frobnicate': ")
+        listed = set(error["message"].split(" are ", 1)[1].removesuffix(" (docs/api.md)").split(", "))
+        assert listed == documented
 
 
 def test_errors_say_what_was_wrong(make_user):
