@@ -64,13 +64,19 @@ def describe(pace: str, seconds: int | None, *, learn: bool = False) -> str:
     return f"Live · {duration_text(seconds)} a decision"
 
 
-def due(pace: str, seconds: int | None, prompt, now: float, *, learn: bool = False) -> float | None:
-    """When ``prompt`` runs out at this pace, or None when it never does (nor in a Learn game)."""
+def prompt_seconds(pace: str, seconds: int | None, prompt, *, learn: bool = False) -> float | None:
+    """The seconds ``prompt`` is given at this pace (the ``timeout`` its viewers are shown): the
+    pace's seconds, else the engine's own ``Prompt.timeout``; None when it never runs out (no
+    default, or a Learn game)."""
     if prompt.default is None or learn:
         return None
-    if seconds is not None:
-        return now + seconds
-    return None if prompt.timeout is None else now + prompt.timeout
+    return seconds if seconds is not None else prompt.timeout
+
+
+def due(pace: str, seconds: int | None, prompt, now: float, *, learn: bool = False) -> float | None:
+    """When ``prompt`` runs out at this pace, or None when it never does (nor in a Learn game)."""
+    given = prompt_seconds(pace, seconds, prompt, learn=learn)
+    return None if given is None else now + given
 
 
 def effective_deadline(due_at: float | None, away_since: float | None, grace: float, *,

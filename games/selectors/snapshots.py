@@ -376,6 +376,7 @@ def _own_part(snap: GameSnapshot, seat: int | None, shared: SharedPart, *, with_
     to_act = shared.to_act
     if seat is not None and seat in to_act and seat not in public["resigned"] + public["handed"]:
         prompt = to_act[seat].as_dict()
+        prompt["timeout"] = pacing.prompt_seconds(game.pace, game.decision_seconds, to_act[seat], learn=game.is_learn)
         prompt["deadline"] = (game.prompts.get("seats", {}).get(str(seat)) or {}).get("deadline")
         own["prompt"] = prompt
         own["legal_actions"] = ruleset.legal_actions(state, seat)

@@ -224,8 +224,10 @@ def test_a_prompt_is_due_when_the_pace_says(make_user, pace, seconds, expected):
     before = time.time()
     game = _table(ana, ben, pace=pace, seconds=seconds)
     after = time.time()
-    deadline = _view(ana, game.pk)["prompt"]["deadline"]
+    prompt = _view(ana, game.pk)["prompt"]
+    deadline = prompt["deadline"]
     assert before + expected <= deadline <= after + expected
+    assert prompt["timeout"] == expected, "the seconds the deadline gives, not the engine's own timer"
     assert game.next_deadline == deadline
     assert _view(ben, game.pk)["next_deadline"] == deadline
 
