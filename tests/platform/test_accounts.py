@@ -235,3 +235,33 @@ def test_make_run_hands_its_host_and_port_to_the_server():
                          capture_output=True, text=True, cwd=Path(__file__).resolve().parents[2], check=True)
     serve = [line for line in out.stdout.splitlines() if "daphne" in line]
     assert len(serve) == 1 and serve[0].startswith("HOST=localhost PORT=8111 "), out.stdout
+
+
+@pytest.mark.parametrize("secure", [False, True])
+def test_a_script_gets_a_guest_session_and_a_token_as_the_api_document_says(secure):
+    """docs/api.md, "A token for a script with no browser": GET /, POST /guest/ with the CSRF
+    cookie's token, then POST /api/tokens/ with the renewed one (and, over HTTPS, a Referer)."""
+    site = Client(enforce_csrf_checks=True)
+    referer = {"HTTP_REFERER": "https://testserver/"} if secure else {}
+    site.get("/", secure=secure)
+    first = site.cookies["csrftoken"].value
+    signed_in = site.post("/guest/", {"display_name": "Robo"}, secure=secure, HTTP_X_CSRFTOKEN=first, **referer)
+    assert signed_in.status_code == 302 and "sessionid" in site.cookies
+    renewed = site.cookies["csrftoken"].value
+    assert renewed != first, "signing in renews the CSRF cookie"
+    stale = site.post("/api/tokens/", data=json.dumps({"name": "my-bot"}), content_type="application/json",
+                      secure=secure, HTTP_X_CSRFTOKEN=first, **referer)
+    assert (stale.status_code, stale.json()["error"]["code"]) == (403, "csrf")
+    made = site.post("/api/tokens/", data=json.dumps({"name": "my-bot"}), content_type="application/json",
+                     secure=secure, HTTP_X_CSRFTOKEN=renewed, **referer)
+    assert made.status_code == 201, made.content
+    token = made.json()["token"]
+    bot = Client(HTTP_AUTHORIZATION=f"Token {token}")
+    assert bot.get("/api/games/?mine=1").status_code == 200
+    assert User.objects.get(profile__display_name="Robo").profile.is_guest
+    if secure:
+        without = Client(enforce_csrf_checks=True)
+        without.get("/", secure=True)
+        refused = without.post("/guest/", {"display_name": "Robo"}, secure=True,
+                               HTTP_X_CSRFTOKEN=without.cookies["csrftoken"].value)
+        assert refused.status_code == 403, "over HTTPS the POST needs the Referer"

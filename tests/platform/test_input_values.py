@@ -123,3 +123,12 @@ def test_the_longest_text_a_game_takes_passes_the_boundary():
     assert inputs.GAME_ACTION.clean(shout, "action") == shout
     assert inputs.PAGE_ACTION_FRAME.clean({"action": json.dumps(shout), "action_id": "a", "version": "3"})["action"] \
         == shout
+
+
+def test_a_key_given_twice_counts_with_its_last_value_and_a_field_not_used_is_ignored():
+    """As docs/api.md says of bodies and frames."""
+    assert inputs.frame('{"type": "ping", "type": "refresh", "extra": {"a": 1}}') == {"type": "refresh"}
+    action = inputs.frame('{"type": "action", "action": {"type": "pick"}, "action_id": "a", "action_id": "b", '
+                          '"version": 3, "note": "x"}')
+    assert action == {"type": "action", "action": {"type": "pick"}, "action_id": "b", "version": 3}
+    assert inputs.body(b'{"seat": 5, "seat": 2, "extra": true}', inputs.SEAT_BODY) == {"seat": 2, "team": None}
