@@ -75,6 +75,18 @@ async def _pool() -> AsyncConnectionPool:
     return pool
 
 
+async def close_pool() -> None:
+    """Close this event loop's pool now, if it has one: for a loop about to be closed by
+    ``asyncio.Runner`` (``asyncio.run``, a test's loop), which cancels every task before it
+    closes the asynchronous generators. psycopg_pool's workers catch a cancellation that comes
+    while they run a task (``CLIENT_EXCEPTIONS``) and wait for the next one, so such a worker
+    is never done and the runner's close waits for it for ever; closed first, the pool stops
+    its workers itself."""
+    entry = _POOLS.pop(asyncio.get_running_loop(), None)
+    if entry is not None:
+        await entry[1].aclose()  # its ``finally`` closes the pool
+
+
 async def _closed_with_the_loop(pool: AsyncConnectionPool):
     """Started once and left waiting: an event loop closes the asynchronous generators it
     started before it closes itself (``shutdown_asyncgens``, as ``asyncio.run`` and every

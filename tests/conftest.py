@@ -6,6 +6,7 @@ reachable, failed instead when SNOWBALL_REQUIRE_REDIS is set, as in CI).
 """
 from __future__ import annotations
 
+import inspect
 import os
 import uuid
 
@@ -177,7 +178,23 @@ def _every_finished_game_replays(request):
         assert logged == list(range(1, game.log_length + 1)), f"game {game.pk}: log_length {game.log_length}, seqs {logged}"
 
 
+@pytest.fixture
+async def _loop_database_closed():
+    """At the end of an async test, the event loop's PostgreSQL pool is closed while the loop
+    still runs (``loop_database.close_pool``: the runner's close would wait for ever on a pool
+    worker it cancelled mid-task)."""
+    yield
+    from games import loop_database
+
+    await loop_database.close_pool()
+
+
 def pytest_collection_modifyitems(config, items):
     """Browser tests run last: they are the slowest, and Playwright's sync API leaves its event
-    loop marked as running on the main thread, which async tests after them would trip over."""
+    loop marked as running on the main thread, which async tests after them would trip over.
+    Every async test closes its loop's database pool before its loop closes."""
     items.sort(key=lambda item: "tests/browser/" in item.nodeid.replace("\\", "/"))
+    for item in items:
+        if inspect.iscoroutinefunction(getattr(item, "function", None)) and "_loop_database_closed" not in getattr(
+                item, "fixturenames", ["_loop_database_closed"]):
+            item.fixturenames.append("_loop_database_closed")

@@ -30,6 +30,7 @@ DATABASE_TESTS = [
     "tests/platform/test_move_path.py",
     "tests/platform/test_held_moves.py",
     "tests/platform/test_moves_awaited_on_the_loop.py",
+    "tests/platform/test_loop_database_pool.py",
     "tests/platform/test_view_frame_payload.py",
     "tests/platform/test_socket_answers.py",
     "tests/platform/test_tables.py",

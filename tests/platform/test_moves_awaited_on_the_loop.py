@@ -148,3 +148,4 @@ async def test_a_reveal_told_from_a_thread_comes_after_the_lock_the_loop_still_h
     assert [r.getMessage() for r in caplog.records if r.name == "games.services.reveal"] == []
     assert await database_sync_to_async(get_coordinator().barrier_state)(game.pk, round_key) == {0, 1}
     await ana.disconnect()
+
