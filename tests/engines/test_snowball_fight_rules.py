@@ -75,7 +75,9 @@ def test_same_level_upgrade_with_an_empty_nearest_pile_uses_the_other_after_its_
     s = table(hands=(["c05", "c03"], ["c06", "c04"]), arsenal=([], ["c08", "c16"]))
     s, events = reveal(s, ("c05", "bottom"), ("c06", "bottom"))
     assert "c16" in s["discard"][1]
-    assert "Upgrade: there is no card {p0} can take" in texts(events)
+    assert ("Upgrade: there is no card {p0} can take: {p1} took the face-up card of the Arsenal pile near {p1} "
+            "earlier this turn, and a pile's next card is turned face-up only after all of this turn's upgrades; "
+            "the Arsenal pile near {p0} is empty") in texts(events)
     assert s["arsenal"] == [[], ["c08"]]
 
 

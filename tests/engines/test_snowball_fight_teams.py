@@ -213,6 +213,50 @@ def test_team_throwing_rocks_against_no_effect_abandons_nothing():
     assert s["abandoned"] == [] and s["hands"][0] == [s["hands"][0][0]]
 
 
+# --------------------------------------------------------------------------- upgrades across battles
+
+UPGRADERS = [["c05", "c01"], ["c02", "c04"], ["c01b", "c03b"], ["c06", "c02b"]]
+UPGRADES_AND_DODGES = {0: ("c05", "bottom"), 1: ("c04", "top"), 2: ("c03b", "top"), 3: ("c06", "bottom")}
+TAKEN_TOO_SOON = ("a pile's next card is turned face-up only after all of this turn's upgrades")
+
+
+def test_an_upgrade_in_a_later_battle_is_told_who_took_its_piles_face_up_card():
+    """Seat 0's own pile is empty; in battle 1 it takes the top card of seat 3's pile. Seat 3,
+    upgrading in battle 2, finds its own pile without a face-up card until the turn is over
+    (RULINGS 1, 12: battles resolve one at a time, the Arsenal flips after every upgrade)."""
+    s = team_table(ALTERNATING, hands=UPGRADERS, arsenal=[[], [], [], ["c15", "c16"]])
+    s, events = play_each(s, UPGRADES_AND_DODGES)
+    log = public_text(events)
+    assert "Upgrade: {p0} takes Offensive Dodge / Ultra Upgrade from the Arsenal pile near {p3}" in log
+    assert ("Upgrade: there is no card {p3} can take: {p0} took the face-up card of the Arsenal pile near {p3} "
+            f"earlier this turn, and {TAKEN_TOO_SOON}; the Arsenal piles near {{p0}}, {{p1}} and {{p2}} are empty") in log
+    assert log.index("there is no card {p3}") < log.index("The Arsenal pile near {p3} flips Iceball Attack / Snow Fort")
+    assert "c16" in s["discard"][0] and "c15" not in s["discard"][1] and s["arsenal"][3] == ["c15"]
+
+
+def test_the_battle_order_not_the_piles_owner_decides_who_upgrades_first():
+    """Turn 2 starts with battle 2: now seat 3 takes its own pile's card first and seat 0,
+    whose own pile is empty, is the one told why it gets nothing."""
+    s = team_table(ALTERNATING, hands=UPGRADERS, arsenal=[[], [], [], ["c15", "c16"]], turn=2)
+    s, events = play_each(s, UPGRADES_AND_DODGES)
+    log = public_text(events)
+    assert "Upgrade: {p3} takes Offensive Dodge / Ultra Upgrade from the Arsenal pile near {p3}" in log
+    assert ("Upgrade: there is no card {p0} can take: {p3} took the face-up card of the Arsenal pile near {p3} "
+            f"earlier this turn, and {TAKEN_TOO_SOON}; the Arsenal piles near {{p0}}, {{p1}} and {{p2}} are empty") in log
+    assert "c16" in s["discard"][1] and s["arsenal"][3] == ["c15"]
+
+
+@pytest.mark.parametrize("takes,later_takes,pile", [("c16", "c08", "{p0}"), ("c08", "c16", "{p3}")])
+def test_an_upgrader_whose_own_pile_is_not_empty_chooses_and_the_later_one_takes_another_open_pile(
+        takes, later_takes, pile):
+    s = team_table(ALTERNATING, hands=UPGRADERS, arsenal=[["c08"], [], [], ["c15", "c16"]])
+    s, _ = play_each(s, UPGRADES_AND_DODGES)
+    assert {a["card"] for a in RULESET.legal_actions(s, 0)} == {"c08", "c16"}
+    s, events = RULESET.apply(s, 0, {"type": "upgrade", "card": takes})
+    assert f"Upgrade: {{p3}} takes {C.card_name(later_takes)} from the Arsenal pile near {pile}" in public_text(events)
+    assert "there is no card" not in public_text(events)
+
+
 # --------------------------------------------------------------------------- the end
 
 

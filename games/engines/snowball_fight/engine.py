@@ -1178,7 +1178,8 @@ def _answer_upgrade(s: State, task: dict[str, Any], option: Action | None, event
     seat = task["ask"]
     title = C.SIDES[task["ability"]].title
     if option is None:
-        _event(events, s, "upgrade", f"{title}: there is no card {_NAME_SLOTS[seat]} can take")
+        _event(events, s, "upgrade",
+               f"{title}: there is no card {_NAME_SLOTS[seat]} can take: {_nothing_to_take(s, task)}", seat=seat)
         return
     cid = option["card"]
     if cid in s["abandoned"]:
@@ -1191,12 +1192,49 @@ def _answer_upgrade(s: State, task: dict[str, Any], option: Action | None, event
         if cards[-1] == cid:
             s["arsenal"][pile] = cards[:-1]
             s["battle"]["closed"].append(pile)
+            # who took it, for a later upgrader who finds the pile without a face-up card
+            s["battle"]["taken_by"] = s["battle"].get("taken_by", []) + [[pile, seat]]
         else:
             s["arsenal"][pile] = _without(cards, cid)
             where += " (second card; the top card goes back)"
     _add_to_discard(s, seat, cid)
     _event(events, s, "upgrade", f"{title}: {_NAME_SLOTS[seat]} takes {card_name(cid)} from {where}",
            card=cid, seat=seat)
+
+
+def _and_list(words: list[str]) -> str:
+    """``["a", "b", "c"]`` -> "a, b and c"."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _nothing_to_take(s: State, task: dict[str, Any]) -> str:
+    """Why an upgrade found no card, in words: which piles lost their face-up card this turn
+    (and to whom), which are empty (RULINGS 1: the next card flips only after every upgrade)."""
+    b = s["battle"]
+    taken_by = {pile: seat for pile, seat in b.get("taken_by", [])}
+    why = []
+    for pile in b["closed"]:
+        if pile in taken_by:
+            why.append(f"{_NAME_SLOTS[taken_by[pile]]} took the face-up card of the Arsenal pile "
+                       f"{_pile_where(s, pile)} earlier this turn")
+        else:
+            why.append(f"the face-up card of the Arsenal pile {_pile_where(s, pile)} was taken earlier this turn")
+    if why:
+        why[-1] += (", and a pile's next card is turned face-up only after all of this turn's upgrades"
+                    if len(why) == 1 else
+                    ", and each pile's next card is turned face-up only after all of this turn's upgrades")
+    empty = [pile for pile, cards in enumerate(s["arsenal"]) if not cards and pile not in b["closed"]]
+    near = [_NAME_SLOTS[pile] for pile in empty if pile < s["players"]]
+    middle = bool(empty) and empty[-1] >= s["players"]
+    if near:
+        piles = "the Arsenal pile" if len(near) == 1 else "the Arsenal piles"
+        why.append(f"{piles} near {_and_list(near)} {'is' if len(near) == 1 else 'are'} empty"
+                   + (", and so is the one in the middle" if middle else ""))
+    elif middle:
+        why.append("the Arsenal pile in the middle is empty")
+    if task["abandoned_ok"]:
+        why.append("the Abandoned pile is empty")
+    return "; ".join(why)
 
 
 def _answer_second_card(s: State, task: dict[str, Any], option: Action | None, events: list[Event]) -> None:

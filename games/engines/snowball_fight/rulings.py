@@ -96,7 +96,10 @@ RULINGS = (
              "you play to your left meets the card your left neighbour plays to its right. Battles "
              "are resolved one at a time, starting one battle further round the table each turn; "
              "the log says the order. A card stolen or Abandoned in an earlier battle still has its "
-             "effect in its own battle."},
+             "effect in its own battle. An upgrade in an earlier battle may take the face-up card "
+             "of any Arsenal pile, the one in front of you included; that pile's next card is turned "
+             "up only after every upgrade of the turn, so an upgrade of yours in a later battle "
+             "cannot take it (the log says who took the card)."},
     {"id": "extra-decks", "title": "Several decks",
      "text": "Copies of a card from different decks are different cards with the same name."},
     {"id": "eliminated", "title": "Eliminated",
