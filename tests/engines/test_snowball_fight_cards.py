@@ -31,6 +31,10 @@ def test_hit_player_cannot_upgrade():
     s, events = reveal(s, ("c01", "top"), ("c06", "bottom"))
     assert [len(p) for p in s["arsenal"]] == [2, 2]
     assert "upgrade" not in types(events)
+    stopped = next(e for e in events if e["type"] == "stopped")
+    assert stopped["text"] == ("Upgrade: {p1} was hit by Snowball Attack, so their Upgrade does nothing "
+                               "(it works only for a player who was not hit)")
+    assert (stopped["seat"], stopped["ability"], stopped["by"]) == (1, "upgrade", ["Snowball Attack"])
 
 
 def test_dodge_avoids_snowball_and_throws_back_from_the_other_side():
@@ -131,6 +135,8 @@ def test_restock_does_nothing_when_hit():
     s, events = reveal(s, ("c04", "bottom"), ("c01", "top"))
     assert "restock" not in types(events)
     assert "c04" in s["discard"][0]
+    assert ("Restock: {p0} was hit by Snowball Attack, so their Restock does nothing "
+            "(it works only for a player who was not hit)") in [e["text"] for e in events]
 
 
 # --------------------------------------------------------------------------- Advanced

@@ -169,6 +169,7 @@ def test_left_card_meets_the_left_neighbours_right_card_and_hits_count_per_battl
     assert {"type": "pass"} in RULESET.legal_actions(s, 0)  # a Dodge's other side is a "may"
     s, more = RULESET.apply(s, 0, RULESET.to_act(s)[0].default)
     assert "Restock: {p0} shuffles" in public_text(more)  # the hit in the other battle does not stop it
+    assert "does nothing" not in log + public_text(more)
     assert s["turn"] == 2 and len(s["hands"][0]) == 2 and "c22" in s["hands"][0]
     assert [len(h) for h in s["hands"]][1:] == [2, 2]
 

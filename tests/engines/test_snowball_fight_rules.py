@@ -444,6 +444,23 @@ def test_whitewash_hit_stops_upgrade_dodges_upgrade_but_not_snatch_and_run():
     assert "Whitewash hit {p1}" in texts(events) and asked(s) == (1, "exchange")
 
 
+def test_the_log_says_a_hit_stopped_the_upgrade_and_by_which_attack():
+    s = table(hands=(["c12", "c03"], ["c05", "c04"]), discard=(["c01"], ["c02", "c07"]),
+              arsenal=(["c08"], ["c09"]))
+    s, events = reveal(s, ("c12", "top"), ("c05", "bottom"))
+    s, more = answer(s, 1, type="abandon", card="c02")
+    log = texts(events + more).splitlines()
+    stopped = ("Upgrade: {p1} was hit by Sneak Attack, so their Upgrade does nothing "
+               "(it works only for a player who was not hit)")
+    assert stopped in log
+    assert log.index(stopped) > log.index("Sneak Attack: {p1} Abandons Snowball Attack / Dodge from their discard pile")
+    assert s["arsenal"] == [["c08"], ["c09"]]
+    assert RULESET.view(s, 0)["last_reveal"]["lines"][-1] == stopped
+    s = table(hands=(["c12", "c03"], ["c05", "c04"]), discard=(["c01"], ["c02", "c07"]))
+    s, events = reveal(s, ("c03", "top"), ("c05", "bottom"))  # not hit: no such line
+    assert "does nothing" not in texts(events)
+
+
 def test_raid_can_steal_barrages_second_card():
     s = table(hands=(["c17", "c21"], ["c06", "c04"]), abandoned=["c12"],
               options={"alternates": ["raid:offensive-dodge"]})

@@ -856,6 +856,7 @@ def _hit(s: State, ability: str, *, thrower: int, target: int, attacker: int,
     b = s["battle"]
     b["hit"][target] = True
     title = C.SIDES[ability].title
+    b["hit_by"] = b.get("hit_by", []) + [[target, title]]
     effects: list[str] = []
     if ability in _DRAW_ONE_ON_HIT:
         b["draw_one"][target] = True
@@ -943,6 +944,9 @@ def _stage_upgrades(s: State, events: list[Event]) -> list[dict[str, Any]]:
     wanted = []
     for seat in range(s["players"]):
         if b["hit"][seat]:
+            for p in b["plays"][seat]:
+                if p["ability"] in _UPGRADES and not p["off"]:
+                    _hit_stops(s, seat, p, events)
             continue
         for p in b["plays"][seat]:
             ability = p["ability"]
@@ -965,6 +969,16 @@ def _stage_upgrades(s: State, events: list[Event]) -> list[dict[str, Any]]:
     return [task for _, task in sorted(tasks, key=lambda t: t[0])]
 
 
+def _hit_stops(s: State, seat: int, play: dict[str, Any], events: list[Event]) -> None:
+    """Say that a hit stopped ``seat``'s upgrade, Restock, Weapons Cache or Raid (R2: each needs
+    its player not to have been hit); both cards are public, so the reason is too."""
+    title = side_of(play["card"], play["side"]).title
+    by = list(dict.fromkeys(attack for target, attack in s["battle"].get("hit_by", []) if target == seat))
+    hit = f"hit by {_and_list(by)}" if by else "hit"
+    _event(events, s, "stopped", f"{title}: {_NAME_SLOTS[seat]} was {hit}, so their {title} does nothing "
+           "(it works only for a player who was not hit)", seat=seat, ability=play["ability"], by=by)
+
+
 def _pile_open(s: State, pile: int) -> bool:
     """A pile offers a card now: not empty and its top was not taken this turn (no flip yet)."""
     return bool(s["arsenal"][pile]) and pile not in s["battle"]["closed"]
@@ -980,6 +994,7 @@ def _stage_specials(s: State, events: list[Event]) -> list[dict[str, Any]]:
             if ability not in _SPECIALS or p["off"]:
                 continue
             if ability != "snatch_and_run" and b["hit"][seat]:
+                _hit_stops(s, seat, p, events)
                 continue
             found.append((_SPECIALS[ability], seat, p["card"], p["via"] == "dodge"))
     if not found:

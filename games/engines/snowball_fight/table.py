@@ -671,6 +671,7 @@ def _begin_battle(s: State, events: list[Event]) -> None:
     b["current"] = j
     b["plays"] = plays
     b["hit"] = [False] * n
+    b["hit_by"] = []
     b["abandons"], b["steals"], b["todo"] = [], [], []
     if ring:
         other = [[] for _ in range(n)]
