@@ -111,13 +111,15 @@ def test_each_player_plays_one_card_at_its_opponent_into_the_teams_common_discar
     assert next(e for e in events if e["type"] == "reveal")["order"] == [[2, 3], [0, 1]]
 
 
-def common_deck_state(*, hit_seat_2: bool = False):
+def common_deck_state(*, hit_seat_2: bool = False, hit_seat_0: bool = False):
     """Seat 0's own pile is used up: after this turn team 0 draws from its common deck."""
     s = team_table(ALTERNATING, hands=DODGE_HANDS,
                    draw=[[], ["c05", "c06"], ["c05b", "c06b"], ["c05c", "c06c"]])
     plays = dict(DODGES)
     if hit_seat_2:
         plays[2], plays[3] = ("c03b", "bottom"), ("c02b", "top")
+    if hit_seat_0:
+        plays[0], plays[1] = ("c03", "bottom"), ("c02", "top")
     return play_each(s, plays)
 
 
@@ -183,6 +185,11 @@ def test_bad_deals_are_refused_and_change_nothing(seat, action, error):
 def test_a_player_hit_into_drawing_one_gets_its_no_effect_card_instead_of_a_team_card():
     s, events = common_deck_state(hit_seat_2=True)
     assert "Snowball Attack hit {p2}" in public_text(events)
+    lines = public_text(events).splitlines()
+    assert "{p2} draws 1 card from their own pile" in lines
+    assert ("{p2} was hit into drawing one card: their No Effect card replaces the card the team leader "
+            "would hand them (their own pile still gives them one card)") in lines
+    assert not [line for line in lines if "draws one card and takes" in line]
     assert s["pool"][0]["to"] == [0] and len(s["pool"][0]["cards"]) == 1 + 2
     assert s["hands"][2] == ["c06b", "c22b"]
     s, _ = RULESET.apply(s, 0, RULESET.to_act(s)[0].default)
@@ -191,6 +198,16 @@ def test_a_player_hit_into_drawing_one_gets_its_no_effect_card_instead_of_a_team
                          3: ("c06c", "bottom")})
     s, _ = finish_prompts(s)
     assert all("c22b" not in pile for pile in s["discard"]) and "c22b" not in s["abandoned"]
+
+
+def test_a_player_hit_into_drawing_one_with_its_own_pile_empty_is_told_it_draws_nothing():
+    s, events = common_deck_state(hit_seat_0=True)
+    assert "Snowball Attack hit {p0}" in public_text(events)
+    lines = public_text(events).splitlines()
+    assert ("{p0} was hit into drawing one card: their No Effect card replaces the card the team leader "
+            "would hand them, and their own pile is empty, so they draw nothing") in lines
+    assert not [line for line in lines if line.startswith("{p0} draws")]
+    assert s["hands"][0] == ["c22"] and s["pool"][0]["to"] == [2]
 
 
 def test_team_barrage_may_use_a_card_the_team_discarded_this_turn():

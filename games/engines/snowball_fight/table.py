@@ -251,10 +251,23 @@ def start_turn(s: State, events: list[Event]) -> None:
     E._clear_sealed(s)
 
 
-def _take_no_effect(s: State, seat: int, events: list[Event]) -> None:
+def _take_no_effect(s: State, seat: int, events: list[Event], *, team_text: str | None = None) -> None:
+    """A seat that draws one card takes its No Effect card too (with a team's common deck:
+    instead of a card from its leader, ``team_text`` saying so)."""
     s["hands"][seat] = s["hands"][seat] + [s["no_effect"][seat]]
     events.append({"type": "no_effect_card", "seat": seat,
-                   "text": f"{E.P(seat)} draws one card and takes their No Effect card"})
+                   "text": team_text or f"{E.P(seat)} draws one card and takes their No Effect card"})
+
+
+# A team member hit into drawing one, once the team draws from its common deck (rule book: "a
+# No Effect card is used instead of drawing from the team draw deck"), by whether its own pile
+# still gave it a card.
+_TEAM_NO_EFFECT_TEXT = {
+    False: ("{p} was hit into drawing one card: their No Effect card replaces the card the team "
+            "leader would hand them, and their own pile is empty, so they draw nothing"),
+    True: ("{p} was hit into drawing one card: their No Effect card replaces the card the team "
+           "leader would hand them (their own pile still gives them one card)"),
+}
 
 
 def _show_whitewashed(s: State, seats: list[int], events: list[Event]) -> None:
@@ -376,14 +389,15 @@ def _start_team_turn(s: State, events: list[Event]) -> None:
             continue
         receivers = []
         for m in members:
-            if s["draw"][m]:
+            own = bool(s["draw"][m])
+            if own:
                 _draw_personal(s, m, 1, events)
             else:
                 s["hands"][m] = []
             if draws_next[m] == E.HAND_SIZE:
                 receivers.append(m)
             else:
-                _take_no_effect(s, m, events)
+                _take_no_effect(s, m, events, team_text=_TEAM_NO_EFFECT_TEXT[own].format(p=E.P(m)))
         drawn = _draw_team(s, team, len(receivers) + 2, events)
         s["pool"][team] = {"cards": drawn, "to": receivers}
         leader = s["leaders"][team]
