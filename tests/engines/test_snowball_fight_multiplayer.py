@@ -327,7 +327,8 @@ def test_a_player_who_cannot_draw_a_card_ends_the_game_at_once():
     s, _ = finish_prompts(s)
     assert sorted(s["abandoned"]) == ["c02", "c04"]
     result = RULESET.outcome(s)
-    assert result["code"] == "eliminated" and "{p1} cannot draw a card" in result["reason"]
+    assert result["code"] == "eliminated" and result["reason"] == (
+        "The game ended at the start of turn 2 because {p1} could not draw a card; the player with the most points wins")
     assert any(s["arsenal"]) and result["tiebreak"] is None
     assert result["scores"] == [6, 0, 5] and result["winners"] == [0]
 

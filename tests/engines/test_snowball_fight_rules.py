@@ -379,7 +379,8 @@ def test_game_ends_when_a_player_cannot_draw_enough_cards():
     s, events = reveal(s, ("c05", "top"), ("c09", "bottom"))  # seat 0 is not hit: it needs 2
     s, events = finish_prompts(s) if asked(s) else (s, events)
     assert s["phase"] == "over"
-    assert RULESET.outcome(s)["reason"] == "{p0} could not draw enough cards to start turn 5"
+    assert RULESET.outcome(s)["reason"] == ("The game ended at the start of turn 5 because {p0} could not draw "
+                                            "enough cards; the player with the most points wins")
 
 
 def test_final_round_starts_when_both_arsenals_are_empty_and_discards_stop_reshuffling():

@@ -294,7 +294,9 @@ def test_a_team_that_cannot_draw_enough_ends_the_game():
                    draw=[[], ["c05", "c06"], [], ["c05b", "c06b"]], common=[True, False])
     s, _ = play_each(s, {0: ("c01", "bottom"), 1: ("c04", "top"), 2: ("c01b", "bottom"), 3: ("c04b", "top")})
     result = RULESET.outcome(s)
-    assert result["code"] == "cannot_draw" and "Red team" in result["reason"]
+    assert result["code"] == "cannot_draw"
+    assert result["reason"] == ("The game ended at the start of turn 2 because the Red team ({p0}, {p2}) could not "
+                                "draw enough cards; the team with the most points wins")
     assert result["team_scores"] == [2, 8] and result["winners"] == [1, 3]
 
 

@@ -502,11 +502,13 @@ def _start_turn(s: State, events: list[Event]) -> None:
     short = [seat for seat in range(n) if _drawable(s, seat) < draws_next[seat]]
     if short:
         who = " and ".join(P(seat) for seat in short)
-        reason = f"{who} could not draw enough cards to start turn {s['turn']}"
         if s.get("turn_limit"):
-            _end_game(s, events, code="turn_limit", reason=f"{reason}, in the final round {TURN_LIMIT_WHY}")
+            _end_game(s, events, code="turn_limit",
+                      reason=ended_because(s["turn"], f"{who} could not draw enough cards in the final round "
+                                           f"{TURN_LIMIT_WHY}"))
         else:
-            _end_game(s, events, code="cannot_draw", reason=reason)
+            _end_game(s, events, code="cannot_draw",
+                      reason=ended_because(s["turn"], f"{who} could not draw enough cards"))
         return
     shown, whitewash = s["shown"], s["whitewash"]
     for seat in range(n):
@@ -518,6 +520,12 @@ def _start_turn(s: State, events: list[Event]) -> None:
                    f"{_names(s['hands'][seat])}", visible_to=[seat, watcher])
     s["draws_next"] = [HAND_SIZE] * n
     s["step"] = "choose"
+
+
+def ended_because(turn: int, why: str, *, winner: str = "the player") -> str:
+    """An outcome's reason when a player (or team) could not draw: that the game ended there,
+    who could not draw, and that points, not the running out, decide who wins."""
+    return f"The game ended at the start of turn {turn} because {why}; {winner} with the most points wins"
 
 
 def close_arsenal_at_turn_limit(s: State, events: list[Event]) -> bool:

@@ -233,12 +233,12 @@ def start_turn(s: State, events: list[Event]) -> None:
     out = [seat for seat in active if E._drawable(s, seat) == 0]
     if out:
         who = " and ".join(E.P(seat) for seat in out)
-        reason = f"{who} cannot draw a card to start turn {s['turn']}"
         if s.get("turn_limit"):
-            _finish(s, events, code="turn_limit", reason=f"{reason}, in the tie-break's final round after the "
-                    f"Arsenal piles counted as depleted after turn {E.MAX_TURNS} (house ruling \"Turn limit\")")
+            _finish(s, events, code="turn_limit", reason=E.ended_because(
+                s["turn"], f"{who} could not draw a card in the tie-break's final round after the Arsenal piles "
+                f"counted as depleted after turn {E.MAX_TURNS} (house ruling \"Turn limit\")"))
         else:
-            _finish(s, events, code="eliminated", reason=reason)
+            _finish(s, events, code="eliminated", reason=E.ended_because(s["turn"], f"{who} could not draw a card"))
         return
     for seat in active:
         count = min(s["draws_next"][seat], E._drawable(s, seat))
@@ -378,7 +378,8 @@ def _start_team_turn(s: State, events: list[Event]) -> None:
                 short.append(team)
     if short:
         who = " and ".join(team_name(s, t) for t in short)
-        _finish_teams(s, events, code="cannot_draw", reason=f"{who} cannot draw enough cards to start turn {s['turn']}")
+        _finish_teams(s, events, code="cannot_draw",
+                      reason=E.ended_because(s["turn"], f"the {who} could not draw enough cards", winner="the team"))
         return
     for team in (0, 1):
         members = team_members(s, team)
