@@ -40,7 +40,16 @@ def test_two_players_and_a_spectator_play_to_the_result(browser, live_server_pro
         expect(page.locator("#connection")).to_contain_text("Connected")
     expect(ana.locator(".player[data-seat='1']")).to_have_class(re.compile(r"\bonline\b"))
 
-    clicks = 0
+    # Ana keeps her first draft card; back on the page (a reload), her panel says what she
+    # keeps and whom the draft waits for, with no buttons left to explain.
+    assert ana.evaluate(DECISIVE_JS) == "play"
+    ana.reload()
+    locked = ana.locator(".sbf-draft-locked")
+    expect(locked).to_contain_text("Waiting for Ben to choose; then the draft goes on.")
+    expect(locked).to_contain_text("You keep ")
+    expect(locked.locator("button")).to_have_count(0)
+
+    clicks = 1
     screenshot_taken = False
     resigned = False  # a short flow resigns after 30 clicks, unless its seed ended the game first
     for _ in range(3000):
@@ -94,12 +103,12 @@ def test_the_small_cards_of_a_reveal_show_level_points_and_number_whole(browser,
     page.locator("button:has-text('Add computer player')").first.click()
     expect(page.locator(".waiting-room .tag:has-text('computer')")).to_have_count(1)
     page.click("#start-game")
-    for _ in range(200):
-        if page.locator(".sbf-card.sbf-small").count():
+    for _ in range(200):  # a reveal's cards (a locked draft pair is drawn small too, for a moment)
+        if page.locator(".sbf-reveal .sbf-card.sbf-small").count():
             break
         if not page.evaluate(DECISIVE_JS):
             page.wait_for_timeout(150)
-    expect(page.locator(".sbf-card.sbf-small").first).to_be_visible()
+    expect(page.locator(".sbf-reveal .sbf-card.sbf-small").first).to_be_visible()
     for width in (1280, 390):
         page.set_viewport_size({"width": width, "height": 900})
         assert page.evaluate(CUT_BANDS_JS) == [], width

@@ -144,6 +144,40 @@ def test_draft_keep_two_buttons_say_which_keeps_at_once_and_which_only_marks():
     assert "if time runs out, the marked pair is kept" in page
 
 
+def visible_text(page: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def test_a_player_whose_draft_keep_was_locked_for_them_sees_the_pair_and_whom_the_draft_waits_for():
+    """Ana left during the quick draft; at the deadline her default pair was locked for her. Back
+    on the page, her panel names the pair and the player it waits for, without the
+    instructions for buttons it no longer shows."""
+    s = RULESET.new_game(players=2, options={"draft": "quick"}, seed=3)
+    default = RULESET.to_act(s)[0].default
+    s, _ = RULESET.apply(s, 0, default)
+    page = check_page(s, 0)
+    text = visible_text(page)
+    kept = [card_dict(c)["name"] for c in default["keep"]]
+    assert f"You keep {kept[0]} and {kept[1]}; the others go to the Arsenal" in text
+    assert "If your time ran out while you were away, this is the default chosen for you" in text
+    assert "Waiting for Bob to keep their two; then the first turn starts." in text
+    assert "Keep two of these" not in text and "Keep now" not in text and "Mark" not in text
+    panel = re.search(r'<section class="sbf-panel sbf-draft sbf-draft-locked".*?</section>', page, re.S).group(0)
+    assert sorted(CARD.findall(panel)) == sorted(default["keep"])
+    bob = visible_text(check_page(s, 1))  # Bob, still choosing, keeps his buttons
+    assert "Keep two of these Advanced cards" in bob and "Keep now" in bob and "Waiting for" not in bob
+
+
+def test_a_player_whose_draft_pick_is_locked_sees_the_card_and_whom_the_draft_waits_for():
+    s = RULESET.new_game(players=2, options={}, seed=3)
+    card = s["draft"]["packs"][1][0]
+    s, _ = RULESET.apply(s, 1, {"type": "play", "card": card})
+    text = visible_text(check_page(s, 1))
+    assert f"You keep {card_dict(card)['name']}; the others go to Alice" in text
+    assert "Waiting for Alice to choose; then the draft goes on." in text
+    assert "Keep one of these" not in text and "Keep now" not in text
+
+
 LABELLED_BUTTON = re.compile(r'<button[^>]*ws-send[^>]*hx-vals="([^"]*)"[^>]*title="([^"]*)"[^>]*>(.*?)</button>')
 
 

@@ -100,6 +100,15 @@ def _state_at(players, teams, seed, arrived):
     raise AssertionError("position not reached")
 
 
+def test_a_team_player_whose_draft_pick_is_locked_is_told_whom_the_draft_waits_for():
+    s = RULESET.new_game(players=4, options={}, seed=3, teams=[0, 1, 0, 1])
+    s, _ = RULESET.apply(s, 2, RULESET.to_act(s)[2].default)
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", check_page(s, 2))).split())
+    assert "the others go to Dan" in text
+    assert "Waiting for Alice, Bob and Dan to choose; then the draft goes on." in text
+    assert "Keep now" not in text
+
+
 def test_each_area_says_whom_its_player_plays_at_left_and_right():
     state = _state_at(4, None, 8, lambda s: s["phase"] == "play" and s["step"] == "choose")
     page = render(state, 1)
