@@ -208,9 +208,32 @@
   }
 
   // Table talk: one tab per channel; the form posts to the chosen one. A channel's unread
-  // count is its messages newer than the newest one shown while its tab was open.
+  // count is its messages newer than the newest one shown while its tab was open. Those marks
+  // outlive a reload (localStorage "snowball.talkRead", per game, the last READ_GAMES games):
+  // a message still unread when the page was left or reloaded keeps its badge.
   var talkKey = "table";
   var readUpTo = {};
+  var READ_KEY = "snowball.talkRead", READ_GAMES = 30;
+  var readGame = null;  // the game whose marks readUpTo holds
+  function storedReadMarks() {
+    try { return JSON.parse(window.localStorage.getItem(READ_KEY) || "{}") || {}; } catch (e) { return {}; }
+  }
+  function loadReadMarks(game) {
+    readGame = game;
+    readUpTo = {};
+    var marks = (storedReadMarks()[game] || {}).marks || {};
+    Object.keys(marks).forEach(function (key) {
+      if (typeof marks[key] === "number") readUpTo[key] = marks[key];
+    });
+  }
+  function saveReadMarks() {
+    if (!readGame) return;
+    var all = storedReadMarks();
+    all[readGame] = {at: Date.now(), marks: readUpTo};
+    Object.keys(all).sort(function (a, b) { return (all[b].at || 0) - (all[a].at || 0); })
+      .slice(READ_GAMES).forEach(function (game) { delete all[game]; });
+    try { window.localStorage.setItem(READ_KEY, JSON.stringify(all)); } catch (e) { /* private mode */ }
+  }
   function newestId(list) {
     var last = list.lastElementChild;
     return last ? parseInt(last.dataset.id, 10) : 0;
@@ -218,6 +241,10 @@
   function refreshTalk() {
     var region = document.getElementById("talk-channels");
     if (!region) return;
+    var gamePage = region.closest("[data-game-id]");
+    var game = gamePage ? gamePage.dataset.gameId : null;
+    if (game && game !== readGame) loadReadMarks(game);
+    var marked = false;
     if (!region.querySelector('.talk-tab[data-key="' + talkKey + '"]')) talkKey = "table";
     region.querySelectorAll(".talk-tab").forEach(function (tab) {
       var key = tab.dataset.key;
@@ -230,6 +257,7 @@
       var newest = newestId(list);
       if (readUpTo[key] === undefined || active) {
         if (active && newest > (readUpTo[key] || 0)) list.scrollTop = list.scrollHeight;
+        if (readUpTo[key] !== newest) marked = true;
         readUpTo[key] = newest;
       }
       var unread = 0;
@@ -242,6 +270,7 @@
       badge.setAttribute("aria-label", unread + " unread");
       if (active) chooseTalkTarget(tab);
     });
+    if (marked) saveReadMarks();
   }
   function chooseTalkTarget(tab) {
     var form = document.getElementById("talk-form");

@@ -99,6 +99,11 @@ def test_table_team_and_pair_messages_appear_exactly_where_they_should(browser, 
     expect(unread).to_have_text("1")
     expect(cy.locator(".talk-tab[data-key='team:0'] .unread")).to_have_text("1")
     shot(cy, "talk-02-unread")
+    cy.reload()  # a reload keeps the badges of the messages still unread
+    expect(cy.locator("#connection")).to_contain_text("Connected")
+    expect(unread).to_have_text("1")
+    expect(cy.locator(".talk-tab[data-key='team:0'] .unread")).to_have_text("1")
+    expect(cy.locator(".talk-tab[data-key='table'] .unread")).to_be_hidden()
     _tab(cy, "pair:1-2").click()
     expect(unread).to_be_hidden()
     expect(cy.locator("#chat-pair-1-2-lines")).to_be_visible()
