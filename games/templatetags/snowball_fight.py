@@ -166,3 +166,39 @@ def distinct_keeps(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if key not in kept or option.get("chosen"):
             kept[key] = option
     return [option for option in options if kept[tuple(sorted(card["kind"] for card in option["cards"]))] is option]
+
+
+@register.simple_tag
+def sbf_reveal_brief(view: dict[str, Any], viewer: int | None, names: list[str]) -> dict[str, Any] | None:
+    """The last reveal as it concerns the viewer, in a few lines, for the phone's panel beside the
+    hand: the cards of each battle the viewer fought (two players: the one battle) and what they
+    did. None for a spectator or before any reveal."""
+    reveal = view.get("last_reveal")
+    if viewer is None or not reveal:
+        return None
+
+    def who(seat: int) -> str:
+        return "you" if seat == viewer else _name(names, seat)
+
+    def played(seat: int, plays: list[dict[str, Any]]) -> dict[str, Any]:
+        shown = [p for p in plays if p["via"] != "dodge"]
+        return {"who": who(seat), "you": seat == viewer,
+                "titles": [("second card: " if p["via"] == "barrage" else "") + p["title"]
+                           + (" (no effect)" if p["cancelled"] else "") for p in shown]}
+
+    if "battles" not in reveal:  # two players: one battle, its lines after the "Reveal:" line
+        seats = [viewer] + [x for x in range(len(reveal["plays"])) if x != viewer]
+        return {"turn": reveal["turn"], "resolving": reveal["resolving"],
+                "battles": [{"plays": [played(x, reveal["plays"][x]) for x in seats],
+                             "lines": reveal["line_parts"][1:]}]}
+    split = sbf_reveal(reveal, names)
+    battles = []
+    for b in split["battles"]:
+        if viewer not in b["seats"]:
+            continue
+        order = [0, 1] if b["seats"][0] == viewer else [1, 0]
+        battles.append({"plays": [played(b["seats"][k], b["plays"][k]) for k in order],
+                        "lines": b["lines"][1:]})  # the "Battle k of n" line names both cards
+    if not battles:
+        return None
+    return {"turn": reveal["turn"], "resolving": reveal["resolving"], "battles": battles}

@@ -7,7 +7,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from games.engines.snowball_fight import RULESET
-from tests.engines.test_snowball_fight_helpers import asked, reveal, table
+from tests.engines.test_snowball_fight_helpers import answer, asked, reveal, table
 
 pytestmark = [pytest.mark.browser]
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,12 +22,12 @@ OPTION_BOXES_JS = """
 """
 
 
-def page_for(browser, state, seat, width):
+def page_for(browser, state, seat, width, height=900):
     board = render_to_string("games/snowball-fight/board.html", {
-        "view": RULESET.view(state, seat), "seat": seat, "legal": RULESET.legal_actions(state, seat),
+        "view": RULESET.view(state, seat), "seat": seat, "legal": RULESET.legal_actions(state, seat) if seat is not None else [],
         "prompt": None, "names": ["Ana", "Ben"], "version": 1})
     css = (ROOT / "static/css/site.css").read_text() + (ROOT / "static/css/snowball-fight.css").read_text()
-    page = browser.new_page(viewport={"width": width, "height": 900})
+    page = browser.new_page(viewport={"width": width, "height": height})
     page.set_content(f"<html><head><meta name='viewport' content='width=device-width'><style>{css}</style></head>"
                      f"<body><main><div id='live' data-version='1'>{board}</div></main></body></html>")
     return page
@@ -49,3 +49,43 @@ def test_each_upgrade_button_sits_under_its_own_card(browser, width):
     first, second = options
     if second["card"][0] > first["card"][1]:
         assert abs(first["button"][2] - second["button"][2]) <= 1, "the buttons of one row do not line up"
+
+
+# Where the last reveal shows: [left, top, right, bottom] of each part, None when not drawn.
+REVEAL_BOXES_JS = """
+() => {
+  const box = q => { const el = document.querySelector(q); if (!el) return null;
+    const r = el.getBoundingClientRect(); return r.width ? [r.left, r.top + scrollY, r.right, r.bottom + scrollY] : null; };
+  return {brief: box('.sbf-reveal-brief'), lines: box('.sbf-reveal > .sbf-lines'),
+          cards: [...document.querySelectorAll('.sbf-choose .sbf-playable')].map(el => {
+            const r = el.getBoundingClientRect(); return [r.left, r.top + scrollY, r.right, r.bottom + scrollY]; }),
+          brief_text: (document.querySelector('.sbf-reveal-brief') || {}).innerText || ''};
+}
+"""
+
+
+def test_on_a_phone_the_last_reveal_is_told_in_short_just_above_the_hand_and_the_desktop_is_unchanged(browser):
+    """On a 390 x 844 phone the full reveal is far up the page; what the opponent played and what
+    it did is repeated just above the hand, whose two cards sit side by side."""
+    s = table(hands=(["c05", "c03"], ["c12", "c04"]), discard=(["c01", "c07"], ["c02"]))
+    s, _ = reveal(s, ("c05", "bottom"), ("c12", "top"))
+    s, _ = answer(s, 0, **RULESET.to_act(s)[0].default)
+    assert s["step"] == "choose"
+    page = page_for(browser, s, 0, 390, 844)
+    phone = page.evaluate(REVEAL_BOXES_JS)
+    page.close()
+    assert phone["brief"] is not None and phone["lines"] is None  # its lines moved down to the brief
+    assert "you: Upgrade" in phone["brief_text"] and "Ben: Sneak Attack" in phone["brief_text"]
+    assert "Ana was hit by Sneak Attack, so their Upgrade does nothing" in phone["brief_text"]
+    first, second = phone["cards"]
+    assert abs(first[1] - second[1]) <= 1 and second[0] >= first[2], "the hand's two cards are not side by side"
+    assert 0 <= first[1] - phone["brief"][3] <= 250, "the brief is not just above the hand"
+    assert first[1] - phone["brief"][1] <= 844 / 2, "the brief and the top of the hand are not on one screen"
+    desk = page_for(browser, s, 0, 1280)
+    wide = desk.evaluate(REVEAL_BOXES_JS)
+    desk.close()
+    assert wide["brief"] is None and wide["lines"] is not None
+    watcher = page_for(browser, s, None, 390, 844)  # a spectator has no hand: the reveal keeps its lines
+    spectator = watcher.evaluate(REVEAL_BOXES_JS)
+    watcher.close()
+    assert spectator["brief"] is None and spectator["lines"] is not None

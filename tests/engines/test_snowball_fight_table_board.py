@@ -120,6 +120,26 @@ def test_each_area_says_whom_its_player_plays_at_left_and_right():
     assert "Alice ◀▶ Bob" in page and "Dan ◀▶ Alice" in page
 
 
+def test_the_brief_beside_the_hand_tells_the_viewers_own_battle_of_the_last_reveal():
+    """For a phone (the CSS shows it on narrow screens only): the cards and lines of the battle
+    the viewer fought, next to the hand; other battles stay in the full reveal only."""
+    from tests.engines.test_snowball_fight_table_helpers import finish_prompts, play_each, team_table
+    s = team_table([0, 1, 0, 1], hands=[["c05", "c01"], ["c12", "c04"], ["c01b", "c03b"], ["c06", "c02b"]],
+                   discard=[["c07"], []])
+    s, _ = play_each(s, {0: ("c05", "bottom"), 1: ("c12", "top"), 2: ("c03b", "top"), 3: ("c06", "bottom")})
+    s, _ = finish_prompts(s)
+    brief = re.search(r'<aside class="sbf-reveal-brief".*?</aside>', check_page(s, 2), re.S).group(0)
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", brief)).split())
+    assert text.startswith("Turn 1 reveal you : Dodge vs Dan : Upgrade")
+    assert "Upgrade: Dan takes" in text
+    assert "Sneak Attack" not in text and "Battle" not in text  # Alice's battle, and the battle's own heading
+    brief = re.search(r'<aside class="sbf-reveal-brief".*?</aside>', check_page(s, 0), re.S).group(0)
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", brief)).split())
+    assert "you : Upgrade vs Bob : Sneak Attack" in text
+    assert "Alice was hit by Sneak Attack, so their Upgrade does nothing" in text
+    assert "sbf-reveal-brief" not in check_page(s, None)
+
+
 def test_the_reveal_shows_every_battle_with_its_own_explanation():
     state = _state_at(3, None, 9, lambda s: s["last_reveal"] is not None and s["battle"] is None)
     page = render(state, None)
