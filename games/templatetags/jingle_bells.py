@@ -5,6 +5,7 @@ from typing import Any
 
 from django import template
 
+from games.engines.jingle_bells import engine
 from games.templatetags.games_tags import part_once
 
 register = template.Library()
@@ -26,3 +27,9 @@ def jb_team(context, view: dict[str, Any], seat: int | None, names: list[str], s
     own["cards"] = {name: cards.get(name) for name in team}
     return part_once(context, "games/jingle-bells/team.html",
                      {"s": side, "seat": side if seat == side else None, "names": names, "view": own})
+
+
+@register.simple_tag
+def jb_turn_limit() -> int:
+    """The last turn a game may have (the house ruling "Turn limit")."""
+    return engine.MAX_TURNS

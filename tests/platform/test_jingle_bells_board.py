@@ -173,3 +173,46 @@ def test_each_side_is_marked_as_the_viewers_own_on_that_viewers_page_only_whoeve
             page = render(state, seat)
             assert mine.findall(page) == ([] if seat is None else [str(seat)]), f"seat {seat}"
             assert page.count('<span class="muted">(you)</span>') == (0 if seat is None else 1)
+
+
+def _turn_limit_state(cold: tuple[int, int], turn: int) -> dict:
+    """Both sides pass the actions of ``turn`` away, the snowmen carrying ``cold`` (seat 0's, seat 1's)."""
+    from tests.engines.test_jingle_bells_engine import battle
+
+    s = battle({"Paul": [1], "Bianca": [1]})
+    s["turn"] = turn
+    for seat in (0, 1):
+        s["pieces"][f"snowman{seat}"]["cold"] = cold[seat]
+    s, _ = R.apply(s, 0, {"type": "pass"})
+    s, _ = R.apply(s, 1, {"type": "pass"})
+    return s
+
+
+def test_the_board_says_when_a_turn_is_the_last():
+    from games.engines.jingle_bells.engine import MAX_TURNS
+
+    before = _turn_limit_state((0, 0), MAX_TURNS - 2)  # now at the dice of turn MAX_TURNS - 1
+    last = _turn_limit_state((0, 0), MAX_TURNS - 1)
+    assert (before["turn"], last["turn"]) == (MAX_TURNS - 1, MAX_TURNS)
+    for seat in (0, 1, None):
+        assert f"Turn {MAX_TURNS - 1}</span>" in check_page(before, seat)
+        assert f"Turn {MAX_TURNS}, the last</span>" in check_page(last, seat)
+        assert f"If no head is off when turn {MAX_TURNS} ends" in check_page(last, seat)
+
+
+@pytest.mark.parametrize("cold,heading", [((1, 2), "Alice wins"), ((2, 0), "Bob wins"), ((1, 1), "A draw")])
+def test_a_game_ended_by_the_turn_limit_shows_its_result_to_everyone(cold, heading):
+    from games.engines.jingle_bells.engine import MAX_TURNS
+
+    s = _turn_limit_state(cold, MAX_TURNS)
+    assert R.outcome(s)["code"] == "turn_limit"
+    for seat in (0, 1, None):
+        page = check_page(s, seat)
+        assert '<span class="jb-phase">Game over</span>' in page
+        over = page[page.index('class="jb-panel jb-over"'):]
+        over = over[:over.index("</section>")]
+        assert f"<h3>{heading}</h3>" in over and "</h3>" not in over.replace(f"<h3>{heading}</h3>", "")
+        assert f"Turn {MAX_TURNS} was the last" in over and ("a draw." in over) == (cold[0] == cold[1])
+        assert f'the end of turn {MAX_TURNS}: the game ended by the house ruling <a href="/rules/jingle-bells/#turn-limit"' in over
+        assert f"Alice {cold[1]}, Bob {cold[0]}." in over
+        assert "ws-send" not in page

@@ -8,6 +8,8 @@ import pytest
 from django.test import Client
 
 from games import engines, rendering, selectors, services
+from games.engines.jingle_bells import engine as jb_engine
+from games.engines.jingle_bells import rulings as jb_rulings  # worded with the real limit before a test lowers it
 from games.models import ActionRecord, Game
 from tests.platform.helpers import play_one, play_to_end, started_game
 
@@ -105,3 +107,61 @@ def test_setting_automatic_dodging_is_private_and_never_stale_for_the_waiting_se
     assert re.search(r'class="jb-toggle[^"]*"[^>]*aria-checked="true"', html)
     finished = play_to_end(game.pk, {0: ana, 1: ben})
     assert finished.status == Game.Status.FINISHED
+
+
+def test_players_who_are_away_meet_the_turn_limit_and_the_result_says_it_is_a_draw(make_user, monkeypatch):
+    """Nobody acts: every default is played at its deadline (a pass on every turn), so no snowball is
+    ever thrown and the house ruling "Turn limit" ends the game, here after turn 2, in a draw."""
+    monkeypatch.setattr(jb_engine, "MAX_TURNS", 2)
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, ben, game_type=SLUG)
+    for _ in range(200):
+        game = selectors.get_game(game.pk)
+        deadline = services.next_deadline(game)
+        if deadline is None:
+            break
+        services.apply_timeouts(game_id=game.pk, now=deadline + 1)
+    game = selectors.get_game(game.pk)
+    assert game.status == Game.Status.FINISHED and game.state["turn"] == 2
+    assert game.outcome == {"code": "turn_limit", "winners": [], "losers": [], "scores": [0, 0],
+                            "reason": 'Turn 2 was the last (house ruling "Turn limit") and both snowmen have no '
+                                      "cold tokens: a draw."}
+    assert services.replay(game=game) == game.state
+    for seat, user in ((0, ana), (1, ben), (None, None)):
+        html = rendering.live_html(game, selectors.viewer_payload(game, seat), user)
+        result = html[html.index('aria-label="Result"'):]
+        result = result[:result.index("</section>")]
+        assert "No winner." in result and "a draw." in result
+        assert ('This game ended by the house ruling <a href="/rules/jingle-bells/#turn-limit"' in result
+                and "“Turn limit”</a>" in result)
+        board = html[html.index('id="jb-board"'):]
+        assert '<h3>A draw</h3>' in board and " wins</h3>" not in board
+        assert 'the end of turn 2: the game ended by the house ruling <a href="/rules/jingle-bells/#turn-limit"' in board
+        assert "{p" not in html
+
+
+def test_a_game_won_at_the_turn_limit_names_its_winner_and_the_ruling(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = play_to_end(started_game(ana, ben, game_type=SLUG).pk, {0: ana, 1: ben})
+    game.outcome = {"code": "turn_limit", "winners": [1], "losers": [0], "scores": [1, 2],
+                    "reason": f'Turn {jb_engine.MAX_TURNS} was the last (house ruling "Turn limit") and '
+                              "{p0}'s snowman has more cold tokens: 2 against {p1}'s 1."}
+    game.save(update_fields=["outcome"])
+    for seat, user in ((0, ana), (None, None)):
+        html = rendering.live_html(game, selectors.viewer_payload(game, seat), user)
+        result = html[html.index('aria-label="Result"'):]
+        result = result[:result.index("</section>")]
+        assert "Ben</a> wins!" in result or "Ben wins!" in result
+        assert "Ana&#x27;s snowman has more cold tokens: 2 against Ben&#x27;s 1." in result
+        assert 'This game ended by the house ruling <a href="/rules/jingle-bells/#turn-limit"' in result
+        board = html[html.index('id="jb-board"'):]
+        assert "<h3>Ben wins</h3>" in board and f"the end of turn {jb_engine.MAX_TURNS}: the game ended" in board
+
+
+def test_the_rules_page_words_the_turn_limit():
+    html = Client().get(f"/rules/{SLUG}/").content.decode()
+    section = html[html.index('id="turn-limit"'):]
+    section = section[:section.index("</section>")]
+    assert jb_rulings.OUTCOME_RULINGS == {"turn_limit": "turn-limit"}
+    assert f"turn {jb_engine.MAX_TURNS}" in section and "fewer cold tokens wins" in section and "draw" in section
+    assert 'href="#turn-limit"' in html

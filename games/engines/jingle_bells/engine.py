@@ -10,7 +10,8 @@ A game runs through these phases, kept in ``state["phase"]``:
              the target's player to react (Dodge, Robert's interception) when they can;
 ``return``   after the end phase, characters whose last cold token came off are placed
              on their owner's back edge, then a new turn starts at ``dice``;
-``over``     a snowman took its fourth cold token.
+``over``     a snowman took its fourth cold token, or turn ``MAX_TURNS`` ended (the house
+             ruling "Turn limit").
 
 See README.md in this package for the rulings behind each choice.
 """
@@ -55,6 +56,8 @@ CHARACTER_RADIUS = 1.25
 SNOWMAN_RADIUS = 1.5
 TEAM_SIZE = 3
 DICE_PER_CHARACTER = 2
+MAX_TURNS = 300  # house ruling "Turn limit": the game ends when this turn's action phase is over
+TURN_LIMIT_RULING = 'house ruling "Turn limit"'
 
 TIMEOUTS: dict[str, float] = {
     "pick": 60, "deploy": 180, "dice": 90, "turn": 120, "followup": 60, "reaction": 15, "return": 60,
@@ -1256,6 +1259,9 @@ class JingleBells:
         for piece in s["pieces"].values():
             piece["dice"] = []
         s["to_move"] = None
+        if s["turn"] >= MAX_TURNS:
+            self._end_at_turn_limit(s, events)
+            return
         for seat in SEATS:
             for name in s["teams"][seat]:
                 piece = s["pieces"][name]
@@ -1268,6 +1274,30 @@ class JingleBells:
                 if piece["cold"] == 0:
                     s["returning"][seat].append(name)
         s["phase"] = "return"
+
+    def _end_at_turn_limit(self, s: State, events: list[Event]) -> None:
+        """The house ruling "Turn limit": once turn MAX_TURNS's action phase is over the game ends,
+        scored as the book scores it: the side whose snowman has fewer cold tokens wins; equal
+        tokens are a draw (no winner)."""
+        cold = [s["pieces"][snowman_id(seat)]["cold"] for seat in SEATS]
+        last = f"Turn {MAX_TURNS} was the last ({TURN_LIMIT_RULING})"
+        if cold[0] == cold[1]:
+            winners: list[int] = []
+            losers: list[int] = []
+            both = "no cold tokens" if cold[0] == 0 else _count(cold[0], "cold token")
+            reason = f"{last} and both snowmen have {both}: a draw."
+            verdict = "Nobody wins: a draw."
+        else:
+            loser = 0 if cold[0] > cold[1] else 1
+            winners, losers = [1 - loser], [loser]
+            reason = (f"{last} and {_p(loser)}'s snowman has more cold tokens: "
+                      f"{cold[loser]} against {_p(1 - loser)}'s {cold[1 - loser]}.")
+            verdict = f"{_p(1 - loser)} wins."
+        s["phase"] = "over"
+        s["result"] = {"code": "turn_limit", "winners": winners, "losers": losers, "reason": reason}
+        _event(events, "game_over", f"Turn {MAX_TURNS} is over: by the {TURN_LIMIT_RULING} the game ends. "
+               f"{_p(0)}'s snowman has {_count(cold[0], 'cold token')}, {_p(1)}'s {cold[1]}. {verdict}",
+               code="turn_limit", winners=winners, losers=losers, snowman_cold=cold)
 
     def _do_return(self, s: State, seat: int, action: Action, events: list[Event]) -> None:
         name = _str(action, "character")
@@ -1372,6 +1402,14 @@ class JingleBells:
         result = state["result"]
         if result is None:
             return None
+        if "code" in result:  # ended by a house ruling (the turn limit)
+            return {
+                "code": result["code"],
+                "winners": list(result["winners"]),
+                "losers": list(result["losers"]),
+                "scores": [state["pieces"][snowman_id(1)]["cold"], state["pieces"][snowman_id(0)]["cold"]],
+                "reason": result["reason"],
+            }
         return {
             "winners": [result["winner"]],
             "losers": [result["loser"]],

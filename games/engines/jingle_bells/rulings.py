@@ -3,6 +3,8 @@ lines from the rule book, and the house rulings, each with the anchor id the pag
 """
 from __future__ import annotations
 
+from games.engines.jingle_bells.engine import MAX_TURNS
+
 HOW_TO_PLAY = (
     "Two sides, each with a snowman and three characters picked in turn from six character "
     "cards, on a 50 x 30 cm table top with obstructions. Each side sets up its snowman near its "
@@ -57,6 +59,13 @@ RULINGS = (
      "text": "If you do not answer in time, a default is played for you: the first free card when "
              "picking, a setup near the middle of your edge, your dice as placed (or highest dice "
              "first), a pass on your turn, and taking the hit when a snowball comes."},
+    {"id": "turn-limit", "title": "Turn limit",
+     "text": f"The rule book has no turn limit, but a game online needs one: sides that never throw (or "
+             f"players who are away and pass by default) could play for ever. So if no snowman has lost its "
+             f"head when the actions of turn {MAX_TURNS} are over, the game ends there: the side whose "
+             f"snowman has fewer cold tokens wins, and with as many on both snowmen it is a draw. Real "
+             f"games end long before: the computer players' games last 5 turns at the median, and none of "
+             f"10,000 went past turn 21."},
 )
 
-OUTCOME_RULINGS: dict[str, str] = {}
+OUTCOME_RULINGS = {"turn_limit": "turn-limit"}
