@@ -46,13 +46,17 @@ def player_by_username(username: str):
 
 
 def seat_result(game: Game, number: int) -> str:
-    """"won", "lost" or "resigned" for the seat ``number`` of a finished game; a player whose seat
-    the table handed to a computer player lost, whatever the computer player did."""
+    """"won", "lost", "drew" (a game that ended with no winner) or "resigned" for the seat
+    ``number`` of a finished game; a player whose seat the table handed to a computer player
+    lost, whatever the computer player did."""
     if number in (game.prompts.get("resigned") or ()):
         return "resigned"
     if number in (game.prompts.get("handed") or ()):
         return "lost"
-    return "won" if number in ((game.outcome or {}).get("winners") or ()) else "lost"
+    winners = (game.outcome or {}).get("winners")
+    if winners == []:
+        return "drew"
+    return "won" if number in (winners or ()) else "lost"
 
 
 def player_profile(user, *, viewer=None) -> dict[str, Any]:

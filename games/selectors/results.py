@@ -37,13 +37,15 @@ def team_results(*, outcome: dict[str, Any], players: list[dict[str, Any]],
 
 def result_words(*, outcome: dict[str, Any], players: list[dict[str, Any]], resigned: list[int],
                  seat: int | None) -> dict[str, str]:
-    """A finished game's line in "My games": ``verdict`` for ``seat`` ("Won", "Lost",
-    "Resigned"; "" for a spectator) and ``scores`` ("Red 33 – Blue 3" at a team table, each
+    """A finished game's line in "My games": ``verdict`` for ``seat`` ("Won", "Lost", "Drew"
+    when nobody won, "Resigned"; "" for a spectator) and ``scores`` ("Red 33 – Blue 3" at a team table, each
     team's score once; else every seat's score, "12 – 8")."""
     if seat is None:
         verdict = ""
     elif seat in resigned:
         verdict = "Resigned"
+    elif outcome.get("winners") == []:
+        verdict = "Drew"
     else:
         verdict = "Won" if seat in (outcome.get("winners") or ()) else "Lost"
     teams = team_results(outcome=outcome, players=players, resigned=resigned)

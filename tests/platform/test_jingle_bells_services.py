@@ -11,6 +11,7 @@ from games import engines, rendering, selectors, services
 from games.engines.jingle_bells import engine as jb_engine
 from games.engines.jingle_bells import rulings as jb_rulings  # worded with the real limit before a test lowers it
 from games.models import ActionRecord, Game
+from games.selectors.ratings import player_profile
 from tests.platform.helpers import play_one, play_to_end, started_game
 
 pytestmark = pytest.mark.django_db
@@ -138,6 +139,10 @@ def test_players_who_are_away_meet_the_turn_limit_and_the_result_says_it_is_a_dr
         assert '<h3>A draw</h3>' in board and " wins</h3>" not in board
         assert 'the end of turn 2: the game ended by the house ruling <a href="/rules/jingle-bells/#turn-limit"' in board
         assert "{p" not in html
+    page = Client()
+    page.force_login(ana)  # a draw is a draw on the player's own pages too, not a loss
+    assert re.search(r'<td class="my-result">\s*Drew', page.get("/me/games/").content.decode())
+    assert player_profile(ana, viewer=ana)["recent"][0]["result"] == "drew"
 
 
 def test_a_game_won_at_the_turn_limit_names_its_winner_and_the_ruling(make_user):
