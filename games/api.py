@@ -199,18 +199,11 @@ def game_detail(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
     return JsonResponse(selectors.viewer_payload(game, selectors.seat_of(game, request.user)))
 
 
-# The waiting room's operations by the name in their address (``/api/games/<id>/<name>/``),
-# each called with the game's id, the user, and the body's seat and team.
+# The waiting room's operations by the name in their address (``/api/games/<id>/<name>/``):
+# the service's seat calls (games.services.SEAT_CALLS), "bots" being its "add-bot".
 SEAT_OPERATIONS: dict[str, Callable[..., Any]] = {
-    "join": lambda g, u, seat, team: services.join_seat(game_id=g, user=u, number=seat, team=team),
-    "move": lambda g, u, seat, team: services.move_seat(game_id=g, user=u, number=seat),
-    "leave": lambda g, u, seat, team: services.leave_seat(game_id=g, user=u),
-    "team": lambda g, u, seat, team: services.choose_team(game_id=g, user=u, team=team, number=seat),
-    "leader": lambda g, u, seat, team: services.choose_leader(game_id=g, user=u, number=seat),
-    "bots": lambda g, u, seat, team: services.add_bot(game_id=g, user=u, number=seat, team=team),
-    "remove-bot": lambda g, u, seat, team: services.remove_bot(game_id=g, user=u, number=seat),
-    "start": lambda g, u, seat, team: services.start_game(game_id=g, user=u),
-}
+    ("bots" if name == "add-bot" else name): services.SEAT_CALLS[name]
+    for name in ("join", "move", "leave", "team", "leader", "add-bot", "remove-bot", "start")}
 GAME_PATH = "api/games/<int:game_id>/"
 
 

@@ -208,23 +208,8 @@ def api_docs(request: HttpRequest) -> HttpResponse:
     return HttpResponse(text, content_type="text/plain; charset=utf-8")
 
 
-# The seat actions by the name in their address: each called with the game's id, the user,
-# and the form's seat number and team.
-SEAT_ACTIONS: dict[str, Callable[..., Any]] = {
-    "join": lambda g, u, number, team: services.join_seat(game_id=g, user=u, number=number, team=team),
-    "move": lambda g, u, number, team: services.move_seat(game_id=g, user=u, number=number),
-    "leave": lambda g, u, number, team: services.leave_seat(game_id=g, user=u),
-    "team": lambda g, u, number, team: services.choose_team(game_id=g, user=u, team=team, number=number),
-    "leader": lambda g, u, number, team: services.choose_leader(game_id=g, user=u, number=number),
-    "add-bot": lambda g, u, number, team: services.add_bot(game_id=g, user=u, number=number, team=team),
-    "remove-bot": lambda g, u, number, team: services.remove_bot(game_id=g, user=u, number=number),
-    "start": lambda g, u, number, team: services.start_game(game_id=g, user=u),
-    "resign": lambda g, u, number, team: services.resign(game_id=g, user=u),
-    "handover": lambda g, u, number, team: services.vote_handover(game_id=g, user=u, seat=number),
-    "rematch": lambda g, u, number, team: services.offer_rematch(game_id=g, user=u),
-    "rematch-accept": lambda g, u, number, team: services.accept_rematch(game_id=g, user=u),
-    "rematch-decline": lambda g, u, number, team: services.decline_rematch(game_id=g, user=u),
-}
+# The seat actions by the name in their address (the service's table, games.services.SEAT_CALLS).
+SEAT_ACTIONS: dict[str, Callable[..., Any]] = services.SEAT_CALLS
 
 
 def seat_action(request: HttpRequest, game_id: int, what: str) -> HttpResponse:

@@ -31,5 +31,25 @@ __all__ = [
     "choose_team", "consent_to_publish", "create_game",
     "create_guest", "decline_rematch", "email_in_use", "ensure_profile", "game_group", "join_seat", "leave_seat", "move_seat", "next_deadline",
     "mark_ready", "offer_rematch", "note_away", "note_back", "post_message", "register_user", "remove_bot", "replay", "resign",
-    "start_game", "submit_action", "submit_held_action", "submit_held_action_awaited", "sweep_deadlines", "update_settings", "vote_handover",
+    "SEAT_CALLS", "start_game", "submit_action", "submit_held_action", "submit_held_action_awaited", "sweep_deadlines", "update_settings", "vote_handover",
 ]
+
+
+SEAT_CALLS = {
+    "join": lambda g, u, seat, team: join_seat(game_id=g, user=u, number=seat, team=team),
+    "move": lambda g, u, seat, team: move_seat(game_id=g, user=u, number=seat),
+    "leave": lambda g, u, seat, team: leave_seat(game_id=g, user=u),
+    "team": lambda g, u, seat, team: choose_team(game_id=g, user=u, team=team, number=seat),
+    "leader": lambda g, u, seat, team: choose_leader(game_id=g, user=u, number=seat),
+    "add-bot": lambda g, u, seat, team: add_bot(game_id=g, user=u, number=seat, team=team),
+    "remove-bot": lambda g, u, seat, team: remove_bot(game_id=g, user=u, number=seat),
+    "start": lambda g, u, seat, team: start_game(game_id=g, user=u),
+    "resign": lambda g, u, seat, team: resign(game_id=g, user=u),
+    "handover": lambda g, u, seat, team: vote_handover(game_id=g, user=u, seat=seat),
+    "rematch": lambda g, u, seat, team: offer_rematch(game_id=g, user=u),
+    "rematch-accept": lambda g, u, seat, team: accept_rematch(game_id=g, user=u),
+    "rematch-decline": lambda g, u, seat, team: decline_rematch(game_id=g, user=u),
+}
+"""The table's seat operations by name, each called with the game's id, the user, and the
+seat number and team its form or body gave: the page's buttons (games/views.py) and the
+API's waiting room (games/api.py) both call these."""
