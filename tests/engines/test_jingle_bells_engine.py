@@ -244,6 +244,21 @@ def test_reroll_once_then_allocate_sealed_then_reveal_together() -> None:
     assert s["pieces"]["Paul"]["dice"] == sorted(mine[0:2])
 
 
+def test_a_revised_allocation_is_nobody_elses_to_count() -> None:
+    """The table hears once that a seat has chosen; revising it behind the screen tells the
+    opponent and the spectators nothing (neither a log line nor any other change of their view)."""
+    s = deployed()
+    s, _ = act(s, 0, type="reroll", dice=[])
+    mine = s["dice"][0]["rolled"]
+    first = {"Paul": mine[0:2], "Robert": mine[2:4], "Stephen": mine[4:6]}
+    s, events = act(s, 0, type="allocate", allocation=first)
+    assert [e["text"] for e in events if e.get("visible_to") is None] == ["{p0} has chosen an allocation."]
+    seen = {viewer: R.view(s, viewer) for viewer in (1, None)}
+    s, events = act(s, 0, type="allocate", allocation={"Paul": mine[4:6], "Robert": mine[0:2], "Stephen": mine[2:4]})
+    assert [e for e in events if e.get("visible_to") is None] == []
+    assert {viewer: R.view(s, viewer) for viewer in (1, None)} == seen
+
+
 def test_allocation_must_use_exactly_the_rolled_dice() -> None:
     s = deployed()
     rolled = s["dice"][0]["rolled"]

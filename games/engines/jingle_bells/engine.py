@@ -866,13 +866,14 @@ class JingleBells:
             raise IllegalAction(f"Your allocation uses {', '.join(map(str, given))} but your dice show "
                                 f"{', '.join(map(str, rolled))}.")
         dice = s["dice"][seat]
+        revised = dice["allocation"] is not None
         dice["allocation"] = {name: sorted(allocation[name]) for name in names}
         dice["stage"] = "allocate"
         _event(events, "allocate", f"You put {'; '.join(f'{n}: {a} and {b}' for n, (a, b) in dice['allocation'].items())}.",
                seat=seat, allocation=dice["allocation"], visible_to=[seat])
         if lock:
             self._lock(s, seat, events)
-        else:
+        elif not revised:  # a revision, like the screen's dice moved behind it, is nobody else's to count
             _event(events, "allocated", f"{_p(seat)} has chosen an allocation.", seat=seat)
 
     def _do_lock(self, s: State, seat: int, action: Action, events: list[Event]) -> None:
