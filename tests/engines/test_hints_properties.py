@@ -15,7 +15,7 @@ from games.engines.jingle_bells import RULESET as JB
 from games.engines.jingle_bells.engine import ACTION_TYPES as JB_TYPES
 from games.engines.snowball_fight.engine import _ACTION_TYPES as SF_TYPES
 from games.engines.snowball_fighting.engine import PLAYER_ACTION_TYPES as SFG_TYPES  # deadline: the server's
-from games.engines.what_a_snowball.engine import ACTION_TYPES as WAS_TYPES
+from games.engines.what_a_snowball.common import ACTION_TYPES as WAS_TYPES
 from games.engines.snowball_fight import RULESET as SF
 from games.engines.snowball_fighting import RULESET as SFG
 from games.engines.what_a_snowball import RULESET as WAS

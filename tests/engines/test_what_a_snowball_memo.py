@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from tests.depth import examples
 
 from games.engines.what_a_snowball import RULESET as R
-from games.engines.what_a_snowball import engine
+from games.engines.what_a_snowball import common
 from games.engines.what_a_snowball.bot import random_action
 from tests.engines.test_what_a_snowball_games import random_table
 
@@ -19,8 +19,8 @@ ACTIONS = 150
 
 def fresh(call, state, seat):
     """``call(state, seat)`` with nothing remembered for any state."""
-    with engine._MEMO_LOCK:
-        engine._MEMOS.clear()
+    with common._MEMO_LOCK:
+        common._MEMOS.clear()
     return call(state, seat)
 
 

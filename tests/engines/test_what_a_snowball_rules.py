@@ -8,7 +8,7 @@ import pytest
 
 from games.engines.base import BadAction, IllegalAction, NotYourTurn
 from games.engines.what_a_snowball import RULESET as R
-from games.engines.what_a_snowball.engine import range_needs
+from games.engines.what_a_snowball.common import range_needs
 
 from tests.engines.what_a_snowball_scenes import act, dice, of_type, piece, rect, scene  # noqa: F401
 

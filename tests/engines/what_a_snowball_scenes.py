@@ -8,14 +8,21 @@ the engine's generator so a test decides every die it rolls.
 from __future__ import annotations
 
 import copy
+import importlib
+import pkgutil
 from typing import Any
 
 import pytest
 
+import games.engines.what_a_snowball as package
 from games.engines import base
-from games.engines.what_a_snowball import engine as engine_module
 from games.engines.what_a_snowball import RULESET as R
 from games.engines.what_a_snowball.villages import TERRAIN_KINDS
+
+# the engine's modules that roll dice (each takes the generator from ``rng_for``)
+ROLLING_MODULES = [module for module in (importlib.import_module(f"{package.__name__}.{info.name}")
+                                         for info in pkgutil.iter_modules(package.__path__))
+                   if getattr(module, "rng_for", None) is base.rng_for]
 
 
 def piece(piece_id: str, kind: str, points: list[list[float]]) -> dict[str, Any]:
@@ -54,13 +61,15 @@ def scene(kids: list[dict[str, Any]], *, tray: list[int] = (1, 2, 3, 4, 5, 6), t
         else:
             entry["traits"] = spec.get("traits", ["fast"])
         used[index] = spec
-    scripted_rng = engine_module.rng_for
-    engine_module.rng_for = base.rng_for
+    scripted_rng = {module: module.rng_for for module in ROLLING_MODULES}
+    for module in ROLLING_MODULES:
+        module.rng_for = base.rng_for
     try:
         s = R.new_game(players=teams, options={"special_players": True, "ability_cards": cards, "kids": roster},
                        seed=7, teams=list(range(teams)))
     finally:
-        engine_module.rng_for = scripted_rng
+        for module, rng_for in scripted_rng.items():
+            module.rng_for = rng_for
     s = copy.deepcopy(s)
     if terrain is not None:
         s["terrain"] = terrain
@@ -112,7 +121,8 @@ def dice(monkeypatch):
         state["rng_counter"] += 1
         return Scripted(script)
 
-    monkeypatch.setattr(engine_module, "rng_for", fake_rng_for)
+    for module in ROLLING_MODULES:
+        monkeypatch.setattr(module, "rng_for", fake_rng_for)
 
     def load(*values: int) -> list[int]:
         script.extend(values)

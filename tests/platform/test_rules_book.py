@@ -17,7 +17,7 @@ from games.engines.snowball_fighting import rulings as sf_rulings
 from games.engines.snowball_fighting.garden import GARDEN, MF_PER_SEGMENT
 from games.engines.what_a_snowball import kids as K
 from games.engines.what_a_snowball import rulings as was_rulings
-from games.engines.what_a_snowball.engine import LONG_RANGE_NEEDS, RANGE_BANDS, can_cheat, throw_modifiers
+from games.engines.what_a_snowball.common import LONG_RANGE_NEEDS, RANGE_BANDS, can_cheat, throw_modifiers
 from games.engines.what_a_snowball.engine import RULESET as WAS
 
 pytestmark = pytest.mark.django_db

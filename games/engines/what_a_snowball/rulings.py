@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines.what_a_snowball import kids as K
-from games.engines.what_a_snowball.engine import (
+from games.engines.what_a_snowball.common import (
     DEPLOY_DISTANCE,
     GIVE_DISTANCE,
     LONG_RANGE_NEEDS,
@@ -19,7 +19,6 @@ from games.engines.what_a_snowball.engine import (
     MAX_KIDS_PER_SEAT,
     MIN_KIDS,
     RANGE_BANDS,
-    RULESET,
     TOO_CLOSE,
     TURNS,
     WIN_BONUS,
@@ -27,6 +26,7 @@ from games.engines.what_a_snowball.engine import (
     can_cheat,
     throw_modifiers,
 )
+from games.engines.what_a_snowball.engine import RULESET
 from games.engines.what_a_snowball.villages import PRESETS, TERRAIN_KINDS
 
 HOW_TO_PLAY = (

@@ -11,7 +11,8 @@ from typing import Any
 from shapely.geometry import Point, Polygon
 
 from . import kids as K
-from .engine import RULESET, _blocker_words, _enemies, _fire, _meanings, _on_snow, _terrain_label, _visible_enemies
+from .engine import RULESET
+from .common import _blocker_words, _enemies, _fire, _meanings, _on_snow, _terrain_label, _visible_enemies
 
 State = dict[str, Any]
 KINDS: tuple[str, ...] = (*K.ACTIONS, "wild")
