@@ -49,6 +49,29 @@ class BadAction(GameError):
     code = "bad_action"
 
 
+def action_field(action: dict[str, Any], key: str) -> Any:
+    """``action[key]``, or ``BadAction`` naming the action's type and the missing field."""
+    if key not in action:
+        raise BadAction(f'A "{action["type"]}" action needs a "{key}" field.')
+    return action[key]
+
+
+def action_int(action: dict[str, Any], key: str) -> int:
+    """``action[key]`` as a whole number (not a bool), or ``BadAction`` naming the field and the value."""
+    value = action_field(action, key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadAction(f'"{key}" must be a whole number, not {shown(value)}.')
+    return value
+
+
+def action_str(action: dict[str, Any], key: str) -> str:
+    """``action[key]`` as text, or ``BadAction`` naming the field and the value."""
+    value = action_field(action, key)
+    if not isinstance(value, str):
+        raise BadAction(f'"{key}" must be a name, not {shown(value)}.')
+    return value
+
+
 class NotYourTurn(GameError):
     """The seat is not being asked to act now."""
 

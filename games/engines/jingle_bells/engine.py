@@ -36,6 +36,9 @@ from ..base import (
     rng_for,
     shown,
 )
+from ..base import action_field as _field
+from ..base import action_int as _int
+from ..base import action_str as _str
 from . import characters as cards
 from . import layouts
 from .geometry import (
@@ -165,26 +168,6 @@ def _at(point: Any) -> str:
 
 
 # --- reading actions -------------------------------------------------------------------
-
-def _field(action: Action, key: str) -> Any:
-    if key not in action:
-        raise BadAction(f'A "{action["type"]}" action needs a "{key}" field.')
-    return action[key]
-
-
-def _int(action: Action, key: str) -> int:
-    value = _field(action, key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadAction(f'"{key}" must be a whole number, not {shown(value)}.')
-    return value
-
-
-def _str(action: Action, key: str) -> str:
-    value = _field(action, key)
-    if not isinstance(value, str):
-        raise BadAction(f'"{key}" must be a name, not {shown(value)}.')
-    return value
-
 
 def _point(value: Any, key: str) -> list[float]:
     if not isinstance(value, (list, tuple)) or len(value) != 2 or not (_is_coordinate(value[0])

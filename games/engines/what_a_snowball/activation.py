@@ -6,6 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import Action, BadAction, Event, IllegalAction, State, rng_for, shown
+from ..base import action_field as _field
+from ..base import action_int as _int
+from ..base import action_str as _str
 from . import kids as K
 from .geometry import base_gap, in_contact, placement_problem, within
 from .common import (
@@ -18,16 +21,13 @@ from .common import (
     _count,
     _dice_words,
     _event,
-    _field,
     _gap,
     _in_the_village,
     _inches,
-    _int,
     _meanings,
     _on_snow,
     _point,
     _problem_words,
-    _str,
     _terrain,
     _without,
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import Action, BadAction, Event, IllegalAction, State, rng_for, shown
+from ..base import action_str as _str
 from . import kids as K
 from .common import (
     MOMENT_CARDS,
@@ -18,7 +19,6 @@ from .common import (
     _hand,
     _offered,
     _p,
-    _str,
     _without,
 )
 

@@ -146,26 +146,6 @@ def _dice_words(values: list[int]) -> str:
 
 # --- reading actions ---------------------------------------------------------------------------
 
-def _field(action: Action, key: str) -> Any:
-    if key not in action:
-        raise BadAction(f'A "{action["type"]}" action needs a "{key}" field.')
-    return action[key]
-
-
-def _int(action: Action, key: str) -> int:
-    value = _field(action, key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadAction(f'"{key}" must be a whole number, not {shown(value)}.')
-    return value
-
-
-def _str(action: Action, key: str) -> str:
-    value = _field(action, key)
-    if not isinstance(value, str):
-        raise BadAction(f'"{key}" must be a name, not {shown(value)}.')
-    return value
-
-
 def _bool(action: Action, key: str, default: bool = False) -> bool:
     value = action.get(key, default)
     if not isinstance(value, bool):

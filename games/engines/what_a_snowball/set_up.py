@@ -6,6 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import Action, BadAction, Event, IllegalAction, State, rng_for, shown
+from ..base import action_field as _field
+from ..base import action_int as _int
+from ..base import action_str as _str
 from . import kids as K
 from . import villages
 from .common import (
@@ -14,13 +17,10 @@ from .common import (
     _at,
     _deploy_problem,
     _event,
-    _field,
-    _int,
     _label,
     _p,
     _point,
     _read_roster,
-    _str,
 )
 
 

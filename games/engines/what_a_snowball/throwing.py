@@ -4,6 +4,8 @@ cheating, shoves and Kids sent home.
 from __future__ import annotations
 
 from ..base import Action, BadAction, Event, IllegalAction, State, rng_for, shown
+from ..base import action_field as _field
+from ..base import action_str as _str
 from .common import (
     MOMENT_CARDS,
     _asks,
@@ -11,7 +13,6 @@ from .common import (
     _count,
     _dice_words,
     _event,
-    _field,
     _fire,
     _in_the_village,
     _inches,
@@ -20,7 +21,6 @@ from .common import (
     _p,
     range_needs,
     _several_teams_left,
-    _str,
     throw_modifiers,
     _without,
 )
