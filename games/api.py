@@ -154,7 +154,9 @@ def game_types(request: HttpRequest, body: dict) -> JsonResponse:
 def games(request: HttpRequest, body: dict) -> JsonResponse:
     """GET lists open and live public games (``?mine=1``: yours); POST creates one."""
     if request.method == "GET":
-        if request.GET.get("mine"):
+        query = inputs.GAMES_QUERY.clean({name: request.GET[name] for name in inputs.GAMES_QUERY.fields
+                                          if name in request.GET})
+        if query["mine"] == "1":
             if not request.user.is_authenticated:
                 return _error("unauthenticated", "send Authorization: Token <key> to list your games", 401)
             rows = selectors.my_games(request.user, limit=100)

@@ -335,6 +335,7 @@ CHAT_QUERY = Shape("the query", {
     "channel": CHAT_KEY, "after": Integer(0, MAX_ID, from_text=True), "before": Integer(1, MAX_ID, from_text=True),
     "limit": Integer(1, 100, from_text=True)},
     defaults={"channel": None, "after": None, "before": None, "limit": 50})
+GAMES_QUERY = Shape("the query", {"mine": Choice(("0", "1"))}, defaults={"mine": "0"})
 REVIEW_QUERY = Shape("the query", {"step": Integer(0, MAX_ID, from_text=True), "seat": Integer(0, 63, from_text=True)},
                      defaults={"step": None, "seat": None})
 

@@ -123,6 +123,24 @@ def test_errors_say_what_was_wrong(make_user):
     assert ana.get("/api/games/99999/").status_code == 404
 
 
+def test_the_game_list_gives_your_games_only_for_mine_1_and_refuses_another_value(make_user):
+    """``?mine=0`` is the public list, as no ``mine`` is; a value that is neither is refused by
+    name instead of being read as ``mine=1``."""
+    ana, ben = _bot(make_user("Ana")), _bot(make_user("Ben"))
+    public = _post(ben, "/api/games/", {"game_type": "snowball-fight"}).json()["id"]
+    private = _post(ana, "/api/games/", {"game_type": "jingle-bells", "is_public": False}).json()["id"]
+    for url in ("/api/games/", "/api/games/?mine=0"):
+        listed = [g["id"] for g in ana.get(url).json()["games"]]
+        assert public in listed and private not in listed, url
+    mine = ana.get("/api/games/?mine=1").json()["games"]
+    assert [g["id"] for g in mine] == [private] and mine[0]["your_seat"] == 0
+    for value in ("true", "yes", "2", ""):
+        refused = ana.get(f"/api/games/?mine={value}")
+        assert refused.status_code == 400, value
+        error = refused.json()["error"]
+        assert error["code"] == "bad_request" and '"mine" must be one of "0", "1"' in error["message"], value
+
+
 @pytest.mark.parametrize("size", [16 * 1024 + 1, 3 * 1024 * 1024])
 def test_a_body_over_the_limit_is_refused_as_too_large_whatever_its_size(make_user, size, caplog):
     """Past 16 KiB, and past Django's own 2.5 MiB limit for a body in memory, the same JSON 413."""
