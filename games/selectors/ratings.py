@@ -75,7 +75,7 @@ def player_profile(user, *, viewer=None) -> dict[str, Any]:
         result = seat_result(game, seat.number)
         row = per_game.setdefault(game.game_type, {"game_type": game.game_type, "name": game_name(game.game_type),
                                                    "games": 0, "wins": 0, "losses": 0, "rating": None,
-                                                   "rated_games": 0})
+                                                   "mu": None, "sigma": None, "rated_games": 0})
         row["games"] += 1
         row["wins" if result == "won" else "losses"] += 1
         if len(recent) < RECENT_GAMES and (game.is_public or own_page):

@@ -219,6 +219,19 @@ def test_the_player_and_leaderboard_api_show_games_wins_and_ratings(make_user, c
     assert missing.status_code == 404 and "chess" in json.dumps(missing.json())
 
 
+def test_a_players_games_have_the_same_fields_whether_or_not_they_were_ever_rated(make_user, client):
+    """A game the player never played rated has ``rating``, ``mu`` and ``sigma`` null, not missing,
+    so that a client reads every row the same way."""
+    ana, ben = make_user("Ana"), make_user("Ben")
+    services.resign(game_id=started_game(ana, bots=1, game_type="jingle-bells").pk, user=ana)
+    services.resign(game_id=started_game(ana, ben).pk, user=ben)
+    rows = {row["game_type"]: row for row in client.get(f"/api/players/{ana.username}/").json()["games"]}
+    unrated, rated = rows["jingle-bells"], rows["snowball-fight"]
+    assert set(unrated) == set(rated)
+    assert (unrated["rating"], unrated["mu"], unrated["sigma"], unrated["rated_games"]) == (None, None, None, 0)
+    assert rated["mu"] == _rating(ana, "snowball-fight").mu and rated["rated_games"] == 1
+
+
 def test_a_game_created_rated_through_the_api_says_so_and_a_bad_value_is_refused(make_user, client):
     ana = make_user("Ana")
     client.force_login(ana)
