@@ -1,6 +1,7 @@
 """Reads of one game's row and seats: names, who sits where, who may watch."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from games import engines, tables
@@ -105,10 +106,13 @@ def game_state(game: Game) -> dict[str, Any] | None:
     return game.state
 
 
+_NAME_PLACE = re.compile(r"\{p(\d{1,2})\}")
+
+
 def fill_names(text: str, names: list[str]) -> str:
-    for index, name in enumerate(names):
-        text = text.replace(f"{{p{index}}}", name)
-    return text
+    """``text`` with each seat's ``{pN}`` replaced by its name, in one pass: a name that itself
+    reads like a place for a name (``{p1}``) is shown as it is, never as another seat's."""
+    return _NAME_PLACE.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)
 
 
 def bot_seats(game: Game) -> list[int]:

@@ -54,7 +54,7 @@ def vote_handover(*, game_id: int, user, seat: int, now: float | None = None) ->
         handover = dict(game.prompts.get("handover") or {})
         votes = set(handover.get(str(seat)) or ()) | {voter.number}
         if voters <= votes:
-            _hand_over(game, seats[seat], name, votes)
+            _hand_over(game, seats[seat], votes)
         elif sorted(votes) != handover.get(str(seat)):
             handover[str(seat)] = sorted(votes)
             game.prompts = {**game.prompts, "handover": handover}
@@ -64,7 +64,7 @@ def vote_handover(*, game_id: int, user, seat: int, now: float | None = None) ->
         return game
 
 
-def _hand_over(game: Game, seat_row: Seat, name: str, votes: set[int]) -> None:
+def _hand_over(game: Game, seat_row: Seat, votes: set[int]) -> None:
     """A computer player takes the seat; the log says so; it answers what the seat is asked."""
     ruleset = ruleset_of(game.game_type)
     seat = seat_row.number
@@ -74,7 +74,7 @@ def _hand_over(game: Game, seat_row: Seat, name: str, votes: set[int]) -> None:
     logged = [ActionRecord(game=game, seq=game.log_length, seat=seat, action={"type": "handover", "votes": sorted(votes)},
                            action_id=f"handover-{uuid.uuid4().hex[:12]}", source=ActionRecord.Source.RESIGN,
                            events=[{"type": "handover", "seat": seat,
-                                    "text": f"the table hands {name}'s seat to a computer player"}],
+                                    "text": f"the table hands {{p{seat}}}'s seat to a computer player"}],
                            version=game.version)]
     seat_row.is_bot = True
     seat_row.save(update_fields=["is_bot"])

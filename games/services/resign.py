@@ -15,7 +15,6 @@ from django.utils import timezone
 
 from games.errors import Conflict, Forbidden, NotSeated
 from games.models import ActionRecord, Game, Seat
-from games.selectors import display_name
 from games.services.locking import locked_game, ruleset_of
 from games.services.play import _commit, _load_state, _prepare_write, resigned_state, run_automatic
 from games.services.reveal import Arrival
@@ -39,8 +38,7 @@ def resign(*, game_id: int, user) -> Game:
         seat = seat_row.number
         state = _load_state(game, ruleset)
         state, events = resigned_state(ruleset, state, seat)
-        name = display_name(user)
-        resign_event = {"type": "resign", "seat": seat, "text": f"{name} resigns; a computer player takes their seat"}
+        resign_event = {"type": "resign", "seat": seat, "text": f"{{p{seat}}} resigns; a computer player takes their seat"}
         events = [*events, resign_event]
         game.version += 1
         game.log_length += 1
@@ -65,7 +63,7 @@ def resign(*, game_id: int, user) -> Game:
                 state = run_automatic(game, ruleset, state, logged, arrivals)
                 write = _prepare_write(game, ruleset, state, logged, arrivals=arrivals)
         if over:  # no computer player takes a seat in a game that is over
-            resign_event["text"] = f"{name} resigns"
+            resign_event["text"] = f"{{p{seat}}} resigns"
         _commit(write)
         return game
 
