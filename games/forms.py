@@ -9,13 +9,28 @@ from django.contrib.auth.forms import UserCreationForm
 
 from games import pacing, services
 from games.engines.base import Option, Ruleset, team_counts_of
+from games.errors import BadRequest
 from games.roster_field import RosterField
 
 User = get_user_model()
 
 
+def _display_name(value: str) -> str:
+    """``value`` as ``services.clean_display_name`` keeps it; its refusal as the field's error."""
+    try:
+        return services.clean_display_name(value)
+    except BadRequest as exc:
+        raise forms.ValidationError(exc.message) from None
+
+
 class GuestForm(forms.Form):
-    display_name = forms.CharField(max_length=40, label="Your name", widget=forms.TextInput(attrs={"autocomplete": "nickname"}))
+    display_name = forms.CharField(
+        max_length=40, label="Your name", widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
+        error_messages={"required": "a display name is required",
+                        "max_length": "a display name has at most %(limit_value)d characters, got %(show_value)d"})
+
+    def clean_display_name(self) -> str:
+        return _display_name(self.cleaned_data["display_name"])
 
 
 def _unused_email(value: str, user=None) -> str:
@@ -43,6 +58,10 @@ class SignupForm(UserCreationForm):
 
     def clean_email(self) -> str:
         return _unused_email(self.cleaned_data["email"], self.guest)
+
+    def clean_display_name(self) -> str:
+        value = self.cleaned_data["display_name"]
+        return _display_name(value) if value else value
 
 
 class ApiTokenForm(forms.Form):

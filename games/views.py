@@ -46,7 +46,7 @@ def guest(request: HttpRequest) -> HttpResponse:
     form = GuestForm(request.POST)
     next_url = _safe_next(request)
     if not form.is_valid():
-        messages.error(request, "Please give a display name of at most 40 characters.")
+        messages.error(request, " ".join(form.errors["display_name"]))
         return redirect(next_url)
     try:
         user = services.create_guest(display_name=form.cleaned_data["display_name"])

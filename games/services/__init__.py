@@ -13,7 +13,7 @@ reveal barrier), ``locking`` (the game lock and transaction), ``broadcast`` (ann
 committed version), ``chat`` (table talk: posting, publishing a pair's conversation), ``rematch`` (the same
 table again after the end).
 """
-from games.services.accounts import create_guest, email_in_use, ensure_profile, register_user, update_settings
+from games.services.accounts import clean_display_name, create_guest, email_in_use, ensure_profile, register_user, update_settings
 from games.services.broadcast import LOBBY_GROUP, broadcast_version, game_group
 from games.services.chat import consent_to_publish, post_message
 from games.services.handover import vote_handover
@@ -28,7 +28,7 @@ from games.services.waiting_room import (
 
 __all__ = [
     "LOBBY_GROUP", "ActionResult", "accept_rematch", "add_bot", "apply_timeouts", "broadcast_version", "choose_leader",
-    "choose_team", "consent_to_publish", "create_game",
+    "choose_team", "clean_display_name", "consent_to_publish", "create_game",
     "create_guest", "decline_rematch", "email_in_use", "ensure_profile", "game_group", "join_seat", "leave_seat", "move_seat", "next_deadline",
     "mark_ready", "offer_rematch", "note_away", "note_back", "post_message", "register_user", "remove_bot", "replay", "resign",
     "SEAT_CALLS", "start_game", "submit_action", "submit_held_action", "submit_held_action_awaited", "sweep_deadlines", "update_settings", "vote_handover",

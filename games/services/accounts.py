@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -16,7 +17,7 @@ User = get_user_model()
 
 def create_guest(*, display_name: str) -> Any:
     """A user that plays under a display name only; it can register later and keep its games."""
-    display_name = _clean_display_name(display_name)
+    display_name = clean_display_name(display_name)
     username = f"guest-{secrets.token_hex(6)}"
     user = User.objects.create_user(username=username)
     user.set_unusable_password()
@@ -42,11 +43,11 @@ def register_user(*, username: str, password: str, display_name: str | None = No
         profile = user.profile
         profile.is_guest = False
         if display_name:
-            profile.display_name = _clean_display_name(display_name)
+            profile.display_name = clean_display_name(display_name)
         profile.save()
         return user
     user = User.objects.create_user(username=username, password=password, email=email)
-    Profile.objects.create(user=user, display_name=_clean_display_name(display_name or username))
+    Profile.objects.create(user=user, display_name=clean_display_name(display_name or username))
     return user
 
 
@@ -63,12 +64,29 @@ def ensure_profile(user) -> Profile:
     return profile
 
 
-def _clean_display_name(name: str) -> str:
+DISPLAY_NAME_LENGTH = 40
+_JOINERS = "\u200c\u200d"  # zero-width (non-)joiners: part of emoji and of some scripts' words
+
+
+def clean_display_name(name: str) -> str:
+    """``name`` as other players will read it (runs of spaces made one), or the error that says
+    what is wrong with it: it has 1 to 40 characters, at least one of them visible, and no
+    control character nor invisible formatting character (a right-to-left override would make
+    the name, and the text after it, read backwards; a zero-width space would let it pass for
+    another player's name)."""
     name = " ".join((name or "").split())
     if not name:
         raise BadRequest("a display name is required")
-    if len(name) > 40:
-        raise BadRequest(f"a display name has at most 40 characters, got {len(name)}")
+    if len(name) > DISPLAY_NAME_LENGTH:
+        raise BadRequest(f"a display name has at most {DISPLAY_NAME_LENGTH} characters, got {len(name)}")
+    categories = [unicodedata.category(ch) for ch in name]
+    if any(category in ("Cc", "Cs") for category in categories):
+        raise BadRequest("a display name may not hold control characters")
+    if any(category == "Cf" and ch not in _JOINERS for ch, category in zip(name, categories)):
+        raise BadRequest("a display name may not hold invisible formatting characters "
+                         "(such as a right-to-left override or a zero-width space)")
+    if all(category[0] in "MZ" or ch in _JOINERS for ch, category in zip(name, categories)):
+        raise BadRequest("a display name needs at least one visible character")
     return name
 
 

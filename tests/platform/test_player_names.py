@@ -1,5 +1,7 @@
 """Names players choose, as every other viewer reads them: a name that reads like the log's place
-for a seat's name (``{p1}``) is shown as written, never as another player's."""
+for a seat's name (``{p1}``) is shown as written, never as another player's; a name that would
+make text read backwards, hide in plain sight or look like another's is refused wherever a name
+is given, saying why, and signs nobody in."""
 from __future__ import annotations
 
 import time
@@ -8,7 +10,7 @@ import pytest
 from django.test import Client
 
 from games import services
-from games.models import ApiToken
+from games.models import ApiToken, Profile
 from tests.platform.helpers import started_game
 
 pytestmark = pytest.mark.django_db
@@ -47,3 +49,44 @@ def test_the_table_hands_over_the_seat_of_the_player_it_names(make_user, setting
         services.vote_handover(game_id=game.pk, user=voter, seat=1, now=left_at + 60)
     assert "the table hands {p0}'s seat to a computer player" in _log(cy, game.pk)
     assert "the table hands Ana's seat to a computer player" not in _log(cy, game.pk)
+
+
+HIDDEN_OR_BACKWARDS = {
+    "Ana\u202e": "invisible formatting characters",  # right-to-left override: the line reads backwards after it
+    "\u2066Ana": "invisible formatting characters",  # left-to-right isolate
+    "An\u200ba": "invisible formatting characters",  # zero-width space: passes for "Ana"
+    "Ana\ufeff": "invisible formatting characters",
+    "Ana\x07": "control characters",
+    "Ana\x1b[31m": "control characters",
+    "\u200d": "at least one visible character",
+    "\u0301\u0301": "at least one visible character",
+}
+WELL_FORMED = ["Ana", "Zoë", "سارا", "שרה", "\U0001f469\u200d\U0001f680 Ana", "Ana (watching)", "{p1}", "<b>Ana</b>"]
+
+
+@pytest.mark.parametrize("name", HIDDEN_OR_BACKWARDS)
+def test_a_guest_name_that_hides_or_turns_text_is_refused_saying_why_and_signs_nobody_in(name):
+    visitor = Client()
+    answer = visitor.post("/guest/", {"display_name": name, "next": "/"}, follow=True)
+    assert HIDDEN_OR_BACKWARDS[name] in answer.content.decode()
+    assert not answer.wsgi_request.user.is_authenticated
+    assert not Profile.objects.exists()
+    assert visitor.post("/api/tokens/", data={"name": "bot"}, content_type="application/json").status_code == 401
+
+
+@pytest.mark.parametrize("name", HIDDEN_OR_BACKWARDS)
+def test_the_learn_form_and_sign_up_refuse_the_same_names(name):
+    learner = Client()
+    answer = learner.post("/learn/snowball-fight/", {"display_name": name})
+    assert answer.status_code == 400 and HIDDEN_OR_BACKWARDS[name] in answer.content.decode()
+    answer = Client().post("/accounts/signup/", {"username": "ana", "password1": "snow-ball-1234x",
+                                                 "password2": "snow-ball-1234x", "display_name": name})
+    assert answer.status_code == 200 and HIDDEN_OR_BACKWARDS[name] in answer.content.decode()
+    assert not Profile.objects.exists()
+
+
+@pytest.mark.parametrize("name", WELL_FORMED)
+def test_names_in_any_script_with_emoji_or_brackets_are_kept_as_written(name):
+    visitor = Client()
+    visitor.post("/guest/", {"display_name": name})
+    assert Profile.objects.get().display_name == name
