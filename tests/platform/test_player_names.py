@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from games import services
-from games.models import ApiToken, Profile
+from games.models import ApiToken, Game, Profile
 from tests.platform.helpers import started_game
 
 pytestmark = pytest.mark.django_db
@@ -90,3 +90,16 @@ def test_names_in_any_script_with_emoji_or_brackets_are_kept_as_written(name):
     visitor = Client()
     visitor.post("/guest/", {"display_name": name})
     assert Profile.objects.get().display_name == name
+
+
+@pytest.mark.parametrize("name", ["{p1}", "{p0}'s Kid", "Cy\u202eXY", "An\u200ba", "Bo\x07", "<b>Bo</b>"])
+def test_a_kid_named_like_a_place_for_a_name_or_turning_text_is_refused_naming_the_kid(make_user, name):
+    ana = make_user("Ana")
+    _, key = ApiToken.issue(user=ana, name="bot")
+    kids = [{"name": kid, "seat": index % 2} for index, kid in enumerate(["Holly", "Ivy", name, "Noel", "Robin", "Carol"])]
+    answer = Client(HTTP_AUTHORIZATION=f"Token {key}").post(
+        "/api/games/", data={"game_type": "what-a-snowball", "options": {"kids": kids}}, content_type="application/json")
+    assert answer.status_code == 400, answer.content
+    message = answer.json()["error"]["message"]
+    assert "Kid 3" in message and "braces, angle brackets or control characters" in message
+    assert not Game.objects.exists()

@@ -217,6 +217,9 @@ def _read_roster(raw: Any, players: int, seat_team: list[int], special: bool) ->
         if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_LENGTH:
             raise BadAction(f"{where}: the name must be 1-{NAME_LENGTH} characters, not {shown(name)}.")
         name = name.strip()
+        if any(ch in name for ch in "{}<>") or not name.isprintable():
+            raise BadAction(f"{where}: a name may not contain braces, angle brackets or control characters, "
+                            f"not {shown(name)}.")
         if name.lower() in names:
             raise BadAction(f"{where}: the name {shown(name)} is taken by another Kid.")
         names.add(name.lower())
