@@ -10,6 +10,7 @@ value itself, so nothing a client sent reaches the database or an error reply un
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -265,7 +266,7 @@ class MessageText:
             raise InputError(f'"{name}" must be text, got {_kind(value)}', field=name)
         _check_text(value, what=f'"{name}"', path=name)
         text = value.replace("\r\n", "\n").strip()
-        if not text:
+        if shows_nothing(text):
             raise InputError(f'"{name}" is empty: write something', field=name)
         if len(text) > self.max_length:
             raise InputError(f'"{name}" may be at most {self.max_length} characters (leading and trailing spaces '
@@ -276,6 +277,16 @@ class MessageText:
 
 
 _FORBIDDEN_IN_MESSAGES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+_BLANK_LETTERS = "\u115f\u1160\u2800\u3164\uffa0"  # fillers and the blank Braille cell: letters that show nothing
+
+
+def shows_nothing(text: str) -> bool:
+    """Whether ``text`` has no character that shows: only spaces, combining marks, invisible
+    formatting characters (a zero-width space) and blank fillers."""
+    return all(unicodedata.category(ch)[0] in "MZ" or unicodedata.category(ch) in ("Cc", "Cf")
+               or ch in _BLANK_LETTERS or ch.isspace() for ch in text)
+
 
 _REQUIRED = object()
 

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
+from games import inputs
 from games.errors import BadRequest, Conflict
 from games.models import Profile
 
@@ -85,7 +86,7 @@ def clean_display_name(name: str) -> str:
     if any(category == "Cf" and ch not in _JOINERS for ch, category in zip(name, categories)):
         raise BadRequest("a display name may not hold invisible formatting characters "
                          "(such as a right-to-left override or a zero-width space)")
-    if all(category[0] in "MZ" or ch in _JOINERS for ch, category in zip(name, categories)):
+    if inputs.shows_nothing(name):
         raise BadRequest("a display name needs at least one visible character")
     return name
 

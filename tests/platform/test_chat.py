@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+import unicodedata
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -410,6 +411,9 @@ def test_text_limits_and_the_rate_limit(make_user):
                        ("a\u202eb", "bad_request"), ("bell\x07", "bad_request"), (5, "bad_request")):
         answer = send(text)
         assert (answer.status_code, answer.json()["error"]["code"]) == (400, code), text
+    for invisible in ("\u200b", "\u200b\ufeff\u200b", "\u2800 \u3164", "\u0301"):
+        answer = send(invisible)
+        assert answer.status_code == 400 and answer.json()["error"]["message"] == '"text" is empty: write something'
     for raw in ('{"channel": "table", "text": "a\\u0000b"}', '{"channel": "table", "text": "a\\ud800b"}'):
         answer = post(url, data=raw, content_type="application/json")
         assert (answer.status_code, answer.json()["error"]["code"]) == (400, "malformed"), raw
@@ -436,7 +440,7 @@ FIELD = st.none() | st.booleans() | st.integers(-5, 70) | st.text(ANY_CHARACTER,
 AROUND_THE_LIMIT = st.builds(lambda pad, n, ch: pad + ch * n + pad, st.sampled_from(["", " ", "\n\t "]),
                              st.integers(495, 505), st.sampled_from(["x", "é", "😀"]))
 CHAT_TEXTS = (st.text(ANY_CHARACTER, max_size=600) | AROUND_THE_LIMIT
-              | st.sampled_from(["", " ", "\x00", "\ud800", "a\r\nb", "a\rb", "\u202e"]) | FIELD)
+              | st.sampled_from(["", " ", "\x00", "\ud800", "a\r\nb", "a\rb", "\u202e", "\u200b", " \u2800 "]) | FIELD)
 CHANNELS = st.sampled_from(["table", "team", "pair"])
 
 
@@ -460,6 +464,8 @@ def test_a_chat_frame_is_either_clean_or_refused_with_a_documented_code(frame, p
     assert message == frame["text"].replace("\r\n", "\n").strip()
     assert 1 <= len(message) <= 500
     assert not any(ord(ch) < 32 and ch not in "\n\t" for ch in message) and "\u202e" not in message
+    assert any(unicodedata.category(ch)[0] not in "MZ" and unicodedata.category(ch) not in ("Cc", "Cf")
+               and ch not in "\u2800\u3164" for ch in message)  # something shows
     message.encode("utf-8")  # no lone surrogate
 
 

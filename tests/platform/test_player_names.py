@@ -60,6 +60,7 @@ HIDDEN_OR_BACKWARDS = {
     "Ana\x1b[31m": "control characters",
     "\u200d": "at least one visible character",
     "\u0301\u0301": "at least one visible character",
+    "\u3164 \u2800": "at least one visible character",  # a Hangul filler and a blank Braille cell
 }
 WELL_FORMED = ["Ana", "Zoë", "سارا", "שרה", "\U0001f469\u200d\U0001f680 Ana", "Ana (watching)", "{p1}", "<b>Ana</b>"]
 
