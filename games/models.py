@@ -195,7 +195,7 @@ class ChatMessage(models.Model):
     key = models.CharField(max_length=16)
     sender = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_messages")
     sender_seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="None: a spectator")
-    sender_name = models.CharField(max_length=40)
+    sender_name = models.CharField(max_length=60)  # a name told apart by its seat: "Ana (seat 12)"
     text = models.TextField()
     created_at = models.DateTimeField(default=timezone.now)
 

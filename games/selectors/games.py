@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections import Counter
 from typing import Any
 
 from games import engines, tables
@@ -16,18 +18,33 @@ def display_name(user) -> str:
 
 
 def seat_names(game: Game, seats: list[Seat] | None = None) -> list[str]:
-    """The name shown for each seat, by seat number."""
-    names = []
-    for seat in seats if seats is not None else game.seats.select_related("user__profile"):
+    """The name shown for each seat, by seat number. Names two seats share (in any letter case,
+    or written with look-alike forms such as full-width letters; a guest named like a
+    computer player) are told apart by their seat, "Ana (seat 1)" and "Ana (seat 3)", so that
+    no log line or result can be read as another player's."""
+    named = _names_by_seat(seats if seats is not None else game.seats.select_related("user__profile"))
+    alike = Counter(_name_key(name) for _, name in named)
+    return [f"{name} (seat {number + 1})" if alike[_name_key(name)] > 1 else name for number, name in named]
+
+
+def _name_key(name: str) -> str:
+    return unicodedata.normalize("NFKC", name).casefold().strip()
+
+
+def _names_by_seat(seats) -> list[tuple[int, str]]:
+    """Each seat's number and its own name, in the seats' order."""
+    named = []
+    for seat in seats:
         if seat.is_bot and seat.user_id is not None:  # a player who resigned
-            names.append(display_name(seat.user))
+            name = display_name(seat.user)
         elif seat.is_bot:
-            names.append(f"Computer {seat.number + 1}")
+            name = f"Computer {seat.number + 1}"
         elif seat.user is not None:
-            names.append(display_name(seat.user))
+            name = display_name(seat.user)
         else:
-            names.append(f"(empty seat {seat.number + 1})")
-    return names
+            name = f"(empty seat {seat.number + 1})"
+        named.append((seat.number, name))
+    return named
 
 
 def profile_username(user) -> str | None:

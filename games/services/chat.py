@@ -43,8 +43,9 @@ def post_message(*, game_id: int, user, channel: str, text: str, to: int | None 
             raise (ChannelClosed if key != "table" else Forbidden)(target.closed_because)
         _check_rate(game, user)
         seat = None if viewer.left else viewer.seat
+        name = next((p["name"] for p in players if p["seat"] == seat), None) if seat is not None else None
         message = ChatMessage.objects.create(game=game, key=key, sender=user, sender_seat=seat,
-                                             sender_name=display_name(user)[:40], text=text)
+                                             sender_name=(name or display_name(user))[:60], text=text)
         notice = {"type": "chat.posted", "id": message.pk, "key": key}
         transaction.on_commit(lambda: announce_chat(game_id, notice), robust=True)
     return talk.message_dict({"id": message.pk, "key": key, "sender_seat": message.sender_seat,

@@ -104,3 +104,29 @@ def test_a_kid_named_like_a_place_for_a_name_or_turning_text_is_refused_naming_t
     message = answer.json()["error"]["message"]
     assert "Kid 3" in message and "braces, angle brackets or control characters" in message
     assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("first, second", [("Ana", "Ana"), ("Ana", "ANA"), ("Ana", "Ａｎａ"), ("Ana ", "ana")])
+def test_two_players_with_one_name_are_told_apart_by_their_seats_everywhere_the_table_reads_them(
+        make_user, first, second):
+    ana, other = make_user(first, guest=True), make_user(second, guest=True)
+    game = started_game(ana, other)
+    services.post_message(game_id=game.pk, user=ana, channel="table", text="good luck")
+    services.resign(game_id=game.pk, user=other)
+    view = _view(ana, game.pk)
+    names = [p["name"] for p in view["players"]]
+    assert names == [f"{first.strip()} (seat 1)", f"{second.strip()} (seat 2)"]
+    assert f"{second.strip()} (seat 2) resigns" in [line["text"] for line in view["log"]]
+    assert view["outcome"]["reason"] == f"{second.strip()} (seat 2) resigned"
+    chat = Client(HTTP_AUTHORIZATION=f"Token {ApiToken.issue(user=other, name='c')[1]}").get(
+        f"/api/games/{game.pk}/chat/")
+    assert chat.status_code == 200, chat.content
+    said = [m for m in chat.json()["messages"] if m["text"] == "good luck"]
+    assert [m["name"] for m in said] == [f"{first.strip()} (seat 1)"]
+
+
+def test_a_guest_named_like_a_computer_player_is_told_apart_from_it_and_a_lone_name_is_left_as_it_is(make_user):
+    impostor, ben = make_user("computer 3", guest=True), make_user("Ben", guest=True)
+    game = started_game(impostor, ben, game_type="snowball-fighting", bots=1)
+    names = [p["name"] for p in _view(ben, game.pk)["players"]]
+    assert names == ["computer 3 (seat 1)", "Ben", "Computer 3 (seat 3)"]
