@@ -6,6 +6,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.validators import ASCIIUsernameValidator
 
 from games import pacing, services
 from games.engines.base import Option, Ruleset, team_counts_of
@@ -55,6 +56,15 @@ class SignupForm(UserCreationForm):
     def __init__(self, *args: Any, guest=None, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.guest = guest
+        self.fields["username"].help_text = ("Your page's address: unaccented letters, digits and @ . + - _ only, "
+                                             "at most 150. Your display name may be written in any script.")
+
+    def clean_username(self) -> str:
+        """A username names a player's page (/players/<username>/): unaccented letters, digits and
+        @/./+/-/_ only, so that no page can pass for another's with a look-alike letter."""
+        username = super().clean_username()
+        ASCIIUsernameValidator()(username)
+        return username
 
     def clean_email(self) -> str:
         return _unused_email(self.cleaned_data["email"], self.guest)

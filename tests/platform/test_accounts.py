@@ -265,3 +265,18 @@ def test_a_script_gets_a_guest_session_and_a_token_as_the_api_document_says(secu
         refused = without.post("/guest/", {"display_name": "Robo"}, secure=True,
                                HTTP_X_CSRFTOKEN=without.cookies["csrftoken"].value)
         assert refused.status_code == 403, "over HTTPS the POST needs the Referer"
+
+
+@pytest.mark.parametrize("username", ["\u0430na", "an\u0430", "ana\u0301", "\u0391na", "\u00e0na"])
+def test_a_username_that_could_pass_for_another_with_a_look_alike_letter_is_refused_saying_what_it_may_hold(username):
+    reply = _sign_up(Client(), username)
+    assert reply.status_code == 200
+    page = reply.content.decode()
+    assert "unaccented lowercase a-z and uppercase A-Z letters" in page
+    assert not User.objects.filter(username=username).exists()
+
+
+@pytest.mark.parametrize("username", ["ana", "Ana_B", "ana.b+snow", "ana-42@home"])
+def test_a_username_of_unaccented_letters_digits_and_marks_is_taken(username):
+    assert _sign_up(Client(), username).status_code == 302
+    assert User.objects.filter(username=username).exists()
