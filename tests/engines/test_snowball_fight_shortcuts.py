@@ -9,6 +9,7 @@ import pytest
 
 from games.engines.base import Prompt
 from games.engines.snowball_fight import RULESET
+from games.engines.snowball_fight import asking
 from games.engines.snowball_fight import engine as E
 
 OPTION_SETS = [
@@ -36,7 +37,7 @@ def play(seed: int, options: dict, snapshots: list | None = None) -> list[tuple[
 
 
 def test_prompt_shortcut_builds_the_same_prompt():
-    fast = E._prompt("sealed", "text", 90.0, {"type": "lock"}, {"chosen": True})
+    fast = asking._prompt("sealed", "text", 90.0, {"type": "lock"}, {"chosen": True})
     plain = Prompt(kind="sealed", text="text", timeout=90.0, default={"type": "lock"}, extra={"chosen": True})
     assert type(fast) is Prompt and fast == plain and vars(fast) == vars(plain)
     assert list(vars(fast)) == list(vars(plain)) and fast.as_dict() == plain.as_dict()

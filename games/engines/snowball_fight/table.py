@@ -29,6 +29,7 @@ from itertools import permutations
 from typing import Any
 
 from games.engines.base import Action, BadAction, Event, IllegalAction, NotYourTurn, State, rng_for, shown
+from games.engines.snowball_fight import asking
 from games.engines.snowball_fight import cards as C
 from games.engines.snowball_fight import engine as E
 from games.engines.snowball_fight.cards import card_name
@@ -167,7 +168,7 @@ def choose_text(state: State) -> str:
     if state["mode"] == "ring":
         return ("Play both cards: one to the player on your left, one to the player on your right "
                 "(choose a side for each).")
-    return E._CHOOSE_TEXT
+    return asking._CHOOSE_TEXT
 
 
 def ring_choices(state: State, seat: int) -> list[dict[str, Any]]:

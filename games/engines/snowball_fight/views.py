@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from games.engines.base import State, View
+from games.engines.snowball_fight import asking
 from games.engines.snowball_fight import cards as C
 from games.engines.snowball_fight import engine as E
 from games.engines.snowball_fight.cards import card_dict, side_of
@@ -224,7 +225,7 @@ def _draft_you(state: State, seat: int, asked: bool) -> dict[str, Any]:
     sealed = state["sealed"][seat] or {}
     options = []
     if asked:
-        for choice in E._choices(state, seat):
+        for choice in asking._choices(state, seat):
             ids = choice["keep"] if "keep" in choice else [choice["card"]]
             options.append({
                 "cards": [card_dict(c) for c in ids],
