@@ -496,22 +496,26 @@ def _label_spots(c: dict[str, Any], w: float) -> list[tuple[float, float]]:
             (4 + w / 2, below), (-4 - w / 2, below), (4 + w / 2, above), (-4 - w / 2, above)]
 
 
-def place_labels(combatants: list[dict[str, Any]], width: float, height: float) -> list[dict[str, Any]]:
+def place_labels(combatants: list[dict[str, Any]], width: float, height: float,
+                 keep_off: list[Box] = (), short: frozenset[int] = frozenset()) -> list[dict[str, Any]]:
     """Each drawn combatant's label (its seat, text, width and centre), placed where it covers the
-    least of the other tokens, their badges and the labels placed before it (the viewer's own first).
+    least of the other tokens, their badges, the boxes in ``keep_off`` (the kitchen's own words) and
+    the labels placed before it (the viewer's own first); the seats in ``short`` get their name's
+    first word only (the kitchen left room for no more).
     Kept apart from the tokens' own values, so that a token looks alike to every viewer who sees it
     alike and is drawn once for them all."""
     fixed = {c["seat"]: _token_boxes(c) for c in combatants}
-    placed: list[Box] = []
+    placed: list[Box] = list(keep_off)
     tags = []
     for c in sorted(combatants, key=lambda c: (not c["me"], c["seat"])):
         x, y = float(c["x"]), float(c["y"])
         others = [b for seat, boxes in fixed.items() if seat != c["seat"] for b in boxes] + placed
         own = fixed[c["seat"]]
         full = _label_text(c["name"])
-        short = _label_text(c["name"].split()[0], 9) if " " in c["name"].strip() else full
+        short_text = _label_text(c["name"].split()[0], 9) if " " in c["name"].strip() else full
         best = None
-        for text, penalty in ((full, 0.0), (short, 40.0)) if short != full else ((full, 0.0),):
+        for text, penalty in ((short_text, 0.0),) if c["seat"] in short else (
+                ((full, 0.0), (short_text, 40.0)) if short_text != full else ((full, 0.0),)):
             w = round(text_width(text, TAG_FONT) + 4, 1)
             for rank, (dx, dy) in enumerate(_label_spots(c, w)):
                 box = (x + dx - w / 2, y + dy - TAG_H / 2, x + dx + w / 2, y + dy + TAG_H / 2)
@@ -525,6 +529,59 @@ def place_labels(combatants: list[dict[str, Any]], width: float, height: float) 
         tags.append({"seat": c["seat"], "status": c["status"], "colour": c["colour"], "text": text, "w": _fmt(w),
                      "half": _fmt(w / 2), "x": _fmt(x + dx), "y": _fmt(y + dy)})
     return sorted(tags, key=lambda t: t["seat"])
+
+
+KITCHEN_GAP = 4.0  # px between two neighbours' badges or labels in the kitchen
+KITCHEN_FONT = 5.4  # px, as .sf-tiny
+
+
+def _kitchen_words(doors: list[str]) -> str:
+    """The kitchen's own label, as kitchen.html writes it."""
+    if len(doors) > 1:
+        return f"THE HOUSE: KITCHEN (doors at {', '.join(doors)})"
+    return f"KITCHEN (door at {', '.join(doors)})"
+
+
+def _kitchen_half(c: dict[str, Any], short: bool) -> float:
+    """Half the room a combatant in the kitchen takes: its body and snowballs, its badge, its name."""
+    name = c["name"].split()[0] if short and " " in c["name"].strip() else c["name"]
+    label = text_width(_label_text(name, 9 if short else 15), TAG_FONT) + 4
+    reach = max((max(abs(b[0] - float(c["x"])), abs(b[2] - float(c["x"]))) for b in _token_boxes(c)[2:]), default=0.0)
+    return max(BODY_R + 0.5, reach, c["stat_w"] / 2, label / 2)
+
+
+def _seat_the_kitchen(geo: Geometry, doors: list[str], players: int,
+                      inside: list[dict[str, Any]]) -> tuple[float, float, Box, frozenset[int]]:
+    """Lay out the combatants in the kitchen side by side, in seat order, each given the width of
+    its badge and its name's label (its first word's when the whole names do not fit), as near
+    under the door as the walls allow; the snowy garden's kitchen grows (up to the garden's width)
+    to hold them. Moves each one's x and y; returns the kitchen's left edge, its width, the box
+    of its own label, which the names keep off, and the seats whose names must be shortened."""
+    inside = sorted(inside, key=lambda c: c["seat"])
+    kx, _ = geo.centre("KITCHEN")
+    top = geo.map_bottom + 8
+    room = geo.width - 2 * MARGIN_X
+    halves: list[float] = []
+    short = False
+    for short in (False, True):
+        halves = [_kitchen_half(c, short) for c in inside]
+        if 2 * sum(halves) + KITCHEN_GAP * (len(halves) + 1) <= room:
+            break
+    row = 2 * sum(halves) + KITCHEN_GAP * max(len(halves) - 1, 0)
+    if len(doors) > 1:  # the house fills the south end, a kitchen door at the end of each path
+        left, width = MARGIN_X, room
+    else:
+        width = min(room, max(70.0, 24.0 * players + 20, row + 2 * KITCHEN_GAP))
+        left = min(max(kx - width / 2, MARGIN_X), geo.width - MARGIN_X - width)
+    squeeze = min(1.0, (width - 2 * KITCHEN_GAP) / row) if row else 1.0
+    start = min(max(kx - row * squeeze / 2, left + KITCHEN_GAP), left + width - KITCHEN_GAP - row * squeeze)
+    for c, half in zip(inside, halves):
+        c["x"], c["y"] = _fmt(start + half * squeeze), _fmt(top + KITCHEN_HEIGHT / 2 + 4)
+        start += (2 * half + KITCHEN_GAP) * squeeze
+    words = text_width(_kitchen_words(doors), KITCHEN_FONT)
+    middle = left + width / 2
+    shortened = frozenset(c["seat"] for c in inside) if short else frozenset()
+    return left, width, (middle - words / 2, top + 2, middle + words / 2, top + 9.5), shortened
 
 
 @register.simple_tag
@@ -542,27 +599,21 @@ def sf_board(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[s
         if not c.get("seen") or not c.get("hex") or c.get("status") == "gone":
             continue
         x, y = geo.centre(c["hex"])
-        if c["hex"] == "KITCHEN":
-            # side by side, each seat its place; the Fogbound house spans the garden, so there is room to spare
-            x += (c["seat"] - (view["players"] - 1) / 2) * (44 if len(doors_of(m)) > 1 else 22)
         stat = _stat_text(c)
         combatants.append({**c, "x": _fmt(x), "y": _fmt(y), "colour": SEAT_COLOURS[c["seat"] % 6],
                            "initial": "".join(w[0] for w in c["name"].split()[:2]).upper() or "?",
                            "ball_xs": [_fmt(12 + 4.4 * i) for i in range(min(c["ss"], 4))], "me": c["seat"] == seat,
                            "stat": stat, "stat_w": round(text_width(stat, STAT_FONT, bold=False) + 5, 1)})
-    tags = place_labels(combatants, geo.width, geo.height)
-    for c in combatants:
-        c["stat_half"] = _fmt(c["stat_w"] / 2)
-        c["stat_w"] = _fmt(c["stat_w"])
     sx, sy = geo.centre(m["shed"])
     kx, ky = geo.centre("KITCHEN")
     players = view.get("players") or len(names)
     doors = doors_of(m)
-    if len(doors) > 1:  # the house fills the south end, a kitchen door at the end of each path
-        kitchen_left, kitchen_w = MARGIN_X, geo.width - 2 * MARGIN_X
-    else:
-        kitchen_w = max(70.0, 24.0 * players + 20)
-        kitchen_left = kx - kitchen_w / 2
+    kitchen_left, kitchen_w, kitchen_label, shortened = _seat_the_kitchen(
+        geo, doors, players, [c for c in combatants if c["hex"] == "KITCHEN"])
+    tags = place_labels(combatants, geo.width, geo.height, keep_off=[kitchen_label], short=shortened)
+    for c in combatants:
+        c["stat_half"] = _fmt(c["stat_w"] / 2)
+        c["stat_w"] = _fmt(c["stat_w"])
     features = {
         "conifers": [{"ref": c, "x": _fmt(geo.centre(c)[0]), "y": _fmt(geo.centre(c)[1]), "used": c in used["conifers"]}
                      for c in m["conifers"]],
@@ -573,7 +624,8 @@ def sf_board(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[s
                  "left": _fmt(sx - RADIUS + 3), "w": _fmt(2 * RADIUS - 6)},
         "doors": [{"ref": d, "x": _fmt(geo.centre(d)[0]), "y": _fmt(geo.centre(d)[1] + HALF_HEIGHT)} for d in doors],
         "kitchen": {"x": _fmt(kitchen_left), "y": _fmt(geo.map_bottom + 8), "w": _fmt(kitchen_w),
-                    "h": _fmt(KITCHEN_HEIGHT), "cx": _fmt(kx), "cy": _fmt(ky), "doors": ", ".join(doors),
+                    "h": _fmt(KITCHEN_HEIGHT), "cx": _fmt(kitchen_left + kitchen_w / 2), "cy": _fmt(ky),
+                    "doors": ", ".join(doors),
                     "house": len(doors) > 1},
         "pond": [{"ref": h, "points": geo.points(h, 3)} for h in m.get("pond") or ()],
         "wheelbarrow": _spot(geo, m.get("wheelbarrow")),

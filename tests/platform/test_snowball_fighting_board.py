@@ -427,3 +427,55 @@ def test_names_of_combatants_a_hex_or_two_apart_cover_no_one_elses_token_badge_o
             for seat_b, (other, _) in labels.items():
                 if seat_b != seat_a:
                     assert not _overlap(box, other), (text, SIX[seat_b])
+
+
+def _kitchen_box(page: str):
+    x, y, w, h = (float(v) for v in re.search(r'<g class="sf-kitchen[^"]*"[^>]*>.*?<rect x="([-\d.]+)" y="([\d.]+)" '
+                                               r'width="([\d.]+)" height="([\d.]+)"', page, re.S).groups())
+    return x, y, x + w, y + h
+
+
+LONG = ["Wilhelmina Mmmmm", "Maximilian Wwwww", "Bartholomew Moss", "Gwendolyn Marsh", "Montgomery Wolfe",
+        "Wolfgang Mmmmmmm"]
+
+
+@pytest.mark.parametrize("garden, names, drying", [
+    ("garden", SIX, range(6)), ("garden", SIX, (0, 2, 3, 5)), ("garden", LONG, range(6)),
+    ("fogbound", SIX, range(6)), ("fogbound", LONG, range(6))])
+def test_names_of_combatants_drying_in_the_kitchen_cover_no_one_else_and_stay_inside_it(garden, names, drying):
+    starts, spots = CLUSTERS[garden]
+    options = {"map": garden, "spectators_see_all": True} if garden != "garden" else {}
+    s = R.new_game(players=6, options=options, seed=5)
+    for x in range(6):
+        s, _ = R.apply(s, x, {"type": "setup", "name": names[x], "starts": [starts[x]], "ready": True})
+    s = copy.deepcopy(s)
+    for x, ref in enumerate(spots):
+        s["combatants"][x].update(hex=ref, vp=(12, 3, 0, 7, 14, 1)[x])
+    for x in drying:
+        s["combatants"][x].update(hex="KITCHEN", status="drying", hp=0, ss=0, dd=0, dry_until=s["clock"] + 9)
+    for seat in (0, None):
+        page = render(s, seat)
+        tokens, labels = _drawn_boxes(page)
+        kitchen = _kitchen_box(page)
+        words = re.search(r'<text x="([\d.]+)" y="([\d.]+)" dy="8" class="sf-tiny sf-kitchen-label">([^<]*)</text>', page)
+        kx, ky = float(words.group(1)), float(words.group(2))
+        half = len(words.group(3)) * 5.4 * 0.36  # the kitchen's own words, a little narrow for bold capitals
+        kitchen_words = (kx - half, ky + 3, kx + half, ky + 9)
+        cooks = [x for x in drying if x in labels]
+        assert len(cooks) == (len(drying) if seat is None or garden == "garden" else 1)  # in the fog, only oneself
+        for x in cooks:
+            box, text = labels[x]
+            assert names[x].startswith(text.rstrip("…")), text
+            assert kitchen[0] <= box[0] and box[2] <= kitchen[2] and kitchen[1] <= box[1] and box[3] <= kitchen[3], (text, box, kitchen)
+            assert not _overlap(box, kitchen_words), text
+            for part in tokens[x]:
+                assert kitchen[0] <= part[0] and part[2] <= kitchen[2], (names[x], part, kitchen)
+                assert not _overlap(part, kitchen_words), names[x]
+            for y in labels:
+                if y != x:
+                    assert not _overlap(box, labels[y][0]), (text, labels[y][1])
+                    assert not any(_overlap(box, part) for part in tokens[y]), (text, names[y])
+                    assert not any(_overlap(mine, theirs) for mine in tokens[x] for theirs in tokens[y]), (names[x], names[y])
+        if names is SIX:  # names of ordinary length are written out whole
+            assert cooks
+            assert {labels[x][1] for x in cooks} == {SIX[x] for x in cooks}
