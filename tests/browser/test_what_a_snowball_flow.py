@@ -317,3 +317,35 @@ def test_on_a_desktop_the_whole_village_fits_the_window_below_the_bars_and_on_a_
     assert not errors, errors
     for context in contexts:
         context.close()
+
+
+def test_four_teams_sheets_show_every_column_on_a_laptop_and_a_phone(browser, live_server_proc, shot):
+    """Four teams at 1366 x 800: each team's sheet shows all its columns (Points and State too), with
+    nothing hidden behind a scroll bar inside the sheet; at 390 px each Kid's row is stacked instead."""
+    base = live_server_proc.url
+    ana = browser.new_context(viewport={"width": 1366, "height": 800}).new_page()
+    errors = script_errors_of(ana, timeout_ms=6000)
+    as_guest(ana, base + "/", "Ana")
+    ana.goto(base + "/games/new/what-a-snowball/")
+    ana.select_option("select[name=num_seats]", "4")
+    ana.select_option("select[name=num_teams]", "4")
+    press_create(ana)
+    for count in range(1, 4):
+        ana.locator("button:has-text('Add computer player')").first.click()
+        expect(ana.locator(".waiting-room .tag:has-text('computer')")).to_have_count(count)
+    ana.click("#start-game")
+    expect(ana.locator(".was-sheet")).to_have_count(4)
+    hidden = """() => [...document.querySelectorAll('.was-sheet')].filter(s => s.scrollWidth > s.clientWidth + 1)
+                       .map(s => s.getAttribute('aria-label') + ': ' + s.scrollWidth + ' > ' + s.clientWidth)"""
+    for sheet in ana.locator(".was-sheet").all():
+        for header in ("Points", "State"):
+            expect(sheet.locator("thead th", has_text=header)).to_be_visible()
+    assert ana.evaluate(hidden) == []
+    shot(ana, "was-06-four-teams-sheets")
+    ana.set_viewport_size({"width": 390, "height": 844})
+    expect(ana.locator(".was-sheet thead").first).to_be_hidden()
+    expect(ana.locator(".was-sheet td[data-label=State]").first).to_be_visible()
+    assert ana.evaluate(hidden) == []
+    shot(ana, "was-06-four-teams-sheets-phone")
+    assert not errors, errors
+    ana.context.close()
