@@ -399,7 +399,8 @@ YOU_ASKING_KEYS = {"asked": False, "prompt": None, "lock": None, "playable": [],
 
 
 def settled_view(view: dict[str, Any] | None, *, outcome: dict[str, Any] | None) -> dict[str, Any] | None:
-    """An engine's view of a finished game: over, with the game's outcome, asking nobody anything.
+    """An engine's view of a finished game: over, with the game's outcome (its players named, as
+    every answer but the dice check names them), asking nobody anything.
 
     A game can end while its engine is mid-turn (the last opponent resigns, a table hands
     over): the engine's view still holds the question it was asking and the phase it was in,
@@ -409,7 +410,7 @@ def settled_view(view: dict[str, Any] | None, *, outcome: dict[str, Any] | None)
         return view
     settled = {**view, **{key: value for key, value in ASKING_KEYS.items() if key in view}}
     settled.update({key: "over" for key in ("phase", "step") if key in view})
-    if "outcome" in view and view["outcome"] is None:
+    if "outcome" in view:
         settled["outcome"] = outcome
     you = view.get("you")
     if isinstance(you, dict):

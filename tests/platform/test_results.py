@@ -182,3 +182,22 @@ def test_a_what_a_snowball_result_in_three_teams_names_the_team_left(make_user):
     assert columns == [f"Red: {scores[0]} points | Ana", f"Blue: {scores[1]} points | Ben resigned",
                        f"Green: {scores[2]} points | Cy resigned"]
     assert _my_games_result(client, game.pk) == f"Resigned · Red {scores[0]} – Blue {scores[1]} – Green {scores[2]}"
+
+
+def test_a_jingle_bells_game_played_to_its_end_names_its_players_in_the_views_outcome_too(make_user):
+    """The engine writes its reason with {p0}/{p1} for the seats; a client reading the view's
+    outcome (GET /api/games/<id>/, as a player or a spectator) reads the players' names there, as
+    in the game's own outcome, not "{p1}'s snowman took its fourth cold token"."""
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = services.create_game(creator=ana, game_type="jingle-bells", num_seats=2)
+    services.join_seat(game_id=game.pk, user=ben)
+    services.start_game(game_id=game.pk, user=ana)
+    ruleset = engines.get("jingle-bells")
+    _play_until(selectors.get_game(game.pk), [ana, ben], lambda state: ruleset.outcome(state) is not None)
+    assert "{p" in ruleset.outcome(selectors.game_state(selectors.get_game(game.pk)))["reason"]
+    for client in (_client(ana), _client(ben), Client()):
+        answer = client.get(f"/api/games/{game.pk}/").json()
+        assert answer["status"] == "finished"
+        reason = answer["view"]["outcome"]["reason"]
+        assert reason == answer["outcome"]["reason"] and "{p" not in reason, reason
+        assert "Ana" in reason or "Ben" in reason, reason
