@@ -271,7 +271,7 @@ def test_a_kid_that_stays_where_it_is_is_said_to_stay_not_to_move_nothing(dice):
     s, _ = act(s, 0, {"type": "move", "die": 1})
     stayed, events = act(s, 0, {"type": "move_to", "to": [3, 12]})
     assert stayed["kids"]["k0"]["pos"] == [3.0, 12.0]
-    assert of_type(events, "move")[0]["text"] == 'T0K0 stays at (3.0, 12.0) (could have moved 4.0").'
+    assert of_type(events, "move")[0]["text"] == 'T0K0 stays at (3.0, 12.0) (could have moved 4").'
 
 
 def test_a_move_far_off_the_village_is_refused_with_the_point_in_a_few_figures(dice):

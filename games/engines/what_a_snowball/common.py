@@ -128,7 +128,9 @@ def _count(n: int, one: str, many: str | None = None) -> str:
 
 
 def _inches(value: float) -> str:
-    return f'{value:.1f}"'
+    """A distance as the board writes it: to a tenth of an inch, whole inches without ".0" (6", 3.5")."""
+    text = f"{value:.1f}"
+    return (text[:-2] if text.endswith(".0") else text) + '"'
 
 
 def _at(point: Any) -> str:
