@@ -72,6 +72,12 @@ def action_str(action: dict[str, Any], key: str) -> str:
     return value
 
 
+def is_plain_name(name: str) -> bool:
+    """Whether a name a player gives a piece shows as written wherever it is read: no brace (the
+    log's ``{p1}``), no angle bracket, no control or invisible formatting character."""
+    return name.isprintable() and not any(ch in name for ch in "{}<>")
+
+
 class NotYourTurn(GameError):
     """The seat is not being asked to act now."""
 

@@ -33,6 +33,7 @@ from games.engines.base import (
     Option,
     Prompt,
     State,
+    is_plain_name,
     rng_for,
     shown,
 )
@@ -335,7 +336,7 @@ def _parse_setup(s: State, action: Action) -> dict[str, Any]:
     name = " ".join(name.split())
     if len(name) > NAME_LENGTH:
         raise IllegalAction(f"a nom de guerre has at most {NAME_LENGTH} characters; {shown(name)} has {len(name)}")
-    if any(ch in name for ch in "{}<>") or not name.isprintable():
+    if not is_plain_name(name):
         raise IllegalAction(f"a nom de guerre may not contain braces, angle brackets or control characters: {shown(name)}")
     starts = action.get("starts", [])
     if not isinstance(starts, list) or not all(isinstance(h, str) for h in starts):
