@@ -191,6 +191,14 @@ class Ruleset(Protocol):
     ``resigned_outcome(state, winners) -> dict`` gives that outcome's scores as they stand, one
     per seat, with whatever else the game's outcome holds (breakdowns, team totals); without it
     every seat scores 0. At a team table each seat's ``scores`` entry is its team's total.
+
+    ``private_action(before, after, seat, action, events) -> bool``: whether an action changed
+    what no viewer but its own seat sees (a sealed choice revised, Jingle Bells' automatic
+    dodge switched): every other seat's ``view``, a spectator's, who is asked, and every event
+    but those ``visible_to`` the seat alone, the same before and after. The platform does not
+    count such an action in the version it shows the others (docs/api.md), so that how often
+    a player revised a secret is as hidden as what they chose. Without it no action is
+    private. :func:`changes_only_own` and :func:`seen_by_seat_alone` are its usual parts.
     """
 
     slug: str
@@ -218,6 +226,27 @@ class Ruleset(Protocol):
     def outcome(self, state: State) -> dict[str, Any] | None: ...
 
     def bot_action(self, state: State, seat: int) -> Action: ...
+
+
+def changes_only_own(before: State, after: State, seat: int, keys: tuple[str, ...]) -> bool:
+    """Whether ``after`` differs from ``before`` at most in ``seat``'s entry of the per-seat
+    lists ``keys`` (for ``private_action``)."""
+    for key in before.keys() | after.keys():
+        old, new = before.get(key), after.get(key)
+        if old is new:
+            continue
+        if key not in keys:
+            if old != new:
+                return False
+        elif (not isinstance(old, list) or not isinstance(new, list) or len(old) != len(new)
+              or any(x != y for n, (x, y) in enumerate(zip(old, new)) if n != seat)):
+            return False
+    return True
+
+
+def seen_by_seat_alone(events: list[Event], seat: int) -> bool:
+    """Whether every event is ``visible_to`` ``seat`` alone (for ``private_action``)."""
+    return all(event.get("visible_to") == [seat] for event in events)
 
 
 def team_counts_of(ruleset: Ruleset) -> tuple[int, ...]:

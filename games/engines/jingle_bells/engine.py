@@ -33,7 +33,9 @@ from ..base import (
     Prompt,
     State,
     View,
+    changes_only_own,
     rng_for,
+    seen_by_seat_alone,
     shown,
 )
 from ..base import action_field as _field
@@ -722,6 +724,12 @@ class JingleBells:
             getattr(self, f"_do_{kind}")(s, seat, action, events)
         self._advance(s, events)
         return s, events
+
+    @staticmethod
+    def private_action(before: State, after: State, seat: int, action: Action, events: list[Event]) -> bool:
+        """The automatic dodge switched with nothing to dodge now: only its player sees the setting."""
+        return (action.get("type") == "set_auto_dodge" and changes_only_own(before, after, seat, ("auto_dodge",))
+                and seen_by_seat_alone(events, seat))
 
     def _set_auto_dodge(self, s: State, seat: int, action: Action, events: list[Event]) -> None:
         on = _field(action, "on")

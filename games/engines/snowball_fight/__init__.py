@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.base import Action, Option, State
+from games.engines.base import Action, Event, Option, State, changes_only_own, seen_by_seat_alone
 from games.engines.snowball_fight import bot, engine, table, views
 
 
@@ -82,6 +82,14 @@ class SnowballFight:
 
     def bot_action(self, state: State, seat: int) -> Action:
         return bot.choose_action(views.view(state, seat))
+
+    @staticmethod
+    def private_action(before: State, after: State, seat: int, action: Action, events: list[Event]) -> bool:
+        """A chosen card changed for another before the lock: the others already saw "has
+        chosen", and only the chooser sees which."""
+        return (action.get("type") == "choose" and before["sealed"][seat] is not None
+                and after["sealed"][seat] is not None and changes_only_own(before, after, seat, ("sealed",))
+                and seen_by_seat_alone(events, seat))
 
     @staticmethod
     def resigned_outcome(state: State, winners: list[int]) -> dict[str, Any]:

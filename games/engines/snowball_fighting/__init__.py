@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.base import Action, Option, State
+from games.engines.base import Action, Event, Option, State, changes_only_own, seen_by_seat_alone
 from games.engines.snowball_fighting import bot, engine, views
 
 
@@ -38,6 +38,13 @@ class SnowballFighting:
 
     def bot_action(self, state: State, seat: int) -> Action:
         return bot.choose_action(views.view(state, seat))
+
+    @staticmethod
+    def private_action(before: State, after: State, seat: int, action: Action, events: list[Event]) -> bool:
+        """A setup or orders written, or written again, without being ready: only their writer
+        sees them."""
+        return (action.get("type") in ("setup", "orders") and changes_only_own(before, after, seat, ("setup", "orders"))
+                and seen_by_seat_alone(events, seat))
 
     @staticmethod
     def resigned_outcome(state: State, winners: list[int]) -> dict[str, Any]:
