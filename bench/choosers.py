@@ -14,7 +14,10 @@ their seat, never from the game's hidden state.
   ``data-click``: their examples), the legal actions Jingle Bells' board script reads
   (``jb-legal``) and Snowball Fighting's orders panel (its example orders, sealed).
 
-Settings and votes that do not move the game (``RARE``) are never chosen.
+Settings and votes that do not move the game (``RARE``) are never chosen, nor is a Snowball
+Fight card chosen again or Jingle Bells' dice allocated again (``REVISIONS``): such private
+actions are not counted in the other viewers' versions (docs/api.md), and the load generator
+times a move by the version every socket of its game reaches.
 """
 from __future__ import annotations
 
@@ -28,10 +31,14 @@ from typing import Any
 Action = dict[str, Any]
 
 RARE = frozenset({"surrender", "set_never_ask", "set_auto_dodge"})
+REVISIONS = frozenset({"choose", "allocate"})  # a card chosen again, dice allocated again: private
 
 
 def _playable(actions: list[Action]) -> list[Action]:
-    return [a for a in actions if isinstance(a, dict) and a.get("type") not in RARE]
+    actions = [a for a in actions if isinstance(a, dict) and a.get("type") not in RARE]
+    if any(a.get("type") == "lock" for a in actions):  # chosen or allocated: lock it (or play another card)
+        actions = [a for a in actions if a.get("type") not in REVISIONS]
+    return actions
 
 
 # ---------------------------------------------------------------------- the JSON socket

@@ -114,7 +114,7 @@ def _game_summary(game: Game) -> dict[str, Any]:
         "status": game.status,
         "is_public": game.is_public,
         "spectators_read_only": game.spectators_read_only,
-        "version": game.version,
+        "version": selectors.viewer_version(game, None),
         "options": game.options,
         **pacing.as_dict(game.pace, game.decision_seconds, learn=game.is_learn),
         "next_deadline": game.next_deadline if game.status == Game.Status.ACTIVE else None,
@@ -189,7 +189,7 @@ def hints(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
     from games.rendering import live_context
 
     game = _visible(request, game_id)
-    payload = selectors.viewer_payload(game, selectors.seat_of(game, request.user))
+    payload = selectors.user_payload(game, request.user)
     found = live_context(game, payload, request.user)["hints"]
     return JsonResponse({"learn": game.is_learn, "version": payload["version"], "hints": found})
 
@@ -198,7 +198,7 @@ def hints(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
 def game_detail(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
     """This viewer's view: the same payload the JSON websocket sends."""
     game = _visible(request, game_id)
-    return JsonResponse(selectors.viewer_payload(game, selectors.seat_of(game, request.user)))
+    return JsonResponse(selectors.user_payload(game, request.user))
 
 
 # The waiting room's operations by the name in their address (``/api/games/<id>/<name>/``):
@@ -255,9 +255,9 @@ def submit_action(request: HttpRequest, body: dict, game_id: int) -> JsonRespons
     result = services.submit_action(game_id=game_id, user=request.user, action=body["action"],
                                     action_id=body["action_id"], version=body["version"])
     game = selectors.get_game(game_id)
-    return JsonResponse({"ack": {"action_id": body["action_id"], "version": result.version,
+    return JsonResponse({"ack": {"action_id": body["action_id"], "version": result.viewer_version,
                                  "duplicate": result.duplicate},
-                         "view": selectors.viewer_payload(game, selectors.seat_of(game, request.user))})
+                         "view": selectors.user_payload(game, request.user)})
 
 
 @api_view({"GET", "POST"}, login=False, body=inputs.CHAT_BODY)
@@ -309,8 +309,8 @@ def ready(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
     action_id = body["action_id"] or f"ready-{uuid.uuid4().hex}"
     result = services.mark_ready(game_id=game_id, user=request.user, version=body["version"], action_id=action_id)
     game = selectors.get_game(game_id)
-    return JsonResponse({"ack": {"action_id": action_id, "version": result.version, "duplicate": result.duplicate},
-                         "view": selectors.viewer_payload(game, selectors.seat_of(game, request.user))})
+    return JsonResponse({"ack": {"action_id": action_id, "version": result.viewer_version, "duplicate": result.duplicate},
+                         "view": selectors.user_payload(game, request.user)})
 
 
 @api_view({"POST"})
@@ -334,7 +334,8 @@ def rematch(request: HttpRequest, body: dict, game_id: int, answer: str = "offer
     if answer not in REMATCH_ANSWERS:
         raise NotFound("unknown rematch answer: use rematch/, rematch/accept/ or rematch/decline/")
     game = REMATCH_ANSWERS[answer](game_id=game_id, user=request.user)
-    return JsonResponse({"game_id": game.pk, "version": game.version, "rematch": selectors.rematch_summary(game)})
+    version = selectors.viewer_version(game, selectors.seat_held(game, request.user))
+    return JsonResponse({"game_id": game.pk, "version": version, "rematch": selectors.rematch_summary(game)})
 
 
 rematch.names = tuple(answer for answer in REMATCH_ANSWERS if answer != "offer")  # rematch/ itself offers
@@ -347,7 +348,7 @@ def handover(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
     _visible(request, game_id)
     services.vote_handover(game_id=game_id, user=request.user, seat=body["seat"])
     game = selectors.get_game(game_id)
-    return JsonResponse(selectors.viewer_payload(game, selectors.seat_of(game, request.user)))
+    return JsonResponse(selectors.user_payload(game, request.user))
 
 
 @api_view({"GET", "POST"}, body=inputs.SETTINGS_BODY)

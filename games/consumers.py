@@ -343,7 +343,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
 
     game_id: int
     seat: int | None
-    sent_version: int = 0  # the version of the newest view sent: what this socket's frames report
+    sent_version: int = 0  # the viewer's version of the newest view sent: what this socket's frames report
     known_version: int = 0  # the newest version handled, sent or unchanged for this viewer
     sent_digest: tuple[int, ...] | None = None  # what the last view sent showed (selectors.view_digest)
     timer_deadline: float | None = None
@@ -504,7 +504,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             return
         except StaleVersion as exc:
             await self.send_error(exc.code, exc.message, action_id=action_id, **error_details(exc))
-            await self.send_current(force=True, version=exc.details.get("current_version"))
+            await self.send_current(force=True)
             return
         except (ServiceError, GameError) as exc:
             await self.send_error(getattr(exc, "code", "error"), getattr(exc, "message", str(exc)), action_id=action_id,
@@ -700,7 +700,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             digest = None  # drawing it again below reports the failure
         sending = force or even_if_unchanged or digest is None or digest != self.sent_digest
         if sending:
-            self.sent_version = max(self.sent_version, snap.version)
+            self.sent_version = max(self.sent_version, selectors.viewer_version(snap.game, self.counted_as(snap)))
         try:
             await self.sync_talk(snap)
         except Exception:
@@ -717,6 +717,11 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             log.exception("game %s: could not send version %s to seat %s", self.game_id, snap.version, self.seat)
             await self.send_error("server_error", "this view could not be drawn; please reload the page")
         self._arm_timer(snap.game)
+
+    def counted_as(self, snap: selectors.GameSnapshot) -> int | None:
+        """The seat whose count of versions this viewer is told (``selectors.viewer_version``):
+        the one it holds, or held until a computer player took it over."""
+        return snap.seat_held_by(self.user)
 
     def view_digest(self, snap: selectors.GameSnapshot) -> tuple[int, ...]:
         """Whether this viewer's view of ``snap`` changed: equal digests, same view."""
@@ -822,7 +827,7 @@ class GameHtmlConsumer(BaseGameConsumer):
     page_frames = True
 
     async def send_view(self, snap: selectors.GameSnapshot) -> None:
-        payload = selectors.payload_for(snap, self.seat)
+        payload = selectors.payload_for(snap, self.seat, counted_as=self.counted_as(snap))
         html = rendering.shared_live_html(snap.game, payload, self.user)
         if html is None:
             html = await db_call(rendering.live_html)(snap.game, payload, self.user)
@@ -869,11 +874,12 @@ class GameApiConsumer(BaseGameConsumer):
         return selectors.view_digest(snap, self.seat, keep_frame=True)  # the frame goes out next
 
     async def send_view(self, snap: selectors.GameSnapshot) -> None:
-        await self.send(text_data=selectors.view_frame(snap, self.seat))
+        await self.send(text_data=selectors.view_frame(snap, self.seat, counted_as=self.counted_as(snap)))
         rematch = selectors.rematch_summary(snap.game)
         if rematch is not None and rematch != self.sent_rematch:
             self.sent_rematch = rematch
-            await self.send_json({"type": "rematch", "version": snap.version, **rematch})
+            await self.send_json({"type": "rematch", "version": selectors.viewer_version(snap.game, self.counted_as(snap)),
+                                  **rematch})
 
     async def send_presence(self, presence: dict[str, Any]) -> None:
         await self.send_json({"type": "presence", "version": self.sent_version, **presence})
@@ -883,7 +889,7 @@ class GameApiConsumer(BaseGameConsumer):
                               "version": self.sent_version, **{k: v for k, v in extra.items() if v is not None}})
 
     async def on_ack(self, action_id: str, result: services.ActionResult) -> None:
-        await self.send_json({"type": "ack", "action_id": action_id, "version": result.version,
+        await self.send_json({"type": "ack", "action_id": action_id, "version": result.viewer_version,
                               "duplicate": result.duplicate})
 
     async def on_talk_ack(self, kind: str, answer: dict[str, Any]) -> None:

@@ -107,7 +107,7 @@ def shared_live_html(game, payload: dict[str, Any], user) -> str | None:
 def _shared_key(game, payload: dict[str, Any], user) -> tuple[int, int, int | None, bool] | None:
     if payload["status"] == "open" or held_seat(payload, user) != payload["seat"]:
         return None
-    return (game.pk, payload["version"], payload["seat"], bool(user is not None and user.is_authenticated))
+    return (game.pk, game.version, payload["seat"], bool(user is not None and user.is_authenticated))
 
 
 def held_seat(payload: dict[str, Any], user) -> int | None:

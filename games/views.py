@@ -122,8 +122,7 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
 
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _visible_game(request, game_id)
-    seat = selectors.seat_of(game, request.user)
-    payload = selectors.viewer_payload(game, seat)
+    payload = selectors.user_payload(game, request.user)
     invite = request.GET.get("invite") or request.session.get(f"invite:{game.pk}") or ""
     context = rendering.live_context(game, payload, request.user)
     talk = chat.talk_of(game, request.user)

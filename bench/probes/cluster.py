@@ -383,6 +383,7 @@ print(json.dumps(keys))
 VERIFY_SCRIPT = """
 from games import services
 from games.models import ActionRecord, Game
+from games.selectors.review import versions_told
 acked = json.load(open(sys.argv[1]))
 report = {"games": 0, "replay_mismatches": [], "acked": 0, "acked_lost": [], "acked_wrong_version": []}
 for game_id, acks in acked.items():
@@ -390,7 +391,8 @@ for game_id, acks in acked.items():
     report["games"] += 1
     if game.state is not None and services.replay(game=game) != game.state:
         report["replay_mismatches"].append(int(game_id))
-    logged = dict(ActionRecord.objects.filter(game=game).values_list("action_id", "version"))
+    told = versions_told(game)  # the acting seat's own count (docs/api.md), not the game's
+    logged = {action_id: told[seq] for action_id, seq in ActionRecord.objects.filter(game=game).values_list("action_id", "seq")}
     for action_id, version, duplicate in acks:
         report["acked"] += 1
         if action_id not in logged:

@@ -12,6 +12,27 @@ from games.models import Game, Seat
 from games.state_cache import STATE_CACHE
 
 
+def viewer_version(game: Game, seat: int | None) -> int:
+    """The game's version as ``seat`` (None: a spectator) counts it: every change but the
+    other seats' private actions (``Ruleset.private_action``: a sealed choice revised), so that
+    the version tells no one how often another player revised a secret. It is what every
+    answer to that viewer reports, and what its actions' ``version`` is compared with. A
+    player who gave up their seat watches as a spectator but goes on counting as that seat
+    (``seat_held``), so their versions never go back."""
+    private = game.prompts.get("private")
+    if not private:
+        return game.version
+    own = private[seat] if seat is not None and 0 <= seat < len(private) else 0
+    return game.version - sum(private) + own
+
+
+def counted_private(game: Game, seat: int) -> dict[str, Any]:
+    """The game's prompts with one more private action of ``seat`` counted (``viewer_version``)."""
+    private = list(game.prompts.get("private") or [0] * game.num_seats)
+    private[seat] += 1
+    return {**game.prompts, "private": private}
+
+
 def display_name(user) -> str:
     profile = getattr(user, "profile", None)
     return profile.display_name if profile else user.get_username()
@@ -94,6 +115,14 @@ def get_game(game_id: int, *, with_state: bool = True) -> Game:
     if game is None:
         raise NotFound(f"there is no game {game_id}")
     return game
+
+
+def seat_held(game: Game, user) -> int | None:
+    """The seat that is ``user``'s at ``game``, or was until a computer player took it over:
+    the seat whose count of versions they are told (``viewer_version``)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return game.seats.filter(user=user).values_list("number", flat=True).first()
 
 
 def seat_of(game: Game, user) -> int | None:

@@ -35,7 +35,7 @@ def hints_for(game, payload: dict[str, Any]) -> dict[str, Any] | None:
     hints = hints_function(game.game_type)
     if hints is None:
         return None
-    state = snapshot(game.pk, version=payload["version"]).state
+    state = snapshot(game.pk, version=game.version).state
     found = hints(prompt=payload["prompt"], legal_actions=payload["legal_actions"], state=state, seat=payload["seat"])
     if found is None:
         return None

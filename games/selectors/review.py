@@ -3,14 +3,15 @@
 A review is rebuilt from the game's seed and its action log with the engine's own
 ``new_game``/``apply`` (and ``resign`` for a logged resignation), exactly as the moves were
 applied live, never from stored pictures. Step 0 is the game as it started; step ``n`` is
-the game after the ``n``-th logged action. Each viewer sees at each step what the engine's
+the game after the ``n``-th logged action (while the game is in play, a private action,
+which a spectator did not see, is folded into the step before it). Each viewer sees at each step what the engine's
 ``view`` gives that seat; while the game is in play a review shows only a spectator's view,
 and the seed and its salt are published only once the game is over.
 """
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games import engines
@@ -37,6 +38,9 @@ class Step:
     turn: Any
     new_turn: bool
     reveal: bool
+    # while the game is in play, the private actions (``Ruleset.private_action``) that followed
+    # this step's action, folded into it: a spectator saw no step there
+    then: tuple[dict[str, Any], ...] = ()
 
 
 CHECKPOINT_EVERY = 16  # a replay keeps every 16th state; the others are applied again when asked for
@@ -72,6 +76,8 @@ class Replay:
         ruleset = engines.get(self.game_type)
         for at in self.steps[start + 1:step + 1]:
             state = _apply_logged(ruleset, state, {"source": at.source, "seat": at.seat, "action": at.action})
+            for record in at.then:
+                state = _apply_logged(ruleset, state, record)
         self.latest = (step, state)
         return state
 
@@ -112,14 +118,25 @@ def build_replay(game: Game) -> Replay:
     checkpoints = {0: state}
     error = None
     reveal_types = review_reveals(ruleset)
+    private_action = getattr(ruleset, "private_action", None)
+    finished = game.status == Game.Status.FINISHED
+    private = 0
     for record in records:
         try:
-            state = _apply_logged(ruleset, state, record)
+            before, state = state, _apply_logged(ruleset, state, record)
         except GameError as exc:
             error = f"action {record['seq']} no longer applies: {exc}"
             break
+        if (private_action is not None and record["source"] != ActionRecord.Source.RESIGN
+                and private_action(before, state, record["seat"], record["action"], record["events"])):
+            private += 1  # the version a spectator was shown did not count it
+            if not finished:
+                steps[-1] = replace(steps[-1], then=steps[-1].then + (record,))
+                if len(steps) - 1 in checkpoints:
+                    checkpoints[len(steps) - 1] = state
+                continue
         new_turn_value = ruleset.view(state, None).get("turn")
-        steps.append(Step(number=len(steps), version=record["version"], seat=record["seat"], source=record["source"],
+        steps.append(Step(number=len(steps), version=record["version"] - private, seat=record["seat"], source=record["source"],
                           action=record["action"], events=record["events"], turn=new_turn_value,
                           new_turn=new_turn_value != turn,
                           reveal=any(e.get("type") in reveal_types for e in record["events"])))
@@ -128,8 +145,26 @@ def build_replay(game: Game) -> Replay:
         turn = new_turn_value
     return Replay(game_id=game.pk, game_type=game.game_type, version=game.version, steps=steps,
                   names=seat_names(game, seats), checkpoints=checkpoints, final_state=state, error=error,
-                  outcome=game.outcome if game.status == Game.Status.FINISHED else None,
-                  finished=game.status == Game.Status.FINISHED)
+                  outcome=game.outcome if finished else None, finished=finished)
+
+
+def versions_told(game: Game) -> dict[int, int]:
+    """Each logged action's version as its own seat counted it (``selectors.viewer_version``),
+    by the action's ``seq``: what its ``ack`` said, replayed from the seed and the log."""
+    ruleset = engines.get(game.game_type)
+    private_action = getattr(ruleset, "private_action", None)
+    seats = list(Seat.objects.filter(game=game).select_related("user__profile").order_by("number"))
+    state = ruleset.new_game(**game_arguments(game, seats))
+    private = [0] * game.num_seats
+    told = {}
+    for record in ActionRecord.objects.filter(game=game).order_by("seq").values("seq", "seat", "source", "action",
+                                                                             "events", "version"):
+        before, state = state, _apply_logged(ruleset, state, record)
+        if (private_action is not None and record["source"] != ActionRecord.Source.RESIGN
+                and private_action(before, state, record["seat"], record["action"], record["events"])):
+            private[record["seat"]] += 1
+        told[record["seq"]] = record["version"] - sum(private) + private[record["seat"]]
+    return told
 
 
 def review_reveals(ruleset) -> set[str]:

@@ -16,12 +16,18 @@ import orjson
 from games import engines, jsontext, pacing, tables
 from games.caches import LRU
 from games.models import ActionRecord, Game
-from games.selectors.games import dice, fill_names, game_state, get_game, rated_status, seat_names, seats_summary
+from games.selectors.games import (
+    dice, fill_names, game_state, get_game, rated_status, seat_names, seats_summary, viewer_version,
+)
 from games.selectors.pace import away_notices, ready_action
 from games.state_cache import STATE_CACHE
 
 LOG_LENGTH = 60
+# A snapshot keeps the log's newest records down to the LOG_RECORDS-th with a line everyone
+# may read (``log_window``), and never more than LOG_RECORDS_AT_MOST: records no one else
+# reads (a sealed choice revised) do not push the others' lines out of their logs.
 LOG_RECORDS = 40
+LOG_RECORDS_AT_MOST = 400
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,34 @@ class LogRecord:
     def public(self) -> bool:
         """Whether every viewer may read all of its lines."""
         return all(readers is None for readers, _ in self.lines)
+
+    @property
+    def read_by_all(self) -> bool:
+        """Whether it has a line every viewer may read: what moves the log's window."""
+        return any(readers is None for readers, _ in self.lines)
+
+
+def log_window(records: list[LogRecord]) -> list[LogRecord]:
+    """The newest of ``records`` (newest first) that a snapshot keeps: down to the
+    ``LOG_RECORDS``-th with a line everyone reads, at most ``LOG_RECORDS_AT_MOST``."""
+    read_by_all = 0
+    for kept, record in enumerate(records[:LOG_RECORDS_AT_MOST], start=1):
+        read_by_all += record.read_by_all
+        if read_by_all == LOG_RECORDS:
+            return records[:kept]
+    return records[:LOG_RECORDS_AT_MOST]
+
+
+def read_log(game_id: int, names: list[str]) -> list[LogRecord]:
+    """The game's log records a snapshot keeps (``log_window``), newest first, read in pages."""
+    records: list[LogRecord] = []
+    rows = ActionRecord.objects.filter(game_id=game_id).order_by("-seq").values("seq", "events")
+    while True:
+        page = log_records(list(rows[len(records):len(records) + LOG_RECORDS]), names)
+        records += page
+        window = log_window(records)
+        if len(page) < LOG_RECORDS or len(window) < len(records) or len(records) >= LOG_RECORDS_AT_MOST:
+            return window
 
 
 def log_records(records: list[dict[str, Any]], names: list[str]) -> list[LogRecord]:
@@ -198,11 +232,10 @@ def snapshot(game_id: int, *, version: int | None = None) -> GameSnapshot:
         if version is None and Game.objects.filter(pk=game_id, version=cached.version).exists():
             return cached
     game = get_game(game_id, with_state=False)  # a live game's state is usually in STATE_CACHE
-    rows = list(ActionRecord.objects.filter(game=game).order_by("-seq").values("seq", "events")[:LOG_RECORDS])
     seats = list(game.seats.select_related("user__profile"))
     names = seat_names(game, seats)
     fresh = GameSnapshot(game=game, players=seats_summary(game, seats), names=names,
-                         records=log_records(rows, names), state=game_state(game), rated=rated_status(game, seats))
+                         records=read_log(game.pk, names), state=game_state(game), rated=rated_status(game, seats))
     if cached is None or cached.version <= fresh.version:
         SNAPSHOTS.put(game_id, fresh)
     return fresh
@@ -221,7 +254,7 @@ def note_commit(game: Game, state: dict[str, Any], new_records: list[ActionRecor
             or cached.version != new_records[0].version - 1 or game.version != new_records[-1].version):
         return
     fresh = log_records([{"seq": r.seq, "events": r.events} for r in reversed(new_records)], cached.names)
-    records = (fresh + cached.records)[:LOG_RECORDS]
+    records = log_window(fresh + cached.records)
     seat_logs = {seat: log.followed_by(_seat_log(fresh, seat), oldest_seq=records[-1].seq)
                  for seat, log in list(cached.seat_logs.items())}
     SNAPSHOTS.put(game.pk, GameSnapshot(game=game, players=cached.players, names=cached.names,
@@ -258,24 +291,42 @@ def _seat_log(records: list[LogRecord], seat: int | None, limit: int | None = No
     return SeatLog(seqs=tuple(seqs), lines=tuple(lines))
 
 
-def viewer_payload(game: Game, seat: int | None) -> dict[str, Any]:
+def viewer_payload(game: Game, seat: int | None, *, counted_as: int | None = None) -> dict[str, Any]:
     """Everything one viewer may see of a game at its current version, JSON-safe."""
-    return payload_for(snapshot(game.pk, version=game.version), seat)
+    return payload_for(snapshot(game.pk, version=game.version), seat, counted_as=counted_as)
 
 
-def payload_for(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
-    """One viewer's payload of a snapshot, built once per version and seat (do not mutate)."""
+def payload_for(snap: GameSnapshot, seat: int | None, *, counted_as: int | None = None) -> dict[str, Any]:
+    """One viewer's payload of a snapshot, built once per version and seat (do not mutate).
+    ``counted_as``: the seat a player who gave it up still counts versions as (``seat_held``)."""
     entry = _viewer_view(snap, seat)
     if entry.payload is None:
         entry.payload = _build_payload(snap, seat)
+    if counted_as is not None and counted_as != seat:
+        return {**entry.payload, "version": viewer_version(snap.game, counted_as)}
     return entry.payload
 
 
-def view_frame(snap: GameSnapshot, seat: int | None) -> str:
-    """The JSON socket's ``view`` frame for one viewer, serialised once per version and seat."""
+def user_payload(game: Game, user) -> dict[str, Any]:
+    """``user``'s payload of the game now: their seat's, or a spectator's, counted as the seat
+    they hold or held (``seat_held``)."""
+    row = game.seats.filter(user=user).values_list("number", "is_bot").first() if user.is_authenticated else None
+    held, handed_over = row if row is not None else (None, False)
+    return viewer_payload(game, None if handed_over else held, counted_as=held)
+
+
+VIEW_FRAME_HEAD = '{"type":"view","version":'
+
+
+def view_frame(snap: GameSnapshot, seat: int | None, *, counted_as: int | None = None) -> str:
+    """The JSON socket's ``view`` frame for one viewer, serialised once per version and seat
+    (``counted_as`` as in ``payload_for``)."""
     entry = _viewer_view(snap, seat)
     if entry.frame is None:
         _digest(entry, snap, seat, keep_frame=True)
+    if counted_as is not None and counted_as != seat:
+        rest = entry.frame[entry.frame.index(",", len(VIEW_FRAME_HEAD)):]
+        return f"{VIEW_FRAME_HEAD}{viewer_version(snap.game, counted_as)}{rest}"
     return entry.frame
 
 
@@ -305,8 +356,8 @@ def _digest(entry: ViewerView, snap: GameSnapshot, seat: int | None, *, keep_fra
                         jsontext.dumps(ready), "}"))
     entry.digest = (len(shared.members_json), hash(shared.members_json), len(own_text), hash(own_text))
     if keep_frame:
-        entry.frame = "".join(('{"type":"view","version":', str(snap.version), ",", shared.members_json, ",",
-                               own_text))
+        entry.frame = "".join((VIEW_FRAME_HEAD, str(viewer_version(snap.game, seat)), ",",
+                               shared.members_json, ",", own_text))
 
 
 def _viewer_view(snap: GameSnapshot, seat: int | None) -> ViewerView:
@@ -321,7 +372,7 @@ def _viewer_view(snap: GameSnapshot, seat: int | None) -> ViewerView:
 
 def _build_payload(snap: GameSnapshot, seat: int | None) -> dict[str, Any]:
     shared = snap.shared
-    return {**shared.payload, "version": snap.version, **_own_part(snap, seat, shared)}
+    return {**shared.payload, "version": viewer_version(snap.game, seat), **_own_part(snap, seat, shared)}
 
 
 def _shared_part(snap: GameSnapshot) -> SharedPart:

@@ -20,7 +20,8 @@ from games.engines.base import BadAction, GameError, Ruleset
 from games.auth import token_is_live
 from games.errors import BadRequest, Conflict, Forbidden, NotFound, NotSeated, StaleVersion, TokenRevoked
 from games.models import ActionRecord, Game, Seat
-from games.selectors import fill_names, seat_names
+from games.selectors import fill_names, seat_names, viewer_version
+from games.selectors.games import counted_private
 from games.services import broadcast as broadcasting
 from games.services.locking import (GAME_BUSY, WriterTaken, game_lock, held_write, locked_game, release_lock,
                                     ruleset_of, sqlite_writer_taken)
@@ -35,9 +36,11 @@ MAX_AUTOMATIC_STEPS = 500
 
 @dataclass(frozen=True)
 class ActionResult:
-    """What became of a submitted action."""
+    """What became of a submitted action: the game's ``version`` after it, and the same as its
+    player counts it (``viewer_version``), which is what the player is told."""
 
     version: int
+    viewer_version: int
     duplicate: bool = False
     revealed: bool = False
 
@@ -274,7 +277,7 @@ def _play(game: Game, *, user, action: dict, action_id: str, version: int) -> tu
     seat = _seat_of(game, user)
     if game.logged_already:
         _check_resent(game, seat=seat, action=action, action_id=action_id)
-        return ActionResult(version=game.version, duplicate=True), None
+        return ActionResult(version=game.version, viewer_version=viewer_version(game, seat), duplicate=True), None
     check_current(game, seat=seat, version=version)
     ruleset = ruleset_of(game.game_type)
     refuse_server_action(ruleset, action)
@@ -290,7 +293,7 @@ def _play(game: Game, *, user, action: dict, action_id: str, version: int) -> tu
     revealed = note_sealed_lock(game, ruleset, state, seat, asked_before, logged[-1].events, arrivals)
     state = run_automatic(game, ruleset, state, logged, arrivals)
     write = _prepare_write(game, ruleset, state, logged, arrivals=arrivals)
-    return ActionResult(version=game.version, revealed=revealed), write
+    return ActionResult(version=game.version, viewer_version=viewer_version(game, seat), revealed=revealed), write
 
 
 def refuse_server_action(ruleset: Ruleset, action: dict) -> None:
@@ -307,13 +310,14 @@ def check_current(game: Game, *, seat: int, version: int) -> None:
     than the seat's current prompt (``stale_version``)."""
     if game.status != Game.Status.ACTIVE:
         raise Conflict("the game is not in play" if game.status == Game.Status.OPEN else "the game is over")
-    if version > game.version:
-        raise BadRequest(f"version {version} is ahead of the game (at {game.version})")
-    prompt_since = _seat_prompts(game).get(str(seat), {}).get("since", game.version)
-    if version < prompt_since:
+    current = viewer_version(game, seat)
+    if version > current:
+        raise BadRequest(f"version {version} is ahead of the game (at {current})")
+    prompt = _seat_prompts(game).get(str(seat), {})
+    if version < prompt.get("seen_since", prompt.get("since", current)):
         raise StaleVersion(
             f"the game moved on before your move arrived (you saw version {version}, it is at "
-            f"{game.version}); choose again from the current view", current_version=game.version)
+            f"{current}); choose again from the current view", current_version=current)
 
 
 def apply_timeouts(*, game_id: int, now: float | None = None) -> int | None:
@@ -460,6 +464,9 @@ def _apply(game: Game, ruleset: Ruleset, state: dict, seat: int, action: dict, *
     """Apply one action and add its log entry to ``logged``, this write's list, which
     ``save_state`` writes."""
     new_state, events = ruleset.apply(state, seat, action)
+    private_action = getattr(ruleset, "private_action", None)
+    if private_action is not None and private_action(state, new_state, seat, action, events):
+        game.prompts = counted_private(game, seat)
     game.version += 1
     game.log_length += 1
     logged.append(ActionRecord(game=game, seq=game.log_length, seat=seat, action=action, action_id=action_id,
@@ -591,6 +598,7 @@ def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[Actio
             due = pacing.due(game.pace, game.decision_seconds, prompt, now, learn=game.is_learn)
             seats[str(seat)] = {
                 "since": game.version,
+                "seen_since": viewer_version(game, seat),
                 "digest": digest,
                 "due": due,
                 "has_default": prompt.default is not None,

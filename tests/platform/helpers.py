@@ -36,7 +36,7 @@ def play_one(game_id: int, users_by_seat: dict[int, object]) -> bool:
         if seat in users_by_seat:
             action = ruleset.bot_action(state, seat)
             services.submit_action(game_id=game_id, user=users_by_seat[seat], action=action,
-                                   action_id=uuid.uuid4().hex, version=game.version)
+                                   action_id=uuid.uuid4().hex, version=selectors.viewer_version(game, seat))
             return True
     return False
 

@@ -117,13 +117,13 @@ POSITIONS = {"snowball-fight": _snowball_fight, "jingle-bells": _jingle_bells}
 
 
 @database_sync_to_async
-def _ana_does(position: Position, action: dict) -> tuple[int, int]:
-    """Ana's move; the game's new version and the seq of its log entry."""
+def _ana_does(position: Position, action: dict) -> tuple[dict[int | None, int], int]:
+    """Ana's move; the game's new version as each viewer counts it, and the seq of its log entry."""
     game = Game.objects.get(pk=position.game_id)
-    result = services.submit_action(game_id=game.pk, user=position.users[0], action=action,
-                                    action_id=uuid.uuid4().hex, version=game.version)
+    services.submit_action(game_id=game.pk, user=position.users[0], action=action,
+                           action_id=uuid.uuid4().hex, version=selectors.viewer_version(game, 0))
     game.refresh_from_db()
-    return result.version, game.log_length
+    return {seat: selectors.viewer_version(game, seat) for seat in (0, 1, None)}, game.log_length
 
 
 @database_sync_to_async
@@ -224,8 +224,8 @@ async def _connect(position: Position) -> dict[tuple, WebsocketCommunicator]:
     return sockets
 
 
-async def _frames_at(sockets: dict, version: int, timeout: float = 5.0) -> dict[tuple, Any]:
-    """Every socket's next view, which must be of ``version``."""
+async def _frames_at(sockets: dict, versions: dict[int | None, int], timeout: float = 5.0) -> dict[tuple, Any]:
+    """Every socket's next view, which must be of its viewer's version (``versions``)."""
     frames = {}
     for (seat, kind), comm in sockets.items():
         if kind == "json":
@@ -234,15 +234,16 @@ async def _frames_at(sockets: dict, version: int, timeout: float = 5.0) -> dict[
         else:
             frame = await _next_live(comm, timeout=timeout)
             got = int(re.search(r'id="live" data-version="(\d+)"', frame).group(1))
-        assert got == version, f"viewer {seat} ({kind}) was sent version {got}, expected {version}"
+        assert got == versions[seat], f"viewer {seat} ({kind}) was sent version {got}, expected {versions[seat]}"
         frames[seat, kind] = frame
     return frames
 
 
-async def _frames_if_changed(sockets: dict, version: int, before: dict[tuple, Any]) -> dict[tuple, Any]:
-    """Ana's sockets' next views, of ``version``; the other sockets' too, if they are sent one
+async def _frames_if_changed(sockets: dict, versions: dict[int | None, int],
+                             before: dict[tuple, Any]) -> dict[tuple, Any]:
+    """Ana's sockets' next views, of her version; the other sockets' too, if they are sent one
     within a second (a viewer whose view did not change is sent nothing: it keeps ``before``)."""
-    frames = await _frames_at({key: comm for key, comm in sockets.items() if key[0] == 0}, version)
+    frames = await _frames_at({key: comm for key, comm in sockets.items() if key[0] == 0}, versions)
     for key, comm in sockets.items():
         if key[0] == 0:
             continue
@@ -255,7 +256,7 @@ async def _frames_if_changed(sockets: dict, version: int, before: dict[tuple, An
                 frame, got = text, int(re.search(r'id="live" data-version="(\d+)"', text).group(1))
             else:
                 continue
-            assert got == version, f"viewer {key[0]} ({key[1]}) was sent version {got}, expected {version}"
+            assert got == versions[key[0]], f"viewer {key[0]} ({key[1]}) was sent version {got}"
             frames[key] = frame
     return frames
 
@@ -279,14 +280,14 @@ async def _disconnect(sockets: dict) -> None:
 async def test_hands_draw_piles_and_sealed_choices_stay_hidden_on_connect_live_and_reconnect(
         site_backend, make_user, game_type):
     position = await database_sync_to_async(POSITIONS[game_type])(make_user)
-    version, first_seq = await _ana_does(position, position.first_choice)
+    first_versions, first_seq = await _ana_does(position, position.first_choice)
 
     sockets = await _connect(position)
-    first = await _frames_at(sockets, version)
+    first = await _frames_at(sockets, first_versions)
     await _check_all(game_type, position, first)
 
-    version, second_seq = await _ana_does(position, position.second_choice)
-    second = await _frames_if_changed(sockets, version, first)
+    second_versions, second_seq = await _ana_does(position, position.second_choice)
+    second = await _frames_if_changed(sockets, second_versions, first)
     await _check_all(game_type, position, second)
     for seat, kind in VIEWERS:
         if seat == 0:
@@ -302,6 +303,8 @@ async def test_hands_draw_piles_and_sealed_choices_stay_hidden_on_connect_live_a
 
     version, _ = await _ana_does(position, position.lock)
     locked = await _frames_at(sockets, version)
+    # the others' versions follow on from the first frames: nothing counts her second choice
+    assert version[1] == first_versions[1] + 1 and version[None] == first_versions[None] + 1
     state = await _check_all(game_type, position, locked)
     assert 1 in engines.get(game_type).to_act(state), "Ben must still be choosing: nothing revealed yet"
     await _disconnect(sockets)

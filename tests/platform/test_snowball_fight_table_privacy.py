@@ -187,10 +187,13 @@ def _choosing_position(make_user, players, teams, seed):
 
 
 @database_sync_to_async
-def _seat0_does(game_id: int, user, action: dict) -> int:
+def _seat0_does(game_id: int, user, action: dict) -> dict[int | None, int]:
+    """Seat 0's action; the game's new version as each viewer counts it."""
     game = selectors.get_game(game_id)
-    return services.submit_action(game_id=game_id, user=user, action=action, action_id=uuid.uuid4().hex,
-                                  version=game.version).version
+    services.submit_action(game_id=game_id, user=user, action=action, action_id=uuid.uuid4().hex,
+                           version=selectors.viewer_version(game, 0))
+    game = selectors.get_game(game_id)
+    return {seat: selectors.viewer_version(game, seat) for seat in (None, *range(game.num_seats))}
 
 
 def _public(frame: Any, kind: str) -> Any:
@@ -206,8 +209,12 @@ async def test_what_the_others_are_sent_does_not_depend_on_a_sealed_choice(site_
     assert first != second
     sockets = await _connect(game_id, players, keys, cookies)
     await _frames_at(sockets, await database_sync_to_async(lambda: selectors.get_game(game_id).version)())
-    one = await _frames_at(sockets, await _seat0_does(game_id, users[0], first))
-    other = await _frames_if_changed(sockets, await _seat0_does(game_id, users[0], second), one)
+    chosen = await _seat0_does(game_id, users[0], first)
+    assert len(set(chosen.values())) == 1  # a first choice is everyone's to see ("has chosen")
+    one = await _frames_at(sockets, chosen[0])
+    again = await _seat0_does(game_id, users[0], second)
+    assert again[0] == chosen[0] + 1 and all(again[seat] == chosen[seat] for seat in again if seat != 0)
+    other = await _frames_if_changed(sockets, again, one)
     await _check(game_id, players, other)
     for (seat, kind), frame in one.items():
         if seat == 0:

@@ -226,7 +226,7 @@ def test_game_over_shows_vps_and_damage_dealt_and_taken():
 def test_the_live_region_renders_through_the_site_for_a_registered_game():
     s = setup_done(2)
     s, _ = R.apply(s, 0, {"type": "orders", "segments": [{"type": "stand"}, None, None]})
-    game = SimpleNamespace(pk=41, game_type=R.slug)
+    game = SimpleNamespace(pk=41, game_type=R.slug, version=9)
     for seat in (0, None):
         payload = {"status": "active", "version": 9, "seat": seat, "players": [{"seat": 0, "name": "Ana", "is_bot": False},
                    {"seat": 1, "name": "Ben", "is_bot": False}], "view": R.view(s, seat), "legal_actions":

@@ -49,7 +49,7 @@ def test_every_viewers_frame_is_its_payload(make_user, frame_first):
         seat = rng.choice(sorted(ruleset.to_act(state)))
         action = rng.choice(ruleset.legal_actions(state, seat))
         services.submit_action(game_id=game.pk, user=users[seat], action=action, action_id=uuid.uuid4().hex,
-                               version=game.version)
+                               version=selectors.viewer_version(game, seat))
     assert private_lines_seen, "no version showed the players different log lines: the test saw no hidden line"
 
 

@@ -1,6 +1,7 @@
 """A socket gets a view only when what its viewer sees changed: a Snowball Fighting player who
 revises their written orders is sent their own view, and the other players and the spectators
-get nothing, so they cannot count an opponent's edits."""
+get nothing, so they cannot count an opponent's edits: neither from the frames nor from the
+versions, which count no other seat's private actions (``selectors.viewer_version``)."""
 from __future__ import annotations
 
 import json
@@ -41,12 +42,12 @@ async def _views(comm: WebsocketCommunicator, timeout: float = 1.0) -> list[dict
 def _orders_phase(make_user) -> tuple[Game, list, list[str]]:
     ana, ben = make_user("Ana"), make_user("Ben")
     game = _table(ana, ben, game_type="snowball-fighting", pace="daily", seconds=86400)
-    for user, name in ((ana, "Ana"), (ben, "Ben")):
-        version = Game.objects.get(pk=game.pk).version
+    for seat, (user, name) in enumerate(((ana, "Ana"), (ben, "Ben"))):
+        version = selectors.viewer_version(Game.objects.get(pk=game.pk), seat)
         services.submit_action(game_id=game.pk, user=user, action={"type": "setup", "name": name, "starts": []},
                                action_id=f"setup-{name}", version=version)
-    for user in (ana, ben):
-        services.mark_ready(game_id=game.pk, user=user, version=Game.objects.get(pk=game.pk).version,
+    for seat, user in enumerate((ana, ben)):
+        services.mark_ready(game_id=game.pk, user=user, version=selectors.viewer_version(Game.objects.get(pk=game.pk), seat),
                             action_id=f"ready-{user.pk}")
     keys = [ApiToken.issue(user=user, name="t")[1] for user in (ana, ben)]
     return Game.objects.get(pk=game.pk), [ana, ben], keys
@@ -54,11 +55,17 @@ def _orders_phase(make_user) -> tuple[Game, list, list[str]]:
 
 @database_sync_to_async
 def _revise_orders(game_id: int, user, action_id: str, seat: int = 0) -> int:
+    """The seat's orders written (again) from its own view; the version it is told."""
     game = Game.objects.get(pk=game_id)
     payload = selectors.viewer_payload(game, seat)
     orders = next(a for a in payload["legal_actions"] if a["type"] == "orders")
     return services.submit_action(game_id=game_id, user=user, action=orders["example"], action_id=action_id,
-                                  version=game.version).version
+                                  version=payload["version"]).viewer_version
+
+
+@database_sync_to_async
+def _version_of(game_id: int, seat: int | None) -> int:
+    return selectors.viewer_version(Game.objects.get(pk=game_id), seat)
 
 
 async def test_revised_orders_reach_only_their_writer(site_backend, make_user):
@@ -66,26 +73,33 @@ async def test_revised_orders_reach_only_their_writer(site_backend, make_user):
     assert game.status == Game.Status.ACTIVE
     sockets = {"ana": await _socket(game.pk, keys[0]), "ben": await _socket(game.pk, keys[1]),
                "spectator": await _socket(game.pk, None)}
-    for comm in sockets.values():
-        assert len(await _views(comm)) == 1  # the first view
+    first = {}
+    for name, comm in sockets.items():
+        views = await _views(comm)
+        assert len(views) == 1  # the first view
+        first[name] = views[0]["version"]  # each player's own setup draft counted for them alone
+    assert first["spectator"] == first["ana"] - 1 == first["ben"] - 1
 
     for edit in range(3):
         version = await _revise_orders(game.pk, ana, f"edit-{edit}")
+        assert version == first["ana"] + edit + 1  # her own edits count for her
         views = {name: await _views(comm, timeout=0.5) for name, comm in sockets.items()}
         # her first orders change her view; writing the same orders again changes nothing she sees
         assert [v["version"] for v in views["ana"]] == ([version] if edit == 0 else [])
         assert views["ben"] == [] and views["spectator"] == []
+    assert await _version_of(game.pk, 1) == first["ben"] and await _version_of(game.pk, None) == first["spectator"]
 
-    await database_sync_to_async(services.mark_ready)(game_id=game.pk, user=ana, version=version,
-                                                      action_id="ready-ana")
-    ready_version = (await database_sync_to_async(Game.objects.get)(pk=game.pk)).version
+    ack = await database_sync_to_async(services.mark_ready)(game_id=game.pk, user=ana, version=version,
+                                                            action_id="ready-ana")
+    assert ack.viewer_version == version + 1
     for name, comm in sockets.items():
         views = await _views(comm, timeout=0.5)
-        assert [v["version"] for v in views] == [ready_version], name
+        # the others' next version follows their last one: nothing tells them she wrote three times
+        assert [v["version"] for v in views] == [first[name] + (4 if name == "ana" else 1)], name
         assert views[0]["waiting_for"] == [1]
 
     await sockets["ben"].send_json_to({"type": "refresh"})
-    assert [v["version"] for v in await _views(sockets["ben"])] == [ready_version]
+    assert [v["version"] for v in await _views(sockets["ben"])] == [first["ben"] + 1]
     for comm in sockets.values():
         await comm.disconnect()
 
@@ -98,9 +112,8 @@ async def test_a_first_draft_after_the_other_sealed_changes_nothing_the_others_s
                "spectator": await _socket(game.pk, None)}
     for comm in sockets.values():
         await _views(comm)
-    await _revise_orders(game.pk, ben, "ben-draft", seat=1)
-    game = await database_sync_to_async(Game.objects.get)(pk=game.pk)
-    await database_sync_to_async(services.mark_ready)(game_id=game.pk, user=ben, version=game.version,
+    ben_version = await _revise_orders(game.pk, ben, "ben-draft", seat=1)
+    await database_sync_to_async(services.mark_ready)(game_id=game.pk, user=ben, version=ben_version,
                                                       action_id="ready-ben")
     sealed = {name: await _views(comm, timeout=0.5) for name, comm in sockets.items()}
     deadline = sealed["ana"][-1]["prompt"]["deadline"]
@@ -111,5 +124,25 @@ async def test_a_first_draft_after_the_other_sealed_changes_nothing_the_others_s
     assert [v["version"] for v in views["ana"]] == [version]
     assert views["ana"][0]["prompt"]["deadline"] == deadline
     assert views["ben"] == [] and views["spectator"] == []
+    for comm in sockets.values():
+        await comm.disconnect()
+
+
+async def test_a_player_who_resigns_is_sent_versions_that_go_on_from_hers(site_backend, make_user):
+    """Resigned, Ana's socket shows a spectator's view, counted still as her seat: its version
+    follows on from the last she was sent, not from the spectators' lower count."""
+    game, (ana, ben), keys = await _orders_phase(make_user)
+    sockets = {"ana": await _socket(game.pk, keys[0]), "spectator": await _socket(game.pk, None)}
+    for comm in sockets.values():
+        await _views(comm)
+    mine = await _revise_orders(game.pk, ana, "edit")
+    assert [v["version"] for v in await _views(sockets["ana"], timeout=0.5)] == [mine]
+    await database_sync_to_async(services.resign)(game_id=game.pk, user=ana)
+    views = {name: await _views(comm, timeout=0.5) for name, comm in sockets.items()}
+    assert views["ana"][-1]["seat"] is None and views["ana"][-1]["view"] == views["spectator"][-1]["view"]
+    assert views["ana"][-1]["version"] == mine + 1 > views["spectator"][-1]["version"]
+    await sockets["ana"].send_json_to({"type": "ping"})
+    pong = json.loads(await sockets["ana"].receive_from())
+    assert pong == {"type": "pong", "version": mine + 1}
     for comm in sockets.values():
         await comm.disconnect()

@@ -727,7 +727,11 @@ class JingleBells:
 
     @staticmethod
     def private_action(before: State, after: State, seat: int, action: Action, events: list[Event]) -> bool:
-        """The automatic dodge switched with nothing to dodge now: only its player sees the setting."""
+        """Dice allocated again before the lock, or the automatic dodge switched with nothing to
+        dodge now: only their player sees the allocation or the setting."""
+        if action.get("type") == "allocate":
+            return (before["dice"][seat]["allocation"] is not None
+                    and changes_only_own(before, after, seat, ("dice",)) and seen_by_seat_alone(events, seat))
         return (action.get("type") == "set_auto_dodge" and changes_only_own(before, after, seat, ("auto_dodge",))
                 and seen_by_seat_alone(events, seat))
 
