@@ -141,6 +141,7 @@
   function refresh() {
     if (!read()) return;
     ctx.board.classList.add("jb-js");
+    paintFit();
     if (ui.game !== ctx.game) {
       ui.game = ctx.game; ui.selected = null; ui.move = null; ui.deploy = null; ui.reroll = null; ui.alloc = null; ui.ret = null;
     }
@@ -798,9 +799,29 @@
     return {x: p.x, y: p.y};
   }
 
+  // On a phone the table is drawn wider than the screen and scrolls sideways (or is fitted
+  // whole with the toggle); the choice and the scroll survive every redraw.
+  function paintFit() {
+    var wrap = document.querySelector("#jb-board .jb-tablewrap"), box = document.getElementById("jb-tablescroll");
+    if (!wrap || !box) return;
+    wrap.classList.toggle("is-fit", !!ui.fit);
+    var toggle = wrap.querySelector("[data-jb-fit]");
+    if (toggle) {
+      toggle.setAttribute("aria-pressed", ui.fit ? "true" : "false");
+      toggle.textContent = ui.fit ? "Zoom in on the table" : "Show the whole table";
+    }
+    if (box.scrollWidth <= box.clientWidth) return;
+    if (ui.scrollLeft == null) ui.scrollLeft = ctx.seat === 1 ? box.scrollWidth : 0;  // your own edge first
+    box.scrollLeft = ui.scrollLeft;
+  }
+  document.addEventListener("scroll", function (evt) {
+    if (evt.target && evt.target.id === "jb-tablescroll") ui.scrollLeft = evt.target.scrollLeft;
+  }, true);
+
   document.addEventListener("click", function (evt) {
     var t = evt.target;
     if (!t.closest || !t.closest("#jb-board")) return;
+    if (t.closest("[data-jb-fit]")) { ui.fit = !ui.fit; ui.scrollLeft = null; paintFit(); return; }
     if (!read()) return;
     var el;
     if ((el = t.closest("[data-jb-send]"))) {

@@ -27,3 +27,35 @@ def test_on_a_phone_the_table_scrolls_away_with_the_page_and_on_a_desktop_it_sta
     page.close()
     assert phone["position"] == "static" and phone["bottom"] < 0, phone
     assert desktop["position"] == "sticky", desktop
+
+
+SIZES_JS = """
+() => { const box = document.getElementById('jb-tablescroll');
+        const letters = [...document.querySelectorAll('#jb-table .jb-pieces text')].map(t => t.getBoundingClientRect().height)
+                                                                               .filter(h => h > 0);
+        return {smallest_letter: Math.min(...letters), scroll_left: box.scrollLeft,
+                scroll_room: box.scrollWidth - box.clientWidth, page_width: document.documentElement.scrollWidth,
+                table_width: document.getElementById('jb-table').getBoundingClientRect().width,
+                box_width: box.clientWidth}; }
+"""
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_on_a_phone_the_table_is_drawn_readable_and_scrolls_sideways_from_your_own_edge(browser, seat):
+    """At 390 px the whole 50 cm table made its pieces' letters 5-6 px tall. It is drawn wider than
+    the screen, in a box of its own that scrolls sideways (the page does not), showing the
+    player's own edge first; "Show the whole table" fits it again, and the choice survives a redraw."""
+    s = battle({"Paul": [5], "Bianca": [3, 5]}, {"Paul": [18.0, 15.0], "Bianca": [32.0, 15.0]})
+    page = page_for(browser, s, seat)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.evaluate("() => window.JingleBells.refresh()")
+    zoomed = page.evaluate(SIZES_JS)
+    page.click("[data-jb-fit]")
+    page.evaluate("() => window.JingleBells.refresh()")  # as after the next version's redraw
+    whole = page.evaluate(SIZES_JS)
+    pressed = page.get_attribute("[data-jb-fit]", "aria-pressed")
+    page.close()
+    assert zoomed["smallest_letter"] >= 11, zoomed
+    assert zoomed["page_width"] <= 390 and zoomed["scroll_room"] > 300, zoomed
+    assert zoomed["scroll_left"] == (zoomed["scroll_room"] if seat == 1 else 0), zoomed
+    assert whole["table_width"] <= whole["box_width"] and whole["scroll_room"] == 0 and pressed == "true", whole
