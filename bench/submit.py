@@ -121,8 +121,11 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             seat = rng.choice(sorted(ruleset.to_act(state)))
             action = rng.choice(ruleset.legal_actions(state, seat))
+            snap = selectors.SNAPSHOTS.get(entry["id"])  # the seat's own count (another's revision is not in it)
+            version = selectors.viewer_version(snap.game, seat) if snap and snap.version == entry["version"] else \
+                entry["version"]
             move = {"game_id": entry["id"], "user": entry["users"][seat], "action": action,
-                    "action_id": uuid.uuid4().hex, "version": entry["version"]}
+                    "action_id": uuid.uuid4().hex, "version": version}
             result = held_here(**move) if args.on_the_loop else None
             if result is None:
                 result = await submit(**move)

@@ -43,16 +43,12 @@ class LogRecord:
 
     seq: int
     lines: tuple[tuple[tuple[int, ...] | None, str], ...]
+    read_by_all: bool  # it has a line every viewer may read: what moves the log's window
 
     @property
     def public(self) -> bool:
         """Whether every viewer may read all of its lines."""
         return all(readers is None for readers, _ in self.lines)
-
-    @property
-    def read_by_all(self) -> bool:
-        """Whether it has a line every viewer may read: what moves the log's window."""
-        return any(readers is None for readers, _ in self.lines)
 
 
 def log_window(records: list[LogRecord]) -> list[LogRecord]:
@@ -83,7 +79,8 @@ def log_records(records: list[dict[str, Any]], names: list[str]) -> list[LogReco
     return [LogRecord(seq=r["seq"], lines=tuple(
         (_readers(event), jsontext.dumps({"seq": r["seq"], "type": event.get("type", ""),
                                           "text": fill_names(event.get("text", ""), names)}))
-        for event in r["events"])) for r in records]
+        for event in r["events"]), read_by_all=any(event.get("visible_to") is None for event in r["events"]))
+        for r in records]
 
 
 def _readers(event: dict[str, Any]) -> tuple[int, ...] | None:
