@@ -18,7 +18,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import engines, inputs, pacing, rendering, selectors, services
+from games import documents, engines, inputs, pacing, rendering, selectors, services
 from games import rules as game_rules
 from games.auth import token_group
 from games.engines.base import GameError
@@ -194,17 +194,16 @@ def invite(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
     return redirect(_game_url(game))
 
 
-API_DOCUMENT = settings.BASE_DIR / "docs" / "api.md"
-
-
-def api_docs(request: HttpRequest) -> HttpResponse:
-    """The JSON API's document (docs/api.md), as the text it is written in, for whoever holds a
-    token and not the repository."""
-    try:
-        text = API_DOCUMENT.read_text(encoding="utf-8")
-    except OSError:
-        raise Http404("the API document is not installed on this server") from None
-    return HttpResponse(text, content_type="text/plain; charset=utf-8")
+def api_docs(request: HttpRequest, path: str = documents.API_DOCUMENT) -> HttpResponse:
+    """The JSON API's document (docs/api.md) and the documents it links to, for whoever holds a
+    token and not the repository: drawn as a page, or with ``?raw=1`` as the text it is
+    written in."""
+    shown = documents.document(path)
+    if shown is None:
+        raise Http404(f"{path} is no document this server shows")
+    if request.GET.get("raw") == "1" or shown.html is None:
+        return HttpResponse(shown.source, content_type="text/plain; charset=utf-8")
+    return render(request, "games/document.html", {"document": shown, "raw": f"{documents.address(path)}?raw=1"})
 
 
 # The seat actions by the name in their address (the service's table, games.services.SEAT_CALLS).

@@ -31,6 +31,7 @@ urlpatterns = [
     path("games/<int:game_id>/review/", views.review_page, name="review"),
     path("games/<int:game_id>/<str:what>/", views.seat_action, name="seat_action"),
     path("api/docs/", views.api_docs, name="api_docs"),
+    path("api/docs/<path:path>", views.api_docs),
     path("api/game-types/", api.game_types),
     path("api/games/", api.games),
     path("api/learn/", api.learn),

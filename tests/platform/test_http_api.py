@@ -154,7 +154,7 @@ def test_a_body_over_the_limit_is_refused_as_too_large_whatever_its_size(make_us
 
 
 def test_the_api_document_is_served_where_the_tokens_page_and_the_api_point(make_user):
-    document = Client().get("/api/docs/")
+    document = Client().get("/api/docs/?raw=1")
     assert document.status_code == 200 and document["Content-Type"] == "text/plain; charset=utf-8"
     assert document.content.decode().startswith("# The Snowball JSON API") and "too_large" in document.content.decode()
     page = Client()
@@ -190,3 +190,37 @@ def test_a_multipart_body_on_a_session_is_a_documented_error(make_user, body):
                          HTTP_X_CSRFTOKEN="a" * 32)
     assert answer.status_code in {400, 403}
     assert answer.json()["error"]["code"] in {"malformed", "bad_request", "csrf"}
+
+
+def test_the_api_document_is_a_page_whose_every_link_leads_somewhere():
+    """Drawn as HTML: every anchor it links to is a heading of its own, and every document it
+    links to (the dice, a game's README, the example bot) is served too, its own links working."""
+    client = Client()
+    page = client.get("/api/docs/")
+    assert page.status_code == 200 and page["Content-Type"].startswith("text/html")
+    html = page.content.decode()
+    assert "<h1" in html and "<table>" in html and "stale_version" in html
+    pages = {"/api/docs/": html}
+    linked = set(re.findall(r'href="(/api/docs/[^"#?]+)', html))
+    assert {"/api/docs/docs/verifiable-dice.md", "/api/docs/docs/examples/random_bot.py",
+            "/api/docs/games/engines/snowball_fight/README.md"} <= linked
+    for address in linked:
+        answer = client.get(address)
+        assert answer.status_code == 200, address
+        if address.endswith(".md"):
+            pages[address] = answer.content.decode()
+        else:
+            assert answer["Content-Type"] == "text/plain; charset=utf-8" and "import" in answer.content.decode()
+    for address, text in pages.items():
+        ids = set(re.findall(r' id="([^"]+)"', text))
+        assert set(re.findall(r'href="#([^"]+)"', text)) <= ids, address
+        for target, anchor in re.findall(r'href="(/api/docs/[^"#?]*)#([^"]+)"', text):
+            assert f' id="{anchor}"' in (pages.get(target) or client.get(target).content.decode()), (address, anchor)
+        assert not [link for link in re.findall(r'href="([^"]+\.(?:md|py)(?:#[^"]*)?)"', text)
+                    if not link.startswith(("/api/docs/", "http"))], address
+
+
+@pytest.mark.parametrize("path", ["snowball_site/settings.py", "../etc/passwd", "docs/../manage.py", "games/views.py",
+                                  "docs/nothing.md", "pyproject.toml"])
+def test_only_the_documents_are_shown(path):
+    assert Client().get(f"/api/docs/{path}").status_code == 404
