@@ -3,10 +3,20 @@ from __future__ import annotations
 
 import uuid
 
+from django.test import Client
+
 from games import engines, selectors, services
-from games.models import Game
+from games.models import ApiToken, Game
 
 SLUG = "snowball-fight"
+
+
+def api_client(user=None) -> Client:
+    """A client of the JSON API: with a token of ``user``'s, or anonymous (a spectator)."""
+    if user is None:
+        return Client()
+    _, key = ApiToken.issue(user=user, name="bot")
+    return Client(HTTP_AUTHORIZATION=f"Token {key}")
 
 
 def started_game(host, *others, game_type: str = SLUG, options: dict | None = None, bots: int = 0,

@@ -9,17 +9,10 @@ from django.test import Client
 
 from games import selectors
 from games.selectors import review
-from games.models import ActionRecord, ApiToken, Game
-from tests.platform.helpers import play_to_end, started_game
+from games.models import ActionRecord, Game
+from tests.platform.helpers import api_client, play_to_end, started_game
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user=None) -> Client:
-    if user is None:
-        return Client()
-    _, key = ApiToken.issue(user=user, name="bot")
-    return Client(HTTP_AUTHORIZATION=f"Token {key}")
 
 
 def _act(client: Client, game_id: int, action: dict, action_id: str, version: int):
@@ -32,7 +25,7 @@ def drafting(make_user):
     """A two-player Snowball Fight in its draft: Ana has chosen a card, then chosen twice again."""
     ana, ben = make_user("Ana"), make_user("Ben")
     game = started_game(ana, ben)
-    clients = {"ana": _client(ana), "ben": _client(ben), "spectator": _client()}
+    clients = {"ana": api_client(ana), "ben": api_client(ben), "spectator": api_client()}
     before = {name: client.get(f"/api/games/{game.pk}/").json() for name, client in clients.items()}
     chooses = [a for a in before["ana"]["legal_actions"] if a["type"] == "choose"]
     assert len(chooses) >= 3

@@ -9,17 +9,10 @@ import pytest
 from django.test import Client
 
 from games import selectors
-from games.models import ActionRecord, ApiToken, Game
-from tests.platform.helpers import play_one, play_to_end, started_game
+from games.models import ActionRecord, Game
+from tests.platform.helpers import api_client, play_one, play_to_end, started_game
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user=None) -> Client:
-    if user is None:
-        return Client()
-    _, key = ApiToken.issue(user=user, name="bot")
-    return Client(HTTP_AUTHORIZATION=f"Token {key}")
 
 
 def _finished(make_user, game_type: str = "snowball-fight"):
@@ -36,7 +29,7 @@ def test_in_play_everyone_sees_the_commitment_and_no_one_the_seed_or_salt(make_u
     ana, ben = make_user("Ana"), make_user("Ben")
     game = started_game(ana, ben)
     for who in (ana, ben, None):
-        client = _client(who)
+        client = api_client(who)
         view = client.get(f"/api/games/{game.pk}/").json()
         assert view["dice"] == {"commitment": game.seed_commitment, "seed": None, "salt": None}
         review = client.get(f"/api/games/{game.pk}/review/")
@@ -55,10 +48,10 @@ def test_in_play_everyone_sees_the_commitment_and_no_one_the_seed_or_salt(make_u
 def test_in_play_a_review_shows_only_what_a_spectator_saw(make_user):
     ana, ben = make_user("Ana"), make_user("Ben")
     game = started_game(ana, ben)
-    answer = _client(ana).get(f"/api/games/{game.pk}/review/?seat=0")
+    answer = api_client(ana).get(f"/api/games/{game.pk}/review/?seat=0")
     assert answer.status_code == 403
     assert "spectator" in answer.json()["error"]["message"]
-    latest = _client(ana).get(f"/api/games/{game.pk}/review/").json()
+    latest = api_client(ana).get(f"/api/games/{game.pk}/review/").json()
     assert latest["seat"] is None and latest["version"] == game.version
     assert latest["view"] == selectors.viewer_payload(game, None)["view"]
     assert latest["view"] != selectors.viewer_payload(game, 0)["view"]
@@ -71,13 +64,13 @@ def test_in_play_a_review_does_not_say_who_took_a_step_and_after_the_end_it_does
     assert play_one(game.pk, {0: ana})
     step = selectors.get_game(game.pk).log_length
     for who in (ben, None):
-        answer = _client(who).get(f"/api/games/{game.pk}/review/?step={step}").json()
+        answer = api_client(who).get(f"/api/games/{game.pk}/review/?step={step}").json()
         assert answer["actor"] is None and answer["source"] is None
     page = Client()
     page.force_login(ben)
     assert not re.search(rf"Step {step} · ", page.get(f"/games/{game.pk}/review/?step={step}").content.decode())
     play_to_end(game.pk, {0: ana, 1: ben})
-    answer = _client(ben).get(f"/api/games/{game.pk}/review/?step={step}").json()
+    answer = api_client(ben).get(f"/api/games/{game.pk}/review/?step={step}").json()
     assert answer["actor"] == 0 and answer["source"] == "player"
     assert re.search(rf"Step {step} · <a [^>]*>Ana</a>", page.get(f"/games/{game.pk}/review/?step={step}").content.decode())
 
@@ -85,12 +78,12 @@ def test_in_play_a_review_does_not_say_who_took_a_step_and_after_the_end_it_does
 def test_after_the_end_the_seed_is_published_and_the_game_verifies(make_user):
     ana, game = _finished(make_user)
     for who in (ana, None):
-        answer = _client(who).get(f"/api/games/{game.pk}/verify/").json()
+        answer = api_client(who).get(f"/api/games/{game.pk}/verify/").json()
         assert answer["match"] is True and all(answer["checks"].values())
         assert answer["seed"] == game.seed and answer["salt"] == game.seed_salt
         assert hashlib.sha256(f"{answer['seed']}:{answer['salt']}".encode()).hexdigest() == answer["commitment"]
         assert answer["actions"] == game.log_length and answer["outcome"] == game.outcome
-        assert _client(who).get(f"/api/games/{game.pk}/").json()["dice"]["seed"] == game.seed
+        assert api_client(who).get(f"/api/games/{game.pk}/").json()["dice"]["seed"] == game.seed
 
 
 def test_a_game_whose_log_was_changed_does_not_verify(make_user):
@@ -102,14 +95,14 @@ def test_a_game_whose_log_was_changed_does_not_verify(make_user):
     ActionRecord.objects.filter(pk=record.pk).update(action=others[0])
     try:
         game = Game.objects.get(pk=game.pk)
-        answer = _client().get(f"/api/games/{game.pk}/verify/").json()
+        answer = api_client().get(f"/api/games/{game.pk}/verify/").json()
         assert answer["match"] is False
         html = Client().get(f"/games/{game.pk}/review/").content.decode()
         assert 'class="mismatch"' in html
     finally:
         ActionRecord.objects.filter(pk=record.pk).update(action=original)
         Game.objects.filter(pk=game.pk).update(version=game.version + 1)  # a new replay for the new log
-    assert _client().get(f"/api/games/{game.pk}/verify/").json()["match"] is True
+    assert api_client().get(f"/api/games/{game.pk}/verify/").json()["match"] is True
 
 
 def _other_actions(game: Game, record: ActionRecord) -> list[dict]:
@@ -124,7 +117,7 @@ def _other_actions(game: Game, record: ActionRecord) -> list[dict]:
 
 def test_after_the_end_each_seat_sees_its_own_hidden_cards_at_every_step(make_user):
     ana, game = _finished(make_user)
-    client = _client()
+    client = api_client()
     summary = client.get(f"/api/games/{game.pk}/review/").json()
     assert summary["step"] == summary["steps"] - 1 and summary["marks"]["turns"][0] == 0
     middle = summary["marks"]["reveals"][0] - 1
@@ -143,7 +136,7 @@ def test_after_the_end_each_seat_sees_its_own_hidden_cards_at_every_step(make_us
 ])
 def test_a_bad_step_or_seat_is_a_clear_error(make_user, query, says):
     _, game = _finished(make_user)
-    answer = _client().get(f"/api/games/{game.pk}/review/?{query}")
+    answer = api_client().get(f"/api/games/{game.pk}/review/?{query}")
     assert answer.status_code == 400, answer.content
     assert says in answer.json()["error"]["message"]
 
@@ -151,9 +144,9 @@ def test_a_bad_step_or_seat_is_a_clear_error(make_user, query, says):
 def test_a_private_game_is_reviewed_only_by_those_who_may_watch_it(make_user):
     ana = make_user("Ana")
     game = play_to_end(started_game(ana, bots=1, is_public=False).pk, {0: ana})
-    assert _client().get(f"/api/games/{game.pk}/review/").status_code == 404
-    assert _client().get(f"/api/games/{game.pk}/verify/").status_code == 404
-    assert _client(ana).get(f"/api/games/{game.pk}/verify/").json()["match"] is True
+    assert api_client().get(f"/api/games/{game.pk}/review/").status_code == 404
+    assert api_client().get(f"/api/games/{game.pk}/verify/").status_code == 404
+    assert api_client(ana).get(f"/api/games/{game.pk}/verify/").json()["match"] is True
     assert game.pk not in [g.pk for g in selectors.recently_finished_games()]
     assert [g.pk for g in selectors.finished_games_of(ana)] == [game.pk]
 
@@ -207,14 +200,14 @@ def test_each_game_draws_its_review_with_its_own_board_at_every_kind_of_step(mak
     ana, game = _finished(make_user, game_type)
     page = Client()
     page.force_login(ana)
-    steps = _client().get(f"/api/games/{game.pk}/review/").json()["steps"]
+    steps = api_client().get(f"/api/games/{game.pk}/review/").json()["steps"]
     for step in sorted({0, 1, steps // 2, steps - 1}):
         for seat in ("", "0", "1"):
             answer = page.get(f"/games/{game.pk}/review/?step={step}&seat={seat}")
             assert answer.status_code == 200, (step, seat)
             html = answer.content.decode()
             assert f'data-step="{step}"' in html and 'class="board-wrap review-board" inert' in html
-            turn = _client().get(f"/api/games/{game.pk}/review/?step={step}").json()["turn"]
+            turn = api_client().get(f"/api/games/{game.pk}/review/?step={step}").json()["turn"]
             assert re.search(rf' selected>turn {turn} \(step \d+\)</option>', html), (step, turn)
     assert 'class="verified"' in html and "Game over" in html
 
@@ -228,7 +221,7 @@ def test_a_game_ended_by_resigning_replays_to_its_result(make_user, game_type):
     services.resign(game_id=game.pk, user=ben)
     game = Game.objects.get(pk=game.pk)
     assert game.outcome["code"] == "resigned"
-    answer = _client(ana).get(f"/api/games/{game.pk}/verify/").json()
+    answer = api_client(ana).get(f"/api/games/{game.pk}/verify/").json()
     assert answer["match"] is True, answer["checks"]
     assert answer["replayed_outcome"] == game.outcome
     assert answer["log"][-1]["source"] == "resign"
@@ -239,7 +232,7 @@ def test_a_game_not_started_has_nothing_to_review(make_user):
 
     ana = make_user("Ana")
     game = services.create_game(creator=ana, game_type="snowball-fight")
-    answer = _client(ana).get(f"/api/games/{game.pk}/review/")
+    answer = api_client(ana).get(f"/api/games/{game.pk}/review/")
     assert answer.status_code == 409 and "not started" in answer.json()["error"]["message"]
     page = Client().get(f"/games/{game.pk}/review/?step=0")
     assert page.status_code == 302 and page["Location"] == f"/games/{game.pk}/review/"
@@ -257,14 +250,14 @@ def test_a_what_a_snowball_review_jumps_to_each_turns_initiative_and_names_each_
     while not any(event["type"] == "turn" for record in ActionRecord.objects.filter(game=game)
                   for event in record.events):
         assert play_one(game.pk, {0: ana})
-    answer = _client().get(f"/api/games/{game.pk}/review/").json()
+    answer = api_client().get(f"/api/games/{game.pk}/review/").json()
     marks = answer["marks"]
     assert marks["reveals"] and [r["step"] for r in marks["reveal_lines"]] == marks["reveals"]
     first = marks["reveal_lines"][0]
     assert first["text"].startswith("Turn 1 of 6. Activation rolls:")
-    step = _client().get(f"/api/games/{game.pk}/review/?step={first['step']}").json()
+    step = api_client().get(f"/api/games/{game.pk}/review/?step={first['step']}").json()
     assert first["text"] in [line["text"] for line in step["log"]] and step["turn"] == 1
     assert set(WAS.review_reveals) >= {"turn", "card"}
-    page = _client().get(f"/games/{game.pk}/review/?step=0").content.decode()
+    page = api_client().get(f"/games/{game.pk}/review/?step=0").content.decode()
     reveal_select = page.split('id="review-reveal"')[1].split("</select>")[0]
     assert f'<option value="{first["step"]}"' in reveal_select and "Turn 1 of 6" in reveal_select
