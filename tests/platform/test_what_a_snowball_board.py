@@ -13,7 +13,7 @@ import re
 
 import pytest
 from django.template.loader import render_to_string
-from hypothesis import assume, example, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from tests.depth import examples
 from shapely.geometry import Point, Polygon
@@ -136,7 +136,9 @@ def test_placing_draws_the_allowed_area_within_six_inches_of_the_teams_corners(d
     assert "placing Kids" in spectator
 
 
-@settings(max_examples=examples(150), deadline=None)
+# the drawn area (its bases and team-mates left out) is a part of the square the points come from:
+# some runs keep fewer than one point in five, which hypothesis would otherwise call an error
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(corner=st.integers(0, 1), dx=st.floats(0, 6.2), dy=st.floats(0, 6.2), placed=st.integers(0, 2))
 @example(corner=0, dx=1.2, dy=1.2, placed=1)  # on the drawn edge of Rudy's base, which the engine refuses
 def test_a_point_inside_the_drawn_set_up_area_is_one_the_engine_accepts(deploy_state, corner, dx, dy, placed):
