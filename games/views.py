@@ -11,10 +11,11 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseNotAllowed
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -194,13 +195,17 @@ def invite(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
     return redirect(_game_url(game))
 
 
+@csrf_exempt  # it changes nothing; any other method is answered in JSON, as under the rest of /api/
 def api_docs(request: HttpRequest, path: str = documents.API_DOCUMENT) -> HttpResponse:
     """The JSON API's document (docs/api.md) and the documents it links to, for whoever holds a
     token and not the repository: drawn as a page, or with ``?raw=1`` as the text it is
     written in."""
+    if request.method not in ("GET", "HEAD"):  # answered as every path under /api/ is: in JSON
+        return JsonResponse({"error": {"code": "method_not_allowed", "message": "use GET"}}, status=405)
     shown = documents.document(path)
     if shown is None:
-        raise Http404(f"{path} is no document this server shows")
+        return JsonResponse({"error": {"code": "not_found", "message": f"{path!r} is no document this server shows; "
+                                       "the API is described at /api/docs/"}}, status=404)
     if request.GET.get("raw") == "1" or shown.html is None:
         return HttpResponse(shown.source, content_type="text/plain; charset=utf-8")
     return render(request, "games/document.html", {"document": shown, "raw": f"{documents.address(path)}?raw=1"})

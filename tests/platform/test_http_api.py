@@ -223,4 +223,11 @@ def test_the_api_document_is_a_page_whose_every_link_leads_somewhere():
 @pytest.mark.parametrize("path", ["snowball_site/settings.py", "../etc/passwd", "docs/../manage.py", "games/views.py",
                                   "docs/nothing.md", "pyproject.toml"])
 def test_only_the_documents_are_shown(path):
-    assert Client().get(f"/api/docs/{path}").status_code == 404
+    answer = Client().get(f"/api/docs/{path}")
+    assert answer.status_code == 404 and answer.json()["error"]["code"] == "not_found"
+
+
+def test_the_documents_take_only_get_and_answer_other_methods_in_json():
+    for method in ("post", "put", "delete"):
+        answer = getattr(Client(enforce_csrf_checks=True), method)("/api/docs/")
+        assert answer.status_code == 405 and answer.json()["error"]["code"] == "method_not_allowed", method
