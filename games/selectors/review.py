@@ -118,7 +118,6 @@ def build_replay(game: Game) -> Replay:
     checkpoints = {0: state}
     error = None
     reveal_types = review_reveals(ruleset)
-    private_action = getattr(ruleset, "private_action", None)
     finished = game.status == Game.Status.FINISHED
     private = 0
     for record in records:
@@ -127,8 +126,7 @@ def build_replay(game: Game) -> Replay:
         except GameError as exc:
             error = f"action {record['seq']} no longer applies: {exc}"
             break
-        if (private_action is not None and record["source"] != ActionRecord.Source.RESIGN
-                and private_action(before, state, record["seat"], record["action"], record["events"])):
+        if _was_private(ruleset, before, state, record):
             private += 1  # the version a spectator was shown did not count it
             if not finished:
                 steps[-1] = replace(steps[-1], then=steps[-1].then + (record,))
@@ -152,7 +150,6 @@ def versions_told(game: Game) -> dict[int, int]:
     """Each logged action's version as its own seat counted it (``selectors.viewer_version``),
     by the action's ``seq``: what its ``ack`` said, replayed from the seed and the log."""
     ruleset = engines.get(game.game_type)
-    private_action = getattr(ruleset, "private_action", None)
     seats = list(Seat.objects.filter(game=game).select_related("user__profile").order_by("number"))
     state = ruleset.new_game(**game_arguments(game, seats))
     private = [0] * game.num_seats
@@ -160,11 +157,18 @@ def versions_told(game: Game) -> dict[int, int]:
     for record in ActionRecord.objects.filter(game=game).order_by("seq").values("seq", "seat", "source", "action",
                                                                              "events", "version"):
         before, state = state, _apply_logged(ruleset, state, record)
-        if (private_action is not None and record["source"] != ActionRecord.Source.RESIGN
-                and private_action(before, state, record["seat"], record["action"], record["events"])):
+        if _was_private(ruleset, before, state, record):
             private[record["seat"]] += 1
         told[record["seq"]] = record["version"] - sum(private) + private[record["seat"]]
     return told
+
+
+def _was_private(ruleset, before: dict[str, Any], after: dict[str, Any], record: dict[str, Any]) -> bool:
+    """Whether a logged action was private to its seat (``Ruleset.private_action``), as it was
+    judged when it was played; a resignation never is."""
+    private_action = getattr(ruleset, "private_action", None)
+    return (private_action is not None and record["source"] != ActionRecord.Source.RESIGN
+            and private_action(before, after, record["seat"], record["action"], record["events"]))
 
 
 def review_reveals(ruleset) -> set[str]:
