@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from typing import Callable
 from weakref import WeakKeyDictionary
 
 import orjson
@@ -200,27 +201,28 @@ def _loads(value):
 
 def _flat_insert_params(connection, records: list[ActionRecord]) -> list:
     """The parameters of ``records``' rows, one row after another."""
-    preps = _preps(connection, _insert_fields())
+    preps = _preps(connection, "insert", _insert_fields)
     return [prep(field.pre_save(record, add=True)) for record in records for field, prep in preps]
 
 
 def _update_params(connection, game: Game, columns: list[str]) -> list:
-    preps = _preps(connection, tuple(Game._meta.get_field(name) for name in sorted(columns)))
+    names = tuple(sorted(columns))
+    preps = _preps(connection, names, lambda: tuple(Game._meta.get_field(name) for name in names))
     return [prep(field.pre_save(game, add=False)) for field, prep in preps]
 
 
 _PREPS: WeakKeyDictionary = WeakKeyDictionary()
 
 
-def _preps(connection, fields) -> list:
-    """Per field, what turns its value into the statement's parameter on this connection."""
+def _preps(connection, key: str | tuple[str, ...], fields: Callable[[], tuple]) -> list:
+    """Per field, what turns its value into the statement's parameter on this connection: for
+    the insert (``key`` "insert") or the update of the named columns, worked out once."""
     per_connection = _PREPS.get(connection)
     if per_connection is None:
         per_connection = _PREPS[connection] = {}
-    key = tuple(fields)
     preps = per_connection.get(key)
     if preps is None:
-        preps = per_connection[key] = [(field, _prep_of(connection, field)) for field in fields]
+        preps = per_connection[key] = [(field, _prep_of(connection, field)) for field in fields()]
     return preps
 
 

@@ -148,7 +148,15 @@ class GameSnapshot:
     def _player_of(self, user) -> dict[str, Any] | None:
         if user is None or not user.is_authenticated:
             return None
-        return next((p for p in self.players if p["user_id"] == user.pk), None)
+        return self._players_by_user.get(user.pk)
+
+    @cached_property
+    def _players_by_user(self) -> dict[int, dict[str, Any]]:
+        """Each seated user's player, found for every socket of every version: its first seat."""
+        by_user: dict[int, dict[str, Any]] = {}
+        for player in self.players:
+            by_user.setdefault(player["user_id"], player)
+        return by_user
 
 
 @dataclass(frozen=True)
