@@ -119,21 +119,30 @@ FLOOD_COOLDOWN = FloodCooldown()
 
 
 def who_connects(scope: dict[str, Any]) -> str:
-    """What a socket presented: its API token (header or query), else its session, else its address."""
+    """What a socket presented: its API token (header or query), else its session, else its address.
+    A token is named by its key as the socket's authentication reads it, however the header
+    writes it ("Token", "Bearer", any case, any spaces), so one token is one flooder."""
     cookie = b""
+    header: str | None = None
     for name, value in scope.get("headers", []):
-        if name == b"authorization":
-            return "token:" + hashlib.blake2b(value, digest_size=16).hexdigest()
-        if name == b"cookie":
+        if name == b"authorization" and header is None:
+            header = value.decode("latin1")
+        elif name == b"cookie":
             cookie = value
+    if header is not None:
+        key = token_from_header(header)
+        return "token:" + _hashed(f"key {key}" if key is not None else f"header {header}")
     query = parse_qs(scope.get("query_string", b"").decode("latin1"))
     if query.get("token"):
-        return "token:" + hashlib.blake2b(b"Token " + query["token"][0].encode("utf-8", "replace"),
-                                          digest_size=16).hexdigest()
+        return "token:" + _hashed(f"key {query['token'][0]}")
     session = parse_cookie(cookie.decode("latin1")).get(settings.SESSION_COOKIE_NAME) if cookie else None
     if session:
-        return "session:" + hashlib.blake2b(session.encode("utf-8", "replace"), digest_size=16).hexdigest()
+        return "session:" + _hashed(session)
     return "address:" + client_address(scope)
+
+
+def _hashed(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "replace"), digest_size=16).hexdigest()
 
 
 def refuse_flooders(application):

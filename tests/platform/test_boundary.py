@@ -5,9 +5,12 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import string
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
@@ -451,6 +454,9 @@ async def test_a_flooders_next_sockets_are_closed_at_once_until_its_cooldown_end
     again = socket(path, key=key)
     connected, _ = await again.connect(timeout=5)
     assert connected and await again.receive_output(timeout=5) == {"type": "websocket.close", "code": 4008}
+    reworded = socket(path, headers=[*LOCAL, (b"authorization", f"bearer   {key} ".encode())])  # the same token
+    connected, _ = await reworded.connect(timeout=5)
+    assert connected and await reworded.receive_output(timeout=5) == {"type": "websocket.close", "code": 4008}
     spectator = socket(path)
     await _opened(spectator)
 
@@ -464,6 +470,29 @@ async def test_a_flooders_next_sockets_are_closed_at_once_until_its_cooldown_end
     assert (await _opened(later))["type"] == "view"
     for comm in (spectator, later):
         await comm.disconnect()
+
+
+TOKEN_KEYS = st.text(alphabet=string.ascii_letters + string.digits + "-_", min_size=1, max_size=48)
+
+
+@given(key=TOKEN_KEYS, other=TOKEN_KEYS, scheme=st.sampled_from(["Token", "Bearer"]), data=st.data())
+def test_one_token_is_one_flooder_however_its_socket_presents_it(key, other, scheme, data):
+    """The cooldown is the token's: its header in any case and spacing, or ``?token=``, is the
+    same flooder; another token is another."""
+    written = data.draw(st.sampled_from([scheme, scheme.lower(), scheme.upper()]))
+    spaces = data.draw(st.sampled_from([" ", "  ", " \t"]))
+    header = f"{written}{spaces}{key}{data.draw(st.sampled_from(['', ' ', '  ']))}"
+
+    def who(*, header: str | None = None, query: str = "") -> str:
+        scope = {"headers": [*LOCAL, *([(b"authorization", header.encode())] if header is not None else [])],
+                 "query_string": query.encode(), "client": ["10.0.0.1", 4000]}
+        return consumers.who_connects(scope)
+
+    named = who(header=header)
+    assert named == who(header=f"Token {key}") == who(query=f"token={key}")
+    assert named.startswith("token:")
+    if other != key:
+        assert named != who(header=f"Token {other}") and named != who(query=f"token={other}")
 
 
 def test_a_socket_that_comes_during_a_ban_starts_it_again_and_one_that_waits_it_out_is_let_in():
