@@ -93,6 +93,13 @@ def test_names_in_any_script_with_emoji_or_brackets_are_kept_as_written(name):
     assert Profile.objects.get().display_name == name
 
 
+@pytest.mark.parametrize("space", ["\n", "\t", "\r\n", "\x0b", "\x85", "\u2028", "  ", "\u3000"])
+def test_white_space_of_any_kind_in_a_name_is_one_space_as_the_api_document_says(space):
+    visitor = Client()
+    visitor.post("/guest/", {"display_name": f"{space}Ana{space}Ben{space}"})
+    assert Profile.objects.get().display_name == "Ana Ben"
+
+
 @pytest.mark.parametrize("name", ["{p1}", "{p0}'s Kid", "Cy\u202eXY", "An\u200ba", "Bo\x07", "<b>Bo</b>"])
 def test_a_kid_named_like_a_place_for_a_name_or_turning_text_is_refused_naming_the_kid(make_user, name):
     ana = make_user("Ana")
