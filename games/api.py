@@ -34,11 +34,13 @@ def api_view(methods: set[str], *, login: bool = True, body: inputs.Shape | None
     """Authenticate, check the method and CSRF when on a session, clean the body against its
     declared ``body`` shape (games/inputs.py), and map errors to JSON answers."""
 
+    allowed = methods | {"HEAD"} if "GET" in methods else methods  # HEAD is GET without the body
+
     def decorate(view: Callable) -> Callable:
         @csrf_exempt
         @functools.wraps(view)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
-            if request.method not in methods:
+            if request.method not in allowed:
                 return _error("method_not_allowed", f"use {' or '.join(sorted(methods))}", 405)
             try:
                 return _answer(request, view, args, kwargs)
@@ -153,7 +155,7 @@ def game_types(request: HttpRequest, body: dict) -> JsonResponse:
 @api_view({"GET", "POST"}, login=False, body=inputs.NEW_GAME_BODY)
 def games(request: HttpRequest, body: dict) -> JsonResponse:
     """GET lists open and live public games (``?mine=1``: yours); POST creates one."""
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         query = inputs.GAMES_QUERY.clean({name: request.GET[name] for name in inputs.GAMES_QUERY.fields
                                           if name in request.GET})
         if query["mine"] == "1":

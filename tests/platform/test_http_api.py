@@ -231,3 +231,32 @@ def test_the_documents_take_only_get_and_answer_other_methods_in_json():
     for method in ("post", "put", "delete"):
         answer = getattr(Client(enforce_csrf_checks=True), method)("/api/docs/")
         assert answer.status_code == 405 and answer.json()["error"]["code"] == "method_not_allowed", method
+
+
+def _filled(route: str, *, game_id: int, username: str) -> str:
+    """A route of the URL conf with its parameters filled as a client would fill them."""
+    values = {"game_id": str(game_id), "username": username, "slug": "snowball-fight", "game_type": "snowball-fight"}
+    return "/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda m: values.get(m.group(1), "x"), route)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_head_is_answered_wherever_get_is_with_the_same_status_and_no_body(make_user):
+    """Monitors and caches ask HEAD: every page and endpoint that answers GET answers it alike."""
+    from tests.platform.helpers import started_game
+    from tests.platform.test_fuzz import ROUTES
+
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, ben)
+    _, key = ApiToken.issue(user=ana, name="head")
+    username = ana.username
+    checked = 0
+    for route in ROUTES:
+        if "logout" in route or "invite" in route:
+            continue
+        path = _filled(route, game_id=game.pk, username=username)
+        for client in (Client(), Client(HTTP_AUTHORIZATION=f"Token {key}")):
+            got, head = client.get(path), client.head(path)
+            assert head.status_code == got.status_code, (path, got.status_code, head.status_code)
+            assert head.content == b""
+            checked += got.status_code == 200
+    assert checked >= 20
