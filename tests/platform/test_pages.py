@@ -133,3 +133,11 @@ def _default_options() -> dict[str, str]:
         else:
             data[f"opt_{option.name}"] = option.default
     return data
+
+
+def test_a_page_that_is_not_there_says_why_in_the_sites_own_page_with_a_way_back():
+    answer = Client().get("/games/987654/")
+    page = answer.content.decode()
+    assert answer.status_code == 404
+    assert "No such game, or it is private." in page and 'href="/"' in page and "topbar" in page
+    assert "URLconf" not in page
