@@ -958,8 +958,12 @@ class LobbyConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWebsoc
 
 
 class NowhereConsumer(AsyncWebsocketConsumer):
-    """A socket to a path that is no game's (``/ws/api/games/abc/``): accepted and closed with 4004."""
+    """A socket to a path that is no game's (``/ws/api/games/abc/``): accepted, told ``not_found``
+    as a socket to no game is, and closed with 4004."""
 
     async def connect(self) -> None:
         await self.accept()
+        await self.send(text_data=jsontext.dumps({
+            "type": "error", "code": "not_found", "version": 0,
+            "message": f"there is no socket at {self.scope.get('path', '')!r}: a game's is /ws/api/games/<id>/"}))
         await self.close(code=CLOSE_NOT_FOUND)

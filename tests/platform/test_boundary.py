@@ -152,13 +152,18 @@ def test_an_anonymous_http_action_is_told_to_authenticate_not_csrf(make_user):
 @pytest.mark.parametrize("path", ["/ws/api/games/999999/", "/ws/games/999999/", "/ws/api/games/99999999999999999999999/",
                                   "/ws/api/games/abc/", "/ws/nowhere/"])
 async def test_a_socket_to_no_game_is_accepted_then_closed_with_4004(path):
+    """Told why first, on the JSON socket and at any other path: ``not_found``, then 4004."""
     comm = socket(path)
     connected, _ = await comm.connect(timeout=5)
     assert connected
-    out = await comm.receive_output(timeout=5)
-    while out["type"] != "websocket.close":
+    if path.startswith("/ws/games/"):  # the page's socket says it in HTML
         out = await comm.receive_output(timeout=5)
-    assert out["code"] == 4004
+        assert 'data-code="not_found"' in out["text"]
+        assert (await comm.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4004}
+        return
+    frames, code = await frames_until_close(comm)
+    assert code == 4004
+    assert [(f["type"], f["code"], f["version"]) for f in frames] == [("error", "not_found", 0)]
 
 
 @pytest.mark.parametrize(("origin", "host", "scheme", "allowed"), [

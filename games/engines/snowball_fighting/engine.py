@@ -231,7 +231,7 @@ def orders_description(state: State, seat: int) -> Action:
         "ready": "optional: true to mark them ready at once",
         "first_segment": O.first_segment(state, seat),
         "start": start["hex"], "ss": start["ss"], "dd": start["dd"],
-        "mf_per_segment": MF_PER_SEGMENT / 2,
+        "mf_per_segment": MF_PER_SEGMENT // 2,
     }
     if F.is_fogbound(state):
         return {**common, **_fog_orders_description(state, seat, garden)}
