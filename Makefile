@@ -45,27 +45,29 @@ test: install redis
 # Snowball!'s alone takes ten minutes or more) and each property test tries its full count.
 test-full-games: install redis
 	SNOWBALL_FULL_GAME_FLOWS=1 SNOWBALL_TEST_DEPTH=1 $(PY) -m pytest -q $(if $(filter-out 1,$(TEST_WORKERS)),-n $(TEST_WORKERS)) $(PYTEST_ARGS)
+	SNOWBALL_TEST_DEPTH=1 SNOWBALL_TEST_WORKERS=$(TEST_WORKERS) $(PY) -m tests.on_postgres
 
+# The reference runs of docs/performance.md (bench/README.md); BENCH_ARGS=... adds to a run's flags.
 bench-engines: install
-	$(PY) -m bench.engines
+	$(PY) -m bench.engines --cpu --runs 3 $(BENCH_ARGS)
 
 bench-live: install
-	$(PY) -m bench.live --mode memory --games 250 --rate 300 --duration 60 --channels-floor
+	$(PY) -m bench.live --mode memory --games 250 --rate 300 --duration 60 --channels-floor $(BENCH_ARGS)
 
 bench-live-redis: install
-	$(PY) -m bench.live --mode redis --workers 2 --games 250 --rate 300 --duration 60 --channels-floor
+	$(PY) -m bench.live --mode redis --workers 2 --games 250 --rate 300 --duration 60 --channels-floor $(BENCH_ARGS)
 
 bench-mix: install
-	$(PY) -m bench.live --mode memory --mix --games 60 --rate 24 --duration 30 --channels-floor --out bench/results/live-memory-mix.json
+	$(PY) -m bench.live --mode memory --mix --games 60 --rate 24 --duration 30 --channels-floor --out bench/results/live-memory-mix.json $(BENCH_ARGS)
 
 bench-each-table: install
-	$(PY) -m bench.live --mode memory --each-table --games 12 --rate 6 --duration 20 --warmup 5 --out bench/results/live-memory-each-table.json
+	$(PY) -m bench.live --mode memory --each-table --games 12 --rate 6 --duration 20 --warmup 5 --out bench/results/live-memory-each-table.json $(BENCH_ARGS)
 
 bench-step: install
-	$(PY) -m bench.step --mode memory
+	$(PY) -m bench.step --mode memory $(BENCH_ARGS)
 
 bench-submit: install
-	$(PY) -m bench.submit
+	$(PY) -m bench.submit $(BENCH_ARGS)
 
 # Reliability probes against two workers behind nginx (docker/run_local_cluster.sh) on a
 # Redis and a PostgreSQL of their own: docs/reliability.md. PROBE_ARGS=--save keeps the result.

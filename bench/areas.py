@@ -94,7 +94,7 @@ def compare(base: ModuleType, now: ModuleType, moves: list[tuple[Any, ...]], rou
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.areas", description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", required=True, help="a git revision whose geometry.py to compare with")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=5)

@@ -29,7 +29,7 @@ def _setup() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(prog="python -m bench.boards", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game-type", default="what-a-snowball", help="a shape of bench/tables.py")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--steps", type=int, nargs="+", default=[20, 150],

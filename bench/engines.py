@@ -556,7 +556,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=20251224)
     parser.add_argument("--cpu", action="store_true",
                         help="time with the process's CPU clock instead of the wall clock (steadier on a busy machine)")
-    parser.add_argument("--out", help="JSON result file (default bench/results/engines-<time>.json)")
+    parser.add_argument("--out", help="JSON result file (default bench/results/engines.json, written over)")
     args = parser.parse_args(argv)
 
     info = machine()

@@ -58,7 +58,7 @@ def api_view(methods: set[str], *, login: bool = True, body: inputs.Shape | None
             header = request.headers.get("Authorization")
             key = token_from_header(header)
             if header is not None and key is None:
-                return _error("bad_token", "the Authorization header must be \"Token <key>\"", 401)
+                return _error("bad_token", "the Authorization header must be \"Token <key>\" (or \"Bearer <key>\")", 401)
             if key is not None:
                 if session_only:
                     return _error("session_required", "an API token cannot do this; sign in on the site", 403)

@@ -865,7 +865,7 @@ class GameApiConsumer(BaseGameConsumer):
                        if name == b"authorization"), None)
         key = token_from_header(header)
         if header is not None and key is None:
-            raise inputs.InputError('the Authorization header must be "Token <key>"', field="Authorization")
+            raise inputs.InputError('the Authorization header must be "Token <key>" (or "Bearer <key>")', field="Authorization")
         if key is None:
             key = query.get("token")
         if not key:
