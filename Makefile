@@ -27,8 +27,7 @@ run: migrate
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	@test -s .secret_key || $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > .secret_key
 	@echo "Snowball is up: open http://$(HOST):$(PORT)/ (Ctrl-C to stop)"
-	HOST=$(HOST) PORT=$(PORT) DJANGO_DEBUG=$${DJANGO_DEBUG:-0} DJANGO_SECRET_KEY=$${DJANGO_SECRET_KEY:-$$(cat .secret_key)} \
-	  $(VENV)/bin/daphne -b $(HOST) -p $(PORT) snowball_site.asgi:application
+	HOST=$(HOST) PORT=$(PORT) DJANGO_DEBUG=$${DJANGO_DEBUG:-0} DJANGO_SECRET_KEY=$${DJANGO_SECRET_KEY:-$$(cat .secret_key)} $(VENV)/bin/daphne -b $(HOST) -p $(PORT) snowball_site.asgi:application
 
 # Starts a throwaway Redis on 6379 if none answers and redis-server is installed.
 redis:
