@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engines.snowball_fighting import garden as G
-from games.engines.snowball_fighting.garden import GARDEN, KITCHEN, hex_distance, parse_ref
+from games.engines.snowball_fighting.garden import FOGBOUND, GARDEN, KITCHEN, hex_distance, parse_ref
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
 HEXES = st.sampled_from(GARDEN.hexes)
@@ -149,3 +149,18 @@ def test_cheapest_route_uses_the_path_and_reaches_the_kitchen():
     route = GARDEN.cheapest_route("A11", KITCHEN)
     assert route[-2:] == ["W11", KITCHEN] and route[0] == "C11"
     assert GARDEN.route_cost("A11", route) == 11 * 1 + 2
+
+
+@pytest.mark.parametrize("garden", [GARDEN, FOGBOUND], ids=["garden", "fogbound"])
+def test_a_move_that_enters_the_kitchen_ends_there(garden):
+    """No route passes through the house: every route the engine offers or plans from any hex ends
+    at the kitchen if it enters it, and a route written through it is refused, naming the step."""
+    for start in [*garden.hexes, KITCHEN]:
+        for _, route in garden.cheapest_routes(start).values():
+            assert KITCHEN not in route[:-1], (start, route)
+    door = garden.kitchen_doors[0]
+    outside = next(h for h in garden.neighbours(door) if h != KITCHEN)
+    assert garden.route_problem(outside, [door, KITCHEN]) is None
+    assert garden.route_problem(KITCHEN, [door, outside]) is None
+    problem = garden.route_problem(outside, [door, KITCHEN, garden.kitchen_doors[-1]])
+    assert problem is not None and "step 3" in problem and "kitchen" in problem

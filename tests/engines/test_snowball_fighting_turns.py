@@ -8,6 +8,7 @@ import pytest
 from games.engines.base import BadAction, IllegalAction, NotYourTurn
 from games.engines.snowball_fighting import RULESET as R
 from games.engines.snowball_fighting import rules as RU
+from games.engines.snowball_fighting.garden import KITCHEN
 from tests.engines.test_snowball_fighting_helpers import STAND, arena, dice, mods, put, rolls_of, started, turn  # noqa: F401
 
 RATTLE = {"type": "rattlesnake", "target": 1}
@@ -513,3 +514,31 @@ def test_a_condition_about_a_seat_must_name_another_seat():
         turn(s, {0: [STAND, STAND, cond]})
     with pytest.raises(BadAction, match="a condition is"):
         turn(s, {0: [STAND, STAND, {"type": "conditional", "cases": [{"when": {"if": "raining"}, "then": STAND}]}]})
+
+
+def test_a_turn_a_seat_is_not_asked_in_ends_its_run_of_nmrs():
+    """Book 11: "NMRing for the second consecutive turn". A seat drying all turn is not asked;
+    an NMR before that turn and one after it are not consecutive."""
+    s = arena({0: "A5", 1: "W1"})
+    s, _ = turn(s, {}, nmr=(1,))
+    s = put(s, 1, KITCHEN, status="drying", dry_until=s["clock"] + 3)
+    assert 1 not in R.to_act(s)
+    s, _ = turn(s, {})
+    assert 1 in R.to_act(s)
+    s, _ = turn(s, {}, nmr=(1,))
+    assert s["combatants"][1]["status"] == "fighting" and s["combatants"][1]["nmr_streak"] == 1
+
+
+def test_a_slip_to_zero_hp_at_the_kitchen_door_dries_in_the_kitchen_and_comes_back(dice):
+    """Rule 14 and book 9: a full-tilt move into the kitchen that slips to 0 HP has no run left
+    to make: the three segments of drying start at once, then the combatant is back at W11."""
+    s = put(arena({0: "V8", 1: "A1"}, rule14=True), 0, "V8", hp=2)
+    dice([5])
+    s, events = turn(s, {0: [STAND, {"type": "move", "route": ["W9", "V10", "W11", KITCHEN]}, STAND]})
+    c = s["combatants"][0]
+    assert c["hex"] == KITCHEN and c["hp"] == 0 and c["status"] == "drying"
+    assert any(e["type"] == "knocked_out" for e in events)
+    for _ in range(2):
+        s, _ = turn(s, {})
+    c = s["combatants"][0]
+    assert c["status"] == "fighting" and c["hp"] == 10 and c["hex"] == "W11" and 0 in R.to_act(s)

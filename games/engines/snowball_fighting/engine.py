@@ -532,7 +532,7 @@ def _resolve_turn(s: State, events: list[Event]) -> None:
             else:
                 report["notes"].append({"seat": seat, "type": "nmr",
                                         "text": f"{c['name']} sent no orders and stands admiring the sky."})
-        elif asked:
+        else:  # orders sent, or a turn it was not asked in: the next NMR is not "in a row"
             c["nmr_streak"] = 0
     turn_log = {seat: {"hit": False, "hit_someone": False} for seat in range(n)}
     for k in range(1, O.SEGMENTS + 1):
@@ -1161,6 +1161,11 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
                        "and the next segment goes on getting up.", kind="disaster", seat=seat, cause=why)
     for seat, c in enumerate(cs):
         if c["hp"] == 0 and c["status"] == FIGHTING:
+            if c["hex"] == KITCHEN:  # fell in the kitchen (a slip at its door): no run, the socks dry at once
+                c["status"], c["dry_until"] = DRYING, g + DRYING_SEGMENTS
+                _line(seg, f"{c['name']} is down to 0 HP in the kitchen and starts drying their socks.",
+                      kind="knocked_out", seat=seat)
+                continue
             c["status"] = RUNNING
             _line(seg, f"{c['name']} is down to 0 HP and will run for the kitchen, immune on the way.",
                   kind="knocked_out", seat=seat)

@@ -7,7 +7,8 @@ A map is a :class:`HexMap` value built from map data (``GARDEN_DATA`` is a verba
 Hexes are named as the rule book names them: a row letter A..W (north to south) and a column
 1..13 (west to east), e.g. "K7". Columns are straight and flat-topped hexes step half a hex
 between letters, so a hex exists where the letter's index (A = 0) plus the column is odd.
-The kitchen is one more place, ``KITCHEN``, entered only through its door below W11.
+The kitchen is one more place, ``KITCHEN``, entered only through its door below W11 (Fogbound:
+its two doors); a move that enters it ends there, so no route passes through the house.
 """
 from __future__ import annotations
 
@@ -194,6 +195,9 @@ class HexMap:
                 return f"step {i + 1} of the route enters the shed ({self.shed}), which nobody can stand on"
             if not self.adjacent(here, step):
                 return f"step {i + 1} of the route, {step}, is not next to {here}"
+            if here == KITCHEN and i > 0:
+                return (f"step {i + 1} of the route, {step}, goes on from the kitchen: a move that enters the "
+                        "kitchen ends there (leave it with the next segment's move)")
             spent += self.step_cost(here, step)
             if spent > budget:
                 return (f"the route costs {mf(self.route_cost(start, route))} MF by {step}, "
@@ -220,7 +224,7 @@ class HexMap:
             cost, here = heapq.heappop(queue)
             if here == goal:
                 break
-            if cost > best[here]:
+            if cost > best[here] or (here == KITCHEN and here != start):  # a move that enters the kitchen ends there
                 continue
             for nxt in self._neighbours[here]:
                 if nxt == self.shed or (nxt in avoid and nxt != goal):

@@ -72,11 +72,14 @@ RULINGS = (
              "last; otherwise the one who spent fewer movement points gets it, a collector loses a "
              "tie, then chance decides; the loser stops one hex short."},
     {"id": "kitchen", "title": "The kitchen",
-     "text": "At 0 HP you run to the kitchen at 4 movement points a segment and cannot be hit. After "
-             "three segments drying your socks you come back out at W11 with 10 HP and two snowballs."},
+     "text": "At 0 HP you run to the kitchen at 4 movement points a segment and cannot be hit (brought "
+             "to 0 HP in the kitchen itself, you start drying at once). After three segments drying your "
+             "socks you come back out at W11 with 10 HP and two snowballs. A move that enters the kitchen "
+             "ends there: no route passes through the house, and snowballs carried in melt."},
     {"id": "no-orders", "title": "Missing orders",
      "text": "If you send no orders before the turn's deadline you stand still all turn (+10% to be "
-             "hit). Twice in a row, and you go to the kitchen for good."},
+             "hit). Twice in a row (two consecutive turns you were asked in), and you go to the kitchen "
+             "for good."},
     {"id": "press", "title": "Press",
      "text": "Press is the table talk: public, or private between two players."},
     {"id": "optional-rules", "title": "Optional rules",
