@@ -118,6 +118,18 @@ def test_baker_bounce_to_a_hex_moves_after_the_throws_and_not_onto_someone(dice)
     assert any("cannot bounce to B4" in e["text"] for e in events)
 
 
+def test_a_baker_bounce_whose_throw_is_held_does_not_bounce(dice):
+    """Book 5.5: "bounce one hex after throwing". Its target gone into the kitchen, the throw is
+    held and the snowball kept: the thrower stays where it stood."""
+    s = arena({0: "S11", 1: "W11"})
+    dice([])
+    s2, events = turn(s, {0: [{"type": "baker", "target": 1, "bounce": "R12"}, STAND, STAND],
+                          1: [{"type": "move", "route": ["KITCHEN"]}, STAND, STAND]})
+    assert any(e["type"] == "no_target" for e in events)
+    assert s2["combatants"][0]["hex"] == "S11" and s2["combatants"][0]["ss"] == s["combatants"][0]["ss"]
+    assert not any(e["type"] == "bounce" for e in events)
+
+
 def test_baker_bounce_must_be_to_a_neighbouring_hex():
     s = arena({0: "A5", 1: "E5"})
     with pytest.raises(IllegalAction, match="next to A5"):

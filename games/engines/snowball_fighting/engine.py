@@ -1023,6 +1023,7 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
                 continue
             if not spend(seat, throw, len(targets) if kind == "bolero" else None):
                 continue
+            plan["thrown"] = True  # a Baker Bounce bounces after throwing (book 5.5), not after a held throw
             for t in targets:
                 chance = aimed(cs[t]["hex"], _facts(s, t, plans[t], g),
                                nearest=kind == "rattlesnake" and order["target"] == "nearest")
@@ -1214,7 +1215,8 @@ def _bounce_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rn
     wanted: dict[str, list[int]] = defaultdict(list)
     for seat, plan in enumerate(plans):
         order = plan["order"]
-        if order["type"] != "baker" or order.get("bounce") == "spot" or cs[seat]["status"] != FIGHTING:
+        if (order["type"] != "baker" or order.get("bounce") == "spot" or cs[seat]["status"] != FIGHTING
+                or not plan.get("thrown")):
             continue
         if cs[seat]["hex"] == KITCHEN or not garden.adjacent(cs[seat]["hex"], order["bounce"]):
             continue
