@@ -316,10 +316,17 @@
     tickCountdowns();
     showYourTurn();
     var flash = document.getElementById("flash");
-    if (flash && flash.textContent.trim()) {
-      clearTimeout(afterUpdate.flashTimer);
-      afterUpdate.flashTimer = setTimeout(function () { flash.textContent = ""; flash.className = ""; }, 6000);
-    }
+    if (flash && flash.textContent.trim() && flash.dataset.shownAt === undefined) fadeFlash(flash);
+  }
+  // A refusal stays 6 s from when it came, however many redraws follow it (a game against
+  // computer players redraws every few seconds), then goes.
+  function fadeFlash(flash) {
+    var shownAt = String(Date.now());
+    flash.dataset.shownAt = shownAt;
+    setTimeout(function () {
+      var now = document.getElementById("flash");
+      if (now && now.dataset.shownAt === shownAt) { now.textContent = ""; now.className = ""; delete now.dataset.shownAt; }
+    }, 6000);
   }
   // A form marked data-keep keeps the boxes its player ticked when the page is redrawn for
   // someone else's move (the same data-keep key means the same question).
