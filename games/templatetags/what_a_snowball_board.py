@@ -684,7 +684,18 @@ def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | Non
         "kid_players": len(view.get("seat_team") or ()) != len(view.get("teams") or ()),
         "outcome_teams": (outcome or {}).get("teams", []),
         "winning_teams": (outcome or {}).get("winning_teams", []),
+        "verdict": _verdict(teams, (outcome or {}).get("winning_teams", [])),
     }
+
+
+def _verdict(teams: list[dict[str, Any]], winning: list[int]) -> str:
+    """The result's heading: "Red wins!", "Red and Blue share the victory!"."""
+    names = [t["name"] for t in teams if t["team"] in winning]
+    if not names:
+        return "Game over"
+    if len(names) == 1:
+        return f"{names[0]} wins!"
+    return f"{', '.join(names[:-1])} and {names[-1]} share the victory!"
 
 
 @register.filter

@@ -569,3 +569,13 @@ def test_the_terrain_a_board_keeps_labels_off_is_its_own_village_s_however_often
         render(state, seat)
     assert board._terrain_rows_of(view, size) == board._terrain_rows(view, size)
     assert board._terrain_rows_of(moved, size) == board._terrain_rows(moved, size) != board._terrain_rows(view, size)
+
+
+@pytest.mark.parametrize(("winning", "heading"), [([0], "wins!"), ([0, 1], "share the victory!"), ([], "Game over")])
+def test_the_result_heading_names_one_winner_or_the_teams_that_share_the_victory(winning, heading):
+    state = play_until(new(seed=3), lambda s: s["phase"] == "over", limit=6000)
+    state = {**state, "result": {**state["result"], "winning_teams": winning}}
+    names = [t["name"] for t in R.view(state, None)["teams"]]
+    title = re.search(r'<section class="was-panel was-over"[^>]*>\s*<h3>([^<]*)</h3>', render(state, 0)).group(1)
+    expected = {1: f"{names[0]} wins!", 2: f"{names[0]} and {names[1]} share the victory!", 0: "Game over"}
+    assert title == expected[len(winning)] and title.endswith(heading)
