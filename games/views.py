@@ -146,11 +146,17 @@ def review_page(request: HttpRequest, game_id: int) -> HttpResponse:
     """A game step by step (``?step``, ``?seat``), drawn by its own board, and the check of its dice."""
     game = _visible_game(request, game_id)
     query = {name: request.GET[name] for name in inputs.REVIEW_QUERY.fields if request.GET.get(name)}
-    if request.GET.get("seat") == "spectator":
+    as_spectator = request.GET.get("seat") == "spectator"
+    if as_spectator:
         query.pop("seat")
     try:
         query = inputs.REVIEW_QUERY.clean(query)
-        context = review_context(game, step=query["step"], seat=query["seat"], user=request.user)
+        seat = query["seat"]
+        own = selectors.seat_held(game, request.user) if game.status == Game.Status.FINISHED else None
+        if seat is None and not as_spectator and "seat" not in request.GET:
+            seat = own  # a player reviews a finished game through their own eyes first
+        context = review_context(game, step=query["step"], seat=seat, user=request.user)
+        context["seat_param"] = "" if seat is None and own is None else "spectator" if seat is None else str(seat)
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect(reverse("review" if request.GET else "game", args=[game.pk]))

@@ -173,6 +173,20 @@ def test_the_review_page_draws_each_step_without_buttons(make_user):
     assert page.get(f"/games/{game.pk}/review/?step=999999").status_code == 302
 
 
+def test_a_player_reviews_a_finished_game_through_their_own_eyes_until_they_choose_another(make_user):
+    ana, game = _finished(make_user)
+    page = Client()
+    page.force_login(ana)
+    html = page.get(f"/games/{game.pk}/review/?step=1").content.decode()
+    assert 'data-seat="0"' in html and re.search(r'<option value="0" selected>', html)
+    assert re.search(r'id="review-next"[^>]*href="[^"]*step=2&(amp;)?seat=0"', html)
+    html = page.get(f"/games/{game.pk}/review/?step=1&seat=spectator").content.decode()
+    assert 'data-seat=""' in html and re.search(r'<option value="spectator" selected>', html)
+    assert re.search(r'id="review-next"[^>]*href="[^"]*step=2&(amp;)?seat=spectator"', html)  # it stays a spectator's
+    html = Client().get(f"/games/{game.pk}/review/?step=1").content.decode()  # someone who did not play
+    assert 'data-seat=""' in html and re.search(r'id="review-next"[^>]*href="[^"]*step=2"', html)
+
+
 def test_the_documented_check_it_yourself_code_verifies_a_finished_game(make_user, monkeypatch, capsys):
     import io
     import re
