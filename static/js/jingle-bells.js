@@ -194,7 +194,7 @@
       if (el.matches(".jb-char-head")) el.setAttribute("aria-expanded", on ? "true" : "false");
     });
     $all("#jb-board .jb-char[data-char]").forEach(function (el) { el.classList.toggle("is-selected", el.dataset.char === ui.selected); });
-    if (sel && ctx.phase !== "return") {
+    if (sel && ctx.phase !== "return" && ctx.phase !== "over") {  // no reach to show once the game is over
       drawRings(sel);
       if (ctx.phase === "actions") {
         ctx.sight.forEach(function (l) {
@@ -437,6 +437,14 @@
     }
     feedback(quiet ? "" : "Click where " + a.character + " should go: anywhere inside the purple ring.", false);
     render();
+  }
+  // The ring to click in, brought into sight when it is not (on a phone the table is far above the buttons).
+  function showTheRing() {
+    var ring = $("#jb-board .jb-ring-move.is-active");
+    if (!ring) return;
+    var r = ring.getBoundingClientRect();
+    var seen = r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth;
+    if (!seen) ring.scrollIntoView({block: "center", inline: "center", behavior: "smooth"});
   }
   function stopMove() {
     ui.move = null;
@@ -833,6 +841,7 @@
     if ((el = t.closest("[data-jb-move]"))) {
       startMove(parseInt(el.dataset.jbMove, 10));
       if (evt.detail === 0) { var input = $("#jb-board [data-jb-moveedit] [data-jb-x]"); if (input) input.focus(); }  // keyboard: on to the position
+      else showTheRing();
       return;
     }
     if ((el = t.closest("[data-jb-move-cancel]"))) { stopMove(); feedback("", false); return; }

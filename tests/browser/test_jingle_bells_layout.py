@@ -59,3 +59,33 @@ def test_on_a_phone_the_table_is_drawn_readable_and_scrolls_sideways_from_your_o
     assert zoomed["page_width"] <= 390 and zoomed["scroll_room"] > 300, zoomed
     assert zoomed["scroll_left"] == (zoomed["scroll_room"] if seat == 1 else 0), zoomed
     assert whole["table_width"] <= whole["box_width"] and whole["scroll_room"] == 0 and pressed == "true", whole
+
+
+def test_on_a_phone_a_move_button_brings_the_ring_to_click_in_into_sight(browser):
+    """The Move buttons sit under the table on a phone, a screen or two below it: pressing one
+    scrolls the table back to the purple ring the player is told to click in."""
+    s = battle({"Paul": [1], "Bianca": [3, 5]}, {"Paul": [18.0, 15.0], "Bianca": [32.0, 15.0]})  # a 1 moves
+    page = page_for(browser, s, 0)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.evaluate("() => window.JingleBells.refresh()")
+    button = page.locator("#jb-board [data-jb-move]").first
+    button.scroll_into_view_if_needed()
+    assert page.locator("#jb-board .jb-ring-move").first.bounding_box()["y"] < 0  # the table is above the screen
+    button.click()
+    page.wait_for_function("""() => { const r = document.querySelector('#jb-board .jb-ring-move.is-active')
+                                                    .getBoundingClientRect();
+                                      return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; }""",
+                           timeout=3000)
+    page.close()
+
+
+@pytest.mark.parametrize(("phase", "rings"), [("actions", 1), ("over", 0)])
+def test_a_piece_picked_shows_its_reach_in_play_and_not_once_the_game_is_over(browser, phase, rings):
+    s = battle({"Paul": [1], "Bianca": [3, 5]}, {"Paul": [18.0, 15.0], "Bianca": [32.0, 15.0]})
+    s["phase"] = phase
+    page = page_for(browser, s, 0)
+    page.locator('#jb-table .jb-piece[data-id="Bianca"]').dispatch_event("click")
+    page.evaluate("() => window.JingleBells.refresh()")
+    count = page.locator('#jb-board circle.jb-ring-move[r="8.9"]').count()  # not the legend's icon
+    page.close()
+    assert count == rings
