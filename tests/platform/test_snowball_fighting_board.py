@@ -130,6 +130,18 @@ def test_own_orders_show_mf_and_hit_chances_to_their_owner():
     assert f"= {chance['adjusted']}%" in words
 
 
+@pytest.mark.parametrize(("target_at", "shown"), [("W7", "= 100%; a d100 of 01-05 always hits and 96-00 always misses, so 95%"),
+                                                   ("T8", "= 90%")])
+def test_a_chance_past_95_says_why_it_is_shown_as_95(target_at, shown):
+    """A throw whose modifiers add up past 95% is one in which 96-00 still misses: the sum and the
+    95% on the line above it are told apart, not left to contradict each other."""
+    s = setup_done(2, starts=(["W9"], ["S1"]))
+    s["combatants"][1]["hex"] = target_at
+    s, _ = R.apply(s, 0, {"type": "orders", "segments": [{"type": "rattlesnake", "target": 1}, None, None]})
+    math = text_of(re.search(r'<div class="sf-math">(.*?)</div>', render(s, 0), re.S).group(1))
+    assert math.endswith(shown), math
+
+
 def test_the_mf_shown_at_the_limit_of_a_segment():
     s = setup_done(2, starts=(["W9"], ["S1"]))
     s, _ = R.apply(s, 0, {"type": "orders", "segments": [{"type": "move", "route": ["U9", "S9", "Q9", "O9"]}, None, None]})
