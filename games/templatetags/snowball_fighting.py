@@ -738,3 +738,15 @@ def signed(value: Any) -> str:
     except (TypeError, ValueError):
         return str(value)
     return f"+{number}" if number > 0 else str(number)
+
+
+STAND_STILL_ALL_TURN = {"type": "orders", "segments": [{"type": "stand"}] * 3, "ready": True}
+
+
+@register.simple_tag
+def sf_stand_still_all_turn() -> str:
+    """The ``hx-vals`` of the button that stands still all turn and seals it: orders, not an NMR
+    (no +10% to be hit, and no second NMR in a row)."""
+    from games.templatetags.games_tags import ws_vals
+
+    return ws_vals(STAND_STILL_ALL_TURN)

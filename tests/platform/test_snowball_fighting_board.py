@@ -154,7 +154,8 @@ def test_the_mf_shown_at_the_limit_of_a_segment():
 
 def test_the_ready_button_sends_a_legal_action_once_orders_are_written():
     s = setup_done(2)
-    assert not WS_BUTTON.findall(render(s, 0))
+    nothing_written = [json.loads(json.loads(html.unescape(v))["action"]) for v in WS_BUTTON.findall(render(s, 0))]
+    assert nothing_written == [{"type": "orders", "segments": [{"type": "stand"}] * 3, "ready": True}]  # no Ready yet
     s, _ = R.apply(s, 0, {"type": "orders", "segments": [{"type": "stand"}, None, None]})
     sent = [json.loads(json.loads(html.unescape(v))["action"]) for v in WS_BUTTON.findall(render(s, 0))]
     assert sent == [{"type": "ready"}]
@@ -491,3 +492,19 @@ def test_names_of_combatants_drying_in_the_kitchen_cover_no_one_else_and_stay_in
         if names is SIX:  # names of ordinary length are written out whole
             assert cooks
             assert {labels[x][1] for x in cooks} == {SIX[x] for x in cooks}
+
+
+def test_a_player_with_nothing_written_can_stand_still_all_turn_without_an_nmr():
+    """The Ready button needs something written; standing still all turn is one button, sealed,
+    and counts as orders sent: no +10% to be hit, no step towards a second NMR in a row."""
+    s = setup_done(2, starts=(["W9"], ["S1"]))
+    page = render(s, 0)
+    button = re.search(r'<button[^>]*id="sf-stand-all"[^>]*hx-vals="([^"]*)"[^>]*>([^<]*)<', page)
+    assert button and button.group(2) == "Stand still all turn, sealed"
+    action = json.loads(json.loads(html.unescape(button.group(1)))["action"])
+    s, _ = R.apply(s, 0, action)
+    assert s["ready"][0] is True
+    s, _ = R.apply(s, 1, {"type": "orders", "segments": [{"type": "stand"}] * 3, "ready": True})
+    assert s["turn"] == 2 and s["combatants"][0]["nmr_streak"] == 0 and s["combatants"][0]["hex"] == "W9"
+    assert 'id="sf-stand-all"' not in render(R.apply(s, 0, {"type": "orders", "segments": [
+        {"type": "move", "route": ["V10"]}, None, None]})[0], 0)  # something written: Ready instead
