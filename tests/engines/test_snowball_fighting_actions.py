@@ -207,6 +207,24 @@ def test_conifer_storm_90_then_70_covers_the_conifer_and_its_neighbours(dice, fa
     assert s2["used"]["conifers"] == (["E3"] if falls else [])
 
 
+@pytest.mark.parametrize(("tealeaves", "credited"), [(0, 0), (1, 3)])
+def test_two_storms_that_bring_one_conifer_down_at_once_drop_its_snow_once(dice, tealeaves, credited):
+    """Book 5: a segment's actions are simultaneous. Storms at one conifer in one segment are all
+    thrown (neither is held for the other), the snow falls once, and its VPs go to the thrower
+    the tealeaves pick, whatever the seats' numbers."""
+    s = arena({0: "I3", 1: "E3", 2: "F4", 3: "C5"}, players=4)
+    dice([95, 60, 95, 60, tealeaves])
+    s2, events = turn(s, {0: [{"type": "storm", "conifer": "E3"}, STAND, STAND],
+                          3: [{"type": "storm", "conifer": "E3"}, STAND, STAND]})
+    assert [e["seat"] for e in events if e["type"] == "roll"] == [0, 3]  # both thrown, both hit
+    assert not any(e["type"] == "no_target" for e in events)
+    assert [c["hp"] for c in s2["combatants"]] == [10, 8, 9, 10]  # the snow fell once
+    assert [c["vp"] for c in s2["combatants"]] == [3 if credited == 0 else 0, 0, 0, 3 if credited == 3 else 0]
+    assert s2["used"]["conifers"] == ["E3"]
+    shared = next(e for e in events if e["type"] == "shared_fall")
+    assert shared["seats"] == [0, 3] and shared["seat"] == credited
+
+
 def test_a_conifer_can_be_stormed_only_once():
     s = arena({0: "I3", 1: "W13"})
     s["used"]["conifers"] = ["E3"]

@@ -965,6 +965,10 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
     n = s["players"]
     damage: list[tuple[int | None, int, int, bool, str]] = []  # thrower, victim, hp, scores VPs, cause
     big_hits: set[int] = set()
+    # a segment's throws are simultaneous (book 5): a conifer or roof side bare before them is held
+    # at, and snow brought down by two throwers falls once (``_snow_falls``)
+    bare_conifers, bare_sides = set(s["used"]["conifers"]), set(s["used"]["sides"])
+    falls: dict[tuple[str, str], list[int]] = {}
 
     def roll_for(seat: int, what: str, chance: dict[str, Any], **data: Any) -> bool:
         roll = rng.randint(1, 100)
@@ -1058,7 +1062,7 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
                 _line(seg, f"{c['name']} holds the Conifer Storm: no conifer there can be seen in the fog.",
                       kind="no_target", seat=seat)
                 continue
-            if conifer in s["used"]["conifers"]:
+            if conifer in bare_conifers:
                 _line(seg, f"{c['name']} holds the Conifer Storm: the conifer at {conifer} is already bare.",
                       kind="no_target", seat=seat)
                 continue
@@ -1071,26 +1075,20 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
             if not hit:
                 continue
             roll = rng.randint(1, 100)
-            falls = roll <= R.STORM_FALL_CHANCE
+            falls_now = roll <= R.STORM_FALL_CHANCE
             _line(seg, f"The snowball thumps the conifer at {conifer}: d100 {roll:02d} against "
-                       f"{R.STORM_FALL_CHANCE} for the snow to fall: " + ("it falls!" if falls else "it holds."),
-                  kind="storm_roll", seat=seat, roll=roll, needed=R.STORM_FALL_CHANCE, falls=falls, conifer=conifer)
-            if not falls:
-                continue
-            s["used"]["conifers"].append(conifer)
-            for t in range(n):
-                if _targetable(s, t):
-                    if cs[t]["hex"] == conifer:
-                        damage.append((seat, t, R.STORM_CONIFER_DAMAGE, True, "Conifer Storm"))
-                    elif cs[t]["hex"] in garden.conifer_surroundings(conifer):
-                        damage.append((seat, t, R.STORM_AROUND_DAMAGE, True, "Conifer Storm"))
+                       f"{R.STORM_FALL_CHANCE} for the snow to fall: " + ("it falls!" if falls_now else "it holds."),
+                  kind="storm_roll", seat=seat, roll=roll, needed=R.STORM_FALL_CHANCE, falls=falls_now,
+                  conifer=conifer)
+            if falls_now:
+                falls.setdefault(("conifer", conifer), []).append(seat)
         elif kind == "avalanche":
             side = order["side"]
             if not _sees_feature(s, seat, garden.shed):
                 _line(seg, f"{c['name']} holds the Shed Avalanche: the shed cannot be seen in the fog.",
                       kind="no_target", seat=seat)
                 continue
-            if side in s["used"]["sides"]:
+            if side in bare_sides:
                 _line(seg, f"{c['name']} holds the Shed Avalanche: that side of the roof is already bare.",
                       kind="no_target", seat=seat)
                 continue
@@ -1115,15 +1113,12 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
             _line(seg, f"d100 {roll:02d} against {R.AVALANCHE_SIDE_CHANCE} for the {_side(side)} side: the snow "
                        f"comes off the {_side(fell)} side.",
                   kind="avalanche_side", seat=seat, roll=roll, needed=R.AVALANCHE_SIDE_CHANCE, side=fell)
-            if fell in s["used"]["sides"]:
+            if fell in bare_sides:
                 _line(seg, f"The {_side(fell)} side is already bare; nothing more falls.", seat=seat)
                 continue
-            s["used"]["sides"].append(fell)
-            for t in range(n):
-                if _targetable(s, t) and cs[t]["hex"] in garden.avalanche[fell]:
-                    damage.append((seat, t, 2, True, "Shed Avalanche"))
-                    big_hits.add(t)
+            falls.setdefault(("side", fell), []).append(seat)
 
+    _snow_falls(s, seg, falls, rng, damage, big_hits)
     # every throw of the segment lands together
     for thrower, victim, hp, scores, cause in damage:
         v = cs[victim]
@@ -1170,6 +1165,36 @@ def _throw_phase(s: State, seg: dict[str, Any], plans: list[dict[str, Any]], rng
             c["status"] = RUNNING
             _line(seg, f"{c['name']} is down to 0 HP and will run for the kitchen, immune on the way.",
                   kind="knocked_out", seat=seat)
+
+
+def _snow_falls(s: State, seg: dict[str, Any], falls: dict[tuple[str, str], list[int]], rng: Any,
+                damage: list[tuple[int | None, int, int, bool, str]], big_hits: set[int]) -> None:
+    """The snow each conifer and roof side lets go this segment, once, whoever brought it down:
+    its damage scores for the one thrower who did, or, when two did at once, for the one the
+    tealeaves pick (as they settle every other tie)."""
+    garden = garden_of(s)
+    cs = s["combatants"]
+    for (what, where), seats in sorted(falls.items()):
+        thrower = seats[0] if len(seats) == 1 else seats[rng.randrange(len(seats))]
+        place = f"the conifer at {where}" if what == "conifer" else f"the {_side(where)} side of the shed roof"
+        if len(seats) > 1:
+            _line(seg, f"{' and '.join(cs[x]['name'] for x in seats)} bring the snow down from {place} at once: "
+                       f"it falls once, and the tealeaves give it to {cs[thrower]['name']}.",
+                  kind="shared_fall", seat=thrower, seats=list(seats))
+        if what == "conifer":
+            s["used"]["conifers"].append(where)
+            for t in range(s["players"]):
+                if _targetable(s, t):
+                    if cs[t]["hex"] == where:
+                        damage.append((thrower, t, R.STORM_CONIFER_DAMAGE, True, "Conifer Storm"))
+                    elif cs[t]["hex"] in garden.conifer_surroundings(where):
+                        damage.append((thrower, t, R.STORM_AROUND_DAMAGE, True, "Conifer Storm"))
+        else:
+            s["used"]["sides"].append(where)
+            for t in range(s["players"]):
+                if _targetable(s, t) and cs[t]["hex"] in garden.avalanche[where]:
+                    damage.append((thrower, t, 2, True, "Shed Avalanche"))
+                    big_hits.add(t)
 
 
 def _side(side: str) -> str:

@@ -65,7 +65,8 @@ RULINGS = (
     {"id": "storm-and-avalanche", "title": "Conifer Storm and Shed Avalanche",
      "text": "Conifer Storm: 90% to hit the tree, then 70% that the snow falls. Shed Avalanche: 80% to "
              "hit the shed, 80% for an avalanche, 80% that it falls on the side named. A conifer or a "
-             "side of the shed is used up only when snow falls."},
+             "side of the shed is used up only when snow falls. Two players who bring the same snow down "
+             "in one segment both throw, the snow falls once, and the tealeaves decide whose VPs it is."},
     {"id": "segment-order", "title": "Order of a segment",
      "text": "All moves, then all collecting, then all throws, each all at once. When two players "
              "want the same hex, one collecting and moving is the slower, whether it collects first or "
