@@ -351,14 +351,19 @@ def _my_orders(view: dict[str, Any], geo: Geometry, names: list[str]) -> list[di
             else:
                 continue
             (x1, y1), (x2, y2) = geo.centre(start), geo.centre(to)
+            along = CHIP_ALONG.get(entry["segment"], 0.5)  # two segments' throws down one line keep their chips apart
             throw_lines.append({"x1": _fmt(x1), "y1": _fmt(y1), "x2": _fmt(x2), "y2": _fmt(y2),
-                                "percent": row.get("percent"), "mx": _fmt((x1 + x2) / 2), "my": _fmt((y1 + y2) / 2)})
+                                "percent": row.get("percent"), "mx": _fmt(x1 + (x2 - x1) * along),
+                                "my": _fmt(y1 + (y2 - y1) * along)})
         entry["throw_lines"] = throw_lines
         x, y = geo.centre(start)
         entry["start_x"], entry["start_y"] = _fmt(x), _fmt(y)
         out.append(entry)
     return out
 
+
+# Where along its line a throw's chance is written, by segment.
+CHIP_ALONG = {1: 0.38, 2: 0.62, 3: 0.5}
 
 _HEX_LAYERS: dict[tuple[str, tuple[str, ...]], Any] = {}
 

@@ -508,3 +508,14 @@ def test_a_player_with_nothing_written_can_stand_still_all_turn_without_an_nmr()
     assert s["turn"] == 2 and s["combatants"][0]["nmr_streak"] == 0 and s["combatants"][0]["hex"] == "W9"
     assert 'id="sf-stand-all"' not in render(R.apply(s, 0, {"type": "orders", "segments": [
         {"type": "move", "route": ["V10"]}, None, None]})[0], 0)  # something written: Ready instead
+
+
+def test_two_segments_throwing_down_one_line_show_both_chances_apart():
+    s = setup_done(2, starts=(["W9"], ["S1"]))
+    s["combatants"][1]["hex"] = "S9"
+    throw = {"type": "rattlesnake", "target": 1}
+    s, _ = R.apply(s, 0, {"type": "orders", "segments": [throw, throw, None]})
+    chips = re.findall(r'<text class="sf-pct" x="([^"]+)" y="([^"]+)"[^>]*>(\d): (\d+)%</text>', render(s, 0))
+    assert [c[2] for c in chips] == ["1", "2"]
+    (x1, y1, *_), (x2, y2, *_) = chips
+    assert ((float(x1) - float(x2)) ** 2 + (float(y1) - float(y2)) ** 2) ** 0.5 >= 11  # a chip's height
