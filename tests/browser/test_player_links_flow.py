@@ -74,7 +74,7 @@ def test_a_learn_game_runs_no_clock_and_its_hints_name_the_buttons(browser, live
     expect(missing.locator("li[data-type='dirigible']")).to_contain_text("needs a Doubleday Dirigible")
     label = missing.locator("li[data-type='dirigible'] .hint-label").inner_text()
     expect(page.locator("[data-sf-tool='dirigible']")).to_contain_text(label)
-    expect(page.locator("#hints .hints-options li[data-type='orders'] .hint-label")).to_have_text("Write")
+    expect(page.locator("#hints .hints-options li[data-type='orders'] .hint-label")).to_have_text("Write · Stand still all turn, sealed")
     expect(page.locator("[data-sf-edit='2']")).to_have_text("Write")
     both_widths(page, shot, "learn-sfg-hints")
     assert errors == []

@@ -378,6 +378,20 @@ def test_weapons_cache_keeps_a_discard_that_can_be_played_later_and_scores():
     assert set(hand) <= set(s["discard"][0] + s["draw"][0] + s["hands"][0])
 
 
+def test_weapons_cache_may_be_declined_and_is_by_default():
+    """Alternate Extreme 2: "you *may* place one card from your Discard pile into a Weapons Cache"."""
+    s = table(hands=(["c20", "c03"], ["c02", "c04"]), discard=(["c13"], []), options=ALTS)
+    s, _ = reveal(s, ("c20", "top"), ("c04", "top"))
+    assert asked(s) == (0, "cache")
+    assert {"type": "pass"} in RULESET.legal_actions(s, 0)
+    assert RULESET.to_act(s)[0].default == {"type": "pass"}
+    labels = [o["label"] for o in RULESET.view(s, 0)["you"]["prompt"]["options"]]
+    assert "Pass: cache nothing" in labels and "Cache Dodge / Upgrade" in labels
+    s, events = answer(s, 0, type="pass")
+    assert "Weapons Cache: {p0} chooses to cache nothing" in texts(events)
+    assert s["cache"][0] == [] and "c13" in s["discard"][0] + s["draw"][0] + s["hands"][0]
+
+
 def test_backfire_turns_a_snowball_back_on_the_thrower():
     s = table(hands=(["c20", "c03"], ["c01", "c04"]), options=ALTS)
     s, events = reveal(s, ("c20", "bottom"), ("c01", "top"))

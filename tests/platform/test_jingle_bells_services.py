@@ -141,7 +141,7 @@ def test_players_who_are_away_meet_the_turn_limit_and_the_result_says_it_is_a_dr
         assert "{p" not in html
     page = Client()
     page.force_login(ana)  # a draw is a draw on the player's own pages too, not a loss
-    assert re.search(r'<td class="my-result">\s*Drew', page.get("/me/games/").content.decode())
+    assert re.search(r'<td class="my-result"[^>]*>\s*Drew', page.get("/me/games/").content.decode())
     assert player_profile(ana, viewer=ana)["recent"][0]["result"] == "drew"
 
 

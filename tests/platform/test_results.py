@@ -129,7 +129,7 @@ def _page_result(client: Client, game_id: int) -> tuple[str, list[str]]:
 def _my_games_result(client: Client, game_id: int) -> str:
     html = client.get("/me/games/").content.decode()
     row = re.search(rf'<tr[^>]*data-game="{game_id}">(.*?)</tr>', html, re.S).group(1)
-    cell = re.search(r'<td class="my-result">(.*?)</td>', row, re.S).group(1)
+    cell = re.search(r'<td class="my-result"[^>]*>(.*?)</td>', row, re.S).group(1)
     return " ".join(re.sub(r"<[^>]+>", " ", cell).split())
 
 

@@ -205,7 +205,7 @@ def _sealed_default(state: State, seat: int) -> Action:
 def _effect_default(options: list[Action]) -> Action:
     """The default answer to an effect prompt with these options."""
     what = options[0]["type"]
-    if what == "second_card":
+    if what in ("second_card", "cache"):  # both "may": doing nothing keeps every card where it scores
         return {"type": "pass"}
     if what == "abandon":
         return min(options, key=lambda o: C.points_of(o["card"]))

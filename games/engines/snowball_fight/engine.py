@@ -1155,7 +1155,9 @@ def _options_exchange(s: State, task: dict[str, Any]) -> list[Action]:
 
 
 def _options_cache(s: State, task: dict[str, Any]) -> list[Action]:
-    return [{"type": "cache", "card": c} for c in s["discard"][_dk(s, task["ask"])]]
+    """A discard to put into the Weapons Cache, or none: "you *may* place one card"."""
+    cards = [{"type": "cache", "card": c} for c in s["discard"][_dk(s, task["ask"])]]
+    return cards + [{"type": "pass"}] if cards else []
 
 
 def _options_restock(s: State, task: dict[str, Any]) -> list[Action]:
@@ -1308,6 +1310,9 @@ def _answer_cache(s: State, task: dict[str, Any], option: Action | None, events:
     seat = task["ask"]
     if option is None:
         _event(events, s, "cache", f"Weapons Cache: {_NAME_SLOTS[seat]} has no discard to cache")
+        return
+    if option["type"] == "pass":
+        _event(events, s, "cache", f"Weapons Cache: {_NAME_SLOTS[seat]} chooses to cache nothing", seat=seat)
         return
     cid = option["card"]
     _remove_from_discard(s, seat, cid)

@@ -244,6 +244,8 @@ def _option_label(option: dict[str, Any], what: str) -> str:
     kind = option["type"]
     if kind == "pass" and what == "restock":
         return "Pass: no Restock"
+    if kind == "pass" and what == "cache":
+        return "Pass: cache nothing"
     if kind == "pass":
         return "Pass: no second card"
     if kind == "restock" and "card" not in option:
