@@ -139,16 +139,20 @@ def test_a_throw_declared_at_a_kid_looks_the_same_whichever_cards_its_seat_holds
     (["grandma", "pitch"], ["dork", "dash"]),
 ])
 def test_a_hit_looks_the_same_whichever_cards_the_targets_seat_holds(dice, hand_a, hand_b):
-    """A throw within 1 inch hits at once: seat 1 is asked about "Thanks, Grandma!" whether or not
-    it holds it, and declines; the same dice are rolled for effect."""
+    """A throw within 1 inch hits at once: seat 1 is asked about "Dashing through the snow!" when it
+    is declared and "Thanks, Grandma!" when it hits, whether or not it holds them, and declines
+    both; the same dice are rolled for effect."""
     rolls = (dice, 1, 1, 1, 1)  # effect (Size 1), then the parents' roll: nobody saw
-    script = [(0, THROW), (1, {"type": "decline"})]
+    script = [(0, THROW), (1, {"type": "decline"}), (1, {"type": "decline"})]
     runs = twin_games(lambda hands: three_teams(hands, gap=0.5), 1, hand_a, hand_b, script, rolls)
     for run, hand in zip(runs, (hand_a, hand_b)):
-        asked, events = run[1]
+        declared, events = run[1]
+        assert declared["pending"]["moment"] == "throw_declared" and not of_type(events, "to_hit")
+        assert R.to_act(declared)[1].extra["cards"] == (["dash"] if "dash" in hand else [])
+        asked, events = run[2]
         assert asked["pending"]["moment"] == "hit" and of_type(events, "to_hit")[0]["automatic"]
         assert R.to_act(asked)[1].extra["cards"] == (["grandma"] if "grandma" in hand else [])
-        assert of_type(run[2][1], "effect") and run[2][0]["kids"]["k0"]["home"] is None
+        assert of_type(run[3][1], "effect") and run[3][0]["kids"]["k0"]["home"] is None
 
 
 def test_a_hit_after_a_throw_declared_asks_again_the_same_way(dice):

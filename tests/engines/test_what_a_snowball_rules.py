@@ -613,6 +613,19 @@ def test_a_shove_needs_base_contact(dice):
     act(s, 0, {"type": "move_to", "to": [8.995, 12]})
 
 
+def test_a_shove_is_a_move_that_comes_into_contact_not_one_already_touching(dice):
+    """Book 3.2.1.1: "When a Kid spends a MOVE Dice and comes into contact with an opposing Kid"."""
+    s = _shove_scene({"pos": [9.0, 12]}, {})  # base to base already
+    dice(6)
+    s, _ = act(s, 0, {"type": "move", "die": 1})
+    assert "k3" not in R.legal_actions(s, 0)[0]["shove"]
+    for to in ([9.0, 12], [9.0, 12.2]):  # staying, or shuffling along the enemy's base
+        with pytest.raises(IllegalAction, match="already touching"):
+            R.apply(s, 0, {"type": "move_to", "to": to, "shove": "k3"})
+    s, _ = act(s, 0, {"type": "move_to", "to": [8.0, 12]})  # a step away: the next MOVE may come back and shove
+    assert not s["kids"]["k3"]["down"]
+
+
 @pytest.mark.parametrize("parents, caught", [(4, True), (3, False)])
 def test_too_close_hits_automatically_then_the_parents_roll(dice, parents, caught):
     s = scene([{"team": 0, "pos": [5, 12], "snowballs": [1]}, {"team": 1, "pos": [7.0, 12]},

@@ -345,6 +345,22 @@ def test_dashing_through_the_snow_moves_the_target_but_the_throw_still_resolves(
     assert to_hit["needs"] == 7 and to_hit["hit"]
 
 
+def test_a_too_close_throw_still_lets_its_target_dash_but_not_cry_missed_me_dork(dice):
+    """The dash may be played "at any time... Any THROW actions targeting you are still resolved";
+    a Too Close throw rolls no dice to hit, so "Missed me, dork!" has nothing to act on."""
+    s = throw_scene({}, {}, gap=0.5, cards="method1", hands={1: ["dash", "dork"]})
+    s, _ = act(s, 0, {"type": "throw", "die": 4, "target": "k3", "snowball": 1})
+    assert 1 in R.to_act(s)
+    offered = {a["card"] for a in R.legal_actions(s, 1) if a["type"] == "play_card"}
+    assert offered == {"dash"}
+    dice(3, 4)
+    s, _ = act(s, 1, {"type": "play_card", "card": "dash"})
+    dice(*([1] * 8))
+    s, events = act(s, 1, {"type": "move_to", "to": [8, 16]})
+    assert s["kids"]["k3"]["pos"] == [8.0, 16.0] and "dork" in s["hands"][1]
+    assert of_type(events, "to_hit")[0]["automatic"] is True  # declared Too Close, resolved as declared
+
+
 def test_dashing_in_your_own_activation():
     s = throw_scene({}, {}, cards="method1", hands={0: ["dash"]})
     s, _ = act(s, 0, {"type": "play_card", "card": "dash"})

@@ -121,6 +121,9 @@ class Activation:
                 raise IllegalAction(self._no_cheat_words(kid, victim))
             if victim["down"]:
                 raise IllegalAction(f"{victim['name']} is already knocked down.")
+            if in_contact(kid["pos"], kid["radius"], victim["pos"], victim["radius"]):
+                raise IllegalAction(f"{kid['name']} is already touching {victim['name']}: a shove is a MOVE that "
+                                    "comes into contact (step away with one MOVE, come back with the next).")
             if not in_contact(to, kid["radius"], victim["pos"], victim["radius"]):
                 gap = base_gap(to, kid["radius"], victim["pos"], victim["radius"])
                 raise IllegalAction(f"To knock {victim['name']} down, end the move in base contact "
@@ -140,10 +143,11 @@ class Activation:
         self._finish_action(s, events)
 
     def _after_dash(self, s: State, events: list[Event], moment: str) -> None:
-        """Back to the throw a dash interrupted; the target may still play "Missed me, dork!"."""
+        """Back to the throw a dash interrupted, which resolves as it was declared; the target may
+        still play "Missed me, dork!", unless the throw is Too Close (it hits without a roll)."""
         throw = s["throw"]
         target = s["kids"][throw["target"]]
-        about = [] if throw["dork"] else ["dork"]
+        about = [] if throw["dork"] or throw["too_close"] else ["dork"]
         if self._question(s, target["seat"], moment, throw["target"],
                           f"{s['kids'][throw['thrower']]['name']} throws at {target['name']}.", about):
             return

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..base import Action, Prompt, State
 from . import kids as K
-from .geometry import TOLERANCE, Walker, base_gap, placement_problem, region_rings, within
+from .geometry import TOLERANCE, Walker, base_gap, in_contact, placement_problem, region_rings, within
 from .common import (
     DEPLOY_DISTANCE,
     GIVE_DISTANCE,
@@ -319,8 +319,11 @@ class Asking:
         }
 
     def _shove_candidates(self, s: State, kid_id: str) -> list[str]:
+        """The enemies this MOVE may knock down: standing, fair game, and not touching the Kid
+        already (book 3.2.1.1: a Kid that "comes into contact" shoves)."""
         kid = s["kids"][kid_id]
-        return [e for e in _enemies(s, kid_id) if not s["kids"][e]["down"] and can_cheat(kid, s["kids"][e])]
+        return [e for e in _enemies(s, kid_id) if not s["kids"][e]["down"] and can_cheat(kid, s["kids"][e])
+                and not in_contact(kid["pos"], kid["radius"], s["kids"][e]["pos"], s["kids"][e]["radius"])]
 
     def _too_close(self, s: State, thrower: str, target: str) -> bool:
         return within(_gap(s, thrower, target), TOO_CLOSE) and can_cheat(s["kids"][thrower], s["kids"][target])

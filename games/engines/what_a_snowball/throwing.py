@@ -91,8 +91,10 @@ class Throwing:
         thrower, target = s["kids"][throw["thrower"]], s["kids"][throw["target"]]
         if throw["step"] == "declared":
             throw["step"] = "roll"
-            if not throw["too_close"] and self._ask(s, events, target["seat"], "throw_declared", throw["target"],
-                                                    f"{thrower['name']} throws at {target['name']}."):
+            # Too Close hits without a Roll to Hit: "Missed me, dork!" has nothing to cancel, but the
+            # target may still dash ("any THROW actions targeting you are still resolved")
+            if self._ask(s, events, target["seat"], "throw_declared", throw["target"],
+                         f"{thrower['name']} throws at {target['name']}.", only=("dash",) if throw["too_close"] else None):
                 return
         if throw["step"] == "roll":
             throw["step"] = "hit"
@@ -122,10 +124,11 @@ class Throwing:
                     return
             self._finish_action(s, events)
 
-    def _ask(self, s: State, events: list[Event], seat: int, moment: str, kid_id: str, text: str) -> bool:
-        """Stop to ask ``seat`` about the reaction cards of ``moment`` (a knocked-down Kid cannot dash), if
-        :func:`_asks` says it is asked; True when it is."""
-        about = [c for c in MOMENT_CARDS[moment] if not (c == "dash" and s["kids"][kid_id]["down"])]
+    def _ask(self, s: State, events: list[Event], seat: int, moment: str, kid_id: str, text: str,
+             only: tuple[str, ...] | None = None) -> bool:
+        """Stop to ask ``seat`` about the reaction cards of ``moment`` (``only`` those of them; a
+        knocked-down Kid cannot dash), if :func:`_asks` says it is asked; True when it is."""
+        about = [c for c in (only or MOMENT_CARDS[moment]) if not (c == "dash" and s["kids"][kid_id]["down"])]
         if not self._question(s, seat, moment, kid_id, text, about):
             return False
         _event(events, "waiting", f"Waiting for {_p(seat)}.", seat=seat)
