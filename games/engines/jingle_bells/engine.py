@@ -85,13 +85,13 @@ ALLOWED: dict[str, tuple[str, ...]] = {
 }
 ASKED_WORDS: dict[str, str] = {
     "pick": "pick a character",
-    "deploy": "set up your snowman and characters",
-    "reroll": "choose dice to re-roll or allocate your dice",
-    "allocate": "allocate your dice and lock them",
-    "react": "answer the snowball coming at you",
-    "followup": "finish your double action (a second move or throw)",
+    "deploy": "set up a snowman and characters",
+    "reroll": "choose dice to re-roll or allocate the dice",
+    "allocate": "allocate the dice and lock them",
+    "react": "answer a snowball thrown at a character",
+    "followup": "finish a double action (a second move or throw)",
     "turn": "use a die or pass",
-    "return": "place your returning character on your back edge",
+    "return": "place a returning character on the back edge",
 }
 
 
