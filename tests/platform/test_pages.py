@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from django.urls import path
 
 from games.models import Game
 
@@ -141,3 +142,19 @@ def test_a_page_that_is_not_there_says_why_in_the_sites_own_page_with_a_way_back
     assert answer.status_code == 404
     assert "No such game, or it is private." in page and 'href="/"' in page and "topbar" in page
     assert "URLconf" not in page
+
+
+def _fails(request):
+    raise RuntimeError("a view that fails")
+
+
+urlpatterns = [path("fails/", _fails)]
+
+
+@pytest.mark.urls("tests.platform.test_pages")
+def test_a_server_failure_is_the_sites_own_page_that_says_nothing_played_is_lost():
+    answer = Client(raise_request_exception=False).get("/fails/")
+    page = answer.content.decode()
+    assert answer.status_code == 500
+    assert "Something went wrong" in page and "Nothing you played is lost" in page and 'href="/"' in page
+    assert "RuntimeError" not in page and "Traceback" not in page
