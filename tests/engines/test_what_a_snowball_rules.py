@@ -168,7 +168,7 @@ def test_kids_set_up_wholly_within_six_inches_of_their_corner():
     sx, sy = (1 if cx == 0 else -1), (1 if cy == 0 else -1)
     far = 5.5 / 2 ** 0.5
     too_far = 5.52 / 2 ** 0.5
-    with pytest.raises(IllegalAction, match="within 6"):
+    with pytest.raises(IllegalAction, match=r'within 6" .* at most 5\.5" away \(it is 5\.52"\)'):  # over, read as over
         R.apply(s, seat, {"type": "place", "kid": kid, "to": [cx + sx * too_far, cy + sy * too_far]})
     s2, _ = act(s, seat, {"type": "place", "kid": kid, "to": [cx + sx * far, cy + sy * far]})
     assert s2["kids"][kid]["pos"] is not None

@@ -133,6 +133,15 @@ def _inches(value: float) -> str:
     return (text[:-2] if text.endswith(".0") else text) + '"'
 
 
+def _past(value: float, limit: float) -> str:
+    """``value``, just over ``limit``, written finely enough to read as over it (5.52", not 5.5")."""
+    for places in (1, 2, 3):
+        text = f"{value:.{places}f}"
+        if float(text) > limit:
+            return text + '"'
+    return f"{value:.3f}\""
+
+
 def _at(point: Any) -> str:
     return f"({_coordinate(point[0])}, {_coordinate(point[1])})"
 
@@ -479,7 +488,7 @@ def _deploy_problem(s: State, kid_id: str, to: list[float]) -> str | None:
     if not any(within(g, reach) for g in gaps):
         return (f"{_at(to)} is not within {DEPLOY_DISTANCE:.0f}\" of your team's corner"
                 f"{'s' if len(corners) > 1 else ''}: the whole base must be, so its centre at most "
-                f"{_inches(reach)} away (it is {_inches(min(gaps))}).")
+                f"{_inches(reach)} away (it is {_past(min(gaps), reach)}).")
     problem = placement_problem(_terrain(s), _bases(s), to, kid["radius"], ignore=(kid_id,))
     if problem:
         return f"{kid['name']} cannot stand at {_at(to)}: {_problem_words(s, problem)}."
