@@ -14,8 +14,10 @@ EXPLAINED = {
     "move": ("Spend a Command Die as MOVE: the Kid walks up to its distance.", "moving"),
     "move_to": ("Choose where the moving Kid ends up.", "moving"),
     "gather": ("Spend a Command Die to GATHER SNOW: the Kid makes a snowball (it must stand on snow).", "gathering"),
-    "aim": ("Spend a Command Die to AIM at an enemy in sight: the next throw hits more easily.", "aiming"),
-    "throw": ("Spend a Command Die to THROW a snowball at an enemy in range and in sight.", "throwing"),
+    "aim": ("Spend a Command Die to AIM: the Kid's next throw hits more easily (aims add up until it throws "
+            "or is hit).", "aiming"),
+    "throw": ("Spend a Command Die to THROW a snowball at an enemy in sight: the farther, the harder to hit.",
+              "throwing"),
     "wild": ("Use a Wild die: it can be spent as any action.", "wild"),
     "end_activation": ("End this Kid's activation; its unspent dice are lost.", "activation"),
     "surrender": ("Give up the game.", "surrender"),
