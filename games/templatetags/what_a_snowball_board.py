@@ -332,7 +332,7 @@ def _order_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
     for roll in view["order_rolls"][1:]:
         for k, v in roll["rolls"].items():
             tie_breaks[k].append(v)
-    activation = view["activation"]
+    activation = view["activation"] if view.get("phase") != "over" else None  # a game ended mid-activation has no "now"
     current = activation["kid"] if activation else None
     position = order.index(current) if current in order else view["next_index"]
     rows = []

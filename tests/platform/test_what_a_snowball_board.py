@@ -579,3 +579,19 @@ def test_the_result_heading_names_one_winner_or_the_teams_that_share_the_victory
     title = re.search(r'<section class="was-panel was-over"[^>]*>\s*<h3>([^<]*)</h3>', render(state, 0)).group(1)
     expected = {1: f"{names[0]} wins!", 2: f"{names[0]} and {names[1]} share the victory!", 0: "Game over"}
     assert title == expected[len(winning)] and title.endswith(heading)
+
+
+def test_a_game_ended_in_the_middle_of_an_activation_marks_no_kid_as_acting_now():
+    """A resignation ends a game whoever is acting: its finished page shows no Kid "now"."""
+    from games.selectors.snapshots import settled_view
+
+    state = play_until(new(seed=3), lambda s: s["activation"] is not None, limit=6000)
+    to_act = R.to_act(state)
+    seat = next(iter(to_act))
+    playing = render_to_string("games/what-a-snowball/board.html", {
+        "view": R.view(state, seat), "seat": seat, "legal": R.legal_actions(state, seat), "prompt": to_act[seat].as_dict(),
+        "names": NAMES, "version": 5, "payload": {"outcome": None}})
+    over = render_to_string("games/what-a-snowball/board.html", {
+        "view": settled_view(R.view(state, seat), outcome={"reason": "Alice resigned"}), "seat": seat, "legal": [],
+        "prompt": None, "names": NAMES, "version": 6, "payload": {"outcome": {"reason": "Alice resigned"}}})
+    assert 'class="was-track-now"' in playing and 'class="was-track-now"' not in over
