@@ -49,7 +49,8 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     except NotFound as exc:
         raise Http404(exc.message) from None
     return render(request, "games/leaderboard.html", {
-        "ruleset": ruleset, "rows": rating_reads.leaderboard(slug), "rulesets": engines.all_rulesets()})
+        "ruleset": ruleset, "rows": rating_reads.leaderboard(slug),
+        "other_rulesets": [r for r in engines.all_rulesets() if r.slug != slug]})
 
 
 def _profile_json(profile: dict[str, Any]) -> dict[str, Any]:
