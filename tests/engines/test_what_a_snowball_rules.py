@@ -665,3 +665,11 @@ def test_refused_actions_change_nothing():
     with pytest.raises(NotYourTurn):
         R.apply(s, 1, {"type": "aim", "die": 3})
     assert s == before
+
+
+@pytest.mark.parametrize(("dice", "said"), [([1], "rolls 1: 1 inch"), ([4], "rolls 4: 4 inches"),
+                                             ([3, 4], "rolls 3 + 4 = 7 inches")])
+def test_a_move_roll_is_told_in_inches_as_english_counts_them(dice, said):
+    from games.engines.what_a_snowball.common import _rolled_inches
+
+    assert _rolled_inches(dice) == said

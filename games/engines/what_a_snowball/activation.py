@@ -24,6 +24,7 @@ from .common import (
     _gap,
     _in_the_village,
     _inches,
+    _rolled_inches,
     _meanings,
     _on_snow,
     _point,
@@ -87,7 +88,7 @@ class Activation:
         dice = [rng.randint(1, 6)] + ([rng.randint(1, 6)] if slide else [])
         how = "slides on its belly" if slide else "moves"
         _event(events, "move_roll", f"{kid['name']} spends {self._as_words(kid, value, 'move')} on MOVE and "
-               f"{how}: rolls {' + '.join(map(str, dice))} = {sum(dice)} inches.", kid=kid_id, die=value,
+               f"{how}: {_rolled_inches(dice)}.", kid=kid_id, die=value,
                dice=dice, roll=sum(dice), slide=slide, source="move")
         s["pending"] = {"kind": "move_to", "seat": seat, "kid": kid_id, "roll": sum(dice), "dice": dice,
                         "slide": slide, "shove": True, "source": "move", "then": None}

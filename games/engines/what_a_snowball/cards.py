@@ -19,6 +19,7 @@ from .common import (
     _hand,
     _offered,
     _p,
+    _rolled_inches,
     _without,
 )
 
@@ -142,7 +143,7 @@ class Cards:
         rng = rng_for(s)
         dice = [rng.randint(1, 6), rng.randint(1, 6)]
         kid = s["kids"][kid_id]
-        _event(events, "move_roll", f"{kid['name']} dashes: rolls {dice[0]} + {dice[1]} = {sum(dice)} inches.",
+        _event(events, "move_roll", f"{kid['name']} dashes: {_rolled_inches(dice)}.",
                kid=kid_id, dice=dice, roll=sum(dice), source="dash")
         s["pending"] = {"kind": "move_to", "seat": kid["seat"], "kid": kid_id, "roll": sum(dice), "dice": dice,
                         "slide": False, "shove": False, "source": "dash", "then": then}

@@ -133,6 +133,15 @@ def _inches(value: float) -> str:
     return (text[:-2] if text.endswith(".0") else text) + '"'
 
 
+def _rolled_inches(dice: list[int]) -> str:
+    """A MOVE's or a dash's roll as the log says it: "rolls 1: 1 inch", "rolls 3 + 4 = 7 inches"."""
+    total = sum(dice)
+    unit = "inch" if total == 1 else "inches"
+    if len(dice) == 1:
+        return f"rolls {total}: {total} {unit}"
+    return f"rolls {' + '.join(map(str, dice))} = {total} {unit}"
+
+
 def _past(value: float, limit: float) -> str:
     """``value``, just over ``limit``, written finely enough to read as over it (5.52", not 5.5")."""
     for places in (1, 2, 3):
