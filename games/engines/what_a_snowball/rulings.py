@@ -374,7 +374,7 @@ BOOK: tuple[dict[str, Any], ...] = (
      "text": ("A THROW uses up one of the Kid's snowballs, thrown at an enemy Kid it can see. Every other Kid, "
               f"team-mates included, blocks the line of sight, and so does every {_listed(SIGHT_BLOCKERS, 'and')}; "
               f"a {_listed(SIGHT_CLEAR, 'or')} does not.",
-              f"Roll two dice and add the modifiers; a total of at least the number needed for the distance hits "
+              "Roll two dice and add the modifiers; a total of at least the number needed for the distance hits "
               "and scores the thrower a point. A double six always hits and makes the snowball one Size bigger "
               "for its effect; a double one always misses and ends the Kid's activation at once. The site shows "
               "each line of fire with the number needed before you throw."),
