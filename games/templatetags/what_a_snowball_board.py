@@ -392,7 +392,7 @@ def _throw_groups(view: dict[str, Any], throws: list[dict[str, Any]]) -> list[di
                 "options": [],
             }
         ball = action["snowball"]
-        words = "a piece of itself (Size 4)" if ball == "self" else f"Size {ball}"
+        words = "Throw a piece of itself (Size 4)" if ball == "self" else f"Throw a Size {ball}"
         if action.get("cards"):
             words += " + " + " + ".join(f"\u201c{CARD_TITLES_SHORT.get(c, c)}\u201d" for c in action["cards"])
         group["options"].append({"action": action, "text": words, "die": action["die"]})
