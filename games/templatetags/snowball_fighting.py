@@ -15,6 +15,7 @@ from django.utils.safestring import mark_safe
 from games.engines.snowball_fighting.garden import MAPS
 from games.engines.snowball_fighting.orders import move_routes
 from games.engines.snowball_fighting.rules import DISASTER_DAMAGE, M_BOUNCE, THROWS, Throw, target_modifiers
+from games.templatetags.games_tags import ws_vals
 
 register = template.Library()
 
@@ -752,6 +753,4 @@ STAND_STILL_ALL_TURN = {"type": "orders", "segments": [{"type": "stand"}] * 3, "
 def sf_stand_still_all_turn() -> str:
     """The ``hx-vals`` of the button that stands still all turn and seals it: orders, not an NMR
     (no +10% to be hit, and no second NMR in a row)."""
-    from games.templatetags.games_tags import ws_vals
-
     return ws_vals(STAND_STILL_ALL_TURN)

@@ -25,6 +25,7 @@ from .common import (
     _in_the_village,
     _inches,
     _rolled_inches,
+    _touching,
     _meanings,
     _on_snow,
     _point,
@@ -122,7 +123,7 @@ class Activation:
                 raise IllegalAction(self._no_cheat_words(kid, victim))
             if victim["down"]:
                 raise IllegalAction(f"{victim['name']} is already knocked down.")
-            if in_contact(kid["pos"], kid["radius"], victim["pos"], victim["radius"]):
+            if _touching(s, kid_id, shove):
                 raise IllegalAction(f"{kid['name']} is already touching {victim['name']}: a shove is a MOVE that "
                                     "comes into contact (step away with one MOVE, come back with the next).")
             if not in_contact(to, kid["radius"], victim["pos"], victim["radius"]):

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..base import Action, Prompt, State
 from . import kids as K
-from .geometry import TOLERANCE, Walker, base_gap, in_contact, placement_problem, region_rings, within
+from .geometry import TOLERANCE, Walker, base_gap, placement_problem, region_rings, within
 from .common import (
     DEPLOY_DISTANCE,
     GIVE_DISTANCE,
@@ -29,6 +29,7 @@ from .common import (
     _offered,
     _on_snow,
     _terrain,
+    _touching,
     _uses_by_face,
     _vault_landings,
     _visible_enemies,
@@ -323,7 +324,7 @@ class Asking:
         already (book 3.2.1.1: a Kid that "comes into contact" shoves)."""
         kid = s["kids"][kid_id]
         return [e for e in _enemies(s, kid_id) if not s["kids"][e]["down"] and can_cheat(kid, s["kids"][e])
-                and not in_contact(kid["pos"], kid["radius"], s["kids"][e]["pos"], s["kids"][e]["radius"])]
+                and not _touching(s, kid_id, e)]
 
     def _too_close(self, s: State, thrower: str, target: str) -> bool:
         return within(_gap(s, thrower, target), TOO_CLOSE) and can_cheat(s["kids"][thrower], s["kids"][target])

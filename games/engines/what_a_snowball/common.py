@@ -16,6 +16,7 @@ from .geometry import (
     Walker,
     base_gap,
     distance,
+    in_contact,
     line_of_fire,
     placement_problem,
     sight_clear,
@@ -320,6 +321,12 @@ def _label(s: State, kid_id: str) -> str:
 def _gap(s: State, a: str, b: str) -> float:
     ka, kb = s["kids"][a], s["kids"][b]
     return base_gap(ka["pos"], ka["radius"], kb["pos"], kb["radius"])
+
+
+def _touching(s: State, a: str, b: str) -> bool:
+    """Whether Kids ``a`` and ``b`` stand base to base now (a shove needs a MOVE into contact)."""
+    ka, kb = s["kids"][a], s["kids"][b]
+    return in_contact(ka["pos"], ka["radius"], kb["pos"], kb["radius"])
 
 
 def _teams_left(s: State) -> list[int]:
