@@ -23,7 +23,7 @@
   var S = {key: null, version: null, seg: null, tool: null, bolero: [], local: null, pending: false, queued: false,
            setupName: null, setupStarts: null, nameFocused: false, setupSent: null, setupError: null, showSeg: "all", message: "",
            scrollLeft: null, scrollTop: null, centredX: false, centredY: false, recentre: false,
-           fit: false, branch: null, kbHex: null, kbActive: false, kbRow: null, refusal: null, readySent: false};
+           fit: false, branch: null, kbHex: null, kbActive: false, kbRow: null, refusal: null, readySent: false, replaced: null};
 
   function board() { return document.getElementById("sf-board"); }
   function data(id) {
@@ -113,7 +113,18 @@
     if (S.branch === "otherwise") return o.otherwise;
     return o.cases[S.branch || 0] ? o.cases[S.branch || 0].then : null;
   }
+  // One order a segment: an order of another kind written over the segment's says, beside the
+  // tools, what it replaced (until the next order written).
+  function noteReplaced(order) {
+    var old = curOrder();
+    S.replaced = null;
+    if (!old || old.type === order.type) return;
+    var text = q('[data-sf-card="' + S.seg + '"] [data-sf-order-text]');
+    var was = text && !S.pending && !isConditional(orders()) ? text.textContent.trim() : "";
+    S.replaced = {seg: S.seg, text: "This replaced segment " + S.seg + "'s order" + (was ? " (" + was + ")" : "") + ": one order a segment."};
+  }
   function setOrder(order) {
+    noteReplaced(order);
     var list = orders();
     if (isConditional(list)) {
       var c = list[S.seg - 1];
@@ -323,7 +334,7 @@
     if ((el = evt.target.closest("[data-sf-edit]"))) {
       var seg = parseInt(el.dataset.sfEdit, 10);
       S.seg = S.seg === seg ? null : seg;
-      S.tool = null; S.bolero = []; S.branch = null; S.refusal = null;
+      S.tool = null; S.bolero = []; S.branch = null; S.refusal = null; S.replaced = null;
       paintTools();
       paintScroll();
       return;
@@ -592,6 +603,7 @@
       var el = q('#sf-map .sf-hex[data-hex="' + n + '"]');
       if (el) el.classList.add("is-next");
     });
+    if (S.replaced && S.replaced.seg === S.seg) text = S.replaced.text + " " + text;
     var h = q("[data-sf-hint]");
     if (h) { h.textContent = text; h.classList.remove("is-refusal"); }
     paintRefusal();
@@ -803,7 +815,7 @@
     if (!b) return;
     var key = b.dataset.game + ":" + b.dataset.phase + ":" + b.dataset.turn + ":" + b.dataset.seat;
     if (S.key !== key) {
-      S.key = key; S.seg = null; S.tool = null; S.bolero = []; S.branch = null; S.local = null; S.pending = false; S.queued = false;
+      S.key = key; S.seg = null; S.replaced = null; S.tool = null; S.bolero = []; S.branch = null; S.local = null; S.pending = false; S.queued = false;
       S.setupStarts = null; S.showSeg = "all"; S.message = ""; S.kbHex = null; S.kbRow = null;
       S.refusal = null; S.readySent = false; S.recentre = true;
       if (b.dataset.phase !== "setup") S.setupName = null;

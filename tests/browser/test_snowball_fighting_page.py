@@ -215,6 +215,9 @@ def test_a_move_is_written_by_clicking_where_to_go(browser, live_server_proc, sh
     ana.click('[data-sf-tool="collect_move"]')
     click("S9")
     expect(card.locator("[data-sf-order-text]")).to_have_text("Collect 1 simple snowball, then move U9 → S9")
+    # one order a segment: writing another kind over the move says what it replaced
+    expect(ana.locator("[data-sf-hint]")).to_contain_text(
+        "This replaced segment 1's order (Move V10 → U11 → S11): one order a segment.")
     ana.locator('#sf-map .sf-hex[data-hex="Q9"] polygon').click(force=True)
     expect(ana.locator("[data-sf-hint]")).to_contain_text("Q9 is out of reach this segment: the cheapest route there costs more than the 2 MF")
     assert not errors, errors
