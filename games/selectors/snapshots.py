@@ -33,7 +33,8 @@ LOG_RECORDS_AT_MOST = 400
 @dataclass(frozen=True)
 class LogRecord:
     """One logged action as the game log shows it: per event, who may read it and its line as
-    JSON text (``{"seq", "type", "text"}``).
+    JSON text (``{"type", "text"}``: no entry number, which would count the private actions
+    of other seats that a viewer does not see).
 
     Each line is encoded once, when its action is logged, not again in every view of every
     later version (a view carries the last sixty lines). Tuples and strings, not lists and
@@ -77,7 +78,7 @@ def read_log(game_id: int, names: list[str]) -> list[LogRecord]:
 def log_records(records: list[dict[str, Any]], names: list[str]) -> list[LogRecord]:
     """``{"seq", "events"}`` rows as log records, with the players' names filled in once."""
     return [LogRecord(seq=r["seq"], lines=tuple(
-        (_readers(event), jsontext.dumps({"seq": r["seq"], "type": event.get("type", ""),
+        (_readers(event), jsontext.dumps({"type": event.get("type", ""),
                                           "text": fill_names(event.get("text", ""), names)}))
         for event in r["events"]), read_by_all=any(event.get("visible_to") is None for event in r["events"]))
         for r in records]
@@ -267,7 +268,7 @@ def note_commit(game: Game, state: dict[str, Any], new_records: list[ActionRecor
 
 
 def game_log(records: list[LogRecord], seat: int | None, limit: int = LOG_LENGTH) -> list[dict[str, Any]]:
-    """The newest lines this viewer may read, oldest first: ``{"seq", "type", "text"}`` each."""
+    """The newest lines this viewer may read, oldest first: ``{"type", "text"}`` each."""
     return orjson.loads(game_log_json(records, seat, limit))
 
 

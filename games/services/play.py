@@ -313,7 +313,9 @@ def check_current(game: Game, *, seat: int, version: int) -> None:
     current = viewer_version(game, seat)
     if version > current:
         raise BadRequest(f"version {version} is ahead of the game (at {current})")
-    prompt = _seat_prompts(game).get(str(seat), {})
+    prompt = _seat_prompts(game).get(str(seat))
+    if prompt is None:  # a seat not asked (a shout while ready): nothing it is asked can have changed
+        return
     if version < prompt.get("seen_since", prompt.get("since", current)):
         raise StaleVersion(
             f"the game moved on before your move arrived (you saw version {version}, it is at "

@@ -41,8 +41,10 @@ class SnowballFighting:
 
     @staticmethod
     def private_action(before: State, after: State, seat: int, action: Action, events: list[Event]) -> bool:
-        """A setup or orders written, or written again, without being ready: only their writer
-        sees them."""
+        """A setup or orders written, or written again, without being ready, and a Fogbound
+        shout nobody heard: only their writer sees them."""
+        if action.get("type") == "shout":  # it changes only the shouter's and its hearers' sounds
+            return seen_by_seat_alone(events, seat)
         return (action.get("type") in ("setup", "orders") and changes_only_own(before, after, seat, ("setup", "orders"))
                 and seen_by_seat_alone(events, seat))
 
