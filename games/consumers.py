@@ -624,7 +624,8 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         consents = await db_call(chat.pair_consents)(self.game_id) if game.status == Game.Status.FINISHED else {}
         talk = chat.talk_for(status=game.status, num_teams=game.num_teams,
                              spectators_read_only=game.spectators_read_only, players=snap.players,
-                             seat=seat, signed_in=signed_in, consents=consents)
+                             seat=seat, signed_in=signed_in, consents=consents,
+                             spectators_see_hidden=chat.spectators_see_hidden(game))
         if talk == self.chat_talk:
             self.chat_players, self.chat_inputs = snap.players, inputs_now
             return

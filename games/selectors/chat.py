@@ -95,13 +95,18 @@ class Talk:
 
 
 def talk_for(*, status: str, num_teams: int, spectators_read_only: bool, players: list[dict[str, Any]],
-             seat: int | None, signed_in: bool, consents: dict[Pair, frozenset[int]] | None = None) -> Talk:
+             seat: int | None, signed_in: bool, consents: dict[Pair, frozenset[int]] | None = None,
+             spectators_see_hidden: bool = False) -> Talk:
     """The channels of the viewer whose seat is ``seat`` (None: a spectator; a seat a computer
     player took from the viewer still counts), from the table's players (``seats_summary``)
-    and, after the end, each pair's consents to publish."""
+    and, after the end, each pair's consents to publish. ``spectators_see_hidden``: the
+    spectators see what the players do not (``spectators_see_hidden``), so while the game is in
+    play they, and the players who left their seats and watch with them, only read the table."""
     consents = consents if status == Game.Status.FINISHED else {}
     left = seat is not None and players[seat]["is_bot"]
-    channels = [_table(seat=None if left else seat, signed_in=signed_in, spectators_read_only=spectators_read_only)]
+    muted = spectators_see_hidden and status == Game.Status.ACTIVE
+    channels = [_table(seat=None if left else seat, signed_in=signed_in, spectators_read_only=spectators_read_only,
+                       spectators_see_hidden=muted)]
     started, over = status != Game.Status.OPEN, status == Game.Status.FINISHED
     if seat is not None and started:
         team = players[seat]["team"]
@@ -142,10 +147,14 @@ def _pair_closed_because(*, over: bool, left: bool, other: dict[str, Any]) -> st
     return ""
 
 
-def _table(*, seat: int | None, signed_in: bool, spectators_read_only: bool) -> Channel:
+def _table(*, seat: int | None, signed_in: bool, spectators_read_only: bool, spectators_see_hidden: bool) -> Channel:
     if not signed_in:
         return Channel(key="table", label="Table", writable=False,
                        closed_because="pick a guest name or sign in to talk")
+    if seat is None and spectators_see_hidden:
+        return Channel(key="table", label="Table", writable=False,
+                       closed_because="spectators see what the players do not in this game: they may only read "
+                                      "the table talk until it ends")
     if seat is None and spectators_read_only:
         return Channel(key="table", label="Table", writable=False,
                        closed_because="spectators of this game may only read the table talk")
@@ -173,7 +182,14 @@ def talk_of(game: Game, user, players: list[dict[str, Any]] | None = None) -> Ta
     seat = next((p["seat"] for p in players if signed_in and p["user_id"] == user.pk), None)
     consents = pair_consents(game.pk) if game.status == Game.Status.FINISHED else {}
     return talk_for(status=game.status, num_teams=game.num_teams, spectators_read_only=game.spectators_read_only,
-                    players=players, seat=seat, signed_in=signed_in, consents=consents)
+                    players=players, seat=seat, signed_in=signed_in, consents=consents,
+                    spectators_see_hidden=spectators_see_hidden(game))
+
+
+def spectators_see_hidden(game: Game) -> bool:
+    """Whether the game's spectators see what its players do not (Fogbound's "spectators see
+    the whole garden")."""
+    return bool((game.options or {}).get("spectators_see_all"))
 
 
 def message_dict(row: dict[str, Any]) -> dict[str, Any]:
