@@ -41,6 +41,10 @@ def api_view(methods: set[str], *, login: bool = True, body: inputs.Shape | None
         @functools.wraps(view)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
             if request.method not in allowed:
+                unknown = getattr(wrapper, "unknown", None)  # a path that names nothing is 404 whatever the method
+                problem = unknown(**kwargs) if unknown is not None else None
+                if problem is not None:
+                    return _error("not_found", problem, 404)
                 return _error("method_not_allowed", f"use {' or '.join(sorted(methods))}", 405)
             try:
                 return _answer(request, view, args, kwargs)
@@ -233,9 +237,9 @@ def game_operations() -> list[str]:
 def seat_action(request: HttpRequest, body: dict, game_id: int, what: str) -> JsonResponse:
     """The waiting room: join, move, leave, team, leader, bots, remove-bot, start (docs/api.md);
     any other name is no operation, answered with the list of every operation there is."""
-    if what not in SEAT_OPERATIONS:
-        raise NotFound(f"unknown operation {shown(what)}: the operations at /api/games/<id>/ are "
-                       f"{', '.join(game_operations())} (docs/api.md)")
+    problem = _unknown_operation(what=what)
+    if problem is not None:
+        raise NotFound(problem)
     game = _visible(request, game_id)
     seat, team = body["seat"], body["team"]
     if what in {"move", "remove-bot", "leader"} and seat is None:
@@ -248,6 +252,17 @@ def seat_action(request: HttpRequest, body: dict, game_id: int, what: str) -> Js
 
 
 seat_action.names = tuple(SEAT_OPERATIONS)
+
+
+def _unknown_operation(*, what: str, **_: Any) -> str | None:
+    """Why ``what`` is no operation at /api/games/<id>/, or None when it is one."""
+    if what in SEAT_OPERATIONS:
+        return None
+    return (f"unknown operation {shown(what)}: the operations at /api/games/<id>/ are "
+            f"{', '.join(game_operations())} (docs/api.md)")
+
+
+seat_action.unknown = _unknown_operation
 
 
 @api_view({"POST"}, body=inputs.ACTION_BODY)

@@ -141,7 +141,7 @@ def _kind(value: Any) -> str:
     if isinstance(value, int):
         return "an integer"
     if isinstance(value, float):
-        return "a number with a fraction"
+        return "a number with a fraction or an exponent (1.5, 1e3)"
     if isinstance(value, str):
         return f"text of {len(value)} characters"
     if isinstance(value, list):
@@ -271,12 +271,17 @@ class MessageText:
         if len(text) > self.max_length:
             raise InputError(f'"{name}" may be at most {self.max_length} characters (leading and trailing spaces '
                              f'aside), got {len(text)}', field=name)
-        if _FORBIDDEN_IN_MESSAGES.search(text):
+        found = _FORBIDDEN_IN_MESSAGES.search(text)
+        if found and _BIDI_CONTROLS.fullmatch(found.group()):
+            raise InputError(f'"{name}" holds a bidirectional override (U+{ord(found.group()):04X}), which could '
+                             f'make a message look as if another player wrote it', field=name)
+        if found:
             raise InputError(f'"{name}" holds a control character; only newlines and tabs are allowed', field=name)
         return text
 
 
 _FORBIDDEN_IN_MESSAGES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_BIDI_CONTROLS = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
 
 _BLANK_LETTERS = "\u115f\u1160\u2800\u3164\uffa0"  # fillers and the blank Braille cell: letters that show nothing
 

@@ -411,6 +411,8 @@ def test_text_limits_and_the_rate_limit(make_user):
                        ("a\u202eb", "bad_request"), ("bell\x07", "bad_request"), (5, "bad_request")):
         answer = send(text)
         assert (answer.status_code, answer.json()["error"]["code"]) == (400, code), text
+    assert "bidirectional override (U+202E)" in send("a\u202eb").json()["error"]["message"]
+    assert "control character" in send("bell\x07").json()["error"]["message"]
     for invisible in ("\u200b", "\u200b\ufeff\u200b", "\u2800 \u3164", "\u0301"):
         answer = send(invisible)
         assert answer.status_code == 400 and answer.json()["error"]["message"] == '"text" is empty: write something'

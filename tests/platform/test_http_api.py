@@ -110,6 +110,11 @@ def test_an_unknown_operation_at_a_game_is_answered_with_every_operation_there_i
         assert error["code"] == "not_found" and error["message"].startswith("unknown operation 'frobnicate': ")
         listed = set(error["message"].split(" are ", 1)[1].removesuffix(" (docs/api.md)").split(", "))
         assert listed == documented
+        # asked with another method, the path is still no operation: not "use POST"
+        for method in ("get", "head", "put", "delete"):
+            reply = getattr(_bot(make_user("Cy")), method)(f"/api/games/{game_id}/frobnicate/")
+            assert reply.status_code == 404, (method, reply.status_code)
+        assert _bot(make_user("Dee")).get(f"/api/games/{game_id}/join/").status_code == 405
 
 
 def test_errors_say_what_was_wrong(make_user):

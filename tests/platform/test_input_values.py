@@ -110,6 +110,11 @@ def test_an_action_holding_a_text_longer_than_any_game_takes_is_refused_and_neve
     assert "x" * (inputs.ACTION_TEXT_MAX + 1) not in refused.value.message
 
 
+def test_a_number_written_with_an_exponent_is_named_as_such():
+    with pytest.raises(inputs.InputError, match=r"got a number with a fraction or an exponent"):
+        inputs.body(b'{"action": {"type": "x"}, "action_id": "a", "version": 1e3}', inputs.ACTION_BODY)
+
+
 def test_an_action_type_that_is_not_text_is_named_as_such():
     with pytest.raises(inputs.InputError, match=r'"action\.type" must be text, got an integer'):
         inputs.GAME_ACTION.clean({"type": 3}, "action")
