@@ -150,8 +150,14 @@ def refuse_flooders(application):
     the session, the user and the consumer are looked up (``FloodCooldown``)."""
 
     async def app(scope, receive, send):
-        if scope["type"] == "websocket" and FLOOD_COOLDOWN.knock(who_connects(scope), ArrivalControlMixin.clock()):
-            await ArrivalControlMixin._accept_and_close(receive, send, CLOSE_TOO_FAST)
+        who = who_connects(scope) if scope["type"] == "websocket" else ""
+        if who and FLOOD_COOLDOWN.knock(who, ArrivalControlMixin.clock()):
+            told = None
+            if scope.get("path", "").startswith("/ws/api/"):  # the page's socket reads HTML, not error frames
+                told = {"type": "error", "code": "too_fast", "version": 0, "message": (
+                    f"closed for sending too many messages a moment ago: wait {FLOOD_COOLDOWN.bans[who][1]:g} s "
+                    f"without connecting, then connect (each socket opened before then starts the wait again)")}
+            await ArrivalControlMixin._accept_and_close(receive, send, CLOSE_TOO_FAST, told=told)
             return
         await application(scope, receive, send)
 
@@ -252,11 +258,14 @@ class ArrivalControlMixin:
             layer.detach_inbox(self.channel_name)
 
     @staticmethod
-    async def _accept_and_close(receive, send, code: int) -> None:
-        """Accept, then close with ``code``: a refusal at the handshake would show only HTTP 403."""
+    async def _accept_and_close(receive, send, code: int, told: dict[str, Any] | None = None) -> None:
+        """Accept, send the frame ``told`` if any, then close with ``code``: a refusal at the
+        handshake would show only HTTP 403."""
         message = await receive()
         if message["type"] == "websocket.connect":
             await send({"type": "websocket.accept"})
+            if told is not None:
+                await send({"type": "websocket.send", "text": jsontext.dumps(told)})
             await send({"type": "websocket.close", "code": code})
 
     async def _read_arrivals(self, receive, inbox: asyncio.Queue) -> None:

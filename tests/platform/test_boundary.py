@@ -458,17 +458,21 @@ async def test_a_flooders_next_sockets_are_closed_at_once_until_its_cooldown_end
     clock.now = 5.0
     again = socket(path, key=key)
     connected, _ = await again.connect(timeout=5)
-    assert connected and await again.receive_output(timeout=5) == {"type": "websocket.close", "code": 4008}
+    told = json.loads((await again.receive_output(timeout=5))["text"])  # why, and how long to wait, before the close
+    assert connected and (told["type"], told["code"]) == ("error", "too_fast") and "wait 10 s" in told["message"]
+    assert await again.receive_output(timeout=5) == {"type": "websocket.close", "code": 4008}
     reworded = socket(path, headers=[*LOCAL, (b"authorization", f"bearer   {key} ".encode())])  # the same token
     connected, _ = await reworded.connect(timeout=5)
-    assert connected and await reworded.receive_output(timeout=5) == {"type": "websocket.close", "code": 4008}
+    assert connected and json.loads((await reworded.receive_output(timeout=5))["text"])["code"] == "too_fast"
+    assert await reworded.receive_output(timeout=5) == {"type": "websocket.close", "code": 4008}
     spectator = socket(path)
     await _opened(spectator)
 
     clock.now = 10.5  # the first cooldown is over, but the knock at 5.0 started it again
     knocking = socket(path, key=key)
     connected, _ = await knocking.connect(timeout=5)
-    assert connected and await knocking.receive_output(timeout=5) == {"type": "websocket.close", "code": 4008}
+    assert connected and json.loads((await knocking.receive_output(timeout=5))["text"])["code"] == "too_fast"
+    assert await knocking.receive_output(timeout=5) == {"type": "websocket.close", "code": 4008}
 
     clock.now = 20.5  # a whole cooldown after the last knock
     later = socket(path, key=key)
