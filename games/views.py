@@ -300,7 +300,8 @@ def my_games(request: HttpRequest) -> HttpResponse:
         result = None
         if game.status == Game.Status.FINISHED:
             result = result_words(outcome=game.outcome or {}, players=players, seat=seat,
-                                  resigned=list(game.prompts.get("resigned") or ()))
+                                  resigned=list(game.prompts.get("resigned") or ()),
+                                  handed=list(game.prompts.get("handed") or ()))
         rows.append({"game": game, "names": [p["name"] for p in players], "seat": seat, "your_turn": game.your_turn,
                      "deadline": game.your_deadline, "pace": pacing.describe(game.pace, game.decision_seconds, learn=game.is_learn),
                      "result": result})

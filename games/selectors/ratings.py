@@ -46,13 +46,13 @@ def player_by_username(username: str):
 
 
 def seat_result(game: Game, number: int) -> str:
-    """"won", "lost", "drew" (a game that ended with no winner) or "resigned" for the seat
-    ``number`` of a finished game; a player whose seat the table handed to a computer player
-    lost, whatever the computer player did."""
+    """"won", "lost", "drew" (a game that ended with no winner), "resigned" or "left" (the
+    table handed the seat to a computer player) for the seat ``number`` of a finished game: a
+    player who resigned or left lost, whatever the computer player in the seat did after."""
     if number in (game.prompts.get("resigned") or ()):
         return "resigned"
     if number in (game.prompts.get("handed") or ()):
-        return "lost"
+        return "left"
     winners = (game.outcome or {}).get("winners")
     if winners == []:
         return "drew"

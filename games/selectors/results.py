@@ -36,14 +36,18 @@ def team_results(*, outcome: dict[str, Any], players: list[dict[str, Any]],
 
 
 def result_words(*, outcome: dict[str, Any], players: list[dict[str, Any]], resigned: list[int],
-                 seat: int | None) -> dict[str, str]:
+                 seat: int | None, handed: list[int] = ()) -> dict[str, str]:
     """A finished game's line in "My games": ``verdict`` for ``seat`` ("Won", "Lost", "Drew"
-    when nobody won, "Resigned"; "" for a spectator) and ``scores`` ("Red 33 – Blue 3" at a team table, each
-    team's score once; else every seat's score, "12 – 8")."""
+    when nobody won, "Resigned", "Left" when the table handed the seat to a computer player:
+    whatever it did after, as ``ratings.seat_result`` counts it; "" for a spectator) and
+    ``scores`` ("Red 33 – Blue 3" at a team table, each team's score once; else each seat's
+    player and score, "Ana 12 – Ben 8")."""
     if seat is None:
         verdict = ""
     elif seat in resigned:
         verdict = "Resigned"
+    elif seat in handed:
+        verdict = "Left"
     elif outcome.get("winners") == []:
         verdict = "Drew"
     else:
@@ -52,7 +56,9 @@ def result_words(*, outcome: dict[str, Any], players: list[dict[str, Any]], resi
     if teams:
         scores = " – ".join(f"{t['name']} {t['score']}" for t in teams if t["score"] is not None)
     else:
-        scores = " – ".join(str(score) for score in outcome.get("scores") or ())
+        names = [p["name"] for p in players]
+        scores = " – ".join(f"{names[n]} {score}" if n < len(names) else str(score)
+                            for n, score in enumerate(outcome.get("scores") or ()))
     return {"verdict": verdict, "scores": scores}
 
 

@@ -20,4 +20,5 @@ def rated_tag(payload: dict) -> dict[str, str]:
 
 @register.inclusion_tag("games/rating_changes.html")
 def rating_changes(game) -> dict:
-    return {"game": game, "changes": ratings.game_rating_changes(game)}
+    left = [*(game.prompts.get("resigned") or ()), *(game.prompts.get("handed") or ())]
+    return {"game": game, "changes": ratings.game_rating_changes(game), "someone_left": bool(left)}

@@ -3,6 +3,7 @@ library's Plackett-Luce model does, once; unrated games change nothing."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
@@ -14,6 +15,7 @@ from games.models import Game, Rating, RatingChange
 from games.services import ratings
 from tests.platform.helpers import play_to_end, started_game
 from tests.platform.test_pages import _default_options
+from tests.platform.test_results import _my_games_result
 
 pytestmark = pytest.mark.django_db
 
@@ -136,7 +138,14 @@ def test_a_player_who_left_and_was_handed_over_ranks_last_even_when_the_computer
     _close(_rating(ben, "jingle-bells"), b)
     assert _rating(ben, "jingle-bells").wins == 0 and _rating(ben, "jingle-bells").losses == 1
     page = client.get(f"/api/players/{ben.username}/").json()
-    assert page["recent"][0]["result"] == "lost" and page["games"][0]["losses"] == 1
+    assert page["recent"][0]["result"] == "left" and page["games"][0]["losses"] == 1
+    # every page tells the same story: Ben left and lost; the result panel says why the seat that won is his
+    client.force_login(ben)
+    assert "lost (left the game)" in client.get(f"/players/{ben.username}/").content.decode()
+    assert _my_games_result(client, game.pk).startswith("Left · ")
+    panel = " ".join(re.sub(r"<[^>]+>", " ", client.get(f"/games/{game.pk}/").content.decode()).split())
+    assert "Ben left the game: the table handed the seat to a computer player, who played it to the end. Ben lost" in panel
+    assert "a player who resigned or left the game ranks last" in panel
 
 
 def test_games_with_a_computer_or_a_guest_are_unrated_unless_the_creator_asks(make_user):
