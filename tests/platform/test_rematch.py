@@ -198,6 +198,12 @@ def test_the_page_offers_and_asks(make_user):
     ben_page.post(f"/games/{game.pk}/rematch-decline/", HTTP_HX_REQUEST="true")
     html = page.get(f"/games/{game.pk}/").content.decode()
     assert "Ben declined." in html and 'id="rematch-accept"' not in html
+    # an offer its player withdraws says so, not that the player accepted and declined it
+    page.post(f"/games/{game.pk}/rematch/", HTTP_HX_REQUEST="true")
+    page.post(f"/games/{game.pk}/rematch-decline/", HTTP_HX_REQUEST="true")
+    html = " ".join(ben_page.get(f"/games/{game.pk}/").content.decode().split())
+    assert "Ana offered a rematch, then withdrew the offer." in html
+    assert "Accepted: Ana" not in html and "Ana declined" not in html
 
 
 @pytest.mark.django_db(transaction=True)
