@@ -158,3 +158,22 @@ def test_a_server_failure_is_the_sites_own_page_that_says_nothing_played_is_lost
     assert answer.status_code == 500
     assert "Something went wrong" in page and "Nothing you played is lost" in page and 'href="/"' in page
     assert "RuntimeError" not in page and "Traceback" not in page
+
+
+@pytest.mark.django_db
+def test_a_player_who_resigned_is_told_so_and_still_finds_their_own_seat(make_user):
+    from games import services
+    from tests.platform.helpers import started_game
+
+    ana, ben, cy = make_user("Ana"), make_user("Ben"), make_user("Cy")
+    game = started_game(ana, ben, cy, game_type="snowball-fighting")
+    services.resign(game_id=game.pk, user=ben)
+    page = Client()
+    page.force_login(ben)
+    html = " ".join(page.get(f"/games/{game.pk}/").content.decode().split())
+    assert "You resigned: you are watching" in html
+    assert 'class="player me bot' in html and "Ben</a> (you)" in html
+    watcher = Client()
+    watcher.force_login(make_user("Eve"))
+    html = " ".join(watcher.get(f"/games/{game.pk}/").content.decode().split())
+    assert "You are watching" in html and "(you)" not in html
