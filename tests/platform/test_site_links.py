@@ -122,3 +122,17 @@ def test_a_full_table_in_the_lobby_is_watched_not_joined(make_user):
     rows = {pk: page.split(f'href="/games/{pk}/"', 1)[1].split("</li>", 1)[0] for pk in (full.pk, half.pk)}
     assert ">Watch</a>" in rows[full.pk] and "Join" not in rows[full.pk]
     assert ">Join</a>" in rows[half.pk]
+
+
+def test_a_live_game_in_the_lobby_is_played_by_its_players_and_watched_by_the_others(make_user):
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = services.create_game(creator=ana, game_type="snowball-fight", options={}, is_public=True)
+    services.join_seat(game_id=game.pk, user=ben)
+    services.start_game(game_id=game.pk, user=ana)
+    for user, button in ((ana, "Play"), (make_user("Eve"), "Watch"), (None, "Watch")):
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        live = client.get("/").content.decode().split('id="live-count"', 1)[1]
+        row = live.split(f'href="/games/{game.pk}/"', 1)[1].split("</li>", 1)[0]
+        assert f">{button}</a>" in row, (user, row)
