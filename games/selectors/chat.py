@@ -148,7 +148,7 @@ def _pair_closed_because(*, over: bool, left: bool, other: dict[str, Any]) -> st
 
 
 def _table(*, seat: int | None, signed_in: bool, spectators_read_only: bool, spectators_see_hidden: bool) -> Channel:
-    if not signed_in:
+    if not signed_in and not (spectators_read_only or spectators_see_hidden):  # a name would not let them talk
         return Channel(key="table", label="Table", writable=False,
                        closed_because="pick a guest name or sign in to talk")
     if seat is None and spectators_see_hidden:

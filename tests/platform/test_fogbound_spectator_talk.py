@@ -42,3 +42,16 @@ def test_spectators_who_see_the_whole_garden_only_read_the_table_until_the_end(m
 def test_spectators_in_the_fog_with_the_players_may_talk(make_user):
     game_id, users = _start(make_user, 3, False)
     assert _says(game_id, make_user("Dee"), "go Ana!")["text"] == "go Ana!"
+
+
+def test_an_anonymous_visitor_is_not_told_that_a_name_would_let_them_talk_where_spectators_only_read(make_user):
+    from django.test import Client
+
+    muted, users = _start(make_user, 3, True)
+    open_game, _ = _start(make_user, 4, False)
+    assert "Pick a guest name above to talk." in Client().get(f"/games/{open_game}/").content.decode()
+    page = Client().get(f"/games/{muted}/").content.decode()
+    assert "Spectators of this game may only read the table talk." in page
+    assert "Pick a guest name above to talk." not in page
+    table = chat.talk_of(Game.objects.get(pk=muted), None).channel("table")
+    assert MUTED in table.closed_because
