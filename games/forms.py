@@ -110,6 +110,10 @@ PACE_CHOICES = [
 
 
 class SettingsForm(forms.Form):
+    display_name = forms.CharField(
+        max_length=40, label="Display name", widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
+        required=False, help_text="Shown to other players: on your page and in the games you start or join from now on.",
+        error_messages={"max_length": "a display name has at most %(limit_value)d characters, got %(show_value)d"})
     email = forms.EmailField(label="E-mail address", required=False,
                              widget=forms.EmailInput(attrs={"autocomplete": "email"}),
                              help_text="Where a link to reset a forgotten password is sent.")
@@ -119,6 +123,13 @@ class SettingsForm(forms.Form):
     def __init__(self, *args: Any, user, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.user = user
+        if getattr(getattr(user, "profile", None), "is_guest", False):
+            self.fields["email"].help_text = "Where the e-mails you ask for below are sent."
+
+    def clean_display_name(self) -> str | None:
+        """The new name, or None (left empty) to keep the one the player has."""
+        value = self.cleaned_data["display_name"]
+        return _display_name(value) if value.strip() else None
 
     def clean_email(self) -> str:
         return _unused_email(self.cleaned_data["email"], self.user)

@@ -310,15 +310,17 @@ def my_games(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def my_settings(request: HttpRequest) -> HttpResponse:
-    """The e-mail address (password resets, and e-mail when a game by the day waits for a
-    decision: opt-in), and a link to change the password."""
+    """The display name, the e-mail address (password resets, and e-mail when a game by the day
+    waits for a decision: opt-in), and a link to change the password."""
     profile = services.ensure_profile(request.user)
     form = SettingsForm(request.POST or None, user=request.user,
-                        initial={"email": request.user.email, "email_on_turn": profile.email_on_turn})
+                        initial={"display_name": profile.display_name, "email": request.user.email,
+                                 "email_on_turn": profile.email_on_turn})
     if request.method == "POST" and form.is_valid():
         try:
             services.update_settings(user=request.user, email=form.cleaned_data["email"],
-                                     email_on_turn=form.cleaned_data["email_on_turn"])
+                                     email_on_turn=form.cleaned_data["email_on_turn"],
+                                     display_name=form.cleaned_data["display_name"])
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:

@@ -91,11 +91,15 @@ def clean_display_name(name: str) -> str:
     return name
 
 
-def update_settings(*, user, email: str | None = None, email_on_turn: bool | None = None) -> Profile:
-    """Change the user's e-mail address (one no other account has, in any case) and whether it
-    wants an e-mail when a game by the day waits for its decision (which needs an address).
-    ``None`` leaves a setting as it is."""
+def update_settings(*, user, email: str | None = None, email_on_turn: bool | None = None,
+                    display_name: str | None = None) -> Profile:
+    """Change the user's display name (as ``clean_display_name`` keeps it), e-mail address (one
+    no other account has, in any case) and whether it wants an e-mail when a game by the day
+    waits for its decision (which needs an address). ``None`` leaves a setting as it is."""
     profile = ensure_profile(user)
+    if display_name is not None:
+        profile.display_name = clean_display_name(display_name)
+        profile.save(update_fields=["display_name"])
     if email is not None:
         email = email.strip()
         if email:

@@ -280,3 +280,27 @@ def test_a_username_that_could_pass_for_another_with_a_look_alike_letter_is_refu
 def test_a_username_of_unaccented_letters_digits_and_marks_is_taken(username):
     assert _sign_up(Client(), username).status_code == 302
     assert User.objects.filter(username=username).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("guest", [False, True])
+def test_a_player_changes_their_display_name_in_the_settings(make_user, guest):
+    from games import selectors
+    from tests.platform.helpers import started_game
+
+    ana = make_user("Ana", guest=guest)
+    game = started_game(ana, make_user("Ben"))
+    client = Client()
+    client.force_login(ana)
+    page = client.get("/me/settings/").content.decode()
+    assert 'name="display_name"' in page and 'value="Ana"' in page
+    assert ("reset a forgotten password" in page) is not guest
+    client.post("/me/settings/", {"display_name": "  Avalanche   Annie "})
+    ana.profile.refresh_from_db()
+    assert ana.profile.display_name == "Avalanche Annie"
+    assert selectors.seat_names(selectors.get_game(game.pk))[0] == "Avalanche Annie"  # read afresh, as a new page is
+    refused = client.post("/me/settings/", {"display_name": "x" * 41}).content.decode()
+    assert "a display name has at most 40 characters, got 41" in refused
+    client.post("/me/settings/", {"display_name": ""})  # left empty: kept
+    ana.profile.refresh_from_db()
+    assert ana.profile.display_name == "Avalanche Annie"
