@@ -177,3 +177,15 @@ def test_a_player_who_resigned_is_told_so_and_still_finds_their_own_seat(make_us
     watcher.force_login(make_user("Eve"))
     html = " ".join(watcher.get(f"/games/{game.pk}/").content.decode().split())
     assert "You are watching" in html and "(you)" not in html
+
+
+@pytest.mark.django_db
+def test_only_a_player_of_a_game_in_play_is_offered_alerts_on_their_turn(make_user):
+    from tests.platform.helpers import started_game
+
+    ana, eve = make_user("Ana"), make_user("Eve")
+    game = started_game(ana, make_user("Ben"))
+    for user, offered in ((ana, True), (eve, False)):
+        page = Client()
+        page.force_login(user)
+        assert ('id="notify-me"' in page.get(f"/games/{game.pk}/").content.decode()) is offered, user
