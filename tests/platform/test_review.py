@@ -275,3 +275,16 @@ def test_a_what_a_snowball_review_jumps_to_each_turns_initiative_and_names_each_
     page = api_client().get(f"/games/{game.pk}/review/?step=0").content.decode()
     reveal_select = page.split('id="review-reveal"')[1].split("</select>")[0]
     assert f'<option value="{first["step"]}"' in reveal_select and "Turn 1 of 6" in reveal_select
+
+
+def test_a_what_a_snowball_review_offers_no_settings_or_surrender_and_the_live_page_does(make_user):
+    ana = make_user("Ana")
+    live = started_game(ana, bots=1, game_type="what-a-snowball")
+    page = Client()
+    page.force_login(ana)
+    assert "Settings and surrender" in page.get(f"/games/{live.pk}/").content.decode()
+    ana, game = _finished(make_user, "what-a-snowball")
+    page.force_login(ana)
+    for step in (3, 30):  # through her own eyes, in the middle of the game
+        html = page.get(f"/games/{game.pk}/review/?step={step}&seat=0").content.decode()
+        assert 'data-seat="0"' in html and "Settings and surrender" not in html
