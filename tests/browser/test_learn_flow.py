@@ -44,3 +44,16 @@ def test_a_learn_game_opened_from_the_rules_page_shows_hints_until_they_are_swit
     expect(page.locator("#hints-body")).to_be_visible()
     assert errors == []
     page.context.close()
+
+
+def test_on_a_phone_the_question_starts_in_the_top_half_of_the_first_screen(browser, live_server_proc, shot):
+    page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    as_guest(page, live_server_proc.url + "/", "Ana")
+    page.goto(live_server_proc.url + "/rules/what-a-snowball/")
+    with page.expect_navigation(wait_until="load"):
+        page.click(".learn-button")
+    expect(page.locator(".prompt-bar")).to_be_visible()
+    top = page.locator(".prompt-bar").bounding_box()["y"]
+    shot(page, "learn-phone-first-screen")
+    assert top < 844 / 2, f"the question starts {top:.0f} px down a 844 px screen"
+    page.context.close()
