@@ -188,10 +188,16 @@ class ActionRecord(models.Model):
 
 class ChatMessage(models.Model):
     """One message of a game's table talk, in one channel: ``table``, ``team:<team>`` or
-    ``pair:<seat>-<seat>`` (the lower seat first). Ids increase in the order messages commit
-    within a game (they are written under the game's lock)."""
+    ``pair:<seat>-<seat>`` (the lower seat first).
+
+    Clients know a message by its ``number``, not its row id: the microseconds of its writing,
+    one more than the game's last when two come in the same microsecond, so numbers increase in
+    the order messages commit within a game (they are written under the game's lock), and a gap
+    between two numbers counts no messages of channels the reader does not read (row ids, one
+    sequence for every channel and game, did)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    number = models.PositiveBigIntegerField()
     key = models.CharField(max_length=16)
     sender = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_messages")
     sender_seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="None: a spectator")
@@ -200,11 +206,12 @@ class ChatMessage(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        ordering = ["id"]
+        ordering = ["number"]
         indexes = [
-            models.Index(fields=["game", "key", "id"], name="chat_channel_by_id"),
+            models.Index(fields=["game", "key", "number"], name="chat_channel_by_number"),
             models.Index(fields=["game", "sender", "created_at"], name="chat_sender_recent"),
         ]
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="one_chat_message_per_number")]
 
 
 class PairPublication(models.Model):

@@ -22,7 +22,7 @@ from games.models import ChatMessage, Game, PairPublication
 
 HISTORY_PER_CHANNEL = 50
 NEW_MESSAGES_AT_MOST = 200
-MESSAGE_FIELDS = ("id", "key", "sender_seat", "sender_name", "text", "created_at")
+MESSAGE_FIELDS = ("number", "key", "sender_seat", "sender_name", "text", "created_at")
 
 Pair = tuple[int, int]
 
@@ -194,7 +194,7 @@ def spectators_see_hidden(game: Game) -> bool:
 
 def message_dict(row: dict[str, Any]) -> dict[str, Any]:
     """A stored message as clients get it (docs/api.md, "Table talk")."""
-    return {"id": row["id"], "key": row["key"], "channel": kind_of(row["key"]), "seat": row["sender_seat"],
+    return {"id": row["number"], "key": row["key"], "channel": kind_of(row["key"]), "seat": row["sender_seat"],
             "name": row["sender_name"], "text": row["text"], "at": row["created_at"].isoformat()}
 
 
@@ -202,15 +202,15 @@ def history(game_id: int, talk: Talk, per_channel: int = HISTORY_PER_CHANNEL) ->
     """The newest ``per_channel`` messages of each channel the viewer reads, oldest first."""
     found = {}
     for key in sorted(talk.readable):
-        rows = ChatMessage.objects.filter(game_id=game_id, key=key).order_by("-id").values(*MESSAGE_FIELDS)
+        rows = ChatMessage.objects.filter(game_id=game_id, key=key).order_by("-number").values(*MESSAGE_FIELDS)
         found[key] = [message_dict(row) for row in reversed(rows[:per_channel])]
     return found
 
 
 def messages_after(game_id: int, readable: Iterable[str], after: int,
                    limit: int = NEW_MESSAGES_AT_MOST) -> list[dict[str, Any]]:
-    """The messages after id ``after`` in the channels ``readable``, oldest first."""
-    rows = ChatMessage.objects.filter(game_id=game_id, key__in=list(readable), id__gt=after).order_by("id")
+    """The messages after number ``after`` in the channels ``readable``, oldest first."""
+    rows = ChatMessage.objects.filter(game_id=game_id, key__in=list(readable), number__gt=after).order_by("number")
     return [message_dict(row) for row in rows.values(*MESSAGE_FIELDS)[:limit]]
 
 
@@ -222,9 +222,9 @@ def page(game_id: int, talk: Talk, *, channel: str | None = None, after: int | N
     keys = [channel] if channel is not None else sorted(talk.readable)
     rows = ChatMessage.objects.filter(game_id=game_id, key__in=[k for k in keys if k in talk.readable])
     if before is not None:
-        rows = rows.filter(id__lt=before)
+        rows = rows.filter(number__lt=before)
     if after is not None:
-        found = list(rows.filter(id__gt=after).order_by("id").values(*MESSAGE_FIELDS)[:limit + 1])
+        found = list(rows.filter(number__gt=after).order_by("number").values(*MESSAGE_FIELDS)[:limit + 1])
         return [message_dict(r) for r in found[:limit]], len(found) > limit
-    found = list(rows.order_by("-id").values(*MESSAGE_FIELDS)[:limit + 1])
+    found = list(rows.order_by("-number").values(*MESSAGE_FIELDS)[:limit + 1])
     return [message_dict(r) for r in reversed(found[:limit])], len(found) > limit

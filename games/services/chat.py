@@ -1,17 +1,20 @@
 """Table talk: posting a message and agreeing to publish a pair's conversation.
 
-Both work under the game's lock, so a game's message ids commit in increasing order (a
-socket that has sent up to id N never misses a later-committed message with a smaller id),
+Both work under the game's lock, so a game's message numbers commit in increasing order (a
+socket that has sent up to number N never misses a later-committed message with a smaller
+one),
 and the rate limit, counted in the database, holds across workers. After the commit the
-game's sockets get a notice naming the message's id and channel, never its text: each
+game's sockets get a notice naming the message's number and channel, never its text: each
 socket reads what its own viewer may read (``selectors.chat``).
 """
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from games import inputs
@@ -44,11 +47,11 @@ def post_message(*, game_id: int, user, channel: str, text: str, to: int | None 
         _check_rate(game, user)
         seat = None if viewer.left else viewer.seat
         name = next((p["name"] for p in players if p["seat"] == seat), None) if seat is not None else None
-        message = ChatMessage.objects.create(game=game, key=key, sender=user, sender_seat=seat,
+        message = ChatMessage.objects.create(game=game, key=key, sender=user, sender_seat=seat, number=_next_number(game),
                                              sender_name=(name or display_name(user))[:60], text=text)
-        notice = {"type": "chat.posted", "id": message.pk, "key": key}
+        notice = {"type": "chat.posted", "id": message.number, "key": key}
         transaction.on_commit(lambda: announce_chat(game_id, notice), robust=True)
-    return talk.message_dict({"id": message.pk, "key": key, "sender_seat": message.sender_seat,
+    return talk.message_dict({"number": message.number, "key": key, "sender_seat": message.sender_seat,
                               "sender_name": message.sender_name, "text": text, "created_at": message.created_at})
 
 
@@ -113,3 +116,14 @@ def _check_rate(game: Game, user) -> None:
     if recent >= RATE_MESSAGES:
         raise TooManyMessages(f"at most {RATE_MESSAGES} messages in {RATE_SECONDS} seconds at one game; "
                               "wait a moment (this one was not sent)")
+
+
+def _next_number(game: Game) -> int:
+    """The number of the game's next message (``ChatMessage``): the microseconds now, or one more
+    than the game's last. Call under the game's lock."""
+    last = ChatMessage.objects.filter(game=game).aggregate(last=Max("number"))["last"] or 0
+    return max(last + 1, microseconds_now())
+
+
+def microseconds_now() -> int:
+    return time.time_ns() // 1000

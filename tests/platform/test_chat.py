@@ -770,7 +770,7 @@ async def test_a_flood_of_chat_frames_stores_only_messages_whose_sender_got_the_
         elif json.loads(out["text"])["type"] == "chat_ack":
             acked.add(json.loads(out["text"])["id"])
     assert close == 4008
-    stored = await database_sync_to_async(lambda: set(ChatMessage.objects.values_list("id", flat=True)))()
+    stored = await database_sync_to_async(lambda: set(ChatMessage.objects.values_list("number", flat=True)))()
     assert stored == acked and len(acked) == 1  # the one being stored when the flood was noticed
     delivered = set()
     while not await ben.receive_nothing(timeout=0.5):
@@ -779,3 +779,49 @@ async def test_a_flood_of_chat_frames_stores_only_messages_whose_sender_got_the_
             delivered |= {m["id"] for m in frame["messages"]}
     assert delivered == acked
     await ben.disconnect()
+
+
+@pytest.mark.django_db
+def test_message_ids_count_no_messages_of_channels_the_reader_does_not_read(make_user, monkeypatch):
+    """Two tables at the same moments: at one, Cy and Dee talk in their team and their pair
+    between two table messages; at the other nobody does. What Ana and a spectator are told of
+    the table's messages, ids included, is the same at both."""
+    from games.services import chat as chat_service
+
+    def seen(quiet: bool) -> dict[str, list]:
+        clock = iter(range(1_000_000, 2_000_000, 1000))
+        monkeypatch.setattr(chat_service, "microseconds_now", lambda: next(clock))
+        table = _table(make_user)
+        services.post_message(game_id=table.game.pk, user=table.users["Ana"], text="first", channel="table")
+        for _ in range(3):
+            if quiet:
+                next(clock)
+            else:
+                services.post_message(game_id=table.game.pk, user=table.users["Cy"], text="psst", channel="team")
+        if not quiet:
+            services.post_message(game_id=table.game.pk, user=table.users["Dee"], text="psst", channel="pair", to=2)
+        else:
+            next(clock)
+        services.post_message(game_id=table.game.pk, user=table.users["Ben"], text="second", channel="table")
+        answers = {}
+        for viewer in ("Ana", "Eve"):
+            messages = table.client(viewer).get(f"/api/games/{table.game.pk}/chat/").json()["messages"]
+            answers[viewer] = [(m["id"], m["key"], m["text"]) for m in messages]
+        return answers
+
+    talkative, quiet = seen(False), seen(True)
+    assert [text for _, _, text in talkative["Ana"]] == ["first", "second"]
+    assert talkative == quiet
+    ids = [i for i, _, _ in quiet["Ana"]]
+    assert ids == sorted(ids) and len(set(ids)) == 2
+
+
+@pytest.mark.django_db
+def test_two_messages_in_one_microsecond_get_increasing_ids(make_user, monkeypatch):
+    from games.services import chat as chat_service
+
+    monkeypatch.setattr(chat_service, "microseconds_now", lambda: 5_000_000)
+    table = _table(make_user)
+    ids = [services.post_message(game_id=table.game.pk, user=table.users[name], text="hi", channel="table")["id"]
+           for name in ("Ana", "Ben", "Cy")]
+    assert ids == [5_000_000, 5_000_001, 5_000_002]

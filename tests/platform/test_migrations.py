@@ -92,6 +92,8 @@ def test_names_written_before_the_readable_name_rule_are_made_readable():
                    "control": "Dan Kim"}
     assert all(clean_display_name(name) == name for name in now.values())
     assert CurrentChat.objects.get(game_id=game.pk).sender_name == "Ana (seat 1)"
+    migrated = CurrentChat.objects.get(game_id=game.pk)
+    assert migrated.number == migrated.pk  # numbered as its id, below any message numbered since
     game.delete()
     for user in users.values():
         user.delete()
