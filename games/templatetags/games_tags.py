@@ -1,6 +1,7 @@
 """Template helpers shared by every game's board templates."""
 from __future__ import annotations
 
+import functools
 import json
 
 import orjson
@@ -321,3 +322,18 @@ def seated_here(game, user) -> bool:
     """Whether ``user`` has a seat at ``game`` (its seats prefetched)."""
     user_id = getattr(user, "pk", None)
     return user_id is not None and any(seat.user_id == user_id for seat in game.seats.all())
+
+
+@register.simple_tag
+def script_url(path: str) -> str:
+    """``{% static path %}`` for a script a board loads on every redraw, worked out once a
+    process (Django's tag asks the storage and the app registry each time: a fortieth of a
+    What a Snowball! page move)."""
+    return _static_url(path)
+
+
+@functools.lru_cache(maxsize=64)
+def _static_url(path: str) -> str:
+    from django.templatetags.static import static
+
+    return static(path)
