@@ -467,12 +467,15 @@ def _apply(game: Game, ruleset: Ruleset, state: dict, seat: int, action: dict, *
     ``save_state`` writes."""
     new_state, events = ruleset.apply(state, seat, action)
     private_action = getattr(ruleset, "private_action", None)
-    if private_action is not None and private_action(state, new_state, seat, action, events):
+    private = private_action is not None and private_action(state, new_state, seat, action, events)
+    if private:
         game.prompts = counted_private(game, seat)
     game.version += 1
     game.log_length += 1
-    logged.append(ActionRecord(game=game, seq=game.log_length, seat=seat, action=action, action_id=action_id,
-                               source=source, events=events, version=game.version))
+    record = ActionRecord(game=game, seq=game.log_length, seat=seat, action=action, action_id=action_id,
+                          source=source, events=events, version=game.version)
+    record.private = private  # ``_prepare_write``: a private action leaves its seat's question as it was
+    logged.append(record)
     return new_state
 
 
@@ -584,7 +587,10 @@ def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[Actio
     # the seat's clock nor what the others see may change with it); once it reveals, the next
     # round's sealed question is a new one for every seat, even worded as the last, so that a
     # move sent for the round before is stale, not played in this one
-    answered = {record.seat for record in logged}
+    # a private action (a setting switched, ``Ruleset.private_action``) answers nothing: its
+    # seat's question keeps its time and its start, or the others would see the deadline move
+    answered = {record.seat for record in logged if not getattr(record, "private", False)}
+    only_private = {record.seat for record in logged} - answered
     revealed = _reveals(ruleset, logged)
     for seat, prompt in to_act.items():
         legal = ruleset.legal_actions(state, seat)
@@ -593,6 +599,8 @@ def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[Actio
         sealed = prompt.kind == "sealed"
         if old and sealed and old.get("sealed") and not revealed:
             seats[str(seat)] = old
+        elif old and seat in only_private and not revealed:
+            seats[str(seat)] = {**old, "digest": digest}
         elif (old and _asks_the_same(old["digest"], prompt, legal, digest=digest) and not (sealed and revealed)
               and (seat not in answered or sealed)):
             seats[str(seat)] = old

@@ -11,7 +11,7 @@ import uuid
 
 import pytest
 
-from games import selectors, services
+from games import engines, selectors, services
 from games.models import Game
 from tests.platform.test_hidden_information import POSITIONS, Position
 
@@ -48,3 +48,42 @@ def test_the_others_are_sent_the_same_whether_a_sealed_choice_was_revised_or_not
         assert seen_plain == seen_revised, f"viewer {seat} can tell that Ana revised her choice"
     # Ana's own version counts her revisions
     assert _as_seen_by(revised, 0)["version"] == _as_seen_by(plain, 0)["version"] + 2
+
+
+def _switches_a_setting(make_user, game_type: str, options: dict, arrived, setting) -> None:
+    """At the position ``arrived`` picks, the asked seat switches a setting of its own
+    (``setting(state)``) back and forth: nobody else is sent anything new, not even a moved
+    deadline, and the seat's own question keeps its time."""
+    from tests.platform.test_hidden_information import _drive, _start
+
+    game, users = _start(make_user, game_type, options)
+    state = _drive(game, users, arrived)
+    seat = min(engines.get(game_type).to_act(state))
+    others = [s for s in (0, 1, None) if s != seat]
+    before = {s: _as_seen(game.pk, s) for s in others}
+    deadline = Game.objects.get(pk=game.pk).prompts["seats"][str(seat)]["deadline"]
+    for _ in range(3):
+        game.refresh_from_db()
+        action = setting(selectors.game_state(game), seat)
+        services.submit_action(game_id=game.pk, user=users[seat], action=action, action_id=uuid.uuid4().hex,
+                               version=selectors.viewer_version(game, seat))
+    assert {s: _as_seen(game.pk, s) for s in others} == before
+    game.refresh_from_db()
+    assert game.prompts["seats"][str(seat)]["deadline"] == deadline, "the seat's clock started again"
+    assert game.prompts["private"][seat] == 3
+
+
+def _as_seen(game_id: int, seat: int | None) -> dict:
+    return selectors.viewer_payload(Game.objects.get(pk=game_id), seat)
+
+
+def test_switching_jingle_bells_automatic_dodge_on_a_turn_tells_the_others_nothing(make_user):
+    _switches_a_setting(make_user, "jingle-bells", {"layout": "garden"},
+                        lambda s: s["phase"] == "actions" and engines.get("jingle-bells").to_act(s),
+                        lambda s, seat: {"type": "set_auto_dodge", "on": not s["auto_dodge"][seat]})
+
+
+def test_what_a_snowball_card_asked_or_never_tells_the_others_nothing(make_user):
+    _switches_a_setting(make_user, "what-a-snowball", {"ability_cards": "method2"},
+                        lambda s: s["phase"] == "play" and engines.get("what-a-snowball").to_act(s),
+                        lambda s, seat: {"type": "set_never_ask", "card": "dork", "on": "dork" not in s["never_ask"][seat]})

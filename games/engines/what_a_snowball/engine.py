@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Action, BadAction, Event, IllegalAction, NotYourTurn, Option, State, shown
+from ..base import (Action, BadAction, Event, IllegalAction, NotYourTurn, Option, State, changes_only_own,
+                    seen_by_seat_alone, shown)
 from . import kids as K
 from . import villages
 from .set_up import SetUp
@@ -69,6 +70,12 @@ class WhatASnowball(SetUp, Asking, Cards, Activation, Throwing, Turns, Views):
     )
 
     canonical_options = staticmethod(canonical_options)
+
+    @staticmethod
+    def private_action(before: State, after: State, seat: int, action: Action, events: list[Event]) -> bool:
+        """A card set to be asked about, or never, that answers no question: only its player sees it."""
+        return (action.get("type") == "set_never_ask" and changes_only_own(before, after, seat, ("never_ask",))
+                and seen_by_seat_alone(events, seat))
 
     # -- applying actions -------------------------------------------------------------------
 
