@@ -64,8 +64,9 @@ OPTIONS: tuple[Option, ...] = (
            "first to 12 VPs, or the most after 10 turns."),
     Option(name="spectators_see_all", label="Spectators see the whole garden (Fogbound)", kind="bool",
            default=False,
-           help="In a Fogbound game spectators see where everyone is while the game runs; without it they "
-           "see the garden, the scores and the fog, and everything once the game is over."),
+           help="In a Fogbound game spectators see where everyone is while the game runs (and only read the "
+           "table talk until it ends); without it they see the garden, the scores and the fog, and everything "
+           "once the game is over. Only for a table you trust: a player could watch the game as a spectator."),
     Option(name="rule12", label="00 spells disaster (optional rule 12)", kind="bool", default=False,
            help="A thrower who rolls 00 slips: all their snowballs break, they take 2 HP and spend "
            "the next segment recovering."),
