@@ -189,3 +189,19 @@ def test_only_a_player_of_a_game_in_play_is_offered_alerts_on_their_turn(make_us
         page = Client()
         page.force_login(user)
         assert ('id="notify-me"' in page.get(f"/games/{game.pk}/").content.decode()) is offered, user
+
+
+@pytest.mark.django_db
+def test_the_invite_link_is_offered_only_while_someone_could_still_join_or_watch_live(make_user):
+    from games.services.learn import start_learn_game
+    from tests.platform.helpers import play_to_end, started_game
+
+    ana = make_user("Ana")
+    page = Client()
+    page.force_login(ana)
+    live = started_game(ana, make_user("Ben"))
+    assert 'id="copy-invite"' in page.get(f"/games/{live.pk}/").content.decode()
+    finished = play_to_end(started_game(ana, bots=1).pk, {0: ana})
+    assert 'id="copy-invite"' not in page.get(f"/games/{finished.pk}/").content.decode()
+    learn = start_learn_game(user=ana, game_type="snowball-fight")  # alone against a computer player
+    assert 'id="copy-invite"' not in page.get(f"/games/{learn.pk}/").content.decode()
