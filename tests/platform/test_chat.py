@@ -825,3 +825,15 @@ def test_two_messages_in_one_microsecond_get_increasing_ids(make_user, monkeypat
     ids = [services.post_message(game_id=table.game.pk, user=table.users[name], text="hi", channel="table")["id"]
            for name in ("Ana", "Ben", "Cy")]
     assert ids == [5_000_000, 5_000_001, 5_000_002]
+
+
+@pytest.mark.django_db
+def test_after_the_end_a_pair_that_said_nothing_is_not_offered_for_publishing(make_user):
+    table = _table(make_user)
+    services.post_message(game_id=table.game.pk, user=table.users["Ana"], text=marker("ana-ben"), channel="pair", to=1)
+    play_to_end(table.game.pk, {seat: table.users[name] for seat, name in enumerate(NAMES)})
+    page = _page_of(table, "Ana")
+    said = page.split('id="chat-pair-0-1"', 1)[1].split('role="tabpanel"', 1)[0]
+    silent = page.split('id="chat-pair-0-2"', 1)[1].split('role="tabpanel"', 1)[0]
+    assert "Agree to publish" in said
+    assert "Agree to publish" not in silent and "Nothing was said here, so there is nothing to publish." in silent
