@@ -127,7 +127,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     invite = request.GET.get("invite") or request.session.get(f"invite:{game.pk}") or ""
     context = rendering.live_context(game, payload, request.user)
     talk = chat.talk_of(game, request.user)
-    context.update(rendering.talk_context(talk, chat.history(game.pk, talk), viewer_seat=talk.seat))
+    context.update(rendering.talk_context(talk, chat.history(game.pk, talk), viewer_seat=talk.seat),
+                   spectators_only_read=chat.spectators_only_read(game))
     invite = invite if invite == game.invite_code else ""
     invite_path = reverse("invite", args=[game.pk, game.invite_code])
     context.update({

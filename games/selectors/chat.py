@@ -100,8 +100,8 @@ def talk_for(*, status: str, num_teams: int, spectators_read_only: bool, players
     """The channels of the viewer whose seat is ``seat`` (None: a spectator; a seat a computer
     player took from the viewer still counts), from the table's players (``seats_summary``)
     and, after the end, each pair's consents to publish. ``spectators_see_hidden``: the
-    spectators see what the players do not (``spectators_see_hidden``), so while the game is in
-    play they, and the players who left their seats and watch with them, only read the table."""
+    spectators see what the players do not, so while the game is in play they, and the players
+    who left their seats and watch with them, only read the table (``spectators_only_read``)."""
     consents = consents if status == Game.Status.FINISHED else {}
     left = seat is not None and players[seat]["is_bot"]
     muted = spectators_see_hidden and status == Game.Status.ACTIVE
@@ -190,6 +190,12 @@ def spectators_see_hidden(game: Game) -> bool:
     """Whether the game's spectators see what its players do not (Fogbound's "spectators see
     the whole garden")."""
     return bool((game.options or {}).get("spectators_see_all"))
+
+
+def spectators_only_read(game: Game) -> bool:
+    """Whether a spectator of ``game`` may only read the table talk now: its creator said so, or
+    its spectators see what the players do not while it is in play."""
+    return game.spectators_read_only or (spectators_see_hidden(game) and game.status == Game.Status.ACTIVE)
 
 
 def message_dict(row: dict[str, Any]) -> dict[str, Any]:
