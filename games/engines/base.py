@@ -199,6 +199,12 @@ class Ruleset(Protocol):
     count such an action in the version it shows the others (docs/api.md), so that how often
     a player revised a secret is as hidden as what they chose. Without it no action is
     private. :func:`changes_only_own` and :func:`seen_by_seat_alone` are its usual parts.
+
+    ``seen_only_by(before, after, seat, action, events) -> list[int | None] | None``: for an
+    action that is not private, the viewers who alone see that it happened (seats, and None
+    for the spectators), or None when everyone does: a Fogbound shout changes only its
+    shouter's and its hearers' views. The others do not count it either
+    (:func:`action_seen_only_by`).
     """
 
     slug: str
@@ -247,6 +253,18 @@ def changes_only_own(before: State, after: State, seat: int, keys: tuple[str, ..
 def seen_by_seat_alone(events: list[Event], seat: int) -> bool:
     """Whether every event is ``visible_to`` ``seat`` alone (for ``private_action``)."""
     return all(event.get("visible_to") == [seat] for event in events)
+
+
+def action_seen_only_by(ruleset: Any, before: State, after: State, seat: int, action: Action,
+                        events: list[Event]) -> list[int | None] | None:
+    """The viewers (seats, None for the spectators) who alone see that an action happened:
+    its own seat for a private one (``private_action``), the engine's ``seen_only_by`` for
+    another; None when every viewer does. Only they count it in their versions."""
+    private_action = getattr(ruleset, "private_action", None)
+    if private_action is not None and private_action(before, after, seat, action, events):
+        return [seat]
+    seen_only_by = getattr(ruleset, "seen_only_by", None)
+    return seen_only_by(before, after, seat, action, events) if seen_only_by is not None else None
 
 
 def team_counts_of(ruleset: Ruleset) -> tuple[int, ...]:

@@ -13,24 +13,33 @@ from games.state_cache import STATE_CACHE
 
 
 def viewer_version(game: Game, seat: int | None) -> int:
-    """The game's version as ``seat`` (None: a spectator) counts it: every change but the
-    other seats' private actions (``Ruleset.private_action``: a sealed choice revised), so that
-    the version tells no one how often another player revised a secret. It is what every
-    answer to that viewer reports, and what its actions' ``version`` is compared with. A
-    player who gave up their seat watches as a spectator but goes on counting as that seat
-    (``seat_held``), so their versions never go back."""
-    private = game.prompts.get("private")
-    if not private:
+    """The game's version as ``seat`` (None: a spectator) counts it: every change but those it
+    does not see (``engines.base.seen_only_by``: another seat's sealed choice revised, a
+    Fogbound shout out of its hearing), so that the version tells no one how often another
+    player revised a secret or shouted. It is what every answer to that viewer reports, and
+    what its actions' ``version`` is compared with. A player who gave up their seat watches as
+    a spectator but goes on counting as that seat (``seat_held``), so their versions never go
+    back."""
+    seen = game.prompts.get("private")
+    if not seen:
         return game.version
-    own = private[seat] if seat is not None and 0 <= seat < len(private) else 0
-    return game.version - sum(private) + own
+    hidden = game.prompts.get("restricted", sum(seen))
+    if seat is None or not 0 <= seat < len(seen):
+        return game.version - hidden + game.prompts.get("spectators_saw", 0)
+    return game.version - hidden + seen[seat]
 
 
-def counted_private(game: Game, seat: int) -> dict[str, Any]:
-    """The game's prompts with one more private action of ``seat`` counted (``viewer_version``)."""
-    private = list(game.prompts.get("private") or [0] * game.num_seats)
-    private[seat] += 1
-    return {**game.prompts, "private": private}
+def counted_restricted(game: Game, seen_by: list[int | None]) -> dict[str, Any]:
+    """The game's prompts with one more change counted that only ``seen_by`` see (None for
+    the spectators), for ``viewer_version``: ``private`` holds how many such changes each seat
+    saw, ``restricted`` how many there were, ``spectators_saw`` how many the spectators saw."""
+    seen = list(game.prompts.get("private") or [0] * game.num_seats)
+    restricted = game.prompts.get("restricted", sum(seen)) + 1
+    for seat in seen_by:
+        if seat is not None:
+            seen[seat] += 1
+    spectators_saw = game.prompts.get("spectators_saw", 0) + (None in seen_by)
+    return {**game.prompts, "private": seen, "restricted": restricted, "spectators_saw": spectators_saw}
 
 
 def display_name(user) -> str:

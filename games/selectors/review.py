@@ -16,7 +16,7 @@ from typing import Any
 
 from games import engines
 from games.caches import LRU
-from games.engines.base import GameError
+from games.engines.base import GameError, action_seen_only_by
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import ActionRecord, Game, Seat
 from games.selectors.games import dice, fill_names, seat_names
@@ -126,7 +126,8 @@ def build_replay(game: Game) -> Replay:
         except GameError as exc:
             error = f"action {record['seq']} no longer applies: {exc}"
             break
-        if _was_private(ruleset, before, state, record):
+        seen_by = _seen_only_by(ruleset, before, state, record)
+        if seen_by is not None and None not in seen_by:
             private += 1  # the version a spectator was shown did not count it
             if not finished:
                 steps[-1] = replace(steps[-1], then=steps[-1].then + (record,))
@@ -152,23 +153,28 @@ def versions_told(game: Game) -> dict[int, int]:
     ruleset = engines.get(game.game_type)
     seats = list(Seat.objects.filter(game=game).select_related("user__profile").order_by("number"))
     state = ruleset.new_game(**game_arguments(game, seats))
-    private = [0] * game.num_seats
+    seen = [0] * game.num_seats
+    restricted = 0
     told = {}
     for record in ActionRecord.objects.filter(game=game).order_by("seq").values("seq", "seat", "source", "action",
                                                                              "events", "version"):
         before, state = state, _apply_logged(ruleset, state, record)
-        if _was_private(ruleset, before, state, record):
-            private[record["seat"]] += 1
-        told[record["seq"]] = record["version"] - sum(private) + private[record["seat"]]
+        seen_by = _seen_only_by(ruleset, before, state, record)
+        if seen_by is not None:
+            restricted += 1
+            for seat in seen_by:
+                if seat is not None:
+                    seen[seat] += 1
+        told[record["seq"]] = record["version"] - restricted + seen[record["seat"]]
     return told
 
 
-def _was_private(ruleset, before: dict[str, Any], after: dict[str, Any], record: dict[str, Any]) -> bool:
-    """Whether a logged action was private to its seat (``Ruleset.private_action``), as it was
-    judged when it was played; a resignation never is."""
-    private_action = getattr(ruleset, "private_action", None)
-    return (private_action is not None and record["source"] != ActionRecord.Source.RESIGN
-            and private_action(before, after, record["seat"], record["action"], record["events"]))
+def _seen_only_by(ruleset, before: dict[str, Any], after: dict[str, Any], record: dict[str, Any]) -> list | None:
+    """Who alone saw a logged action (``engines.base.action_seen_only_by``), as it was judged
+    when it was played; everyone saw a resignation."""
+    if record["source"] == ActionRecord.Source.RESIGN:
+        return None
+    return action_seen_only_by(ruleset, before, after, record["seat"], record["action"], record["events"])
 
 
 def review_reveals(ruleset) -> set[str]:

@@ -16,12 +16,12 @@ from django.db import OperationalError, transaction
 from django.utils import timezone
 
 from games import pacing, selectors, statements, tables
-from games.engines.base import BadAction, GameError, Ruleset
+from games.engines.base import BadAction, GameError, Ruleset, action_seen_only_by
 from games.auth import token_is_live
 from games.errors import BadRequest, Conflict, Forbidden, NotFound, NotSeated, StaleVersion, TokenRevoked
 from games.models import ActionRecord, Game, Seat
 from games.selectors import fill_names, seat_names, viewer_version
-from games.selectors.games import counted_private
+from games.selectors.games import counted_restricted
 from games.services import broadcast as broadcasting
 from games.services.locking import (GAME_BUSY, WriterTaken, game_lock, held_write, locked_game, release_lock,
                                     ruleset_of, sqlite_writer_taken)
@@ -466,15 +466,14 @@ def _apply(game: Game, ruleset: Ruleset, state: dict, seat: int, action: dict, *
     """Apply one action and add its log entry to ``logged``, this write's list, which
     ``save_state`` writes."""
     new_state, events = ruleset.apply(state, seat, action)
-    private_action = getattr(ruleset, "private_action", None)
-    private = private_action is not None and private_action(state, new_state, seat, action, events)
-    if private:
-        game.prompts = counted_private(game, seat)
+    seen_by = action_seen_only_by(ruleset, state, new_state, seat, action, events)
+    if seen_by is not None:
+        game.prompts = counted_restricted(game, seen_by)
     game.version += 1
     game.log_length += 1
     record = ActionRecord(game=game, seq=game.log_length, seat=seat, action=action, action_id=action_id,
                           source=source, events=events, version=game.version)
-    record.private = private  # ``_prepare_write``: a private action leaves its seat's question as it was
+    record.private = seen_by is not None  # ``_prepare_write``: such an action leaves its seat's question as it was
     logged.append(record)
     return new_state
 

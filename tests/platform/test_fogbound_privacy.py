@@ -188,9 +188,19 @@ def _start(make_user, seed: int, see_all: bool) -> tuple[int, dict[int, Any]]:
     return game.pk, users
 
 
-def _move(game_id: int, users: dict[int, Any], rng: random.Random) -> tuple[int, dict] | None:
-    """One move: a shout now and then, else an asked seat's computer choice; the new version and
-    the shout (``{"by", "text", "heard"}``) if it was one; None once the game is over."""
+VIEWERS = (0, 1, 2, None)
+
+
+def _versions(game_id: int) -> dict[int | None, int]:
+    """Each viewer's version of the game now (``selectors.viewer_version``)."""
+    game = selectors.get_game(game_id)
+    return {viewer: selectors.viewer_version(game, viewer) for viewer in VIEWERS}
+
+
+def _move(game_id: int, users: dict[int, Any], rng: random.Random) -> tuple[dict, dict] | None:
+    """One move: a shout now and then, else an asked seat's computer choice; each viewer's
+    version after it and the shout (``{"by", "text", "heard"}``) if it was one; None once the
+    game is over."""
     game = selectors.get_game(game_id)
     ruleset = engines.get(SLUG)
     state = selectors.game_state(game)
@@ -203,22 +213,22 @@ def _move(game_id: int, users: dict[int, Any], rng: random.Random) -> tuple[int,
         heard = {x for x, o in enumerate(state["combatants"]) if x != shouter and o["status"] != "gone"
                  and o["hex"] != KITCHEN and GARDEN.distance(c["hex"], o["hex"]) <= SHOUT_RANGE}
         try:
-            result = services.submit_action(game_id=game_id, user=users[shouter], action={"type": "shout", "text": text},
-                                            action_id=uuid.uuid4().hex, version=game.version)
-            return result.version, {"by": shouter, "text": text, "heard": heard}
+            services.submit_action(game_id=game_id, user=users[shouter], action={"type": "shout", "text": text},
+                                   action_id=uuid.uuid4().hex, version=selectors.viewer_version(game, shouter))
+            return _versions(game_id), {"by": shouter, "text": text, "heard": heard}
         except Exception:  # nobody in range: the engine refuses, nothing changes
             pass
     seat = rng.choice(sorted(ruleset.to_act(state)))
-    result = services.submit_action(game_id=game_id, user=users[seat], action=ruleset.bot_action(state, seat),
-                                    action_id=uuid.uuid4().hex, version=game.version)
-    return result.version, {}
+    services.submit_action(game_id=game_id, user=users[seat], action=ruleset.bot_action(state, seat),
+                           action_id=uuid.uuid4().hex, version=selectors.viewer_version(game, seat))
+    return _versions(game_id), {}
 
 
 @database_sync_to_async
 def _secrets(game_id: int) -> tuple[dict, dict[int | None, set[str]]]:
     """The state now and, per viewer, the log texts it must never be sent (other seats' and
     events out of its sight)."""
-    return secret_log_texts(game_id, [0, 1, 2, None])
+    return secret_log_texts(game_id, list(VIEWERS))
 
 
 def _http_payloads(game_id: int, keys: dict[int, str]) -> dict[int | None, dict]:
@@ -241,15 +251,16 @@ def _version_of(frame: Any, kind: str) -> int:
 
 async def _connect(game_id: int, keys: dict, cookies: dict) -> dict[tuple, Any]:
     sockets = {}
-    for seat in (0, 1, 2, None):
+    for seat in VIEWERS:
         sockets[seat, "json"] = await api_socket(game_id, None if seat is None else keys[seat])
         sockets[seat, "html"] = await _html_socket(game_id, None if seat is None else cookies[seat])
     return sockets
 
 
-async def _current_frames(sockets: dict, version: int) -> dict[tuple, Any]:
-    """Each socket's view of ``version``: every frame a socket was sent meanwhile is returned,
-    and a refresh asks for the current view of the sockets whose view did not change."""
+async def _current_frames(sockets: dict, versions: dict[int | None, int]) -> dict[tuple, Any]:
+    """Each socket's view of its viewer's version in ``versions``: every frame a socket was
+    sent meanwhile is returned, and a refresh asks for the current view of the sockets whose
+    view did not change."""
     frames: dict[tuple, list] = {}
     for (seat, kind), comm in sockets.items():
         await comm.send_json_to({"type": "refresh"})
@@ -257,7 +268,7 @@ async def _current_frames(sockets: dict, version: int) -> dict[tuple, Any]:
         while True:
             frame = await (next_of(comm, "view") if kind == "json" else _next_live(comm))
             got.append(frame)
-            if _version_of(frame, kind) >= version:
+            if _version_of(frame, kind) >= versions[seat]:
                 break
         frames[seat, kind] = got
     return frames
@@ -267,7 +278,7 @@ async def _check_frames(game_id: int, frames: dict[tuple, list], states: dict[in
     for (seat, kind), got in frames.items():
         for frame in got:
             version = _version_of(frame, kind)
-            state, private, ever = states[version]
+            state, private, ever = states[seat, version]
             where = f"version {version} ({kind} socket)"
             if kind == "json":
                 check_json(frame, state, seat, private[seat], where, ever[seat])
@@ -296,54 +307,60 @@ async def test_no_viewer_is_sent_a_hex_beyond_its_sight_a_gnome_it_did_not_find_
     keys = await database_sync_to_async(lambda: {s: ApiToken.issue(user=u, name="t")[1] for s, u in users.items()})()
     cookies = await database_sync_to_async(lambda: {s: _session_cookie(u) for s, u in users.items()})()
     rng = random.Random(seed)
-    version = await database_sync_to_async(lambda: selectors.get_game(game_id).version)()
-    ever: dict[int | None, set[str] | None] = {0: set(), 1: set(), 2: set(), None: set()}
+    versions = await database_sync_to_async(_versions)(game_id)
+    ever: dict[int | None, set[str] | None] = {viewer: set() for viewer in VIEWERS}
 
-    async def record(version: int) -> None:
+    async def record(versions: dict[int | None, int]) -> None:
+        """What each viewer may be shown at its version now (a change it does not see leaves
+        its version where it was, and what it sees as it was)."""
         state, private = await _secrets(game_id)
         for viewer in ever:
             sight = sight_of(state, viewer)
             ever[viewer] = None if sight is None or ever[viewer] is None else ever[viewer] | sight
-        states[version] = (state, private, dict(ever))
+        for viewer in VIEWERS:
+            states[viewer, versions[viewer]] = (state, private, dict(ever))
 
-    states: dict[int, tuple] = {}
-    await record(version)
+    states: dict[tuple[int | None, int], tuple] = {}
+    await record(versions)
     shouts: list[dict] = []
     sockets = await _connect(game_id, keys, cookies)
-    await _check_frames(game_id, await _current_frames(sockets, version), states, shouts)
+    await _check_frames(game_id, await _current_frames(sockets, versions), states, shouts)
 
-    phases, heard_some, hidden = set(), False, 0
+    phases, heard_some, hidden, moves = set(), False, 0, 0
     while True:
         moved = await database_sync_to_async(_move)(game_id, users, rng)
         if moved is None:
             break
-        version, shout = moved
-        await record(version)
-        phases.add(states[version][0]["phase"])
-        hidden += hidden_pairs(states[version][0])
+        versions, shout = moved
+        await record(versions)
+        state = states[None, versions[None]][0]
+        phases.add(state["phase"])
+        hidden += hidden_pairs(state)
         if shout:
             shouts.append(shout)
             heard_some |= bool(shout["heard"])
-        await _check_frames(game_id, await _current_frames(sockets, version), states, shouts)
+        await _check_frames(game_id, await _current_frames(sockets, versions), states, shouts)
         payloads = await database_sync_to_async(_http_payloads)(game_id, keys)
         for seat, payload in payloads.items():
-            assert payload["version"] == version
-            state, private, seen = states[version]
-            check_json(payload, state, seat, private[seat], f"version {version} (HTTP)", seen[seat])
+            assert payload["version"] == versions[seat]
+            state, private, seen = states[seat, versions[seat]]
+            check_json(payload, state, seat, private[seat], f"version {versions[seat]} (HTTP)", seen[seat])
         review = await database_sync_to_async(_spectator_review)(game_id)
-        assert review["version"] == version
-        check_json(review, state, None, private[None], f"version {version} (HTTP review)", seen[None])
-        if len(states) == 12:  # reconnect mid-game: the first views are as clean
+        state, private, seen = states[None, versions[None]]
+        assert review["version"] == versions[None]
+        check_json(review, state, None, private[None], f"version {versions[None]} (HTTP review)", seen[None])
+        moves += 1
+        if moves == 11:  # reconnect mid-game: the first views are as clean
             await _disconnect(sockets)
             sockets = await _connect(game_id, keys, cookies)
-            await _check_frames(game_id, await _current_frames(sockets, version), states, shouts)
+            await _check_frames(game_id, await _current_frames(sockets, versions), states, shouts)
     await _disconnect(sockets)
     assert phases >= {"orders", "over"}, "the game was not played to its end"
     assert shouts and heard_some, "no shout was heard while the sockets watched"
     assert hidden >= 10, f"combatants were out of each other's sight only {hidden} times: nothing much was hidden"
 
     sockets = await _connect(game_id, keys, cookies)
-    await _check_frames(game_id, await _current_frames(sockets, version), states, shouts)
+    await _check_frames(game_id, await _current_frames(sockets, versions), states, shouts)
     await _disconnect(sockets)
 
 
@@ -374,23 +391,26 @@ def _shouting_position(make_user, seed: int) -> tuple[int, dict, dict, dict, int
 @pytest.mark.parametrize("site_backend", ["memory"], indirect=True)
 async def test_a_shout_reaches_the_seats_in_range_and_nobody_else_is_sent_any_frame(site_backend, make_user):
     game_id, users, keys, cookies, shouter, near, far = await _shouting_position(make_user, 5)
-    version = await database_sync_to_async(lambda: selectors.get_game(game_id).version)()
+    versions = await database_sync_to_async(_versions)(game_id)
     sockets = await _connect(game_id, keys, cookies)
-    await _current_frames(sockets, version)
+    await _current_frames(sockets, versions)
     for comm in sockets.values():  # the first view and the refresh's: nothing else waits
         while not await comm.receive_nothing(timeout=0.3):
             await comm.receive_from()
     before, _ = await _secrets(game_id)
 
     @database_sync_to_async
-    def shout() -> int:
-        return services.submit_action(game_id=game_id, user=users[shouter], action={"type": "shout", "text": "Snowball ahoy!"},
-                                      action_id=uuid.uuid4().hex, version=selectors.get_game(game_id).version).version
+    def shout() -> None:
+        services.submit_action(game_id=game_id, user=users[shouter], action={"type": "shout", "text": "Snowball ahoy!"},
+                               action_id=uuid.uuid4().hex, version=versions[shouter])
 
-    version = await shout()
+    await shout()
+    after = await database_sync_to_async(_versions)(game_id)
+    assert after == {**versions, **{seat: versions[seat] + 1 for seat in (shouter, *near)}}, \
+        "a heard shout moved the version of a viewer who did not hear it, who could count the shouts"
     for seat in (shouter, *near):
         frame = await next_of(sockets[seat, "json"], "view")
-        assert frame["version"] == version
+        assert frame["version"] == after[seat]
         said = [s for s in frame["view"]["fog"]["sounds"] if s["kind"] == "shout" and s["text"] == "Snowball ahoy!"]
         assert len(said) == 1 and (said[0].get("yours") if seat == shouter else said[0]["direction"]), said
         page = await _next_live(sockets[seat, "html"])

@@ -1,6 +1,7 @@
 """A Fogbound shout is counted by those who hear it: one that nobody hears moves no one's
-version but its shouter's (so nobody can count shouts they did not hear), and a seat that is
-ready, asked nothing, may shout again from the view it has."""
+version but its shouter's, one that some hear moves theirs and its shouter's alone (so nobody
+can count shouts they did not hear), and a seat that is ready, asked nothing, may shout again
+from the view it has."""
 from __future__ import annotations
 
 import random
@@ -11,7 +12,8 @@ import pytest
 from games import engines, selectors, services
 from games.engines.snowball_fighting.fog import SHOUT_RANGE, eye
 from games.engines.snowball_fighting.garden import MAPS
-from tests.platform.test_fogbound_privacy import SLUG, _start
+from games.selectors import review
+from tests.platform.test_fogbound_privacy import SLUG, _shouting_position, _start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -59,6 +61,17 @@ def test_a_shout_nobody_hears_moves_only_its_shouters_version(make_user):
     assert _shout(game_id, users[lonely], "Anyone there?", before[lonely]) == before[lonely] + 1
     after = _versions(game_id)
     assert after == {**before, lonely: before[lonely] + 1}, "a shout nobody heard moved another viewer's version"
+
+
+def test_a_heard_shout_moves_its_hearers_versions_alone_and_the_log_replays_what_was_told(make_user):
+    game_id, users, _, _, shouter, near, far = _shouting_position.func(make_user, 5)
+    before = _versions(game_id)
+    told = _shout(game_id, users[shouter], "Over here!", before[shouter])
+    after = _versions(game_id)
+    assert after == {**before, **{seat: before[seat] + 1 for seat in (shouter, *near)}}, \
+        f"only the shouter {shouter} and its hearers {near} count the shout; not {far} nor spectators"
+    game = selectors.get_game(game_id)
+    assert review.versions_told(game)[game.log_length] == told == after[shouter]
 
 
 def test_a_ready_seat_may_shout_twice_from_the_same_view(make_user):

@@ -41,12 +41,19 @@ class SnowballFighting:
 
     @staticmethod
     def private_action(before: State, after: State, seat: int, action: Action, events: list[Event]) -> bool:
-        """A setup or orders written, or written again, without being ready, and a Fogbound
-        shout nobody heard: only their writer sees them."""
-        if action.get("type") == "shout":  # it changes only the shouter's and its hearers' sounds
-            return seen_by_seat_alone(events, seat)
+        """A setup or orders written, or written again, without being ready: only their
+        writer sees them."""
         return (action.get("type") in ("setup", "orders") and changes_only_own(before, after, seat, ("setup", "orders"))
                 and seen_by_seat_alone(events, seat))
+
+    @staticmethod
+    def seen_only_by(before: State, after: State, seat: int, action: Action,
+                     events: list[Event]) -> list[int | None] | None:
+        """A Fogbound shout changes only its shouter's and its hearers' sounds (and what
+        spectators see, if they see the whole garden): the readers of its event."""
+        if action.get("type") != "shout":
+            return None
+        return sorted({reader for event in events for reader in event["visible_to"]}, key=lambda r: (r is None, r or 0))
 
     @staticmethod
     def resigned_outcome(state: State, winners: list[int]) -> dict[str, Any]:
