@@ -435,7 +435,7 @@
       var x = $("[data-jb-x]", box), y = $("[data-jb-y]", box);
       if (x && y) { x.value = fmt(a.center[0]); y.value = fmt(a.center[1]); }
     }
-    feedback(quiet ? "" : "Click where " + a.character + " should go: anywhere inside the purple ring.", false);
+    feedback(quiet ? "" : (lastPointer === "mouse" ? "Click" : "Tap") + " where " + a.character + " should go: anywhere inside the purple ring.", false);
     render();
   }
   // The ring to click in, brought into sight when it is not (on a phone the table is far above the buttons).
@@ -911,15 +911,26 @@
     if (returnRegion() && ui.ret) { aimReturn(p[1], true); return; }
     if (ui.move) {
       if (piece && piece.dataset.select !== ui.move.action.character && !ctx.followup) { select(piece.dataset.select); return; }
-      aimMove(p, true);
+      if (lastPointer === "mouse" || onTheMarker(p)) { aimMove(p, true); return; }
+      aimMove(p, false);  // a touch has no pointer to follow: the first tap shows where, the second moves
+      if (!moveProblem(ui.move.action, ui.move.ghost)) feedback(ui.move.action.character + " can go there (" + fmt(dist(ui.move.action.center, ui.move.ghost)) + " cm). Tap the marker again, or press Move here, to move.", false);
       return;
     }
     if (piece) select(piece.dataset.select);
   }
 
+  // Whether the last press was a mouse's (a click moves at once) or a finger's or pen's.
+  var lastPointer = "mouse";
+  document.addEventListener("pointerdown", function (evt) { lastPointer = evt.pointerType || "mouse"; }, true);
+  function onTheMarker(p) {
+    var g = ui.move && ui.move.ghost;
+    return !!g && dist(g, clampToRing(ui.move.action, p)) <= Math.max(ui.move.action.piece_radius, 1);
+  }
+
   // The marker follows the pointer while a move or a return is being aimed (one redraw a frame).
   var frame = null, lastHint = null;
-  document.addEventListener("mousemove", function (evt) {
+  document.addEventListener("pointermove", function (evt) {
+    if (evt.pointerType !== "mouse") return;  // a finger sets the marker down by tapping
     if (!ctx.svg || !evt.target.closest || !evt.target.closest("#jb-table")) return;
     if (!ui.move && !(returnRegion() && ui.ret)) return;
     var p = tablePoint(evt);

@@ -32,7 +32,8 @@ COVERED_JS = """
 """
 
 
-def page_for(browser, state, seat):
+def page_for(browser, state, seat, **context):
+    """The board of ``state`` for ``seat``, alone in a page (in a context of its own with ``context``)."""
     to_act = R.to_act(state)
     board = render_to_string("games/jingle-bells/board.html", {
         "view": R.view(state, seat), "seat": seat, "legal": R.legal_actions(state, seat) if seat in to_act else [],
@@ -41,7 +42,7 @@ def page_for(browser, state, seat):
     board = re.sub(r"<script>window\.JingleBells\|\|.*?</script>", "", board)
     css = (ROOT / "static/css/site.css").read_text() + (ROOT / "static/css/jingle-bells.css").read_text()
     script = (ROOT / "static/js/jingle-bells.js").read_text()
-    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page = browser.new_context(**context).new_page() if context else browser.new_page(viewport={"width": 1280, "height": 1000})
     page.set_content(f"<html><head><style>{css}</style></head><body><main><div id='live' data-version='4'>{board}"
                      f"</div></main><script>{script}</script></body></html>")
     return page

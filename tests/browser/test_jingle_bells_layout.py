@@ -79,6 +79,37 @@ def test_on_a_phone_a_move_button_brings_the_ring_to_click_in_into_sight(browser
     page.close()
 
 
+def test_on_a_touch_screen_the_first_tap_shows_where_a_character_would_go_and_a_second_tap_there_moves_it(browser):
+    """A finger has no pointer for the marker to follow, so a tap that moved at once moved blind:
+    the first tap puts the marker down and says how far, a tap elsewhere moves the marker, and
+    a tap on the marker sends the move."""
+    s = battle({"Paul": [1], "Bianca": [3, 5]}, {"Paul": [18.0, 15.0], "Bianca": [32.0, 15.0]})  # a 1 moves
+    page = page_for(browser, s, 0, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page.evaluate("() => { window.sent = []; window.Snowball = {send: a => window.sent.push(a) > 0}; }")
+    page.locator("#jb-board [data-jb-move]").first.tap()
+    move = page.evaluate("() => JingleBells.state().move.action")
+    centre = move["center"]
+
+    def tap(dx: float) -> None:
+        point = page.evaluate(f"JingleBells.toScreen({centre[0] + dx}, {centre[1]})")
+        page.touchscreen.tap(point["x"], point["y"])
+
+    tap(-2)
+    first = page.locator("#jb-board [data-jb-feedback]").first.inner_text()
+    ghosts = page.locator("#jb-over .jb-ghost").count()
+    tap(-4)
+    moved_marker = page.evaluate("() => JingleBells.state().move.ghost")
+    sent_before = page.evaluate("() => window.sent")
+    tap(-4)
+    sent = page.evaluate("() => window.sent")
+    page.close()
+    assert sent_before == [] and ghosts == 1, (sent_before, ghosts)
+    assert "can go there (2.0 cm)" in first and "Tap the marker again" in first, first
+    assert abs(moved_marker[0] - (centre[0] - 4)) < 0.2, moved_marker
+    assert len(sent) == 1 and sent[0]["type"] == "move" and sent[0]["character"] == move["character"], sent
+    assert abs(sent[0]["to"][0] - (centre[0] - 4)) < 0.2 and abs(sent[0]["to"][1] - centre[1]) < 0.2, sent
+
+
 @pytest.mark.parametrize(("phase", "rings"), [("actions", 1), ("over", 0)])
 def test_a_piece_picked_shows_its_reach_in_play_and_not_once_the_game_is_over(browser, phase, rings):
     s = battle({"Paul": [1], "Bianca": [3, 5]}, {"Paul": [18.0, 15.0], "Bianca": [32.0, 15.0]})
