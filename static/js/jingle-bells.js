@@ -911,7 +911,8 @@
     if (returnRegion() && ui.ret) { aimReturn(p[1], true); return; }
     if (ui.move) {
       if (piece && piece.dataset.select !== ui.move.action.character && !ctx.followup) { select(piece.dataset.select); return; }
-      if (lastPointer === "mouse" || onTheMarker(p)) { aimMove(p, true); return; }
+      if (lastPointer === "mouse") { aimMove(p, true); return; }
+      if (onTheMarker(p)) { aimMove(ui.move.ghost, true); return; }
       aimMove(p, false);  // a touch has no pointer to follow: the first tap shows where, the second moves
       if (!moveProblem(ui.move.action, ui.move.ghost)) feedback(ui.move.action.character + " can go there (" + fmt(dist(ui.move.action.center, ui.move.ghost)) + " cm). Tap the marker again, or press Move here, to move.", false);
       return;

@@ -14,6 +14,8 @@
   var SNAP = 0.35;              // a click this close to base contact with a Kid that may be shoved snaps to it
   var CONTACT_SLACK = 0.003;    // snapped bases stop this far apart (well inside the engine's 0.01 tolerance)
   var pending = null;           // a MOVE into base contact waiting for "shove or not"
+  var aimed = null;             // on a touch screen, the point a first tap chose, waiting for a second
+  var lastPointer = "mouse";    // what pressed last: a mouse's click places at once, a finger's tap aims first
 
   function $(sel, root) { return (root || document).querySelector(sel); }
   function $all(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
@@ -114,17 +116,37 @@
       return;
     }
     if (!spec) return;
-    choosePoint(spec, toVillage(evt));
+    choosePoint(spec, toVillage(evt), lastPointer !== "mouse");
   }
 
-  // A point chosen by a click on the village or typed in the panel's x and y boxes.
-  function choosePoint(spec, p) {
+  // On a touch screen a tap has no marker before it: the first tap on a point shows it (and
+  // fills in x and y); a second tap on the marker, within a fingertip of it, goes ahead there.
+  var FINGERTIP = 22;  // px
+  function onTheMarker(p) {
+    if (!aimed) return false;
+    var a = toScreen(aimed[0], aimed[1]), b = toScreen(p[0], p[1]);
+    return Math.hypot(a.x - b.x, a.y - b.y) <= FINGERTIP;
+  }
+  function aim(p, what) {
+    aimed = p;
+    drawGhost(p, true);
+    var x = $("#was-board [data-was-x]"), y = $("#was-board [data-was-y]");
+    if (x && y) { x.value = fmt(p[0]); y.value = fmt(p[1]); }
+    feedback("Tap the marker again to " + what + " (" + fmt(p[0]) + ", " + fmt(p[1]) + "), or tap somewhere else.");
+  }
+
+  // A point chosen by a click on the village (``tapped``: by a finger) or typed in the panel's x and y boxes.
+  function choosePoint(spec, p, tapped) {
+    if (tapped && onTheMarker(p)) { p = aimed; tapped = false; }
+    aimed = null;
     if (spec.mode === "place") {
       var kid = checkedKid() || spec.actions[0].kid;
       if (!inAllowed(p)) {
         feedback("Not there: a Kid's whole base must be within 6 inches of your corner, on free ground (the shaded area).", true);
+        if (tapped) drawGhost(p, false);
         return;
       }
+      if (tapped) { aim(p, "place " + kidName(kid) + " at"); return; }
       feedback("Placing " + kidName(kid) + " at (" + fmt(p[0]) + ", " + fmt(p[1]) + ")…");
       send({type: "place", kid: kid, to: [round(p[0]), round(p[1])]});
     } else if (spec.mode === "move_to") {
@@ -133,8 +155,10 @@
       if (snap && inAllowed(snap.to)) { showConfirm(action, p, snap); return; }
       if (!inAllowed(p)) {
         feedback("Out of reach: " + kidName(action.kid) + " can go " + action.roll + "\" along the way round terrain and Kids (the shaded area).", true);
+        if (tapped) drawGhost(p, false);
         return;
       }
+      if (tapped) { aim(p, "move " + kidName(action.kid) + " to"); return; }
       send({type: "move_to", to: [round(p[0]), round(p[1])]});
     }
   }
@@ -153,7 +177,7 @@
 
   function onVillageMove(evt) {
     var spec = clickSpec();
-    if (!spec || pending) return;
+    if (!spec || pending || evt.pointerType !== "mouse") return;
     var p = toVillage(evt);
     drawGhost(p, inAllowed(p));
   }
@@ -203,7 +227,8 @@
     var pick = evt.key === "Enter" && evt.target.closest && evt.target.closest(".was-corner-pick");
     if (pick) send(JSON.parse(pick.dataset.action));
   });
-  document.addEventListener("mousemove", function (evt) {
+  document.addEventListener("pointerdown", function (evt) { lastPointer = evt.pointerType || "mouse"; }, true);
+  document.addEventListener("pointermove", function (evt) {
     if (evt.target.closest && evt.target.closest("#was-village")) onVillageMove(evt);
   });
   ["mouseover", "focusin"].forEach(function (kind) {
@@ -222,7 +247,7 @@
   // message changes no board).
   document.addEventListener("htmx:oobAfterSwap", function (evt) {
     if (evt.target.closest && evt.target.closest("#talk-channels")) return;
-    pending = null;
+    pending = aimed = null;
   });
 
   window.WhatASnowball = {toScreen: toScreen, inAllowed: inAllowed, clickSpec: clickSpec};

@@ -19,7 +19,8 @@ pytestmark = [pytest.mark.browser]
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def page_for(browser, state, seat):
+def page_for(browser, state, seat, **context):
+    """The board of ``state`` for ``seat``, alone in a page (in a context of its own with ``context``)."""
     to_act = R.to_act(state)
     board = render_to_string("games/what-a-snowball/board.html", {
         "view": R.view(state, seat), "seat": seat, "legal": R.legal_actions(state, seat) if seat in to_act else [],
@@ -28,7 +29,7 @@ def page_for(browser, state, seat):
     board = board.replace("<script>window.WhatASnowball", "<script>void window.WhatASnowball")
     css = (ROOT / "static/css/site.css").read_text() + (ROOT / "static/css/what-a-snowball.css").read_text()
     script = (ROOT / "static/js/what-a-snowball.js").read_text()
-    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page = browser.new_context(**context).new_page() if context else browser.new_page(viewport={"width": 1280, "height": 1000})
     page.set_content(f"<html><head><style>{css}</style></head><body><main><div id='live' data-version='4'>{board}"
                      f"</div></main><script>window.sent=[];window.Snowball={{send:a=>{{sent.push(a);return true;}}}};"
                      f"</script><script>{script}</script></body></html>")
@@ -97,6 +98,36 @@ def test_a_click_outside_the_drawn_area_explains_and_sends_nothing(browser, shov
     assert len(sent) == 1 and sent[0]["type"] == "move_to" and "shove" not in sent[0]
     R.apply(state, seat, sent[0])
     page.close()
+
+
+def test_on_a_touch_screen_a_first_tap_shows_where_the_kid_would_go_and_a_second_tap_there_moves_it(browser, shove_state):
+    """At a phone's 13 px an inch a tap that moved at once moved blind: the first tap puts the
+    marker down (and fills in x and y), a tap elsewhere moves it, a tap on it sends the MOVE."""
+    state, _, _ = shove_state
+    seat = state["pending"]["seat"]
+    page = page_for(browser, state, seat, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    x, y = state["kids"][state["pending"]["kid"]]["pos"]
+    first, second = [x + 0.4 if x < 12 else x - 0.4, y + 0.6], [x - 0.6 if x < 12 else x + 0.6, y + 1.2]
+
+    def tap(p):
+        point = page.evaluate("([x, y]) => WhatASnowball.toScreen(x, y)", p)
+        page.touchscreen.tap(point["x"], point["y"])
+
+    tap(first)
+    told = page.locator("[data-was-feedback]").first.inner_text()
+    marked = page.locator("#was-over .was-ghost").count()
+    tap(second)
+    typed = [float(page.input_value("[data-was-x]")), float(page.input_value("[data-was-y]"))]
+    before = page.evaluate("sent")
+    nearly = page.evaluate("([x, y]) => WhatASnowball.toScreen(x, y)", second)
+    page.touchscreen.tap(nearly["x"] + 12, nearly["y"] - 6)  # a fingertip off the marker
+    sent = page.evaluate("sent")
+    page.close()
+    assert before == [] and marked == 1 and "Tap the marker again" in told, (before, marked, told)
+    assert abs(typed[0] - second[0]) < 0.15 and abs(typed[1] - second[1]) < 0.15, typed
+    assert len(sent) == 1 and sent[0]["type"] == "move_to", sent
+    assert abs(sent[0]["to"][0] - second[0]) < 0.15 and abs(sent[0]["to"][1] - second[1]) < 0.15, sent
+    R.apply(state, seat, sent[0])
 
 
 def test_snowball_sizes_and_aims_can_be_read_on_a_phone(browser):
