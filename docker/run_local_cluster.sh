@@ -38,7 +38,7 @@ export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/1}"
 export DJANGO_SETTINGS_MODULE=snowball_site.settings
 export DJANGO_DEBUG=0
 export DJANGO_ALLOWED_HOSTS="${DJANGO_ALLOWED_HOSTS:-localhost,127.0.0.1}"
-export SNOWBALL_TRUST_X_FORWARDED_FOR="${SNOWBALL_TRUST_X_FORWARDED_FOR:-1}"  # nginx appends the client's address
+export SNOWBALL_TRUST_X_FORWARDED_FOR="${SNOWBALL_TRUST_X_FORWARDED_FOR:-1}"  # nginx sets X-Forwarded-For to the client's address
 export DJANGO_SECRET_KEY="${DJANGO_SECRET_KEY:-$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')}"
 
 RUN_DIR="$(mktemp -d /tmp/snowball-cluster.XXXXXX)"

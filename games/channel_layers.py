@@ -200,7 +200,7 @@ class RedisFanoutLayer(RedisChannelLayer):
     Channels of other processes are not reachable with ``send`` (Snowball sends only to
     groups). Pub/sub keeps nothing for a listener that
     is cut off; when the listener's connection fails, it reconnects, subscribes again and
-    sends every member ``RESYNC``, so no viewer is left on an old version (ARCHITECTURE.md:
+    sends every member ``RESYNC``, so no viewer is left on an old version (../shared/ARCHITECTURE.md:
     the version rule makes a lost message harmless, once the viewer hears of something newer).
 
     Groups take this process's own channels only (``new_channel``); messages to a single

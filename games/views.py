@@ -268,7 +268,8 @@ is on its way, and sends nothing, so it cannot be used to flood someone's mailbo
 class PasswordResetView(auth_views.PasswordResetView):
     """Django's password reset; the e-mail's link starts with the site's address
     (``SNOWBALL_SITE_URL``), as every e-mail of the site does, and one address gets at most
-    :data:`PASSWORD_RESETS_PER_HOUR` of them an hour (counted in the server process's cache)."""
+    :data:`PASSWORD_RESETS_PER_HOUR` of them an hour (counted in the site's cache: Redis when
+    ``REDIS_URL`` is set, so every worker counts alike; the process's memory otherwise)."""
 
     @property
     def extra_email_context(self) -> dict:

@@ -147,6 +147,9 @@ if REDIS_URL:
                        "expiry": 30},
         }
     }
+    # what every worker must count alike (the password-reset e-mails an address was sent)
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": "snowball-cache"}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "games.channel_layers.InMemoryLayer", "CONFIG": {"capacity": 1000}}}
 

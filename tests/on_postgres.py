@@ -36,6 +36,11 @@ DATABASE_TESTS = [
     "tests/platform/test_tables.py",
     "tests/platform/test_tables_api.py",
     "tests/platform/test_ratings.py",
+    "tests/platform/test_move_locks.py",
+    "tests/platform/test_chat.py",
+    "tests/platform/test_rematch.py",
+    "tests/platform/test_handover.py",
+    "tests/platform/test_private_versions.py",
 ]
 
 

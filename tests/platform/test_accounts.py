@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -130,6 +131,42 @@ def test_one_address_is_sent_at_most_three_reset_emails_an_hour(mailoutbox):
     cache.clear()
     Client().post("/accounts/password_reset/", {"email": "hal@example.com"})
     assert len(mailoutbox) == 4
+
+
+@pytest.mark.redis
+def test_with_redis_every_worker_counts_the_same_three_reset_emails(mailoutbox, settings):
+    """Two workers each kept their own count, so an address behind docker compose's nginx got
+    three e-mails an hour from each; with REDIS_URL the count is in Redis, where another
+    worker's cache (a client of its own) reads it."""
+    from django.core.cache.backends.redis import RedisCache
+
+    from tests.conftest import REDIS_TEST_URL, require_redis
+
+    require_redis()
+    prefix = f"sbtest-{uuid.uuid4().hex[:12]}"
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": REDIS_TEST_URL, "KEY_PREFIX": prefix}}
+    _sign_up(Client(), "jo", "jo@example.com")
+    for _ in range(2):
+        Client().post("/accounts/password_reset/", {"email": "jo@example.com"})
+    other_worker = RedisCache(REDIS_TEST_URL, {"KEY_PREFIX": prefix})
+    other_worker.incr("password-reset:jo@example.com")  # its one request
+    for _ in range(2):
+        Client().post("/accounts/password_reset/", {"email": "jo@example.com"})
+    other_worker.delete("password-reset:jo@example.com")
+    assert len(mailoutbox) == 2
+
+
+def test_the_settings_count_in_redis_when_the_site_runs_on_it():
+    """``REDIS_URL`` puts the site's cache in Redis (docker compose's shape); without it the
+    cache is the process's own (``make run``)."""
+    code = "import django, os; django.setup(); from django.conf import settings; print(settings.CACHES['default']['BACKEND'])"
+    def backend(**env):
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             env={**os.environ, "DJANGO_SETTINGS_MODULE": "snowball_site.settings", **env})
+        return run.stdout.strip()
+    assert backend(REDIS_URL="redis://127.0.0.1:6379/15") == "django.core.cache.backends.redis.RedisCache"
+    assert backend(REDIS_URL="") == "django.core.cache.backends.locmem.LocMemCache"
 
 
 def test_writing_the_address_in_another_case_does_not_get_past_the_three_an_hour(mailoutbox):
