@@ -188,10 +188,11 @@ def learn(request: HttpRequest, body: dict) -> JsonResponse:
     return JsonResponse({**_game_summary(game), "invite_code": game.invite_code, "learn": True}, status=201)
 
 
-@api_view({"GET"})
+@api_view({"GET"}, login=False)
 def hints(request: HttpRequest, body: dict, game_id: int) -> JsonResponse:
     """Your hints in a Learn game: what you are asked, what each offered action does (named as the
-    page's buttons name it), what is not offered and why."""
+    page's buttons name it), what is not offered and why; a spectator, signed in or not, is
+    asked nothing and gets none."""
     from games.rendering import live_context
 
     game = _visible(request, game_id)

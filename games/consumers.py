@@ -440,10 +440,10 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         """The user this socket acts for; raises ``InputError`` for a token that opens nothing."""
         return self.scope.get("user")
 
-    def _query(self) -> dict[str, str]:
-        """The handshake's query parameters, the first value of each."""
+    def _query(self, *, blank: bool = False) -> dict[str, str]:
+        """The handshake's query parameters, the first value of each (``blank``: empty ones too)."""
         text = self.scope.get("query_string", b"").decode("latin1")
-        return {name: values[0] for name, values in parse_qs(text).items()}
+        return {name: values[0] for name, values in parse_qs(text, keep_blank_values=blank).items()}
 
     async def _refuse(self, code: str, message: str, close_code: int) -> None:
         """Accept, say why in an error frame, and close with ``close_code``, so a client can tell
@@ -878,6 +878,9 @@ class GameApiConsumer(BaseGameConsumer):
             raise inputs.InputError('the Authorization header must be "Token <key>" (or "Bearer <key>")', field="Authorization")
         if key is None:
             key = query.get("token")
+        if key is None and "token" in self._query(blank=True):
+            raise inputs.InputError('"token" is empty: give your API token, or leave "token" out to watch',
+                                    field="token")
         if not key:
             return self.scope.get("user")
         inputs.TOKEN_KEY.clean(key, "token")

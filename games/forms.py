@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.validators import ASCIIUsernameValidator
 
-from games import pacing, services
+from games import inputs, pacing, services
 from games.engines.base import Option, Ruleset, team_counts_of
 from games.errors import BadRequest
 from games.roster_field import RosterField
@@ -76,6 +76,13 @@ class SignupForm(UserCreationForm):
 
 class ApiTokenForm(forms.Form):
     name = forms.CharField(max_length=60, label="Token name", help_text="e.g. my-bot")
+
+    def clean_name(self) -> str:
+        """The name as ``POST /api/tokens/`` takes it (``inputs.TOKEN_BODY``): shown as written."""
+        try:
+            return inputs.TOKEN_BODY.fields["name"].clean(self.cleaned_data["name"], "name")
+        except BadRequest as exc:
+            raise forms.ValidationError(str(exc).replace('"name"', "The name")) from None
 
 
 class RevokeTokenForm(forms.Form):

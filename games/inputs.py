@@ -16,6 +16,7 @@ from typing import Any
 
 import orjson
 
+from games.engines.base import not_plain
 from games.errors import BadRequest
 
 MAX_DEPTH = 16
@@ -143,7 +144,7 @@ def _kind(value: Any) -> str:
     if isinstance(value, float):
         return "a number with a fraction or an exponent (1.5, 1e3)"
     if isinstance(value, str):
-        return f"text of {len(value)} characters"
+        return f"text of {len(value)} character{'' if len(value) == 1 else 's'}"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
@@ -155,12 +156,15 @@ def _kind(value: Any) -> str:
 
 @dataclass(frozen=True)
 class Text:
-    """A string of ``min_length`` to ``max_length`` characters, matching ``pattern`` if given."""
+    """A string of ``min_length`` to ``max_length`` characters, matching ``pattern`` if given;
+    with ``shown``, text others will read (a name), which must show something and as written:
+    one line, no control character, no invisible formatting character (``engines.base.not_plain``)."""
 
     min_length: int = 0
     max_length: int = 200
     pattern: str | None = None
     describe: str = ""
+    shown: bool = False
 
     def clean(self, value: Any, name: str) -> str:
         if not isinstance(value, str):
@@ -169,6 +173,10 @@ class Text:
         if not self.min_length <= len(value) <= self.max_length:
             raise InputError(f'"{name}" must be {self.min_length} to {self.max_length} characters, got {len(value)}',
                              field=name)
+        if self.shown and (why := not_plain(value, brackets=False)) is not None:
+            raise InputError(f'"{name}" may not contain {why}', field=name)
+        if self.shown and value and shows_nothing(value):
+            raise InputError(f'"{name}" must have at least one visible character', field=name)
         if self.pattern is not None and not re.fullmatch(self.pattern, value):
             raise InputError(f'"{name}" must be {self.describe or "of the documented form"}', field=name)
         return value
@@ -371,7 +379,7 @@ HANDOVER_BODY = Shape("the body", {"seat": SEAT_NUMBER})
 READY_BODY = Shape("the body", {"version": VERSION, "action_id": ACTION_ID}, defaults={"action_id": None})
 SETTINGS_BODY = Shape("the body", {"email": Text(0, 254), "email_on_turn": Boolean()},
                       defaults={"email": None, "email_on_turn": None})
-TOKEN_BODY = Shape("the body", {"name": Text(1, 60)}, defaults={"name": "api"})
+TOKEN_BODY = Shape("the body", {"name": Text(1, 60, shown=True)}, defaults={"name": "api"})
 
 INVITE_CODE = Text(1, 32, pattern=r"[A-Za-z0-9_-]+", describe="an invite code from an invite link")
 TOKEN_KEY = Text(4, 100, pattern=r"sb_[A-Za-z0-9_-]+", describe="an API token (sb_...)")

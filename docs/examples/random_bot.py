@@ -50,47 +50,58 @@ SECONDS_BETWEEN_FRAMES = 0.07
 
 async def play(ws_url: str, token: str, rng: random.Random) -> dict:
     """Answer each new version of the game that asks this seat with one random legal action (at
-    most a few more if the server refuses one), until the game is over."""
+    most a few more if the server refuses one), one action in flight at a time, until the game
+    is over."""
     async with websockets.connect(ws_url, additional_headers={"Authorization": f"Token {token}"}) as ws:
-        newest = 0
-        answered = -1
+        latest: dict | None = None  # the newest view
+        answered = -1  # the version of the view the last decision was made on
         choices: list[dict] = []
-        last_sent = None
+        in_flight: dict | None = None  # the action frame sent and not yet answered
         sent_at = 0.0
 
-        async def send(action: dict) -> str:
-            nonlocal sent_at
+        async def send(action: dict) -> None:
+            nonlocal sent_at, in_flight
             await asyncio.sleep(max(0.0, sent_at + SECONDS_BETWEEN_FRAMES - time.monotonic()))
-            frame = json.dumps({"type": "action", "action": action, "action_id": uuid.uuid4().hex,
-                                "version": answered})
-            await ws.send(frame)
+            in_flight = {"type": "action", "action": action, "action_id": uuid.uuid4().hex, "version": answered}
+            await ws.send(json.dumps(in_flight))
             sent_at = time.monotonic()
-            return frame
+
+        async def decide() -> None:
+            """Answer the newest view, if it asks this seat something not yet answered."""
+            nonlocal answered, choices
+            if in_flight or latest is None or latest["version"] <= answered:
+                return
+            if not (latest["legal_actions"] and latest["prompt"]):
+                return
+            concrete = [a for a in map(sendable, latest["legal_actions"]) if a is not None]
+            # settings (set_...) and surrendering answer no question; a tentative choice settles nothing
+            answers = [a for a in concrete if a["type"] != "surrender" and not a["type"].startswith("set_")]
+            decisive = [a for a in answers if a["type"] != "choose"] or answers
+            choices = [latest["prompt"]["default"]] + rng.sample(decisive, min(len(decisive), RETRIES_PER_VERSION))
+            answered = latest["version"]
+            await send(choices.pop())
 
         async for text in ws:
             frame = json.loads(text)
-            if frame["type"] == "error":
+            mine = in_flight is not None and frame.get("action_id") == in_flight["action_id"]
+            if frame["type"] == "ack" and mine:
+                in_flight = None
+                await decide()
+            elif frame["type"] == "error":
                 print("error:", frame["code"], frame["message"])
-                if frame["code"] == "too_fast" and last_sent:
+                if frame["code"] == "too_fast" and in_flight:
                     await asyncio.sleep(1.0)
-                    await ws.send(last_sent)  # same action_id: applied at most once
+                    await ws.send(json.dumps(in_flight))  # same action_id: applied at most once
                     sent_at = time.monotonic()
-                elif frame["code"] != "stale_version" and choices:
-                    last_sent = await send(choices.pop())
-                continue
-            if frame["type"] != "view" or frame["version"] < newest:
-                continue
-            newest = frame["version"]
-            if frame["status"] == "finished":
-                return frame["outcome"]
-            if frame["legal_actions"] and frame["prompt"] and newest > answered:
-                concrete = [a for a in map(sendable, frame["legal_actions"]) if a is not None]
-                # settings (set_...) and surrendering answer no question; a tentative choice settles nothing
-                answers = [a for a in concrete if a["type"] != "surrender" and not a["type"].startswith("set_")]
-                decisive = [a for a in answers if a["type"] != "choose"] or answers
-                choices = [frame["prompt"]["default"]] + rng.sample(decisive, min(len(decisive), RETRIES_PER_VERSION))
-                answered = newest
-                last_sent = await send(choices.pop())
+                elif mine:
+                    in_flight = None
+                    if frame["code"] != "stale_version" and choices:  # a stale one is followed by a fresh view
+                        await send(choices.pop())
+            elif frame["type"] == "view" and (latest is None or frame["version"] >= latest["version"]):
+                latest = frame
+                if frame["status"] == "finished":
+                    return frame["outcome"]
+                await decide()
     raise SystemExit("the server closed the connection")
 
 

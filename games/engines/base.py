@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import reprlib
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -72,10 +73,27 @@ def action_str(action: dict[str, Any], key: str) -> str:
     return value
 
 
-def is_plain_name(name: str) -> bool:
-    """Whether a name a player gives a piece shows as written wherever it is read: no brace (the
-    log's ``{p1}``), no angle bracket, no control or invisible formatting character."""
-    return name.isprintable() and not any(ch in name for ch in "{}<>")
+def not_plain(text: str, *, brackets: bool = True) -> str | None:
+    """What first keeps ``text`` from showing as written, in an error message's words ("a
+    bidirectional override (U+202E)"), or None: a control character, an invisible formatting
+    character (a zero-width space, a bidirectional override) and, with ``brackets``, a brace
+    (the log's ``{p1}``) or an angle bracket."""
+    for ch in text:
+        if brackets and ch in "{}":
+            return f"a brace ({ch})"
+        if brackets and ch in "<>":
+            return f"an angle bracket ({ch})"
+        if ch.isprintable():
+            continue
+        code = f"U+{ord(ch):04X}"
+        if "\u202a" <= ch <= "\u202e" or "\u2066" <= ch <= "\u2069":
+            return f"a bidirectional override ({code})"
+        if unicodedata.category(ch) == "Cf":
+            return f"an invisible formatting character ({code})"
+        if ch.isspace():
+            return f"a line break or other special space ({code})"
+        return f"a control character ({code})"
+    return None
 
 
 class NotYourTurn(GameError):

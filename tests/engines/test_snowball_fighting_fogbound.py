@@ -430,7 +430,9 @@ def test_a_ready_seat_may_still_shout_and_stays_ready():
     ({"type": "shout", "text": "   "}, BadAction, "text must be"),
     ({"type": "shout", "text": 5}, BadAction, "text must be"),
     ({"type": "shout", "text": "x" * 201}, BadAction, "at most 200 characters; this one has 201"),
-    ({"type": "shout", "text": "a\x00b"}, BadAction, "control characters"),
+    ({"type": "shout", "text": "a\x00b"}, BadAction, r"a control character \(U\+0000\)"),
+    ({"type": "shout", "text": "a\u200bb"}, BadAction, r"an invisible formatting character \(U\+200B\)"),
+    ({"type": "shout", "text": "a\u202eb"}, BadAction, r"a bidirectional override \(U\+202E\)"),
 ])
 def test_a_malformed_shout_is_refused_and_changes_nothing(action, error, match):
     s = fog_arena({0: "K1", 1: "K5"})

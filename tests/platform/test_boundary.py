@@ -93,7 +93,7 @@ async def test_an_action_after_the_token_is_gone_is_refused_and_closes_the_socke
     assert not await database_sync_to_async(ActionRecord.objects.filter(action_id="after").exists)()
 
 
-@pytest.mark.parametrize("key", ["sb_unknownunknownunknown", "sb_\x00", "not-a-token"])
+@pytest.mark.parametrize("key", ["sb_unknownunknownunknown", "sb_\x00", "not-a-token", ""])
 async def test_a_socket_with_an_unknown_token_is_refused_with_4001_not_made_a_spectator(make_user, key):
     game, *_ = await _game(make_user)
     comm = socket(f"/ws/api/games/{game.pk}/?token={key}")
@@ -137,6 +137,24 @@ def test_a_token_cannot_mint_tokens_but_a_session_can(make_user):
     session.force_login(ana)
     made = _post_json(session, "/api/tokens/", {"name": "more"})
     assert made.status_code == 201 and made.json()["token"].startswith("sb_")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name, why", [("a\u0007b", "a control character (U+0007)"),
+                                       ("a\u202eb", "a bidirectional override (U+202E)"),
+                                       ("bot\u200b", "an invisible formatting character (U+200B)"),
+                                       ("\u3164", "at least one visible character")])
+def test_a_token_name_that_would_not_show_as_written_is_refused_saying_why_on_the_api_and_the_page(make_user, name, why):
+    """A token's name is shown on the tokens page: like every other name, it shows as written."""
+    ana = make_user("Ana")
+    session = Client()
+    session.force_login(ana)
+    refused = _post_json(session, "/api/tokens/", {"name": name})
+    page = session.post("/me/tokens/", {"name": name})
+    assert refused.status_code == 400 and why in refused.json()["error"]["message"], refused.content
+    assert page.status_code == 200 and why in page.content.decode()
+    assert not ApiToken.objects.filter(user=ana).exists()
+    assert _post_json(session, "/api/tokens/", {"name": "Ana's bot \U0001f916"}).status_code == 201
 
 
 @pytest.mark.django_db

@@ -125,6 +125,9 @@ def test_a_client_starts_a_learn_game_and_reads_its_hints_over_the_json_api(make
     assert {o["type"] for o in answer["hints"]["options"]} == {a["type"] for a in view["legal_actions"]}
     watcher = other.get(f"/api/games/{game_id}/hints/?invite={created.json()['invite_code']}").json()
     assert watcher["hints"] is None  # a spectator is asked nothing
+    anonymous = Client().get(f"/api/games/{game_id}/hints/?invite={created.json()['invite_code']}")
+    assert anonymous.status_code == 200 and anonymous.json()["hints"] is None, anonymous.content
+    assert Client().get(f"/api/games/{game_id}/hints/").status_code == 404  # no invite: no such game
 
 
 def _button_texts(html: str) -> list[str]:

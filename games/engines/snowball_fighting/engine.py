@@ -33,7 +33,7 @@ from games.engines.base import (
     Option,
     Prompt,
     State,
-    is_plain_name,
+    not_plain,
     rng_for,
     shown,
 )
@@ -337,8 +337,8 @@ def _parse_setup(s: State, action: Action) -> dict[str, Any]:
     name = " ".join(name.split())
     if len(name) > NAME_LENGTH:
         raise IllegalAction(f"a nom de guerre has at most {NAME_LENGTH} characters; {shown(name)} has {len(name)}")
-    if not is_plain_name(name):
-        raise IllegalAction(f"a nom de guerre may not contain braces, angle brackets or control characters: {shown(name)}")
+    if (why := not_plain(name)) is not None:
+        raise IllegalAction(f"a nom de guerre may not contain {why}: {shown(name)}")
     starts = action.get("starts", [])
     if not isinstance(starts, list) or not all(isinstance(h, str) for h in starts):
         raise BadAction("starts must be a list of start hexes like ['A7', 'W9']")
@@ -413,8 +413,8 @@ def _shout(s: State, seat: int, action: Action) -> list[Event]:
     text = " ".join(text.split())
     if len(text) > F.SHOUT_LENGTH:
         raise BadAction(f"a shout has at most {F.SHOUT_LENGTH} characters; this one has {len(text)}")
-    if not text.isprintable():
-        raise BadAction("a shout may not contain control characters")
+    if (why := not_plain(text, brackets=False)) is not None:
+        raise BadAction(f"a shout may not contain {why}")
     if s["phase"] != "orders":
         raise IllegalAction("you can shout only while orders are being written")
     here = F.eye(s, seat)

@@ -9,7 +9,7 @@ import threading
 from collections import Counter
 from typing import Any
 
-from ..base import Action, BadAction, Event, State, is_plain_name, shown
+from ..base import Action, BadAction, Event, State, not_plain, shown
 from . import kids as K
 from . import villages
 from .geometry import (
@@ -238,9 +238,8 @@ def _read_roster(raw: Any, players: int, seat_team: list[int], special: bool) ->
         if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_LENGTH:
             raise BadAction(f"{where}: the name must be 1-{NAME_LENGTH} characters, not {shown(name)}.")
         name = name.strip()
-        if not is_plain_name(name):
-            raise BadAction(f"{where}: a name may not contain braces, angle brackets or control characters, "
-                            f"not {shown(name)}.")
+        if (why := not_plain(name)) is not None:
+            raise BadAction(f"{where}: a name may not contain {why}, not {shown(name)}.")
         if name.lower() in names:
             raise BadAction(f"{where}: the name {shown(name)} is taken by another Kid.")
         names.add(name.lower())
