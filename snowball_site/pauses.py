@@ -3,7 +3,7 @@
 Off unless ``SNOWBALL_PAUSE_LOG`` names a file (``bench.live --pauses`` sets it). Then every
 collection and every loop stall over ``LAG_REPORTED_MS`` is appended to it as a JSON line,
 ``{"t": epoch seconds, "pid", "kind": "gc"|"lag"|"stall", "ms", ...}``, so a latency tail
-can be matched with what stopped the server at that moment (docs/performance.md, "What limits the tail").
+can be matched with what stopped the server at that moment (docs/performance.md, "What would move it next").
 When the loop has not ticked for ``STALL_STACK_AFTER_S``, a watchdog thread writes what the
 loop's thread is running then (a "stall" line with its stack).
 """
