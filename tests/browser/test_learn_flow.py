@@ -55,9 +55,5 @@ def test_on_a_phone_the_question_starts_in_the_top_half_of_the_first_screen(brow
     expect(page.locator(".prompt-bar")).to_be_visible()
     top = page.locator(".prompt-bar").bounding_box()["y"]
     shot(page, "learn-phone-first-screen")
-    short = page.evaluate("""() => [...document.querySelectorAll('button, .button')]
-        .filter(b => b.offsetParent !== null && b.getBoundingClientRect().height < 40)
-        .map(b => b.textContent.trim() + ': ' + b.getBoundingClientRect().height)""")
     assert top < 844 / 2, f"the question starts {top:.0f} px down a 844 px screen"
-    assert short == [], f"buttons shorter than a fingertip: {short}"
     page.context.close()
