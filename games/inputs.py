@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from games.engines.base import not_plain
+from games.engines.base import BIDI_CONTROLS, not_plain
 from games.errors import BadRequest
 
 MAX_DEPTH = 16
@@ -280,7 +280,7 @@ class MessageText:
             raise InputError(f'"{name}" may be at most {self.max_length} characters (leading and trailing spaces '
                              f'aside), got {len(text)}', field=name)
         found = _FORBIDDEN_IN_MESSAGES.search(text)
-        if found and _BIDI_CONTROLS.fullmatch(found.group()):
+        if found and BIDI_CONTROLS.fullmatch(found.group()):
             raise InputError(f'"{name}" holds a bidirectional override (U+{ord(found.group()):04X}), which could '
                              f'make a message look as if another player wrote it', field=name)
         if found:
@@ -289,7 +289,6 @@ class MessageText:
 
 
 _FORBIDDEN_IN_MESSAGES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_BIDI_CONTROLS = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
 
 _BLANK_LETTERS = "\u115f\u1160\u2800\u3164\uffa0"  # fillers and the blank Braille cell: letters that show nothing
 

@@ -12,6 +12,7 @@ counter kept in the state, so a game replays exactly from seed + actions.
 from __future__ import annotations
 
 import random
+import re
 import reprlib
 import unicodedata
 from dataclasses import dataclass, field
@@ -73,6 +74,10 @@ def action_str(action: dict[str, Any], key: str) -> str:
     return value
 
 
+BIDI_CONTROLS = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
+"""The bidirectional overrides and isolates: text after one can read backwards."""
+
+
 def not_plain(text: str, *, brackets: bool = True) -> str | None:
     """What first keeps ``text`` from showing as written, in an error message's words ("a
     bidirectional override (U+202E)"), or None: a control character, an invisible formatting
@@ -86,7 +91,7 @@ def not_plain(text: str, *, brackets: bool = True) -> str | None:
         if ch.isprintable():
             continue
         code = f"U+{ord(ch):04X}"
-        if "\u202a" <= ch <= "\u202e" or "\u2066" <= ch <= "\u2069":
+        if BIDI_CONTROLS.fullmatch(ch):
             return f"a bidirectional override ({code})"
         if unicodedata.category(ch) == "Cf":
             return f"an invisible formatting character ({code})"
