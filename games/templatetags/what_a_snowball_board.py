@@ -635,6 +635,8 @@ def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | Non
                         "label_anchor": "start" if x == 0 else "end"})
     team_of_seat = view["seat_team"]
     my_team = team_of_seat[seat] if seat is not None and seat < len(team_of_seat) else None
+    corner_names = view["village"]["corner_names"]
+    my_corners = [corner_names[c] for t in view["teams"] if t["team"] == my_team for c in t["corners"]]
     kids = _kid_rows(view, size, seat, active, names)
     teams = []
     for t in view["teams"]:
@@ -668,6 +670,8 @@ def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | Non
         "size": size, "size_str": _n(size), "viewbox": f"-1.3 -1.3 {_n(size + 2.6)} {_n(size + 2.6)}",
         "compass_x": _n(size + VIEW_MARGIN / 2), "compass_y": _n(-VIEW_MARGIN / 2), "kids": kids,
         "kids_by_id": {k["id"]: k for k in kids}, "teams": teams, "my_team": my_team, "corners": corners,
+        "my_corners": corners_words(my_corners, "your"),
+        "corners_each": max((len(t["corners"]) for t in view["teams"]), default=0),
         "order": _order_rows(view), "active": view["kids"].get(active) if active else None,
         "tray": tray, "rolloff": rolloff,
         "team_order": [view["teams"][t]["name"] for t in view["team_order"]], "fire": _fire_rows(view, size, _terrain_rows_of(view, size), kids) if view["phase"] == "play" else [],
@@ -686,6 +690,16 @@ def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | Non
         "winning_teams": (outcome or {}).get("winning_teams", []),
         "verdict": _verdict(teams, (outcome or {}).get("winning_teams", [])),
     }
+
+
+def corners_words(names: list[str], whose: str) -> str:
+    """A team's set-up corners as a hint names them: "your corner (south-west)", or with two
+    teams, each of which sets up at two corners, "one of your corners (south-west or north-east)"."""
+    if not names:
+        return f"{whose} corner"
+    if len(names) == 1:
+        return f"{whose} corner ({names[0]})"
+    return f"one of {whose} corners ({', '.join(names[:-1])} or {names[-1]})"
 
 
 def _verdict(teams: list[dict[str, Any]], winning: list[int]) -> str:

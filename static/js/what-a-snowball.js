@@ -142,7 +142,9 @@
     if (spec.mode === "place") {
       var kid = checkedKid() || spec.actions[0].kid;
       if (!inAllowed(p)) {
-        feedback("Not there: a Kid's whole base must be within 6 inches of your corner, on free ground (the shaded area).", true);
+        var place = $("#was-board [data-was-where]");
+        var where = (place && place.dataset.wasWhere) || "your corner";
+        feedback("Not there: a Kid's whole base must be within 6 inches of " + where + ", on free ground (the shaded area).", true);
         if (tapped) drawGhost(p, false);
         return;
       }

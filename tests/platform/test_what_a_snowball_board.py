@@ -595,3 +595,42 @@ def test_a_game_ended_in_the_middle_of_an_activation_marks_no_kid_as_acting_now(
         "view": settled_view(R.view(state, seat), outcome={"reason": "Alice resigned"}), "seat": seat, "legal": [],
         "prompt": None, "names": NAMES, "version": 6, "payload": {"outcome": {"reason": "Alice resigned"}}})
     assert 'class="was-track-now"' in playing and 'class="was-track-now"' not in over
+
+
+def _own_corner_names(s, seat) -> list[str]:
+    from games.engines.what_a_snowball import villages
+    return [villages.CORNER_NAMES[c] for c in s["corners"][str(s["seat_team"][seat])]]
+
+
+def test_with_two_teams_setting_up_names_both_of_the_teams_corners(corners_state, deploy_state):
+    """With two teams each team has two corners: the player placing Kids is told "one of your
+    corners" and which two, in the prompt, the panel and the shaded area's title (it said
+    "your corner", as if there were one); the others read "one of their team's corners"."""
+    s = deploy_state
+    seat = next(iter(R.to_act(s)))
+    first, second = _own_corner_names(s, seat)
+    where = f"one of your corners ({first} or {second})"
+    assert R.to_act(s)[seat].as_dict()["text"] == f'Place your Kids within 6" of {where}.'
+    page = html.unescape(render(s, seat))
+    assert f"inside the shaded area: within 6 inches of {where}, on free ground." in page
+    assert f"<title>Your Kid's centre goes in here: within 6 inches of {where}, on free ground</title>" in page
+    assert f'data-was-where="{where}"' in page
+    assert "of your corner," not in page and "of your corner)" not in page
+    for viewer in (1 - seat, None):
+        other = html.unescape(render(s, viewer))
+        assert "Within 6 inches of one of their team's corners, team by team" in other
+        assert "their corner" not in other and "team's corner," not in other
+    picking = html.unescape(render(corners_state, next(iter(R.to_act(corners_state)))))
+    assert "With two teams, each picks two corners: your Kids set up within 6 inches of either of yours." in picking
+
+
+def test_with_four_teams_setting_up_names_the_teams_one_corner():
+    s = play_until(new(seed=7, players=4), lambda s: s["phase"] == "deploy")
+    seat = next(iter(R.to_act(s)))
+    (corner,) = _own_corner_names(s, seat)
+    assert R.to_act(s)[seat].as_dict()["text"] == f'Place your Kids within 6" of your corner ({corner}).'
+    names = ["Alice", "Bob", "Cy", "Dee"]
+    page = html.unescape(render(s, seat, names))
+    assert f"inside the shaded area: within 6 inches of your corner ({corner}), on free ground." in page
+    assert "of your corners" not in page and "either of yours" not in page
+    assert "Within 6 inches of their team's corner, team by team" in html.unescape(render(s, None, names))

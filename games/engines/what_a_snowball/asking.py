@@ -6,6 +6,7 @@ from typing import Any
 
 from ..base import Action, Prompt, State
 from . import kids as K
+from . import villages
 from .geometry import TOLERANCE, Walker, base_gap, placement_problem, region_rings, within
 from .common import (
     DEPLOY_DISTANCE,
@@ -87,7 +88,9 @@ class Asking:
         if kind == "place":
             kid_id = next(k for k in s["kid_order"] if s["kids"][k]["seat"] == seat and s["kids"][k]["pos"] is None)
             spot = example_placement(s, kid_id)
-            return Prompt("turn", f"Place your Kids within {DEPLOY_DISTANCE:.0f}\" of your corner.", TIMEOUTS["place"],
+            names = [villages.CORNER_NAMES[c] for c in s["corners"][str(s["seat_team"][seat])]]
+            where = f"your corner ({names[0]})" if len(names) == 1 else f"one of your corners ({' or '.join(names)})"
+            return Prompt("turn", f"Place your Kids within {DEPLOY_DISTANCE:.0f}\" of {where}.", TIMEOUTS["place"],
                           {"type": "place", "kid": kid_id, "to": spot} if spot else None, {"kid": kid_id})
         activation = s["activation"]
         if kind == "start":
