@@ -176,9 +176,7 @@ def review_context(game, *, step: int | None, seat: int | None, user) -> dict:
                "players": players, "view": data["view"], "legal_actions": [], "prompt": None,
                "waiting_for": [], "version": data["version"], "log": data["log"],
                "resigned": list(game.prompts.get("resigned") or ()), "handed": list(game.prompts.get("handed") or ()),
-               "outcome": ({**game.outcome, "reason": selectors.fill_names(game.outcome.get("reason", ""),
-                                                                           replay.names)}
-                           if at_end and game.outcome else None)}
+               "outcome": selectors.named_outcome(game.outcome, replay.names) if at_end and game.outcome else None}
     marks = review.marks(replay)
     finished = game.status == Game.Status.FINISHED
     return {

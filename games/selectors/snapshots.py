@@ -487,6 +487,21 @@ def rematch_summary(game: Game) -> dict[str, Any] | None:
 
 
 def named_outcome(outcome: dict[str, Any] | None, names: list[str]) -> dict[str, Any] | None:
+    """``outcome`` with its reason naming the seats as the table does (``names``).
+
+    An outcome that also names each seat's character in the game (``names``: Snowball
+    Fighting's noms de guerre) may open its reason with its winners' characters, "Winter Wolf
+    reached 15 VPs"; the reason names them as the result beside it does, "Computer 3 reached
+    15 VPs", so that one player is not called by two names in one line. The recorded outcome
+    keeps the engine's words (a replay of the game is checked against them)."""
     if not outcome:
         return outcome
-    return {**outcome, "reason": fill_names(outcome.get("reason", ""), names)}
+    reason = outcome.get("reason", "")
+    characters, winners = outcome.get("names"), outcome.get("winners")
+    if isinstance(characters, list) and winners and all(
+            isinstance(w, int) and 0 <= w < min(len(characters), len(names)) and characters[w] for w in winners):
+        opening = " and ".join(characters[w] for w in winners) + " "
+        if reason.startswith(opening):
+            named = " and ".join(names[w] for w in winners)
+            return {**outcome, "reason": f"{named} {fill_names(reason[len(opening):], names)}"}
+    return {**outcome, "reason": fill_names(reason, names)}

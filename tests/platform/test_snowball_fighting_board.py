@@ -232,7 +232,7 @@ def test_game_over_shows_vps_and_damage_dealt_and_taken():
             x = int(x)
             cells = re.findall(r"<td>(\d+)</td>", row)
             assert cells == [str(outcome["scores"][x]), str(outcome["damage_dealt"][x]), str(outcome["damage_taken"][x])]
-        winner = outcome["names"][outcome["winners"][0]]
+        winner = NAMES[outcome["winners"][0]]  # the seat's name, its nom de guerre after it
         assert winner in text_of(page).split("Damage taken")[0]
 
 
@@ -519,3 +519,58 @@ def test_two_segments_throwing_down_one_line_show_both_chances_apart():
     assert [c[2] for c in chips] == ["1", "2"]
     (x1, y1, *_), (x2, y2, *_) = chips
     assert ((float(x1) - float(x2)) ** 2 + (float(y1) - float(y2)) ** 2) ** 0.5 >= 11  # a chip's height
+
+
+def _result_parts(page: str) -> tuple[str, str, dict[int, str]]:
+    """The game page's result line, the final standings' heading and each standings row's name cell."""
+    start = page.index(">", page.index('class="result-line"')) + 1
+    result = text_of(page[start:page.index("</p>", start)])
+    standings = page[page.index("data-sf-result"):]
+    heading = text_of(re.search(r"<h3>(.*?)</h3>", standings, re.S).group(1))
+    rows = {int(x): text_of(cell) for x, cell in re.findall(r'data-final-seat="(\d)">\s*<td>(.*?)</td>', standings, re.S)}
+    return result, heading, rows
+
+
+@pytest.mark.django_db
+def test_the_result_names_each_computer_player_as_the_table_does_with_its_nom_de_guerre_beside_it(make_user):
+    """A computer player is "Computer 3" at the table: the result line said "Computer 3 wins! Winter Wolf
+    reached 15 VPs" and the final standings under it "Winter Wolf wins", as if they were two. Now the
+    reason and the standings name the seats as the result line does, each nom de guerre after its
+    player's name in the standings ("Computer 3 as Winter Wolf")."""
+    from games import rendering, selectors
+    from tests.platform.helpers import play_to_end, started_game
+
+    ana = make_user("Ana")
+    game = play_to_end(started_game(ana, game_type=R.slug, bots=2).pk, {0: ana})
+    assert game.status == game.Status.FINISHED
+    state = selectors.game_state(game)
+    noms = [c["name"] for c in state["combatants"]]
+    assert noms[1:] == list(bot.BOT_NAMES[1:3])  # Jack Frost and Winter Wolf
+    names = selectors.seat_names(game)
+    assert names == ["Ana", "Computer 2", "Computer 3"]
+    winners = game.outcome["winners"]
+    for viewer in (0, None):
+        result, heading, rows = _result_parts(rendering.live_html(game, selectors.viewer_payload(game, viewer), ana))
+        said = " and ".join(names[w] for w in winners)
+        assert result.startswith(f"Shared victory: {said}!" if len(winners) > 1 else f"{said} wins!"), result
+        if game.outcome["code"] == "victory":  # "Computer 3 reached 15 VPs", not "Winter Wolf reached 15 VPs"
+            assert f"! {said} reached " in result, result
+        assert not any(noms[w] in result for w in winners), result
+        assert heading == (f"Shared victory: {said}" if len(winners) > 1 else f"{said} wins"), heading
+        assert rows == {x: f"{names[x]} as {noms[x]}" for x in range(3)}, rows
+
+
+@pytest.mark.django_db
+def test_a_game_resigned_before_anyone_chose_a_nom_de_guerre_names_its_players_in_the_standings(make_user):
+    """Resigned during the setup, no nom de guerre was chosen: the standings said "None wins"."""
+    from games import rendering, selectors, services
+    from tests.platform.helpers import started_game
+
+    ana = make_user("Ana")
+    game = started_game(ana, game_type=R.slug, bots=1)
+    services.resign(game_id=game.pk, user=ana)
+    game = selectors.get_game(game.pk)
+    result, heading, rows = _result_parts(rendering.live_html(game, selectors.viewer_payload(game, 0), ana))
+    assert result.startswith("Computer 2 wins!") and heading == "Computer 2 wins", (result, heading)
+    assert rows == {0: "Ana", 1: "Computer 2"}
+    assert "None" not in heading + " ".join(rows.values())
