@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import press_create, as_guest, script_errors_of
+from tests.browser.conftest import as_guest, press_create, resign, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -57,3 +57,35 @@ def test_without_a_clipboard_the_invite_link_is_shown_to_copy_by_hand(browser, l
     expect(page.locator("#copy-invite")).to_have_text("Copy invite link")
     assert not errors, errors
     context.close()
+
+
+def test_the_invite_link_goes_from_the_page_when_the_game_ends_without_a_reload(browser, live_server_proc, shot):
+    """A player and a spectator who came by the invite link, on one page each from before the start:
+    "Copy invite link" stays while the game is in play (someone may still come to watch) and goes
+    from both pages as the game ends (it stayed until the page was reloaded)."""
+    ana = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    eve = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors = script_errors_of(ana, eve, timeout_ms=10000)
+    invite_url = _new_game(ana, live_server_proc.url)
+    as_guest(eve, invite_url, "Eve")
+    expect(eve.locator(".waiting-room")).to_be_visible()
+    ana.locator("button:has-text('Add computer player')").first.click()
+    expect(ana.locator("#start-game")).to_be_enabled()
+    ana.click("#start-game")
+    for page in (ana, eve):
+        expect(page.locator("#resign" if page is ana else "#live")).to_be_visible()
+        expect(page.locator("#copy-invite")).to_be_visible()
+    for page in (ana, eve):
+        page.evaluate("window.__samePage = true")  # gone if the page were loaded again
+
+    resign(ana)
+    for page in (ana, eve):
+        expect(page.locator(".result")).to_be_visible()
+        expect(page.locator("#copy-invite")).to_have_count(0)
+        expect(page.locator("#connection")).to_have_text("Game over")
+    for page in (ana, eve):
+        assert page.evaluate("window.__samePage === true")  # the same page, not a reload
+    shot(ana, "invite-link-01-gone-at-the-end")
+    assert not errors, errors
+    for page in (ana, eve):
+        page.context.close()
