@@ -20,6 +20,8 @@ import pytest
 import requests
 
 ROOT = Path(__file__).resolve().parents[2]
+# A loaded 2-core machine (two test processes, each with its browser) can take over 30 s to start one.
+START_SECONDS = 90
 
 
 def _free_port() -> int:
@@ -79,7 +81,7 @@ class LiveServer:
             cwd=ROOT, env=self.env, stdout=stdout, stderr=subprocess.PIPE)
         if self.stdout_path:
             stdout.close()
-        deadline = time.time() + 30
+        deadline = time.time() + START_SECONDS
         while time.time() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"daphne exited: {self.proc.stderr.read().decode()[-2000:]}")
@@ -88,7 +90,7 @@ class LiveServer:
                     return
             except requests.RequestException:
                 time.sleep(0.2)
-        raise RuntimeError("daphne did not come up in 30 s")
+        raise RuntimeError(f"daphne did not come up in {START_SECONDS} s")
 
     def kill(self) -> None:
         """kill -9: no shutdown hooks, no flushing."""
