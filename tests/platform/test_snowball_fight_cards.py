@@ -11,7 +11,9 @@ from games import rendering, selectors, services
 from games.engines.snowball_fight import views as fight_views
 from games.engines.snowball_fight.cards import _CARD_DICTS, NO_EFFECT, card_dict
 from games.models import Game
-from tests.platform.helpers import play_one
+from django.test import Client
+
+from tests.platform.helpers import play_one, started_game
 
 
 def _band_and_label(card_id: str) -> tuple[str, str]:
@@ -23,15 +25,57 @@ def _band_and_label(card_id: str) -> tuple[str, str]:
 
 def test_a_no_effect_card_shows_its_points_and_no_level():
     band, label = _band_and_label(NO_EFFECT[0])
-    assert band == ["0", "pts", NO_EFFECT[0]]
+    assert band == ["0", "pts"]
     assert label == "No Effect / No Effect, 0 points"
     assert "none" not in label.lower()
 
 
 def test_a_card_with_a_level_shows_it_before_its_points():
     band, label = _band_and_label("c07")
-    assert band == ["Advanced", "2", "pts", "c07"]
+    assert band == ["Advanced", "2", "pts"]
     assert label == "Slushball Attack / Dodge, advanced, 2 points"
+
+
+_CARD_ID = re.compile(r"\bc\d\d[a-z]?\b")
+
+
+def _visible_text(html: str) -> str:
+    """What a player reads: the page's text, without tags, attributes, scripts or styles."""
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+def test_a_card_face_shows_its_sides_level_and_points_but_not_the_sites_card_id():
+    html = render_to_string("games/snowball-fight/card.html", {"card": card_dict("c12b")})
+    text = _visible_text(html)
+    assert "c12b" not in text
+    card = card_dict("c12b")
+    for words in (card["level"].capitalize(), f'{card["points"]} pts', card["top"]["title"], card["top"]["text"],
+                  card["bottom"]["title"], card["bottom"]["text"]):
+        assert words in text
+    assert 'data-card="c12b"' in html, "the page's script still finds the card by its id"
+
+
+@pytest.mark.django_db
+def test_no_card_id_is_shown_to_a_player_through_a_whole_game(make_user):
+    """The game page a player sees, from the draft to the result, names cards by their sides
+    and never by the site's ids ("c07", "c12b")."""
+    ana, bob = make_user("Ana"), make_user("Bob")
+    game = started_game(ana, bob)
+    client = Client()
+    client.force_login(ana)
+    seen = 0
+    for step in range(MOVES_AT_MOST):
+        if step % 15 == 0 or selectors.get_game(game.pk).status != Game.Status.ACTIVE:
+            text = _visible_text(client.get(f"/games/{game.pk}/").content.decode())
+            assert not _CARD_ID.findall(text), f"card ids shown at move {step}: {sorted(set(_CARD_ID.findall(text)))}"
+            seen += 1
+        if not play_one(game.pk, {0: ana, 1: bob}):
+            break
+    assert selectors.get_game(game.pk).status == Game.Status.FINISHED
+    text = _visible_text(client.get(f"/games/{game.pk}/").content.decode())
+    assert not _CARD_ID.findall(text)
+    assert seen > 3
 
 
 # More than any game takes: a six-seat game is some 500 moves, and its seed is drawn anew each run.
