@@ -1,6 +1,9 @@
 """The HTML pages: lobby, guest play, sign-up, creating and joining a game."""
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 from django.test import Client
 from django.urls import path
@@ -205,3 +208,22 @@ def test_the_invite_link_is_offered_only_while_someone_could_still_join_or_watch
     assert 'id="copy-invite"' not in page.get(f"/games/{finished.pk}/").content.decode()
     learn = start_learn_game(user=ana, game_type="snowball-fight")  # alone against a computer player
     assert 'id="copy-invite"' not in page.get(f"/games/{learn.pk}/").content.decode()
+
+
+# Words of the site's programming interface and its code, which a player creating a game should not meet.
+API_JARGON = re.compile(r"\b(API|JSON|tokens?|slugs?|seed|payload|endpoint|enum|boolean|null|string|alternate:standard)\b",
+                        re.IGNORECASE)
+
+
+@pytest.mark.parametrize("slug", ["snowball-fight", "jingle-bells", "snowball-fighting", "what-a-snowball"])
+def test_the_new_game_form_speaks_to_players_not_to_programmers(slug, make_user):
+    """Every label, choice and help text of a game's creation form, as a signed-in player reads
+    it (the What a Snowball! roster's hint for a browser without scripts aside: it shows only there)."""
+    client = Client()
+    client.force_login(make_user("Ana"))
+    page = client.get(f"/games/new/{slug}/").content.decode()
+    form = page.split('<form method="post" class="stacked">', 1)[1].split("</form>", 1)[0]
+    form = re.sub(r"<(script|style)\b.*?</\1>|<p data-roster-fallback.*?</p>|<textarea.*?</textarea>", " ", form, flags=re.S)
+    text = html.unescape(re.sub(r"<[^>]+>", " ", form))
+    assert "Create game" in text
+    assert not API_JARGON.findall(text), f"{slug}: {sorted(set(API_JARGON.findall(text)))} in {' '.join(text.split())[:2000]}"

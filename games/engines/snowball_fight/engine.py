@@ -89,8 +89,8 @@ OPTIONS: tuple[Option, ...] = (
         kind="multichoice",
         default=(),
         choices=_REPLACEMENTS,
-        help="Replace one or two standard Extreme cards with alternate ones (in the API, each "
-        "choice is written 'alternate:standard', e.g. 'raid:barrage').",
+        help="Play with one or two alternate Extreme cards, each in place of the standard card it "
+        "names: tick at most two, a different alternate replacing a different card.",
     ),
 )
 
