@@ -503,7 +503,7 @@ class JingleBells:
             kind="choice",
             default=layouts.DEFAULT,
             choices=layouts.CHOICES,
-            help="Where the 6-8 obstructions stand on the 50 x 30 cm table.",
+            help="Where the 6-8 obstructions stand on the 50 x 30 cm table; a random table is drawn when the game starts.",
         ),
     )
 

@@ -66,7 +66,7 @@ PRESETS: dict[str, tuple[str, list[Obstruction]]] = {
 RANDOM = "random"
 DEFAULT = "garden"
 CHOICES: tuple[tuple[str, str], ...] = tuple((name, label) for name, (label, _) in PRESETS.items()) + (
-    (RANDOM, "Random (drawn when the game starts)"),
+    (RANDOM, "Random"),
 )
 RANDOM_LABELS = ("box", "book pile", "toy car", "jar", "tin", "remote control", "mug")
 

@@ -78,10 +78,11 @@ OPTIONS: tuple[Option, ...] = (
         kind="choice",
         default="draft",
         choices=(
-            ("draft", "Full draft: keep 1 of 4, pass 3, keep 1, pass 2, then keep 2 of 4"),
-            ("quick", "Quick start: deal 3 Advanced cards each, keep 2, return 1"),
+            ("draft", "Full draft"),
+            ("quick", "Quick start"),
         ),
-        help="How each player gets their two starting Advanced cards.",
+        help="How each player gets their two starting Advanced cards. Full draft: keep 1 of 4 and pass 3, "
+        "keep 1 and pass 2, then keep 2 of 4. Quick start: each player is dealt 3, keeps 2 and returns 1.",
     ),
     Option(
         name="alternates",

@@ -58,7 +58,7 @@ DEFAULT_NAMES = ("Snow Warrior", "Jack Frost", "Winter Wolf", "Ice Maiden", "Slu
 
 OPTIONS: tuple[Option, ...] = (
     Option(name="map", label="Garden", kind="choice", default="garden",
-           choices=(("garden", "The snowy garden"), ("fogbound", "Fogbound: a foggy garden with a pond and gnomes")),
+           choices=(("garden", "The snowy garden"), ("fogbound", "Fogbound: a foggy garden")),
            help="Fogbound is the rule book's variant: 15 x 12 hexes in a pea-souper fog, each player sees only "
            "a few hexes around them, with a pond, three hidden garden gnomes and a wheelbarrow of Dirigibles; "
            "first to 12 VPs, or the most after 10 turns."),

@@ -55,13 +55,16 @@ class WhatASnowball(SetUp, Asking, Cards, Activation, Throwing, Turns, Views):
     team_counts = (2, 3, 4)
     options = (
         Option(name="village", label="Village", kind="choice", default=villages.DEFAULT, choices=villages.CHOICES,
-               help="The 24 x 24 inch Christmas village the fight takes place in."),
+               help="The 24 x 24 inch Christmas village the fight takes place in; a random village is drawn when "
+                    "the game starts."),
         Option(name="special_players", label="Special players (optional rules)", kind="bool", default=False,
                help="Allow Big Kids, Christmas Elves, Living Snowmen, Yetis and Penguins in the roster."),
         Option(name="ability_cards", label="Ability cards (optional rules)", kind="choice", default="none",
                choices=(("none", "No ability cards"),
-                        ("method1", "Method 1: draw one on 3 points or on sending an enemy home"),
-                        ("method2", "Method 2: draw at the start (3 for one Kid, else one per Kid)"))),
+                        ("method1", "Method 1: drawn in play"),
+                        ("method2", "Method 2: drawn at the start")),
+               help="Method 1: draw one on 3 points or on sending an enemy home. Method 2: draw at the start, "
+                    "3 for one Kid, else one per Kid."),
         Option(name="kids", label="Kids", kind="roster", default=None,
                help="Each Kid's name, the player who commands it, its type and Trait(s): 6 to 12 Kids, 1 to 3 per "
                     "player, every team the same size. Left empty, the game makes equal teams of ready-made Kids. "

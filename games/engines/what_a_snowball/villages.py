@@ -108,7 +108,7 @@ PRESETS: dict[str, tuple[str, list[dict[str, Any]]]] = {
 RANDOM = "random"
 DEFAULT = "green"
 CHOICES: tuple[tuple[str, str], ...] = tuple((name, label) for name, (label, _) in PRESETS.items()) + (
-    (RANDOM, "Random village (drawn when the game starts)"),
+    (RANDOM, "Random village"),
 )
 RANDOM_KINDS = ("house", "shop", "tree", "hedge", "stall", "car", "lamp", "wall", "fence", "bench", "fountain")
 
