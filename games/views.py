@@ -184,11 +184,19 @@ def review_context(game, *, step: int | None, seat: int | None, user) -> dict:
         "step": data, "last": last, "replay": replay, "marks": marks, "finished": finished,
         "turn_steps": [(n, replay.steps[n].turn) for n in marks["turns"]],
         "turn_start": max(n for n in marks["turns"] if n <= data["step"]),
-        "viewers": [(p["seat"], p["name"]) for p in players] if finished else [],
+        "viewers": _review_viewers(players, user) if finished else [],
         "dice": selectors.dice(game),
         "verification": review.verify(game) if finished else None,
         "actor_name": replay.names[data["actor"]] if data["actor"] is not None else None,
     }
+
+
+def _review_viewers(players: list[dict], user) -> list[tuple[int, str]]:
+    """The "Seen by" list: each seat by its player's name, the one who reviews marked "(you)"
+    (the seat they hold, or held until a computer player took it over)."""
+    own = user.pk if user is not None and user.is_authenticated else None
+    mine = next((p["seat"] for p in players if own is not None and p["user_id"] == own), None)
+    return [(p["seat"], f'{p["name"]} (you)' if p["seat"] == mine else p["name"]) for p in players]
 
 
 def invite(request: HttpRequest, game_id: int, code: str) -> HttpResponse:

@@ -86,11 +86,11 @@ def test_two_players_review_a_game_in_play_and_after_its_end(browser, live_serve
     shot(ana, "review-02-verified")
 
     middle = last - 2
-    ana.select_option("#review-seat", label="Ana")
+    ana.select_option("#review-seat", label="Ana (you)")
     expect(ana).to_have_url(re.compile(r"seat=0"))
     ana.goto(f"{base}/games/{game_id}/review/?step={middle}&seat=0")
     ben.goto(f"{base}/games/{game_id}/review/?step={middle}")
-    ben.select_option("#review-seat", label="Ben")
+    ben.select_option("#review-seat", label="Ben (you)")
     _expect_at(ben, middle, 1)
     for page, name in ((ana, "Ana"), (ben, "Ben")):
         expect(page.locator(".review-board .sbf-me")).to_be_visible()

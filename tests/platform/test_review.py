@@ -288,3 +288,25 @@ def test_a_what_a_snowball_review_offers_no_settings_or_surrender_and_the_live_p
     for step in (3, 30):  # through her own eyes, in the middle of the game
         html = page.get(f"/games/{game.pk}/review/?step={step}&seat=0").content.decode()
         assert 'data-seat="0"' in html and "Settings and surrender" not in html
+
+
+def _seen_by(client: Client, game: Game) -> list[tuple[str, str, bool]]:
+    """The review's "Seen by" list: each option's seat, words and whether it is the one chosen."""
+    page = client.get(f"/games/{game.pk}/review/").content.decode()
+    select = page.split('id="review-seat"', 1)[1].split("</select>", 1)[0]
+    return [(value, words, bool(chosen)) for value, chosen, words
+            in re.findall(r'<option value="([^"]*)"( selected)?>([^<]*)</option>', select)]
+
+
+def test_the_seen_by_list_names_the_reviewing_player_as_you(make_user):
+    ana, bob = make_user("Ana"), make_user("Bob")
+    game = play_to_end(started_game(ana, bob).pk, {0: ana, 1: bob})
+    client = Client()
+    client.force_login(bob)
+    assert _seen_by(client, game) == [("spectator", "a spectator", False), ("0", "Ana", False), ("1", "Bob (you)", True)]
+    client.force_login(ana)
+    assert _seen_by(client, game) == [("spectator", "a spectator", False), ("0", "Ana (you)", True), ("1", "Bob", False)]
+    assert [words for _, words, _ in _seen_by(Client(), game)] == ["a spectator", "Ana", "Bob"]
+    eve = Client()
+    eve.force_login(make_user("Eve"))
+    assert "(you)" not in " ".join(words for _, words, _ in _seen_by(eve, game))
