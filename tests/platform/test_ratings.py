@@ -284,3 +284,22 @@ def test_a_game_whose_rating_fails_still_ends_and_rates_nobody(make_user, monkey
     assert game.status == Game.Status.FINISHED and game.outcome["winners"] == [1]
     assert not RatingChange.objects.exists() and not Rating.objects.exists()
     assert "rating failed" in caplog.text
+
+
+RATING_JARGON = re.compile(r"\b(mu|sigma|ordinal|openskill|Plackett|Luce)\b|[μσ]", re.IGNORECASE)
+
+
+def test_player_pages_leaderboards_and_the_result_speak_of_a_rating_in_plain_words(make_user, client):
+    """What a player reads about ratings names no model, parameter or formula, and keeps the numbers."""
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, ben)
+    services.resign(game_id=game.pk, user=ben)
+    rating = f"{round(_rating(ana, 'snowball-fight').ordinal, 1):.1f}"
+    client.force_login(ben)
+    for url in (f"/players/{ana.username}/", f"/players/{ben.username}/", "/leaderboard/snowball-fight/",
+                f"/games/{game.pk}/"):
+        page = client.get(url)
+        assert page.status_code == 200
+        text = re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style)\b.*?</\1>", " ", page.content.decode(), flags=re.S))
+        assert not RATING_JARGON.findall(text), f"{url}: {RATING_JARGON.findall(text)}"
+        assert "Rating" in text and (rating in text or url.endswith(f"/{ben.username}/")), url
