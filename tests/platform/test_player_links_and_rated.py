@@ -141,3 +141,31 @@ def test_a_rematch_of_a_learn_game_is_a_learn_game_again(make_user):
     new = Game.objects.get(pk=offered.rematch["game"])
     assert new.is_learn and new.status == Game.Status.ACTIVE and new.next_deadline is None
     assert selectors.viewer_payload(new, new.seats.get(user=user).number)["pace_text"] == "No clock · take your time"
+
+
+def test_a_guests_page_is_only_its_own_my_page_and_no_game_shows_its_address(make_user):
+    """As the README says: a guest's name is never linked, and its page (its own "My page",
+    marked guest and unrated, offering to register) is at an address no page shows another player."""
+    ana, gus = make_user("Ana"), make_user("Gus", guest=True)
+    game = services.create_game(creator=ana, game_type="snowball-fight", rated=True)
+    services.join_seat(game_id=game.pk, user=gus, number=1)
+    services.start_game(game_id=game.pk, user=ana)
+    game = play_to_end(game.pk, {0: ana, 1: gus})
+    assert game.status == Game.Status.FINISHED and game.rated is True
+    address = f"/players/{gus.get_username()}/"
+
+    own = Client()
+    own.force_login(gus)
+    top_bar = own.get("/").content.decode().split('class="topbar"')[1].split("</header>")[0]
+    assert f'href="{address}">My page</a>' in top_bar
+    page = own.get(address).content.decode()
+    assert 'class="tag">guest</span>' in page and "Guests play unrated." in page and "/accounts/signup/?next=" in page
+
+    other = Client()
+    other.force_login(ana)
+    for url in ("/", "/me/games/", f"/games/{game.pk}/", f"/games/{game.pk}/review/", f"/games/{game.pk}/review/?seat=1",
+                f"/players/{ana.get_username()}/", "/leaderboard/snowball-fight/", f"/api/games/{game.pk}/"):
+        html = other.get(url).content.decode()
+        assert "Gus" in html or url.startswith(("/players/", "/leaderboard/", "/me/")), url
+        assert gus.get_username() not in html, f"{url} shows the guest's address"
+        assert "Gus" not in links(html), url
