@@ -13,6 +13,7 @@ from django.urls import path, re_path  # noqa: E402
 from games import consumers, engines  # noqa: E402
 from games.deadline_sweep import with_deadline_sweep  # noqa: E402
 from games.auth import SameOriginValidator, socket_auth_stack  # noqa: E402
+from snowball_site.access_log import redact_access_log  # noqa: E402
 from snowball_site.http_bodies import leave_request_bodies_to_django  # noqa: E402
 from snowball_site.pauses import with_pause_log  # noqa: E402
 from snowball_site.tuning import tune_the_interpreter  # noqa: E402
@@ -43,4 +44,5 @@ application = with_pause_log(with_deadline_sweep(ProtocolTypeRouter({
 
 engines.all_rulesets()  # import every engine now, not on the first game, so it is frozen with the rest
 leave_request_bodies_to_django()
+redact_access_log()  # daphne logs every request's path: an invite link's code must not be in it
 tune_the_interpreter(full_collection_every=settings.SNOWBALL_FULL_COLLECTION_SECONDS)

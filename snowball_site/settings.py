@@ -247,7 +247,8 @@ SNOWBALL_FULL_COLLECTION_SECONDS = float(os.environ.get("SNOWBALL_FULL_COLLECTIO
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"hide_secrets": {"()": "snowball_site.access_log.HideSecrets"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["hide_secrets"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
     "loggers": {"daphne": {"level": "WARNING"}, "django.channels.server": {"level": "WARNING"}},
 }
