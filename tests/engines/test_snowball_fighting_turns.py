@@ -159,6 +159,19 @@ def test_no_snowballs_on_the_path():
     with pytest.raises(IllegalAction, match=r"on the path \(C11\)"):
         turn(s, {0: [{"type": "collect_move", "what": "ss", "count": 1, "collect_at": "end", "route": ["C11"]},
                      STAND, STAND]})
+    s = arena({0: "C11", 1: "W1"})  # collecting first, standing on the path, before stepping off it
+    with pytest.raises(IllegalAction, match=r"segment 1: snowballs cannot be collected on the path \(C11\)"):
+        turn(s, {0: [{"type": "collect_move", "what": "ss", "count": 1, "collect_at": "start", "route": ["B10"]},
+                     STAND, STAND]})
+    # a route that only passes along the path, collecting after it, is fine
+    s2, _ = turn(arena({0: "B10", 1: "W1"}), {0: [{"type": "collect_move", "what": "ss", "count": 1, "collect_at": "end",
+                                                  "route": ["C11", "D12"]}, STAND, STAND]})
+    assert hexes(s2)[0] == "D12"
+    # a segment that starts on the path after an earlier move is checked from there
+    with pytest.raises(IllegalAction, match=r"segment 2: snowballs cannot be collected on the path \(C11\)"):
+        turn(arena({0: "B10", 1: "W1"}), {0: [{"type": "move", "route": ["C11"]},
+                                             {"type": "collect_move", "what": "ss", "count": 1, "collect_at": "start",
+                                              "route": ["D12"]}, STAND]})
 
 
 def test_an_excess_stash_is_trampled_when_its_owner_moves():
