@@ -23,7 +23,8 @@
   var S = {key: null, version: null, seg: null, tool: null, bolero: [], local: null, pending: false, queued: false,
            setupName: null, setupStarts: null, nameFocused: false, setupSent: null, setupError: null, showSeg: "all", message: "",
            scrollLeft: null, scrollTop: null, centredX: false, centredY: false, recentre: false,
-           fit: false, branch: null, kbHex: null, kbActive: false, kbRow: null, refusal: null, readySent: false, replaced: null};
+           fit: false, branch: null, kbHex: null, kbActive: false, kbRow: null, refusal: null, readySent: false, replaced: null,
+           said: null, cm: null};
 
   function board() { return document.getElementById("sf-board"); }
   function data(id) {
@@ -96,6 +97,7 @@
   }
   function change(list) {
     S.refusal = null;
+    S.said = null;
     var first = parseInt((q("[data-sf-orders]") || {dataset: {first: "1"}}).dataset.first, 10);
     for (var k = 0; k < first - 1; k++) list[k] = null;
     S.local = list;
@@ -192,7 +194,10 @@
       if (tool === "move") setOrder(Object.assign({type: "move", route: route}, look));
       else {
         var what = (q("[data-sf-cm-what]") || {value: "ss"}).value, when = (q("[data-sf-cm-at]") || {value: "start"}).value;
-        setOrder(Object.assign({type: "collect_move", what: what, count: 1, collect_at: when, route: route}, look));
+        var order = Object.assign({type: "collect_move", what: what, count: 1, collect_at: when, route: route}, look);
+        var why = collectMoveProblem(order);
+        if (why) { say(why); return true; }
+        setOrder(order);
       }
       return true;
     }
@@ -240,14 +245,97 @@
     var found = reach[hex];
     if (found && found.mf <= budget) return found.route.slice();
     if (quiet) return null;
-    routeHint(hex === shed() ? "Nobody can enter the shed (" + shed() + ")." :
+    say(hex === shed() ? "Nobody can enter the shed (" + shed() + ")." :
       hex + " is out of reach this segment: the cheapest route there costs more than the " + budget +
       " MF you have for moving. The amber-edged hexes are within reach.");
     return null;
   }
-  function routeHint(text) {
+  // Why a click wrote nothing (out of reach, no snow where it would collect), said in the segment's
+  // hint until the player writes, picks another order or segment; it outlives the board's redraws.
+  function say(text) {
+    S.said = {seg: S.seg, text: text};
     var el = q("[data-sf-hint]");
     if (el) { el.textContent = text; el.classList.add("is-refusal"); }
+  }
+
+  // ------------------------------------------------------------------ collecting
+  // The engine's own checks (orders._collect_at), made here before an order is written: there is
+  // no snow on the path nor inside the kitchen. The server checks again, and its word stands.
+
+  // Why no snow can be collected on ``hex`` (the engine's words), or "" where it can.
+  function noSnowAt(hex) {
+    if (!hex) return "";
+    if (hex === "KITCHEN") return "there is no snow inside the kitchen";
+    if ((data("sf-path") || []).indexOf(hex) !== -1) return "snowballs cannot be collected on the path (" + hex + ")";
+    return "";
+  }
+  // Where a seat stands, in words: "in the kitchen", "on U11".
+  function placeWords(hex) { return hex === "KITCHEN" ? "in the kitchen" : "on " + hex; }
+  // Why the engine would refuse this collect-and-move where it collects, or "".
+  function collectMoveProblem(order) {
+    var start = startOf(S.seg), end = order.route[order.route.length - 1];
+    if (order.collect_at === "start" && noSnowAt(start))
+      return "You cannot collect first in segment " + S.seg + ": you start it " + placeWords(start) +
+        ", and " + noSnowAt(start) + ". Choose 'after moving' and end the route off the path.";
+    if (order.collect_at === "end" && noSnowAt(end))
+      return "You cannot collect after moving to " + (end === "KITCHEN" ? "the kitchen" : end) + ": " + noSnowAt(end) +
+        ". End the route on a hex off the path" + (noSnowAt(start) ? "." : ", or collect first, then move.");
+    return "";
+  }
+  // Why plain collecting is not offered in this segment (standing on the path or in the kitchen), or "".
+  function collectProblem() {
+    var start = startOf(S.seg);
+    if (!noSnowAt(start)) return "";
+    return "You cannot collect in segment " + S.seg + ": you stand " + placeWords(start) + ", and " +
+      noSnowAt(start) + ". Move off it first, or choose Collect and move and collect after moving.";
+  }
+
+  // What the seat holds when segment ``k`` begins, if its earlier orders go as written: {ss, dd}.
+  function holdingAt(k) {
+    var mine = you();
+    if (mine && mine.plan && mine.plan[k - 1]) return {ss: mine.plan[k - 1].ss, dd: mine.plan[k - 1].dd};
+    var help = mine && mine.orders_help;
+    return help ? {ss: help.ss, dd: help.dd} : null;
+  }
+  // A mover carries two simple snowballs or one Dirigible (the book; rules.carry_fits).
+  function carryFits(ss, dd) { return (dd === 0 && ss <= 2) || (ss === 0 && dd <= 1); }
+  // What a mover takes along (rules.carried_after_leaving): all that fits, else the Dirigible
+  // (or the simple snowballs when its move says carry "ss"); the rest is trampled.
+  function carried(ss, dd, prefer) {
+    if (carryFits(ss, dd)) return {ss: ss, dd: dd};
+    if (dd && (prefer !== "ss" || ss === 0)) return {ss: 0, dd: 1};
+    return {ss: Math.min(ss, 2), dd: 0};
+  }
+  function ballWords(ss, dd) {
+    var parts = [];
+    if (ss) parts.push(ss + " simple snowball" + (ss === 1 ? "" : "s"));
+    if (dd) parts.push(dd + " Dirigible" + (dd === 1 ? "" : "s"));
+    return parts.join(" and ") || "nothing";
+  }
+  // Before a collect is chosen: when the seat already holds as much as a mover carries, all it collects is extra.
+  function fullHandsWarning() {
+    var held = holdingAt(S.seg);
+    if (!held || carryFits(held.ss + 1, held.dd)) return "";
+    return "You will hold " + ballWords(held.ss, held.dd) + " here, " + (carryFits(held.ss, held.dd) ? "as much as" : "more than") +
+      " a mover carries (2 simple snowballs or 1 Dirigible): " +
+      "what you collect stays behind and is trampled when you next move, unless you throw it first.";
+  }
+  // Snow collected beyond what a mover can carry is wasted: what the player is told beside the
+  // tools before choosing (``order`` a collect or collect-and-move, written or about to be).
+  function carryWarning(order) {
+    var held = holdingAt(S.seg);
+    if (!held || !order) return "";
+    var gain = order.what === "ss" ? [order.count || 1, 0] : [0, 1];
+    var moving = order.type === "collect_move", first = moving && order.collect_at === "start";
+    var before = moving && !first ? carried(held.ss, held.dd, order.carry) : held;
+    var ss = before.ss + gain[0], dd = before.dd + gain[1];
+    if (carryFits(ss, dd)) return "";
+    var kept = carried(ss, dd, order.carry), lost = ballWords(ss - kept.ss, dd - kept.dd);
+    var text = "Collecting " + (order.what === "ss" ? ballWords(gain[0], 0) : order.what === "head" ? "the snowman's head" : "a Dirigible") +
+      " leaves you holding " + ballWords(ss, dd) + ", but a mover carries only 2 simple snowballs or 1 Dirigible: ";
+    if (first) return text + lost + " will be trampled underfoot as you move off " + startOf(S.seg) + " this segment.";
+    return text + "when you next move, " + lost + " stay" + (ss - kept.ss + dd - kept.dd === 1 ? "s" : "") +
+      " behind and " + (ss - kept.ss + dd - kept.dd === 1 ? "is" : "are") + " trampled (throw first to use them).";
   }
 
   // With the pointer over a hex while writing a move, the route a click would make is drawn
@@ -265,6 +353,7 @@
     if (hexEl && start && (tool === "move" || tool === "collect_move")) {
       var cur = curOrder();
       next = routeTo(hexEl.dataset.hex, cur && cur.type === tool ? cur.route.slice() : [], tool, true);
+      if (next && next.length && tool === "collect_move" && collectAt() === "end" && noSnowAt(next[next.length - 1])) next = null;
     }
     var points = next && next.length ? [start].concat(next).map(hexCentre) : [];
     if (!points.length || points.some(function (p) { return !p; })) { g.setAttribute("hidden", ""); return; }
@@ -305,7 +394,8 @@
 
   function chooseTool(tool) {
     S.tool = tool;
-    S.refusal = null;
+    hideRefusalHint();
+    S.said = null;
     S.bolero = [];
     if (tool === "stand") { setOrder({type: "stand"}); }
     else if (tool === "maniac") { setOrder({type: "maniac"}); }
@@ -325,6 +415,22 @@
     if (box.checked) o.if_hazard = "stand"; else delete o.if_hazard;
     change(list);
   });
+  // What and when of a collect-and-move, as chosen: kept across the board's redraws, and a written
+  // one is rewritten with them (checked here first, as a click on the map is).
+  document.addEventListener("change", function (evt) {
+    var sel = evt.target.closest && evt.target.closest("[data-sf-cm-what], [data-sf-cm-at]");
+    if (!sel || !board() || !board().contains(sel)) return;
+    S.cm = {what: q("[data-sf-cm-what]").value, at: q("[data-sf-cm-at]").value};
+    var cur = curOrder();
+    if (cur && cur.type === "collect_move") {
+      var order = Object.assign({}, cur, {what: S.cm.what, collect_at: S.cm.at});
+      var why = collectMoveProblem(order);
+      S.cm = null;
+      if (why) { S.said = {seg: S.seg, text: why}; paintTools(); return; }
+      setOrder(order);
+    }
+    paintTools();
+  });
   document.addEventListener("click", function (evt) {
     var b = board();
     if (!b || !b.contains(evt.target)) return;
@@ -334,7 +440,8 @@
     if ((el = evt.target.closest("[data-sf-edit]"))) {
       var seg = parseInt(el.dataset.sfEdit, 10);
       S.seg = S.seg === seg ? null : seg;
-      S.tool = null; S.bolero = []; S.branch = null; S.refusal = null; S.replaced = null;
+      S.tool = null; S.bolero = []; S.branch = null; S.replaced = null; S.said = null; S.cm = null;
+      hideRefusalHint();
       paintTools();
       paintScroll();
       return;
@@ -402,8 +509,8 @@
       change(back);
       return;
     }
-    if (evt.target.closest("[data-sf-done]")) { S.seg = null; S.tool = null; S.refusal = null; paintTools(); paintScroll(); return; }
-    if (evt.target.closest("#sf-ready")) { S.readySent = true; S.refusal = null; paintRefusal(); return; }
+    if (evt.target.closest("[data-sf-done]")) { S.seg = null; S.tool = null; S.said = null; hideRefusalHint(); paintTools(); paintScroll(); return; }
+    if (evt.target.closest("#sf-ready, #sf-stand-all")) { S.readySent = true; S.refusal = null; paintRefusal(); return; }
     if (evt.target.closest("[data-sf-starts-clear]")) { S.setupStarts = []; paintSetup(); return; }
     if (evt.target.closest("[data-sf-setup-save]")) { sendSetup(false); return; }
     if (evt.target.closest("[data-sf-setup-ready]")) { sendSetup(true); return; }
@@ -558,12 +665,8 @@
     paintCollectChoices(startOf(S.seg));
     var undo = q("[data-sf-undo]");
     if (undo) undo.hidden = !(cur && cur.route && (tool === "move" || tool === "collect_move"));
-    if (cur && cur.type === "collect_move") {
-      var w = q("[data-sf-cm-what]"), a = q("[data-sf-cm-at]");
-      if (w) w.value = cur.what;
-      if (a) a.value = cur.collect_at;
-    }
     var start = startOf(S.seg);
+    paintCollectMove(cur, start);
     var text = tool ? (HINTS[tool] || "") : "Choose an order for this segment.";
     if ((tool === "move" || tool === "collect_move") && start) {
       var route = cur && cur.type === tool ? cur.route : [];
@@ -571,12 +674,13 @@
       var budget = moveBudget(tool);
       var spent = routeCost(start, route);
       var path = data("sf-path") || [], reach = reachOf(S.seg);
+      var endsHere = function (n) { return tool !== "collect_move" || collectAt() !== "end" || !noSnowAt(n); };
       Object.keys(reach).forEach(function (n) {
-        var el = reach[n].mf <= budget && (q('#sf-map .sf-hex[data-hex="' + n + '"]') || (n === "KITCHEN" && q("#sf-map [data-hex=KITCHEN]")));
+        var el = reach[n].mf <= budget && endsHere(n) && (q('#sf-map .sf-hex[data-hex="' + n + '"]') || (n === "KITCHEN" && q("#sf-map [data-hex=KITCHEN]")));
         if (el) el.classList.add("is-reach");
       });
       neighbours(end).forEach(function (n) {
-        if (spent + stepCost(end, n, path) > budget) return;
+        if (spent + stepCost(end, n, path) > budget || !endsHere(n)) return;
         var el = q('#sf-map .sf-hex[data-hex="' + n + '"]') || (n === "KITCHEN" && q("#sf-map [data-hex=KITCHEN]"));
         if (el) el.classList.add("is-next");
       });
@@ -604,8 +708,9 @@
       if (el) el.classList.add("is-next");
     });
     if (S.replaced && S.replaced.seg === S.seg) text = S.replaced.text + " " + text;
-    var h = q("[data-sf-hint]");
-    if (h) { h.textContent = text; h.classList.remove("is-refusal"); }
+    var h = q("[data-sf-hint]"), said = S.said && S.said.seg === S.seg ? S.said.text : "";
+    if (h) { h.textContent = said || text; h.classList.toggle("is-refusal", !!said); }
+    paintCollectWarning(cur, tool);
     paintRefusal();
     kbLabels();
   }
@@ -620,21 +725,58 @@
       if (what === "head") off = (help.snowman_heads || []).indexOf(here) === -1;
       else if (what === "barrow") off = help.wheelbarrow !== here;
       btn.hidden = off;
+      btn.disabled = !!noSnowAt(here);
       var note = q('[data-sf-collect-note="' + what + '"]');
       if (note) note.hidden = !off;
     });
   }
 
-  // An order the server refused (its reason, also at the top of the page) is told where the player
-  // is writing: in the segment's hint while a segment is open, else above the Ready button. It stays
-  // until the player writes again.
+  // When a collect-and-move collects ("start" or "end"), as its select says.
+  function collectAt() { return (q("[data-sf-cm-at]") || {value: "start"}).value; }
+  // The collect-and-move selects show the written order's what and when, else the player's last
+  // choice; collecting first is not offered where the segment starts with no snow (the path, the kitchen).
+  function paintCollectMove(cur, start) {
+    var w = q("[data-sf-cm-what]"), a = q("[data-sf-cm-at]");
+    if (!w || !a) return;
+    var pick = cur && cur.type === "collect_move" ? {what: cur.what, at: cur.collect_at} : S.cm;
+    if (pick && w.querySelector('option[value="' + pick.what + '"]')) w.value = pick.what;
+    if (pick) a.value = pick.at;
+    var first = a.querySelector('option[value="start"]'), none = !!noSnowAt(start);
+    if (first) first.disabled = none;
+    if (none && a.value === "start" && !(cur && cur.type === "collect_move")) a.value = "end";
+  }
+  // Beside the collect tools: why collecting is not offered here, and when what is collected
+  // would be more than can be carried (the excess is trampled when its owner moves off).
+  function paintCollectWarning(cur, tool) {
+    var el = q("[data-sf-collect-warn]");
+    if (!el) return;
+    var words = [];
+    if (tool === "collect") {
+      words.push(collectProblem());
+      if (!words[0]) words.push(cur && cur.type === "collect" ? carryWarning(cur) : fullHandsWarning());
+    } else if (tool === "collect_move") {
+      var start = startOf(S.seg);
+      if (noSnowAt(start)) words.push("You start segment " + S.seg + " " + placeWords(start) + ", and " +
+        noSnowAt(start) + ": collect after moving, on a hex off the path.");
+      words.push(carryWarning(cur && cur.type === "collect_move" ? cur :
+        {type: "collect_move", what: (q("[data-sf-cm-what]") || {value: "ss"}).value, count: 1, collect_at: collectAt()}));
+    }
+    var text = words.filter(Boolean).join(" ");
+    el.textContent = text;
+    el.hidden = !text;
+  }
+
+  // An order or a seal the server refused (its reason, also at the top of the page, where it fades)
+  // is told where the player is: above the Ready button until the player writes or seals again, and
+  // a refused order also in the hint of the segment being written, until another order or segment
+  // is picked.
+  function hideRefusalHint() { if (S.refusal) S.refusal.inTools = false; }
   function paintRefusal() {
-    var tools = q("[data-sf-tools]"), h = q("[data-sf-hint]"), spot = q("[data-sf-refusal]");
-    var inTools = !!(S.refusal && tools && !tools.hidden && h);
-    if (inTools) { h.textContent = S.refusal; h.classList.add("is-refusal"); }
+    var tools = q("[data-sf-tools]"), h = q("[data-sf-hint]"), spot = q("[data-sf-refusal]"), r = S.refusal;
+    if (r && r.inTools && tools && !tools.hidden && h) { h.textContent = r.text; h.classList.add("is-refusal"); }
     if (spot) {
-      spot.textContent = S.refusal && !inTools ? S.refusal : "";
-      spot.hidden = !(S.refusal && !inTools);
+      spot.textContent = r ? (r.sealing ? "Your orders were not sealed: " : "Not saved, the cards show the orders that stand: ") + r.text : "";
+      spot.hidden = !r;
     }
   }
 
@@ -817,8 +959,8 @@
     if (S.key !== key) {
       S.key = key; S.seg = null; S.replaced = null; S.tool = null; S.bolero = []; S.branch = null; S.local = null; S.pending = false; S.queued = false;
       S.setupStarts = null; S.showSeg = "all"; S.message = ""; S.kbHex = null; S.kbRow = null;
-      S.refusal = null; S.readySent = false; S.recentre = true;
-      if (b.dataset.phase !== "setup") S.setupName = null;
+      S.refusal = null; S.readySent = false; S.recentre = true; S.said = null; S.cm = null;
+      if (b.dataset.phase !== "setup") { S.setupName = null; S.setupSent = null; S.setupError = null; }
       var first = q("[data-sf-orders]");
       if (first && b.dataset.asked) S.seg = parseInt(first.dataset.first, 10);
     }
@@ -841,25 +983,23 @@
     kbLabels();
   }
 
-  // A refusal (the engine's reason in #flash) leaves the version as it was: forget the unsaved change.
-  document.addEventListener("htmx:wsAfterMessage", function () {
-    var flash = document.getElementById("flash");
-    var live = document.getElementById("live");
-    if (flash && flash.classList.contains("flash-error") && flash.textContent.trim() && live && live.dataset.version === S.version
-        && (S.pending || S.readySent)) {
-      S.pending = false; S.queued = false; S.local = null; S.readySent = false;
-      S.refusal = flash.textContent.trim();
-    }
-    refresh();
-  });
-  // A refusal comes as a new #flash with its error code (its classes settle a moment later).
+  // Every message from the server may have redrawn the board: put back what is being written.
+  document.addEventListener("htmx:wsAfterMessage", function () { refresh(); });
+  // A refusal comes as a new #flash with its error code (its classes settle a moment later), before
+  // any view the server sends after it (a stale one's). While orders or a seal of ours are on their
+  // way it is theirs: forget the unsaved change and tell why by the orders.
   document.addEventListener("htmx:oobAfterSwap", function (evt) {
     var flash = evt.target;
-    if (flash && flash.id === "flash" && S.setupSent !== null && flash.hasAttribute("data-code")) {
+    var refused = flash && flash.id === "flash" && flash.hasAttribute("data-code") && flash.textContent.trim();
+    if (refused && S.setupSent !== null && board() && board().dataset.phase === "setup") {
       S.setupError = flash.textContent.trim();
       S.setupSent = null;
       paintSetupError();
       return;
+    }
+    if (refused && (S.pending || S.readySent)) {
+      S.refusal = {text: flash.textContent.trim(), sealing: S.readySent && !S.pending, inTools: !S.readySent || S.pending};
+      S.pending = false; S.queued = false; S.local = null; S.readySent = false;
     }
     refresh();
   });

@@ -6,6 +6,7 @@ Sizes: a desktop window (1280x800) and a phone (390x844).
 """
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -33,9 +34,9 @@ def _ready_setup(page, name: str, starts: tuple[str, ...] = ()) -> None:
     _wait_new_version(page, old)
 
 
-def _against_a_computer(browser, size: dict):
-    """A page at ``size`` in a new two-seat game against a computer player, at its setup."""
-    page = browser.new_context(**size).new_page()
+def _against_a_computer(browser, size: dict, page=None):
+    """A page at ``size`` (or ``page``) in a new two-seat game against a computer player, at its setup."""
+    page = page or browser.new_context(**size).new_page()
     as_guest(page, _against_a_computer.base + "/", "Ana")
     page.goto(_against_a_computer.base + "/games/new/snowball-fighting/")
     press_create(page)
@@ -274,6 +275,7 @@ def test_a_refused_order_is_told_beside_the_orders_and_a_head_is_offered_only_on
     told = hint.bounding_box()
     assert 0 < told["y"] - near["y"] < 150, (near, told)  # right under the buttons just pressed
     expect(ana.locator('[data-sf-card="1"] [data-sf-order-text]')).to_have_text("Not written (stands still)")
+    expect(ana.locator("[data-sf-refusal]")).to_have_text("Not saved, the cards show the orders that stand: " + refusal)
     shot(ana, "sf-page-refused-beside-the-orders")
     # the message at the top goes 6 s after it came, however often the page is redrawn meanwhile
     ana.evaluate("window.redraws = setInterval(() => document.dispatchEvent(new Event('htmx:wsAfterMessage')), 700)")
@@ -283,6 +285,7 @@ def test_a_refused_order_is_told_beside_the_orders_and_a_head_is_offered_only_on
     # on Q3, a snowman's hex, the next segment offers its head
     ana.click('[data-sf-tool="move"]')
     expect(hint).not_to_have_class(re.compile("is-refusal"))
+    expect(ana.locator("[data-sf-refusal]")).to_contain_text(refusal)  # above Ready it stays until the next write
     ana.locator('#sf-map .sf-hex[data-hex="Q3"] polygon').click(force=True)
     _wait_new_version(ana, old)
     expect(ana.locator('[data-sf-card="1"] [data-sf-order-text]')).to_have_text("Move R2 → Q3")
@@ -334,3 +337,119 @@ def test_a_phone_opens_the_garden_on_your_own_combatant(browser, live_server_pro
     assert not errors, errors
     for page in (ana, desk):
         page.context.close()
+
+
+def _stale_ready(sent: list[dict]):
+    """A stand between the page and the server: each frame the page sends is kept in ``sent``, and
+    a Ready goes out as if the game had moved on before it arrived (an old version), so the server
+    refuses it with its own words; all else passes as it is."""
+    def route(ws) -> None:
+        server = ws.connect_to_server()
+
+        def out(message):
+            frame = json.loads(message) if isinstance(message, str) and message.startswith("{") else {}
+            sent.append(frame)
+            if (frame.get("action") or {}).get("type") == "ready":
+                message = json.dumps({**frame, "version": 1})
+            server.send(message)
+
+        ws.on_message(out)
+    return route
+
+
+def test_collecting_on_the_path_is_never_written_and_refusals_are_told_by_the_ready_button(browser, live_server_proc, shot):
+    """The order writer applies the engine's "no snow on the path" before writing a collect
+    (plain, or before or after a move), and says why beside the tools; it warns when what is
+    collected is more than can be carried; and a refused order or seal is told above the Ready
+    button, where it stays after the segment is closed and the message at the top has gone."""
+    _against_a_computer.base = live_server_proc.url
+    page = browser.new_context(**DESKTOP).new_page()
+    sent: list[dict] = []
+    page.route_web_socket(re.compile(r"/ws/games/"), _stale_ready(sent))
+    ana = _against_a_computer(browser, DESKTOP, page=page)
+    errors = script_errors_of(ana, timeout_ms=6000)
+    _ready_setup(ana, "Avalanche Annie", ("W9",))
+    expect(ana.locator("#sf-map .sf-token.is-me")).to_have_attribute("data-hex", "W9")
+    hint, warn, spot = ana.locator("[data-sf-hint]"), ana.locator("[data-sf-collect-warn]"), ana.locator("[data-sf-refusal]")
+
+    def click(ref: str) -> None:
+        old = live_version(ana)
+        ana.locator(f'#sf-map .sf-hex[data-hex="{ref}"] polygon').click(force=True)
+        _wait_new_version(ana, old)
+
+    def orders_sent() -> list:
+        return [f["action"]["segments"] for f in sent if (f.get("action") or {}).get("type") == "orders"]
+
+    # segment 1, from W9 (off the path): collecting after a move that ends on the path (U11) is not
+    # offered: its hex is not amber-edged, and a click on it writes nothing and says why
+    ana.click('[data-sf-tool="collect_move"]')
+    ana.select_option("[data-sf-cm-at]", "end")
+    expect(ana.locator('#sf-map .sf-hex[data-hex="V10"]')).to_have_class(re.compile("is-reach"))
+    expect(ana.locator('#sf-map .sf-hex[data-hex="U11"]')).not_to_have_class(re.compile("is-reach"))
+    old = live_version(ana)
+    ana.locator('#sf-map .sf-hex[data-hex="U11"] polygon').click(force=True)
+    expect(hint).to_have_text("You cannot collect after moving to U11: snowballs cannot be collected on the path (U11). "
+                              "End the route on a hex off the path, or collect first, then move.")
+    expect(hint).to_have_class(re.compile("is-refusal"))
+    ana.wait_for_timeout(500)
+    assert live_version(ana) == old and orders_sent() == [], orders_sent()
+    expect(ana.locator('[data-sf-card="1"] [data-sf-order-text]')).to_have_text("Not written (stands still)")
+    # the choice of "after moving" outlives a redraw of the board
+    ana.evaluate("document.dispatchEvent(new Event('htmx:wsAfterMessage'))")
+    expect(ana.locator("[data-sf-cm-at]")).to_have_value("end")
+    expect(hint).to_contain_text("You cannot collect after moving to U11")
+    # a plain move onto the path is fine
+    ana.click('[data-sf-tool="move"]')
+    click("U11")
+    expect(ana.locator('[data-sf-card="1"] [data-sf-order-text]')).to_have_text("Move V10 → U11")
+
+    # segment 2 starts on the path: plain collecting is not offered, nor collecting first
+    ana.click('[data-sf-edit="2"]')
+    ana.click('[data-sf-tool="collect"]')
+    for button in ana.locator("[data-sf-collect]:visible").all():
+        expect(button).to_be_disabled()
+    expect(warn).to_have_text("You cannot collect in segment 2: you stand on U11, and snowballs cannot be collected on the "
+                              "path (U11). Move off it first, or choose Collect and move and collect after moving.")
+    ana.click('[data-sf-tool="collect_move"]')
+    expect(ana.locator('[data-sf-cm-at] option[value="start"]')).to_be_disabled()
+    expect(ana.locator("[data-sf-cm-at]")).to_have_value("end")
+    expect(warn).to_contain_text("You start segment 2 on U11, and snowballs cannot be collected on the path (U11): "
+                                 "collect after moving, on a hex off the path.")
+    ana.locator("[data-sf-tools]").screenshot(path=str(SHOTS / "sf-page-no-collecting-on-the-path.png"),
+                                              timeout=SCREENSHOT_TIMEOUT_MS)
+    # collecting after a step off the path is written; holding 2 already, it warns of the third
+    click("T10")
+    expect(ana.locator('[data-sf-card="2"] [data-sf-order-text]')).to_have_text("Move T10, then collect 1 simple snowball")
+    expect(warn).to_contain_text("Collecting 1 simple snowball leaves you holding 3 simple snowballs, but a mover carries only "
+                                 "2 simple snowballs or 1 Dirigible: when you next move, 1 simple snowball stays behind and is trampled")
+    assert all(not (o and o["type"] == "collect_move" and (o["collect_at"] == "start" or o["route"][-1] == "U11"))
+               for segments in orders_sent() for o in segments), orders_sent()
+    # segment 3, on T10 holding 3: any more collected is more than can be carried
+    ana.click('[data-sf-edit="3"]')
+    ana.click('[data-sf-tool="collect"]')
+    expect(warn).to_have_text("You will hold 3 simple snowballs here, more than a mover carries (2 simple snowballs or 1 Dirigible): "
+                              "what you collect stays behind and is trampled when you next move, unless you throw it first.")
+    two = ana.locator("[data-sf-collect*='\"count\":2']")
+    expect(two).to_be_enabled()  # the rules allow it: a stash is kept on its hex
+    old = live_version(ana)
+    two.click()
+    _wait_new_version(ana, old)
+    expect(warn).to_contain_text("Collecting 2 simple snowballs leaves you holding 5 simple snowballs, but a mover carries only "
+                                 "2 simple snowballs or 1 Dirigible: when you next move, 3 simple snowballs stay behind and are trampled")
+    ana.locator("[data-sf-tools]").screenshot(path=str(SHOTS / "sf-page-carry-warning.png"), timeout=SCREENSHOT_TIMEOUT_MS)
+
+    # the seal is refused (the game moved on before it arrived): told right above the Ready button,
+    # though a segment is open for writing, and it stays after the message at the top has gone
+    ready = ana.locator("#sf-ready")
+    ready.click()
+    expect(spot).to_be_visible()
+    expect(spot).to_contain_text("Your orders were not sealed: the game moved on before your move arrived")
+    assert _in_view(ana, "[data-sf-refusal]") and _in_view(ana, "#sf-ready")
+    near, told = ready.bounding_box(), spot.bounding_box()
+    assert 0 < near["y"] - (told["y"] + told["height"]) < 60, (near, told)
+    shot(ana, "sf-page-seal-refused")
+    ana.click("[data-sf-done]")
+    expect(ana.locator("#flash")).to_be_empty(timeout=8000)  # the message at the top goes after 6 s
+    expect(spot).to_contain_text("Your orders were not sealed")
+    assert not errors, errors
+    ana.context.close()
