@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.live.conftest import live_server_proc  # noqa: F401  (fixture)
+from tests.live.conftest import LiveServer, live_server_proc  # noqa: F401  (fixture)
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -41,6 +41,16 @@ def browser():
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def table_server(tmp_path):
+    """A server of its own for a test that seats players at tables of any size
+    (tests.browser.table_settings)."""
+    server = LiveServer(tmp_path / "tables.sqlite3", extra_env={"DJANGO_SETTINGS_MODULE": "tests.browser.table_settings"})
+    server.start()
+    yield server
+    server.stop()
 
 
 @pytest.fixture

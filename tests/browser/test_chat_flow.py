@@ -8,20 +8,12 @@ from playwright.sync_api import expect
 from tests.browser.conftest import (as_guest, create_table, play_the_pile_to_its_end, press_create,
                                     script_errors_of, sit_down)
 from tests.engines.table_engine import PAIRS_TABLE, TABLE
-from tests.live.conftest import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 PHONE = {"width": 390, "height": 844}
 DESK = {"width": 1280, "height": 900}
 
-
-@pytest.fixture
-def table_server(tmp_path):
-    server = LiveServer(tmp_path / "talk.sqlite3", extra_env={"DJANGO_SETTINGS_MODULE": "tests.browser.table_settings"})
-    server.start()
-    yield server
-    server.stop()
 
 
 def _tab(page, key: str):

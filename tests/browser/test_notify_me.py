@@ -8,7 +8,6 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import as_guest, create_table, script_errors_of
 from tests.engines.table_engine import TABLE
-from tests.live.conftest import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -17,13 +16,6 @@ DENIED = 'Object.defineProperty(Notification, "permission", {get: () => "denied"
 # A browser without notifications (an older phone browser, a page not served securely).
 UNSUPPORTED = 'Object.defineProperty(window, "Notification", {value: undefined, configurable: true, writable: true});'
 
-
-@pytest.fixture
-def table_server(tmp_path):
-    server = LiveServer(tmp_path / "notify.sqlite3", extra_env={"DJANGO_SETTINGS_MODULE": "tests.browser.table_settings"})
-    server.start()
-    yield server
-    server.stop()
 
 
 def _page(browser, init_script: str | None = None):

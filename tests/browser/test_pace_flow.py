@@ -7,17 +7,9 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import press_create, as_guest, script_errors_of
 from tests.engines.table_engine import TABLE
-from tests.live.conftest import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
-
-@pytest.fixture
-def table_server(tmp_path):
-    server = LiveServer(tmp_path / "pace.sqlite3", extra_env={"DJANGO_SETTINGS_MODULE": "tests.browser.table_settings"})
-    server.start()
-    yield server
-    server.stop()
 
 
 def test_a_game_by_the_day_is_created_played_and_resigned(browser, table_server, shot):

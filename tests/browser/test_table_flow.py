@@ -9,18 +9,10 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import as_guest, play_the_pile_to_its_end, press_create
 from tests.engines.table_engine import TABLE, TEAM_TABLE
-from tests.live.conftest import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 
-
-@pytest.fixture
-def table_server(tmp_path):
-    server = LiveServer(tmp_path / "tables.sqlite3", extra_env={"DJANGO_SETTINGS_MODULE": "tests.browser.table_settings"})
-    server.start()
-    yield server
-    server.stop()
 
 
 def _as_guest(page, url: str, name: str) -> None:

@@ -8,7 +8,6 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import press_create, as_guest, script_errors_of
 from tests.engines.table_engine import TABLE
-from tests.live.conftest import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -25,13 +24,6 @@ Object.defineProperty(Document.prototype, "visibilityState", {get() { return "hi
 """
 TAKE_ONE = "#live [ws-send]:not([disabled])"
 
-
-@pytest.fixture
-def table_server(tmp_path):
-    server = LiveServer(tmp_path / "alert.sqlite3", extra_env={"DJANGO_SETTINGS_MODULE": "tests.browser.table_settings"})
-    server.start()
-    yield server
-    server.stop()
 
 
 def chimes(page) -> int:

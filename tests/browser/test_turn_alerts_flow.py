@@ -13,19 +13,11 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import as_guest, create_table, script_errors_of
 from tests.engines.table_engine import TABLE
-from tests.live.conftest import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
 ZONE = "Asia/Tokyo"  # nine hours from the server's UTC, all year
 
-
-@pytest.fixture
-def table_server(tmp_path):
-    server = LiveServer(tmp_path / "alerts.sqlite3", extra_env={"DJANGO_SETTINGS_MODULE": "tests.browser.table_settings"})
-    server.start()
-    yield server
-    server.stop()
 
 
 def _sign_up(page, url: str, username: str, email: str) -> None:
