@@ -9,6 +9,7 @@ value itself, so nothing a client sent reaches the database or an error reply un
 """
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -22,6 +23,8 @@ from games.errors import BadRequest
 MAX_DEPTH = 16
 MAX_SAFE_INTEGER = 2**53 - 1
 MAX_ID = 2**63 - 1
+# orjson reads an integer that does not fit in 64 bits as a float: one this large is looked at again
+ORJSON_INTEGER_LIMIT = 2**63
 
 
 class InputError(BadRequest):
@@ -43,8 +46,24 @@ def parse_json(text: str | bytes, *, what: str) -> Any:
         value = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
         raise InputError(f"{what} is not valid JSON ({exc.msg} at position {exc.pos})", code="malformed") from None
-    check_value(value, what=what)
+    if not _passes(value):
+        if _has_float_beyond(value, ORJSON_INTEGER_LIMIT):
+            value = json.loads(text)  # the standard library keeps such an integer an integer
+        _refuse(value, what=what)
     return value
+
+
+def _has_float_beyond(value: Any, limit: int) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, float) and abs(item) >= limit:
+            return True
+    return False
 
 
 def check_value(value: Any, *, what: str) -> None:
@@ -76,6 +95,8 @@ def _passes(value: Any) -> bool:
                 return False
         elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > MAX_SAFE_INTEGER:
             return False
+        elif isinstance(item, float) and abs(item) >= ORJSON_INTEGER_LIMIT:
+            return False  # perhaps an integer past 64 bits (``parse_json``); ``_refuse`` passes a true float
     return True
 
 

@@ -66,6 +66,27 @@ def test_a_value_is_refused_exactly_when_it_breaks_a_rule_and_the_error_says_whe
     assert "(at " in refused.value.message
 
 
+# Integers around and far past 64 bits (orjson reads those as floats), beside floats of any size.
+WIDE_LEAF = (st.integers(2**63 - 2, 2**80) | st.integers(-(2**80), -(2**63) + 2) | INTEGER
+             | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=3).filter(lambda t: not bad_text(t)))
+
+
+@settings(max_examples=examples(300), deadline=None, database=None)
+@given(st.recursive(WIDE_LEAF, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from("abc"), inner,
+                                                                                            max_size=3), max_leaves=6))
+@example({"version": 99999999999999999999})
+@example([1e20, -1e300])
+def test_json_text_with_an_integer_of_any_size_past_the_limit_is_refused_and_a_large_float_is_not(value):
+    text = json.dumps(value)
+    if not fault(value):
+        assert inputs.parse_json(text, what="the frame") == value
+        return
+    with pytest.raises(inputs.InputError) as refused:
+        inputs.parse_json(text, what="the frame")
+    assert refused.value.code == "malformed"
+    assert refused.value.message.startswith("the frame holds an integer beyond")
+
+
 def test_the_error_names_the_path_to_the_fault():
     with pytest.raises(inputs.InputError, match=r"NUL character \(at action\.cards\[1\]\)"):
         inputs.check_value({"type": "action", "action": {"cards": ["c1", "c\x002"]}}, what="the frame")
