@@ -437,3 +437,18 @@ def learn(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect("rules", slug)
         return redirect(_game_url(game))
     return render(request, "games/learn.html", {"ruleset": ruleset, "guest_form": form})
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The site's 404 page: a reason of ours (``Http404("No such game...")``) is said; an address
+    that matches no page gets the page's own words, never the name of Django's exception."""
+    reason = exception.args[0] if isinstance(exception, Http404) and exception.args else None
+    return render(request, "404.html", {"exception": reason if isinstance(reason, str) else None}, status=404)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form sent without this site's security token, or with an old one (CSRF_FAILURE_VIEW)."""
+    return render(request, "403.html", {"exception": (
+        "this form came without the page's security token, or with an old one (the page was open before you "
+        "came in or left, or the browser refuses this site's cookies): go back, reload the page and send it "
+        "again")}, status=403)

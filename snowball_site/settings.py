@@ -59,6 +59,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "snowball_site.urls"
+# A form sent without the page's security token gets the site's own page, saying what to do.
+CSRF_FAILURE_VIEW = "games.views.csrf_failure"
 
 TEMPLATES = [
     {

@@ -55,3 +55,5 @@ urlpatterns = [
     re_path(r"^api/(?P<rest>.*)$", api.nowhere),
     path("admin/", admin.site.urls),
 ]
+
+handler404 = "games.views.not_found"

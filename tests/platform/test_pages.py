@@ -146,6 +146,23 @@ def test_a_page_that_is_not_there_says_why_in_the_sites_own_page_with_a_way_back
     assert "URLconf" not in page
 
 
+@pytest.mark.parametrize("address", ["/nonexistent/", "/join/zzzz/", "/games/abc/"])
+def test_an_address_that_matches_no_page_says_so_in_words_not_the_name_of_an_exception(address):
+    answer = Client().get(address)
+    page = answer.content.decode()
+    assert answer.status_code == 404
+    assert "There is no page at this address." in page and "topbar" in page
+    assert "Resolver404" not in page and "Http404" not in page
+
+
+def test_a_form_sent_without_its_security_token_is_refused_on_the_sites_own_page_saying_what_to_do():
+    answer = Client(enforce_csrf_checks=True).post("/guest/", {"display_name": "Ana"})
+    page = answer.content.decode()
+    assert answer.status_code == 403
+    assert "security token" in page and "reload the page" in page and "topbar" in page
+    assert "CSRF verification failed" not in page and "DEBUG" not in page
+
+
 def _fails(request):
     raise RuntimeError("a view that fails")
 
