@@ -55,6 +55,7 @@ async def play(ws_url: str, token: str, rng: random.Random) -> dict:
     async with websockets.connect(ws_url, additional_headers={"Authorization": f"Token {token}"}) as ws:
         latest: dict | None = None  # the newest view
         answered = -1  # the version of the view the last decision was made on
+        acked = -1  # the version the last ack named: a view older than it predates this seat's own action
         choices: list[dict] = []
         in_flight: dict | None = None  # the action frame sent and not yet answered
         sent_at = 0.0
@@ -69,7 +70,7 @@ async def play(ws_url: str, token: str, rng: random.Random) -> dict:
         async def decide() -> None:
             """Answer the newest view, if it asks this seat something not yet answered."""
             nonlocal answered, choices
-            if in_flight or latest is None or latest["version"] <= answered:
+            if in_flight or latest is None or latest["version"] <= answered or latest["version"] < acked:
                 return
             if not (latest["legal_actions"] and latest["prompt"]):
                 return
@@ -86,6 +87,7 @@ async def play(ws_url: str, token: str, rng: random.Random) -> dict:
             mine = in_flight is not None and frame.get("action_id") == in_flight["action_id"]
             if frame["type"] == "ack" and mine:
                 in_flight = None
+                acked = max(acked, frame["version"])
                 await decide()
             elif frame["type"] == "error":
                 print("error:", frame["code"], frame["message"])
