@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import Error, expect
 
 from tests.browser.conftest import as_guest, script_errors_of
 
@@ -17,8 +18,14 @@ def test_a_phone_stays_where_it_was_when_a_move_redraws_the_page(browser, live_s
     page.goto(live_server_proc.url + "/rules/what-a-snowball/")
     page.get_by_role("button", name="Learn to play").first.click()
     page.wait_for_url("**/games/*/")
+    expect(page.locator("#connection")).to_contain_text("Connected")
     corner = page.locator("[data-corner]").first
-    corner.scroll_into_view_if_needed()
+    for _ in range(5):  # the computer players' first moves may redraw the board under the scroll
+        try:
+            corner.scroll_into_view_if_needed()
+            break
+        except Error:
+            page.wait_for_timeout(300)
     before = page.evaluate("scrollY")
     version = page.evaluate("document.getElementById('live').dataset.version")
     corner.tap()
