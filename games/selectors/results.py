@@ -5,6 +5,7 @@ total); its players are named once, a player who resigned marked so and never na
 winner."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from games import tables
@@ -79,3 +80,21 @@ def team_verdict(teams: list[dict[str, Any]], *, unit: str, unit_one: str) -> st
     shares = " and ".join(f"{t['name']} ({', '.join(t['winners'])})" if t["winners"] else t["name"] for t in won)
     scores = {t["score"] for t in won}
     return f"{shares} share the victory{points(scores.pop(), ' each') if len(scores) == 1 else ''}!"
+
+
+_ENDED_AT_START = re.compile(r"\bThe game ended at the start of turn (\d+) because ")
+
+
+def ended_before_turn(text: str) -> str:
+    """``text`` saying of a game that ended as a turn was to begin (a player could not draw for
+    it) that it ended after the last turn played: "The game ended at the start of turn 28
+    because Ana could not draw enough cards" reads "The game ended after turn 27, as turn 28
+    could not begin: Ana could not draw enough cards", so that no turn that was never played is
+    named as the last (the board says "Game over after turn 27" beside it). The engine's words
+    stay as they are in the game's record (a replay of the game is checked against them)."""
+    def words(match: re.Match[str]) -> str:
+        turn = int(match[1])
+        if turn <= 1:
+            return f"The game ended before turn {turn} could begin: "
+        return f"The game ended after turn {turn - 1}, as turn {turn} could not begin: "
+    return _ENDED_AT_START.sub(words, text)

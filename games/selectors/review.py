@@ -20,6 +20,7 @@ from games.engines.base import GameError, action_seen_only_by
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import ActionRecord, Game, Seat
 from games.selectors.games import dice, fill_names, seat_names
+from games.selectors.results import ended_before_turn
 from games.selectors.snapshots import named_outcome, settled_view
 from games.services.play import game_arguments, resigned_state
 from games.services.resign import resignation_outcome
@@ -214,7 +215,7 @@ def step_data(replay: Replay, *, step: int, seat: int | None) -> dict[str, Any]:
     if not 0 <= step < len(replay.steps):
         raise BadRequest(f"step must be 0 to {len(replay.steps) - 1}, got {step}")
     at = replay.steps[step]
-    lines = [{"type": e.get("type", ""), "text": fill_names(e.get("text", ""), replay.names)}
+    lines = [{"type": e.get("type", ""), "text": fill_names(ended_before_turn(e.get("text", "")), replay.names)}
              for e in at.events if e.get("visible_to") is None or seat in e["visible_to"]]
     view = replay.view(step, seat)
     if step == len(replay.steps) - 1 and replay.outcome is not None:  # as the finished game's page shows it

@@ -20,6 +20,7 @@ from games.selectors.games import (
     dice, fill_names, game_state, get_game, rated_status, seat_names, seats_summary, viewer_version,
 )
 from games.selectors.pace import away_notices, ready_action
+from games.selectors.results import ended_before_turn
 from games.state_cache import STATE_CACHE
 
 LOG_LENGTH = 60
@@ -79,7 +80,7 @@ def log_records(records: list[dict[str, Any]], names: list[str]) -> list[LogReco
     """``{"seq", "events"}`` rows as log records, with the players' names filled in once."""
     return [LogRecord(seq=r["seq"], lines=tuple(
         (_readers(event), jsontext.dumps({"type": event.get("type", ""),
-                                          "text": fill_names(event.get("text", ""), names)}))
+                                          "text": fill_names(ended_before_turn(event.get("text", "")), names)}))
         for event in r["events"]), read_by_all=any(event.get("visible_to") is None for event in r["events"]))
         for r in records]
 
@@ -493,10 +494,11 @@ def named_outcome(outcome: dict[str, Any] | None, names: list[str]) -> dict[str,
     Fighting's noms de guerre) may open its reason with its winners' characters, "Winter Wolf
     reached 15 VPs"; the reason names them as the result beside it does, "Computer 3 reached
     15 VPs", so that one player is not called by two names in one line. The recorded outcome
-    keeps the engine's words (a replay of the game is checked against them)."""
+    keeps the engine's words (a replay of the game is checked against them); a game that
+    ended as a turn was to begin says so by the last turn played (``ended_before_turn``)."""
     if not outcome:
         return outcome
-    reason = outcome.get("reason", "")
+    reason = ended_before_turn(outcome.get("reason", ""))
     characters, winners = outcome.get("names"), outcome.get("winners")
     if isinstance(characters, list) and winners and all(
             isinstance(w, int) and 0 <= w < min(len(characters), len(names)) and characters[w] for w in winners):
