@@ -85,7 +85,7 @@ def test_board_shows_the_hand_with_a_play_button_per_side_and_a_lock_after_choos
     assert {"type": "lock"} in sent_actions(page)
     assert "marked, not locked in" in page and "has chosen" not in page  # the chooser's own badge
     other = render(s, 1)
-    assert "has chosen" in other and "Snow Fort" not in other.split("Your hand")[0].split("Arsenal")[0]
+    assert "marked a card, not locked in" in other and "has chosen" not in other and "Snow Fort" not in other.split("Your hand")[0].split("Arsenal")[0]
     assert "marked, not locked in" not in other and "marked, not locked in" not in render(s, None)
 
 

@@ -221,7 +221,7 @@ def test_a_team_players_buttons_say_which_plays_at_once_and_which_only_marks():
     assert "marked, not locked in" in mine and "has chosen" not in mine  # its own badge
     for viewer in (1, None):  # the others see only that a choice is made
         theirs = re.search(r'<div class="sbf-area[^"]*" data-seat="0">.*?</header>', render(state, viewer), re.S).group(0)
-        assert "has chosen" in theirs and "marked" not in theirs
+        assert "marked a card, not locked in" in theirs and "has chosen" not in theirs and card not in theirs
 
 
 def test_the_ring_aim_buttons_say_they_only_aim_until_both_plays_are_locked():

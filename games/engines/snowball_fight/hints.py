@@ -10,7 +10,8 @@ from .engine import apply
 
 EXPLAINED = {
     "choose": ("Pick a card (and, in play, its side) for now; you may change it until you lock it. "
-               "Nobody sees it until everyone has chosen.", "hidden-cards"),
+               "The others see that you have marked a card, never which; in play, the cards are shown "
+               "together once everyone has locked in.", "hidden-cards"),
     "play": ("Pick a card and lock it at once; the choices are shown together.", "hidden-cards"),
     "lock": ("Say your choice is final.", "choices"),
     "upgrade": ("Take a card from an Arsenal pile into your deck.", "upgrades"),
