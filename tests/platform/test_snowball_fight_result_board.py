@@ -57,3 +57,17 @@ def test_a_game_that_ended_after_its_last_turn_played_keeps_its_words():
     assert ended_before_turn("The game ended at the start of turn 1 because {p0} could not draw a card") == \
         "The game ended before turn 1 could begin: {p0} could not draw a card"
 
+
+def test_a_seats_points_are_counted_in_words_one_point_or_more_points():
+    def badge(points, template="games/snowball-fight/seat_public.html", **context):
+        page = render_to_string(template, {"s": {**SEAT, "points": points}, "names": ["Ana", "Ben"], "step": "over",
+                                           "waiting_for": [], "you": False, **context})
+        return " ".join(page.split())
+
+    assert "1 point<" in badge(1) and "1 pts" not in badge(1)
+    assert "7 points<" in badge(7) and "0 points<" in badge(0)
+    area = {"a": {"s": {**SEAT, "points": 1, "active": True, "team": None}, "name": "Ana", "you": False}}
+    assert "1 point<" in badge(1, "games/snowball-fight/area.html", **area)
+    team = render_to_string("games/snowball-fight/team.html", {"t": {"team": 0, "name": "Red", "leader": 0, "points": 1,
+                                                                     "members": []}, "names": ["Ana", "Ben"]})
+    assert "1 point<" in team and "pts" not in team
