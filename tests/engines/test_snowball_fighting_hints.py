@@ -107,3 +107,14 @@ def test_a_throw_is_called_not_offered_exactly_when_the_engine_refuses_it_at_eve
         said = kind in why and why[kind].startswith("segments 1") and "throwing route" not in why[kind]
         assert said == refused_everywhere, (kind, why.get(kind))
 
+
+
+def test_at_the_setup_ready_is_offered_beside_save_and_says_the_game_starts_once_everyone_is_ready():
+    state = SFG.new_game(players=2, options={}, seed=5)
+    for written in (False, True):
+        found = hints(prompt=SFG.to_act(state)[0].as_dict(), legal_actions=SFG.legal_actions(state, 0),
+                      state=state, seat=0)
+        does = {o["type"]: o["does"] for o in found["options"]}
+        assert set(does) == {"setup", "ready"}, written
+        assert "the game starts once everyone is ready" in does["ready"] and "orders" not in does["ready"]
+        state, _ = SFG.apply(state, 0, {"type": "setup", "name": "Ana", "starts": []})

@@ -156,3 +156,33 @@ def test_hints_name_each_option_by_the_label_of_its_button_on_the_board(slug, ki
         assert text in buttons, (text, buttons)
     answer = client.get(f"/api/games/{game.pk}/hints/").json()["hints"]
     assert {o["type"]: o["label"] for o in answer["options"]}[kind] == shown[kind]
+
+
+def test_snowball_fightings_setup_hints_name_ready_as_the_step_that_starts_the_game(make_user):
+    """The setup asks for a nom de guerre and start hexes "then mark yourself ready": the hints
+    list the page's Ready button beside Save, before and after anything is saved."""
+    import html as html_lib
+
+    user = make_user("Ana")
+    game = start_learn_game(user=user, game_type="snowball-fighting")
+    client = Client()
+    client.force_login(user)
+
+    def options() -> dict[str, str]:
+        page = html_lib.unescape(client.get(f"/games/{game.pk}/").content.decode())
+        panel = page.split('id="hints"')[1].split("</aside>")[0]
+        assert "then mark yourself ready" in panel
+        items = re.findall(r'<li data-type="([\w-]+)"><strong class="hint-label">([^<]+)</strong>:([^<]*)', panel)
+        return {kind: f"{label}:{does}" for kind, label, does in items}
+
+    before = options()
+    assert before["setup"].startswith("Save:")
+    assert before["ready"].startswith("Ready:") and "the game starts once everyone is ready" in before["ready"]
+    from games import services
+
+    game.refresh_from_db()
+    services.submit_action(game_id=game.pk, user=user, action={"type": "setup", "name": "Ana", "starts": []},
+                           action_id="setup-1", version=game.version)
+    after = options()
+    assert after["ready"].startswith("Ready:") and "once everyone is ready" in after["ready"]
+    assert "orders" not in after["ready"]  # not the orders' Ready
