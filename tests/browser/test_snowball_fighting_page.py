@@ -453,3 +453,42 @@ def test_collecting_on_the_path_is_never_written_and_refusals_are_told_by_the_re
     expect(spot).to_contain_text("Your orders were not sealed")
     assert not errors, errors
     ana.context.close()
+
+
+def test_on_a_phone_the_pinned_garden_leaves_room_to_read_the_orders(browser, live_server_proc, shot):
+    """While a segment is written on a phone the garden stays at the top of the screen (to click
+    in), but in a box of at most a third of the screen: the segment's order buttons, scrolled to,
+    stand under it, readable. A desktop's garden is not pinned, nor cut short."""
+    _against_a_computer.base = live_server_proc.url
+    ana = _against_a_computer(browser, PHONE)
+    errors = script_errors_of(ana, timeout_ms=6000)
+    _ready_setup(ana, "Avalanche Annie", ("W9",))
+    expect(ana.locator("#sf-board")).to_have_attribute("data-editing", "1")
+    ana.wait_for_timeout(300)
+    ana.locator('[data-sf-tool="move"]').evaluate("b => b.scrollIntoView({block: 'start'})")  # as the page's own
+    ana.wait_for_timeout(200)
+    where = ana.evaluate("""() => {
+        const wrap = document.querySelector('.sf-mapwrap').getBoundingClientRect();
+        const tools = [...document.querySelectorAll('[data-sf-tool]')].filter(b => b.offsetParent)
+            .map(b => b.getBoundingClientRect());
+        return {pinned: getComputedStyle(document.querySelector('.sf-mapwrap')).position,
+                top: wrap.top, bottom: wrap.bottom, height: wrap.height, screen: innerHeight,
+                scrolled: scrollY, tools: tools.map(r => [r.top, r.bottom])};
+    }""")
+    assert where["pinned"] == "sticky", where
+    assert where["height"] <= where["screen"] / 3 + 1, where
+    shown = [t for t in where["tools"] if t[0] >= where["bottom"] - 1 and t[1] <= where["screen"]]
+    assert len(shown) >= 3, where  # the segment's order buttons are in sight below the garden, not under it
+    ana.screenshot(path=str(SHOTS / "sf-page-phone-orders-viewport.png"), timeout=SCREENSHOT_TIMEOUT_MS)
+    shot(ana, "sf-page-phone-orders-under-the-garden")
+    desk = ana.context.browser.new_context(**DESKTOP).new_page()
+    desk.context.add_cookies(ana.context.cookies())
+    desk.goto(ana.url)
+    expect(desk.locator("#sf-board")).to_have_attribute("data-phase", "orders")
+    at_desk = desk.evaluate("""() => { const w = document.querySelector('.sf-mapwrap');
+        return {pinned: getComputedStyle(w).position, box: getComputedStyle(document.getElementById('sf-mapscroll')).maxHeight}; }""")
+    assert at_desk == {"pinned": "static", "box": "none"}, at_desk
+    desk.screenshot(path=str(SHOTS / "sf-page-desktop-orders.png"), timeout=SCREENSHOT_TIMEOUT_MS)
+    assert not errors, errors
+    for page in (ana, desk):
+        page.context.close()
