@@ -51,6 +51,29 @@ def test_each_upgrade_button_sits_under_its_own_card(browser, width):
         assert abs(first["button"][2] - second["button"][2]) <= 1, "the buttons of one row do not line up"
 
 
+# Each draft option's card and its Keep now / Mark buttons, as [left, right] of each.
+DRAFT_BOXES_JS = """
+() => [...document.querySelectorAll('.sbf-playable > .sbf-actions')].map(actions => {
+  const box = el => { const r = el.getBoundingClientRect(); return [r.left, r.right]; };
+  return {card: box(actions.parentElement.querySelector('.sbf-card')), buttons: [...actions.querySelectorAll('button')].map(box)};
+})
+"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_draft_cards_buttons_are_as_wide_as_the_card(browser, width):
+    """Keep now and Mark stood out past their card on a desktop (a hand's 200 px column of sides)."""
+    state = RULESET.new_game(players=2, options=None, seed=1)
+    page = page_for(browser, state, 0, width)
+    options = page.evaluate(DRAFT_BOXES_JS)
+    page.close()
+    assert len(options) == 4
+    for o in options:
+        (card_left, card_right) = o["card"]
+        for left, right in o["buttons"]:
+            assert abs(left - card_left) <= 1 and abs(right - card_right) <= 1, f"a draft button is not its card's width at {width} px"
+
+
 # Where the last reveal shows: [left, top, right, bottom] of each part, None when not drawn.
 REVEAL_BOXES_JS = """
 () => {
