@@ -677,6 +677,19 @@ def test_double_move_is_two_moves_and_the_second_cannot_be_skipped() -> None:
     assert events[0]["type"] == "move" and stayed["followup"] is None and stayed["pieces"]["Bianca"]["pos"] == [25.0, 15.0]
 
 
+def test_a_second_move_that_stays_put_says_so_and_one_that_moves_gives_its_distance() -> None:
+    """Staying put is a real second move of a double (ruling 7); its line says so, not "moves 0.0 cm"."""
+    s = battle({"Bianca": [6]}, {"Bianca": [30.0, 15.0]}, to_move=1)
+    s, _ = act(s, 1, type="move", character="Bianca", die=6, to=[25.0, 15.0])
+    stayed, events = act(s, 1, type="move", character="Bianca", to=[25.0, 15.0])
+    assert events[0]["text"] == "{p1}'s Bianca stays put for the second move of the double."
+    assert events[0]["distance"] == 0 and stayed["pieces"]["Bianca"]["pos"] == [25.0, 15.0]
+    moved, events = act(s, 1, type="move", character="Bianca", to=[24.9, 15.0])
+    assert events[0]["text"] == "{p1}'s Bianca moves 0.1 cm again, for the double."
+    moved, events = act(s, 1, type="move", character="Bianca", to=[20.0, 15.0])
+    assert events[0]["text"] == "{p1}'s Bianca moves 5.0 cm again, for the double."
+
+
 def test_a_second_throw_is_skipped_only_with_no_target_in_reach() -> None:
     """A double throw's second half is owed while a target is in reach, and skipped when none is."""
     s = battle({"Paul": [4]}, {"Paul": [20.0, 15.0], "Bianca": [30.0, 15.0]})
@@ -825,7 +838,9 @@ def test_the_log_says_which_die_each_throw_and_move_used() -> None:
                     assert "with a {} and a {}".format(*event["dice"]) in event["text"], event["text"]
                     seen.add("two dice")
                 elif event["die"] is None:
-                    assert "again, for the double" in event["text"]
+                    stayed = f"{event['distance']:.1f}" == "0.0"
+                    assert ("stays put for the second move of the double" if stayed
+                            else "again, for the double") in event["text"], event["text"]
                     seen.add("double")
                 else:
                     used = f"with a {event['die']}" + (f" as a {event['as']}" if event.get("as") else "")

@@ -993,7 +993,11 @@ class JingleBells:
             piece["dice"].remove(value)
         s["followup"] = None
         start, piece["pos"] = piece["pos"], to
-        _event(events, "move", f"{_label(s, name)} moves {_cm(gap)}{_with_die(value, as_value)}.", seat=seat, character=name, die=value,
+        if value is None and _cm(gap) == _cm(0.0):  # a double's second move that stays put (ruling 7)
+            text = f"{_label(s, name)} stays put for the second move of the double."
+        else:
+            text = f"{_label(s, name)} moves {_cm(gap)}{_with_die(value, as_value)}."
+        _event(events, "move", text, seat=seat, character=name, die=value,
                **{"as": as_value}, face=symbol, start=start, to=to, distance=round(gap, 3), limit=MOVE_DISTANCE)
         self._after_action(s, seat, {"seat": seat, "character": name, "kind": "move"} if symbol == "MM" else None)
 
