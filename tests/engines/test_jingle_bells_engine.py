@@ -446,11 +446,25 @@ def test_no_prompt_when_the_target_cannot_react() -> None:
 def test_automatic_dodge_setting_skips_the_prompt() -> None:
     s = battle({"Paul": [5], "Bianca": [3]}, {"Paul": [20.0, 15.0], "Bianca": [30.0, 15.0]})
     s, events = act(s, 1, type="set_auto_dodge", on=True)
-    assert events[0]["visible_to"] == [1] and s["to_move"] == 0
+    assert events == [] and s["to_move"] == 0  # a setting, not a game event: no log line
     assert R.view(s, 1)["auto_dodge"] is True and R.view(s, 0)["auto_dodge"] is False
     s, events = act(s, 0, type="throw", character="Paul", die=5, target="Bianca")
     dodge = next(e for e in events if e["type"] == "dodge")
     assert dodge["auto"] and s["pending"] is None and s["pieces"]["Bianca"]["cold"] == 0
+
+
+def test_switching_automatic_dodge_writes_no_log_line_and_stays_private() -> None:
+    """Each flip of the setting changes the seat's own checkbox and nothing else: no event for
+    anyone's log (not even its own), so the engine calls it private."""
+    s = battle({"Paul": [5], "Bianca": [3]}, {"Paul": [20.0, 15.0], "Bianca": [30.0, 15.0]})
+    for seat, on in ((1, True), (1, False), (0, True), (0, False)):
+        before = s
+        s, events = act(s, seat, type="set_auto_dodge", on=on)
+        assert events == [], events
+        assert R.private_action(before, s, seat, {"type": "set_auto_dodge", "on": on}, events)
+        assert R.view(s, seat)["auto_dodge"] is on
+        for viewer in (1 - seat, None):
+            assert R.view(s, viewer) == R.view(before, viewer)
 
 
 def test_switching_automatic_dodge_on_answers_a_waiting_prompt() -> None:

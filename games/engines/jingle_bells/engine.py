@@ -739,9 +739,7 @@ class JingleBells:
         on = _field(action, "on")
         if not isinstance(on, bool):
             raise BadAction(f'"on" must be true or false, not {shown(on)}.')
-        s["auto_dodge"][seat] = on
-        _event(events, "setting", "You will dodge automatically when you can." if on
-               else "You will be asked before dodging.", seat=seat, auto_dodge=on, visible_to=[seat])
+        s["auto_dodge"][seat] = on  # a setting, not a game event: no log line (its checkbox shows it)
         p = s["pending"]
         if on and p is not None and 1 - p["attacker"] == seat:
             self._resolve_hits(s, events)
