@@ -109,12 +109,16 @@ def test_a_throw_is_called_not_offered_exactly_when_the_engine_refuses_it_at_eve
 
 
 
-def test_at_the_setup_ready_is_offered_beside_save_and_says_the_game_starts_once_everyone_is_ready():
+def test_at_the_setup_the_hints_say_ready_starts_the_game_before_and_after_anything_is_saved():
+    """Only what is legal is offered (Ready once a setup is saved), and Save's words tell of the
+    page's Ready, which saves and seals at once, from the start."""
     state = SFG.new_game(players=2, options={}, seed=5)
     for written in (False, True):
         found = hints(prompt=SFG.to_act(state)[0].as_dict(), legal_actions=SFG.legal_actions(state, 0),
                       state=state, seat=0)
         does = {o["type"]: o["does"] for o in found["options"]}
-        assert set(does) == {"setup", "ready"}, written
-        assert "the game starts once everyone is ready" in does["ready"] and "orders" not in does["ready"]
+        assert set(does) == ({"setup", "ready"} if written else {"setup"}), written
+        assert "the game starts once everyone is ready" in does["setup"]
+        if written:
+            assert "the game starts once everyone is ready" in does["ready"] and "orders" not in does["ready"]
         state, _ = SFG.apply(state, 0, {"type": "setup", "name": "Ana", "starts": []})

@@ -26,11 +26,11 @@ EXPLAINED = {
     "ready": ("Say your orders are final; the turn is resolved once everyone has.", "turns"),
 }
 # at the setup: the page's Ready saves the setup and seals it at once (``setup`` with ``ready``),
-# so it is what the player can do from the start, before anything is saved
+# so the setup's own words tell of it from the start, before anything is saved
 SETUP_EXPLAINED = {
     **EXPLAINED,
-    "setup": ("Keep your nom de guerre and the start hexes you would like; you may change them until you are ready.",
-              "start"),
+    "setup": ("Keep your nom de guerre and the start hexes you would like; you may change them until you are "
+              "ready. Ready saves them and seals them: the game starts once everyone is ready.", "start"),
     "ready": ("Save your nom de guerre and start hexes and seal them: the game starts once everyone is ready.",
               "start"),
 }
@@ -158,13 +158,10 @@ def hints(*, prompt: dict[str, Any] | None, legal_actions: list[dict[str, Any]],
           state: dict[str, Any] | None = None, seat: int | None = None) -> dict[str, Any] | None:
     """What the prompt asks, what each offered action does, and, while orders are written, why an
     order is not offered in a segment (a throw, collecting) and how far a move reaches. At the
-    setup, the page's Ready (the setup sent with ``"ready": true``) is offered from the start."""
+    setup, the setup's words tell of the page's Ready (the setup sent with ``"ready": true``)."""
     missing = not_offered(state, seat, legal_actions) if prompt is not None and state is not None \
         and seat is not None else []
     if state is None or state.get("phase") != "setup":
         return build(prompt=prompt, legal_actions=legal_actions, explained=EXPLAINED, not_offered=missing, labels=LABELS)
-    kinds = {a.get("type") for a in legal_actions if isinstance(a, dict)}
-    if "setup" in kinds and "ready" not in kinds:  # Ready sends the setup with "ready": true
-        legal_actions = [*legal_actions, {"type": "ready"}]
     return build(prompt=prompt, legal_actions=legal_actions, explained=SETUP_EXPLAINED, not_offered=missing,
                  labels={**LABELS, "ready": "Ready"})
