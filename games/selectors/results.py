@@ -97,4 +97,6 @@ def ended_before_turn(text: str) -> str:
         if turn <= 1:
             return f"The game ended before turn {turn} could begin: "
         return f"The game ended after turn {turn - 1}, as turn {turn} could not begin: "
+    if "at the start of turn" not in text:  # every logged line passes here: most are not it
+        return text
     return _ENDED_AT_START.sub(words, text)

@@ -21,6 +21,8 @@ from django.utils.safestring import mark_safe
 from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
 from shapely.ops import unary_union
 
+from games.engines.what_a_snowball import villages
+
 register = template.Library()
 Box = tuple[float, float, float, float]  # left, top, right, bottom in SVG inches (y down)
 
@@ -670,7 +672,7 @@ def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | Non
         "size": size, "size_str": _n(size), "viewbox": f"-1.3 -1.3 {_n(size + 2.6)} {_n(size + 2.6)}",
         "compass_x": _n(size + VIEW_MARGIN / 2), "compass_y": _n(-VIEW_MARGIN / 2), "kids": kids,
         "kids_by_id": {k["id"]: k for k in kids}, "teams": teams, "my_team": my_team, "corners": corners,
-        "my_corners": corners_words(my_corners, "your"),
+        "my_corners": villages.corners_words(my_corners, "your"),
         "corners_each": max((len(t["corners"]) for t in view["teams"]), default=0),
         "order": _order_rows(view), "active": view["kids"].get(active) if active else None,
         "tray": tray, "rolloff": rolloff,
@@ -690,16 +692,6 @@ def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | Non
         "winning_teams": (outcome or {}).get("winning_teams", []),
         "verdict": _verdict(teams, (outcome or {}).get("winning_teams", [])),
     }
-
-
-def corners_words(names: list[str], whose: str) -> str:
-    """A team's set-up corners as a hint names them: "your corner (south-west)", or with two
-    teams, each of which sets up at two corners, "one of your corners (south-west or north-east)"."""
-    if not names:
-        return f"{whose} corner"
-    if len(names) == 1:
-        return f"{whose} corner ({names[0]})"
-    return f"one of {whose} corners ({', '.join(names[:-1])} or {names[-1]})"
 
 
 def _verdict(teams: list[dict[str, Any]], winning: list[int]) -> str:

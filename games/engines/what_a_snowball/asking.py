@@ -88,8 +88,8 @@ class Asking:
         if kind == "place":
             kid_id = next(k for k in s["kid_order"] if s["kids"][k]["seat"] == seat and s["kids"][k]["pos"] is None)
             spot = example_placement(s, kid_id)
-            names = [villages.CORNER_NAMES[c] for c in s["corners"][str(s["seat_team"][seat])]]
-            where = f"your corner ({names[0]})" if len(names) == 1 else f"one of your corners ({' or '.join(names)})"
+            where = villages.corners_words([villages.CORNER_NAMES[c] for c in s["corners"][str(s["seat_team"][seat])]],
+                                           "your")
             return Prompt("turn", f"Place your Kids within {DEPLOY_DISTANCE:.0f}\" of {where}.", TIMEOUTS["place"],
                           {"type": "place", "kid": kid_id, "to": spot} if spot else None, {"kid": kid_id})
         activation = s["activation"]

@@ -105,6 +105,17 @@ PRESETS: dict[str, tuple[str, list[dict[str, Any]]]] = {
     ])),
 }
 
+
+def corners_words(names: list[str], whose: str) -> str:
+    """A team's set-up corners as a hint names them: "your corner (south-west)", or with two
+    teams, each of which sets up at two corners, "one of your corners (south-west or north-east)"."""
+    if not names:
+        return f"{whose} corner"
+    if len(names) == 1:
+        return f"{whose} corner ({names[0]})"
+    return f"one of {whose} corners ({', '.join(names[:-1])} or {names[-1]})"
+
+
 RANDOM = "random"
 DEFAULT = "green"
 CHOICES: tuple[tuple[str, str], ...] = tuple((name, label) for name, (label, _) in PRESETS.items()) + (
