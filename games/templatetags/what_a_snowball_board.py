@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -21,6 +22,7 @@ from django.utils.safestring import mark_safe
 from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
 from shapely.ops import unary_union
 
+from games.caches import LRU
 from games.engines.what_a_snowball import villages
 
 register = template.Library()
@@ -302,27 +304,67 @@ def _place_names(view: dict[str, Any], size: float, active: str | None) -> dict[
     return placed
 
 
-def _kid_rows(view: dict[str, Any], size: float, seat: int | None, active: str | None,
-              names: list[str]) -> list[dict[str, Any]]:
+def _kid_rows(view: dict[str, Any], size: float, active: str | None, names: list[str]) -> list[dict[str, Any]]:
+    """Every Kid's row as every viewer sees it (``mine`` false): where it is drawn, its badges, and
+    the values its token (``token``) and its sheet's line (``sheet_row``) are drawn from, so that
+    ``render_once`` draws each once for all the viewers who see it alike."""
     rows = []
     names_at = _name_spots(view, size, active)
     for kid_id, kid in view["kids"].items():
         x, y = (None, None) if kid["pos"] is None else _flip(size, kid["pos"])
         balls = sorted(kid["snowballs"])
         ball_rows, x_at, _ = _badge_row(kid, size)
-        rows.append({
+        row = {
             **kid, "x": None if x is None else _n(x), "y": None if y is None else _n(y),
             "name_x": _n(names_at[kid_id][0]) if kid_id in names_at else "0",
             "name_y": _n(names_at[kid_id][1]) if kid_id in names_at else "-1",
             "name_box": names_at[kid_id][2] if kid_id in names_at else None,
-            "mine": seat is not None and kid["seat"] == seat, "active": kid_id == active,
+            "mine": False, "active": kid_id == active,
             "balls": balls, "ball_rows": ball_rows, "aim_x": _n(x_at),
             "balls_words": ", ".join(f"Size {b}" for b in balls) or "no snowballs",
             "player": names[kid["seat"]] if kid["seat"] < len(names) else f"Seat {kid['seat'] + 1}",
             "pips": range(kid["command_dice"]), "lost_pips": range(6 - kid["command_dice"]) if kid["command_dice"] < 6 else (),
             "in_village": kid["pos"] is not None and kid["home"] is None,
-        })
+        }
+        row["token"] = {key: row[key] for key in TOKEN_KEYS}
+        row["token"].update(type_label=kid["sheet"]["type_label"], traits=kid["sheet"]["traits"])
+        row["sheet_row"] = {**{key: row[key] for key in SHEET_ROW_KEYS}, "placed": kid["pos"] is not None}
+        rows.append(row)
     return rows
+
+
+# What a Kid's token (kid.html) and its line of its team's sheet (sheet.html) are drawn from.
+TOKEN_KEYS = ("id", "colour", "name", "player", "x", "y", "radius", "active", "down", "command_dice", "aims",
+              "points", "balls", "ball_rows", "aim_x", "balls_words", "name_x", "name_y")
+SHEET_ROW_KEYS = ("id", "colour", "name", "player", "sheet", "active", "home", "down", "prepare", "command_dice",
+                  "pips", "lost_pips", "balls", "aims", "points")
+
+
+@dataclass(frozen=True)
+class _Shared:
+    """What a version's board draws alike for every viewer: its Kids' rows and its lines of fire.
+    Shared by the viewers: read it, do not change it."""
+
+    kids: list[dict[str, Any]]
+    fire: list[dict[str, Any]]
+
+
+SHARED_ROWS: LRU[bytes, _Shared] = LRU(256)
+
+
+def _shared_rows(view: dict[str, Any], size: float, active: str | None, names: list[str]) -> _Shared:
+    """``_Shared`` for this view, worked out for its first viewer and remembered by everything it reads."""
+    village = view["village"]
+    play = view["phase"] == "play"
+    key = orjson.dumps([size, active, names, view["kids"], village["corners"], village["corner_names"],
+                        view["lines_of_fire"] if play else None, village["terrain"] if play else None],
+                       option=orjson.OPT_SORT_KEYS)
+    shared = SHARED_ROWS.get(key)
+    if shared is None:
+        kids = _kid_rows(view, size, active, names)
+        shared = _Shared(kids=kids, fire=_fire_rows(view, size, _terrain_rows_of(view, size), kids) if play else [])
+        SHARED_ROWS.put(key, shared)
+    return shared
 
 
 def _order_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -632,20 +674,27 @@ def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | Non
         team = taken.get(index)
         corners.append({"index": index, "name": view["village"]["corner_names"][index], "x": _n(x), "y": _n(y),
                         "zone": _corner_zone(size, cx, cy),
-                        "team": team, "action": corner_actions.get(index),
+                        "team": {"colour": team["colour"], "name": team["name"]} if team else None,
+                        "action": corner_actions.get(index),
                         "label_x": _n(x), "label_y": _n(-0.4 if y == 0 else size + 0.85),
                         "label_anchor": "start" if x == 0 else "end"})
     team_of_seat = view["seat_team"]
     my_team = team_of_seat[seat] if seat is not None and seat < len(team_of_seat) else None
     corner_names = view["village"]["corner_names"]
     my_corners = [corner_names[c] for t in view["teams"] if t["team"] == my_team for c in t["corners"]]
-    kids = _kid_rows(view, size, seat, active, names)
+    shared = _shared_rows(view, size, active, names)
+    kids = [row if seat is None or row["seat"] != seat else {**row, "mine": True} for row in shared.kids]
     teams = []
     for t in view["teams"]:
         rolls = [r["totals"].get(str(t["team"])) for r in view["team_rolls"] if str(t["team"]) in r["totals"]]
-        teams.append({**t, "kids": [k for k in kids if k["team"] == t["team"]], "mine": t["team"] == my_team,
-                      "players": [names[s] if s < len(names) else f"Seat {s + 1}" for s in t["seats"]],
-                      "rolls": rolls, "pick": view["team_order"].index(t["team"]) + 1 if t["team"] in view["team_order"] else None})
+        team_kids = [k for k in kids if k["team"] == t["team"]]
+        players = [names[s] if s < len(names) else f"Seat {s + 1}" for s in t["seats"]]
+        mine = t["team"] == my_team
+        teams.append({**t, "kids": team_kids, "mine": mine, "players": players, "rolls": rolls,
+                      "pick": view["team_order"].index(t["team"]) + 1 if t["team"] in view["team_order"] else None,
+                      "sheet": {"colour": t["colour"], "name": t["name"], "players": players, "mine": mine,
+                                "surrendered": t.get("surrendered"), "corners": t["corners"], "seats": t["seats"],
+                                "kids": [k["sheet_row"] for k in team_kids]}})
     tray = _tray(view, legal)
     rolloff = [[{"name": view["teams"][int(t)]["name"], "colour": view["teams"][int(t)]["colour"], "total": total}
                 for t, total in roll["totals"].items()] for roll in view["team_rolls"]]
@@ -672,11 +721,12 @@ def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | Non
         "size": size, "size_str": _n(size), "viewbox": f"-1.3 -1.3 {_n(size + 2.6)} {_n(size + 2.6)}",
         "compass_x": _n(size + VIEW_MARGIN / 2), "compass_y": _n(-VIEW_MARGIN / 2), "kids": kids,
         "kids_by_id": {k["id"]: k for k in kids}, "teams": teams, "my_team": my_team, "corners": corners,
+        "teams_key": [{"team": t["team"], "colour": t["colour"], "name": t["name"]} for t in view["teams"]],
         "my_corners": villages.corners_words(my_corners, "your"),
         "corners_each": max((len(t["corners"]) for t in view["teams"]), default=0),
         "order": _order_rows(view), "active": view["kids"].get(active) if active else None,
         "tray": tray, "rolloff": rolloff,
-        "team_order": [view["teams"][t]["name"] for t in view["team_order"]], "fire": _fire_rows(view, size, _terrain_rows_of(view, size), kids) if view["phase"] == "play" else [],
+        "team_order": [view["teams"][t]["name"] for t in view["team_order"]], "fire": shared.fire,
         "place": place, "place_path": placement_area(size, place[0], view["village"]["tolerance"]) if place else "",
         "move_to": move_to, "move_path": region_path(size, move_to["region"]) if move_to else "", "move_from": move_from, "moving": moving,
         "click_json": json.dumps(click) if click else "",

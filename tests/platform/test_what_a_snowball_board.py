@@ -634,3 +634,31 @@ def test_with_four_teams_setting_up_names_the_teams_one_corner():
     assert f"inside the shaded area: within 6 inches of your corner ({corner}), on free ground." in page
     assert "of your corners" not in page and "either of yours" not in page
     assert "Within 6 inches of their team's corner, team by team" in html.unescape(render(s, None, names))
+
+
+def test_each_viewer_sees_only_its_own_kids_and_team_marked_whoever_is_drawn_first():
+    """A version's Kids, sheets and team chips are drawn once for every viewer who sees them alike, yet
+    each player's own Kids, its team's sheet and its team's chip are marked as its own, nobody else's,
+    and a spectator's page marks none, whichever viewer's page is drawn first."""
+    from games.templatetags.games_tags import RENDERED_ONCE
+    from games.templatetags.what_a_snowball_board import SHARED_ROWS
+
+    s = play_until(R.new_game(players=4, options={}, seed=7, teams=[0, 0, 1, 1]),
+                   lambda s: s["phase"] == "play" and s["order"])
+    names = ["Ana", "Ben", "Cy", "Dee"]
+    colour_of_seat = {seat: t["colour"] for t in R.view(s, None)["teams"] for seat in t["seats"]}
+    drawn = []
+    for order in ([None, 0, 1, 2, 3], [3, 1, None, 2, 0]):
+        RENDERED_ONCE.clear()
+        SHARED_ROWS.clear()
+        pages = {seat: render(s, seat, names=names) for seat in order}
+        for seat, page in pages.items():
+            own_kids = {k for k, kid in s["kids"].items()
+                        if kid["seat"] == seat and kid["pos"] is not None and kid["home"] is None}
+            own_colour = [] if seat is None else [colour_of_seat[seat]]
+            assert own_kids or seat is None
+            assert set(re.findall(r'<g class="was-kid [^"]*is-mine[^"]*" data-kid="(\w+)"', page)) == own_kids
+            assert re.findall(r'<section class="was-sheet was-c-(\w+) is-mine"', page) == own_colour
+            assert re.findall(r'<span class="was-chip was-c-(\w+) is-mine">', page) == own_colour
+        drawn.append(pages)
+    assert drawn[0] == drawn[1]
