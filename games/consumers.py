@@ -361,6 +361,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
 
     game_id: int
     seat: int | None
+    present_as: int | None = None  # the seat counted in presence: held, even once a computer player has it
     sent_version: int = 0  # the viewer's version of the newest view sent: what this socket's frames report
     known_version: int = 0  # the newest version handled, sent or unchanged for this viewer
     sent_digest: tuple[int, ...] | None = None  # what the last view sent showed (selectors.view_digest)
@@ -464,7 +465,8 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             return "missing"
         if not selectors.can_watch(game, self.user, invite):
             return "forbidden"
-        self.seat = selectors.seat_of(game, self.user)
+        self.present_as = selectors.seat_held(game, self.user)
+        self.seat = selectors.seat_of(game, self.user) if self.present_as is not None else None
         return "ok"
 
     def _user_key(self) -> str:
@@ -705,8 +707,9 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         snap = selectors.SNAPSHOTS.get(self.game_id)
         if snap is None or version is None or snap.version < version:
             snap = await db_call(selectors.snapshot)(self.game_id, version=version)
-        seat_before, self.seat = self.seat, snap.seat_of(self.user)
-        if self.seat != seat_before:  # took or left a seat in the waiting room
+        self.seat = snap.seat_of(self.user)
+        present_before, self.present_as = self.present_as, snap.seat_held_by(self.user)
+        if self.present_as != present_before:  # took or left a seat in the waiting room
             await self.be_seen()
         if self.seat is not None and str(self.seat) in (snap.game.prompts.get("away") or {}):
             await self._note_back()
@@ -760,14 +763,15 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         await self.send(text_data=jsontext.dumps(data))
 
     async def be_seen(self) -> None:
-        """Register this connection (with its seat) in the game's presence, and tell the game.
+        """Register this connection in the game's presence, and tell the game: as its seat's,
+        even once a computer player took the seat over (a player who resigned is no spectator).
 
         Presence is not play: when the coordinator cannot be reached, the socket goes on
         without it, and the heartbeat has it join again once it answers (games/presence.py).
         """
         try:
             await coordinator_call(get_coordinator().join)(
-                self.game_id, self.channel_name, seat=self.seat, user_key=self._user_key())
+                self.game_id, self.channel_name, seat=self.present_as, user_key=self._user_key())
         except Exception as exc:
             log.warning("game %s: a socket goes on without presence until the coordinator answers (%s)",
                         self.game_id, _said(exc))

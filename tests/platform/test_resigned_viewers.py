@@ -17,6 +17,7 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from games import engines, selectors, services
+from games.coordinator import Presence, get_coordinator
 from tests.engines.privacy_oracle import hidden_cards
 from games.models import ApiToken, Game
 from tests.platform.helpers import play_one
@@ -237,3 +238,48 @@ async def test_a_signed_in_stranger_is_sent_a_spectators_view_on_both_sockets(si
         state = (await database_sync_to_async(Game.objects.get)(pk=game.pk)).state
         assert version and hidden_cards(state, None)
     await _close(sockets)
+
+
+def _presence_of(game_id: int) -> Presence:
+    return get_coordinator().presence(game_id)
+
+
+async def _presence_frame(comm, *, spectators: int) -> dict:
+    """The presence frame that reports ``spectators`` watchers (the first ones may be older)."""
+    frame = await next_of(comm, "presence", timeout=10)
+    while frame["spectators"] != spectators:
+        frame = await next_of(comm, "presence", timeout=10)
+    return frame
+
+
+async def test_a_resigned_player_is_not_counted_among_the_watchers(site_backend, make_user):
+    """"N watching" counts those with no seat at the game: Ana, who resigned, watches on, but
+    as the player of her seat, on the sockets open when she resigned and on those she opens
+    again; Eve, signed in and seated nowhere, is the one watcher."""
+    game, users, keys, cookies = await database_sync_to_async(_started)(make_user, "snowball-fight")
+    eve = await _html_socket(game.pk, cookies["Eve"])
+    await _live_at(eve, game.version)
+    ana = {"json": await api_socket(game.pk, keys["Ana"]), "html": await _html_socket(game.pk, cookies["Ana"])}
+    await _view_at(ana["json"], game.version)
+    await _live_at(ana["html"], game.version)
+    assert await database_sync_to_async(_presence_of)(game.pk) == Presence(frozenset({0}), 1, 3)
+
+    resign = Client(HTTP_AUTHORIZATION=f"Token {keys['Ana']}").post(f"/api/games/{game.pk}/resign/", data="{}",
+                                                                     content_type="application/json")
+    assert resign.status_code == 200
+    resigned_at = await database_sync_to_async(_current_version)(game.pk)
+    assert (await _view_at(ana["json"], resigned_at))["seat"] is None
+    await _live_at(ana["html"], resigned_at)
+    assert await database_sync_to_async(_presence_of)(game.pk) == Presence(frozenset({0}), 1, 3)
+
+    for comm in ana.values():
+        await comm.disconnect()
+    ana = {"json": await api_socket(game.pk, keys["Ana"]), "html": await _html_socket(game.pk, cookies["Ana"])}
+    assert (await _view_at(ana["json"], resigned_at))["seat"] is None
+    await _live_at(ana["html"], resigned_at)
+    assert await database_sync_to_async(_presence_of)(game.pk) == Presence(frozenset({0}), 1, 3)
+    frame = await _presence_frame(ana["json"], spectators=1)
+    assert frame["seats_connected"] == [0]
+    assert 'id="spectator-count">1<' in await _next_html(ana["html"], 'id="presence"', timeout=10)
+    for comm in (eve, *ana.values()):
+        await comm.disconnect()
