@@ -63,13 +63,15 @@ def _result_context(ruleset, payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def _waiting_room_context(game, ruleset, payload: dict[str, Any]) -> dict[str, Any]:
-    """How full the table is, its teams with their players, and why it cannot start yet."""
+    """How full the table is (seats taken and empty), its teams with their players, and why it
+    cannot start yet."""
     if payload["status"] != "open":
         return {}
     players = payload["players"]
     seat = payload["seat"]
     return {
         "seated": sum(not p["empty"] for p in players),
+        "empty_seats": sum(p["empty"] for p in players),
         "my_team": players[seat]["team"] if seat is not None else None,
         "leaders_chosen": bool(payload["teams"]) and tables.has_team_leaders(ruleset),
         "team_rows": [{**team, "players": [p for p in players if p["team"] == team["team"]]}

@@ -399,15 +399,16 @@
       Notification.requestPermission().then(showYourTurn);
       return;
     }
-    var button = evt.target.closest && evt.target.closest("#copy-invite");
+    var button = evt.target.closest && evt.target.closest("#copy-invite, .copy-invite");
     if (button) copyInvite(button);
   });
 
   // The invite link to the clipboard. A page on plain http (a friend's address on the network)
   // has no navigator.clipboard, so the selection's copy is tried next; when neither copies,
-  // the link is shown for copying by hand. "Link copied" only once it is.
+  // the link is shown for copying by hand. "Link copied" only once it is. The waiting room's
+  // button has the link's path (its socket updates know no host): the page's address completes it.
   function copyInvite(button) {
-    var url = button.dataset.inviteUrl;
+    var url = button.dataset.inviteUrl || new URL(button.dataset.invitePath, window.location.href).href;
     function copied() {
       button.textContent = "Link copied";
       setTimeout(function () { button.textContent = "Copy invite link"; }, 2000);

@@ -69,7 +69,7 @@ def test_four_players_choose_seats_and_teams_and_a_computer_player_fills_the_las
     _as_guest(dee, game_url, "Dee")
     _row(dee, 2).locator("button:has-text('Sit here')").click()
     expect(_row(dee, 2)).to_contain_text("Dee (you)")
-    _row(dee, 3).locator("button:has-text('Move here')").click()
+    _row(dee, 3).locator("button:has-text('Switch to this seat')").click()
     expect(_row(ana, 3)).to_contain_text("Dee")
     expect(_row(ana, 2)).to_contain_text("empty")
     expect(_team_of(ana, 3)).to_have_text("Blue")

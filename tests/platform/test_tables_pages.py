@@ -80,7 +80,7 @@ def test_the_waiting_room_shows_every_seat_with_the_buttons_each_viewer_may_use(
     rows = _seat_rows(as_ben)
     assert sorted(rows) == [0, 1, 2, 3, 4]
     assert "1/5 seated" not in as_ben and "3/5 seated" in as_ben
-    assert _buttons(rows[1]) == ["Move here", "Add computer player"]
+    assert _buttons(rows[1]) == ["Add computer player", "Switch to this seat"]
     assert _buttons(rows[2]) == ["Red", "Blue", "Leave seat"]
     assert 'data-team="1" aria-pressed="true" disabled' in rows[2]
     assert _buttons(rows[4]) == ["Red", "Blue", "Remove"]  # a computer player's team is chosen for it
