@@ -7,10 +7,14 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import as_guest, create_table, script_errors_of, sit_down
+from tests.browser.conftest import as_guest, create_table, press_create, script_errors_of, sit_down
 from tests.engines.table_engine import TABLE
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
+
+
+ABOVE_THE_SEATS_JS = """() => document.getElementById('join-game').getBoundingClientRect().bottom
+  <= document.querySelector('.seat-row').getBoundingClientRect().top"""
 
 
 def _row(page, seat: int):
@@ -53,4 +57,45 @@ def test_a_seated_player_is_offered_to_fill_the_empty_seats_and_to_switch_to_one
     expect(ana.locator("#start-game")).to_be_enabled()
     assert errors == []
     for page in (ana, ben):
+        page.context.close()
+
+
+def test_a_friend_who_follows_the_invite_link_is_offered_to_join_the_game(browser, table_server, shot):
+    """Ben, given the invite link of a private table with a seat free, comes in as a guest and
+    is offered first of all to join; he watches until he presses it. Once the table is full,
+    Cy, who came by the link too, is offered nothing to join."""
+    ana, ben = (browser.new_context(viewport={"width": 1280, "height": 900}).new_page() for _ in range(2))
+    cy = browser.new_context(viewport={"width": 390, "height": 844}).new_page()  # a phone
+    errors = script_errors_of(ana, ben, cy, timeout_ms=10000)
+    as_guest(ana, table_server.url + "/", "Ana")
+    ana.click(f"a.game-type[href$='/new/{TABLE.slug}/']")
+    ana.select_option("select[name=num_seats]", "3")
+    ana.uncheck("input[name=is_public]")
+    press_create(ana)
+    invite_url = ana.locator("#copy-invite").get_attribute("data-invite-url")
+    expect(ana.locator("#join-offer")).to_have_count(0)  # she is seated
+
+    as_guest(ben, invite_url, "Ben")
+    offer = ben.locator("#join-offer")
+    expect(offer).to_contain_text("2 seats are free: take the first one, or pick a seat below. Until then you are watching.")
+    join = offer.locator("button:has-text('Join this game')")
+    expect(join).not_to_have_class(re.compile(r"\bsecondary\b"))
+    assert ben.evaluate(ABOVE_THE_SEATS_JS)  # in one step: the socket's first view may redraw the room
+    ben.wait_for_timeout(500)
+    expect(_row(ana, 1)).to_contain_text("empty")  # nobody is seated for having opened the link
+    shot(ben, "waiting-room-02-join-offer")
+
+    join.click()
+    expect(_row(ben, 1)).to_contain_text("Ben (you)")
+    expect(_row(ana, 1)).to_contain_text("Ben")
+    expect(ben.locator("#join-offer")).to_have_count(0)
+
+    as_guest(cy, invite_url, "Cy")
+    expect(cy.locator("#join-offer")).to_contain_text("A seat is free: take it")
+    shot(cy, "waiting-room-03-join-offer-phone")
+    ana.locator(".seat-row[data-seat='2'] button:has-text('Add computer player')").click()
+    expect(cy.locator("#seated-count")).to_have_text("3/3 seated")
+    expect(cy.locator("#join-offer")).to_have_count(0)
+    assert errors == []
+    for page in (ana, ben, cy):
         page.context.close()

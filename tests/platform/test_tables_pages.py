@@ -93,8 +93,11 @@ def test_the_waiting_room_shows_every_seat_with_the_buttons_each_viewer_may_use(
     rows = _seat_rows(as_cy)
     assert _buttons(rows[1]) == ["Sit here"] and _buttons(rows[4]) == [] and _buttons(rows[2]) == []
     assert 'id="start-game"' not in as_cy
+    assert 'id="join-game"' in as_cy and "2 seats are free" in as_cy and 'id="join-offer"' not in as_ben
+    assert 'id="fill-seats"' in as_ben and 'id="fill-seats"' not in as_cy
     as_nobody = Client().get(f"/games/{game.pk}/").content.decode()
     assert all(_buttons(row) == [] for row in _seat_rows(as_nobody).values())
+    assert 'id="join-offer"' not in as_nobody and "To take a seat, give a guest name" in as_nobody
 
 
 def test_the_waiting_room_buttons_move_choose_a_team_and_start(make_user):
