@@ -156,8 +156,28 @@
     return clockFormat.format(new Date(epochSeconds * 1000));
   }
 
+  // Deadlines are the server's times: a page, and every presence update of a game's socket, says
+  // the server's time as it was sent, and a computer whose own clock is off by more than
+  // CLOCK_SLACK_SECONDS counts on the server's instead (a slow clock kept "60 s to come back"
+  // on screen long after the time was up). A page shown again from the history may be an old
+  // copy, its time too: it waits for its socket's word.
+  var CLOCK_SLACK_SECONDS = 2;
+  var clockOffset = 0;
+  function syncClock(el) {
+    var sent = el ? parseFloat(el.dataset.serverTime) : NaN;
+    if (isNaN(sent) || el.dataset.clockRead) return;
+    el.dataset.clockRead = "1";
+    var offset = sent - Date.now() / 1000;
+    clockOffset = Math.abs(offset) > CLOCK_SLACK_SECONDS ? offset : 0;
+  }
+  var fromHistory = false;
+  try {
+    fromHistory = performance.getEntriesByType("navigation").some(function (nav) { return nav.type === "back_forward"; });
+  } catch (e) { /* no navigation timing: the page is taken as sent now */ }
+  if (!fromHistory) syncClock(document.body);
+
   function tickCountdowns() {
-    var now = Date.now() / 1000;
+    var now = Date.now() / 1000 + clockOffset;
     document.querySelectorAll("[data-deadline]").forEach(function (el) {
       var deadline = parseFloat(el.dataset.deadline);
       var left = Math.max(0, Math.round(deadline - now));
@@ -309,6 +329,7 @@
   });
 
   function afterUpdate() {
+    syncClock(document.getElementById("presence"));
     refreshTalk();
     showConnected();
     animateNew();
