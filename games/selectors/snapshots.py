@@ -462,7 +462,9 @@ def settled_view(view: dict[str, Any] | None, *, outcome: dict[str, Any] | None)
 
     A game can end while its engine is mid-turn (the last opponent resigns, a table hands
     over): the engine's view still holds the question it was asking and the phase it was in,
-    which no board, bot or client may be offered once the game is over.
+    which no board, bot or client may be offered once the game is over. A reveal it was still
+    resolving (Snowball Fight's ``last_reveal``) is resolving no more: its ``ended`` says what
+    ended the game instead (the outcome's reason).
     """
     if not isinstance(view, dict):
         return view
@@ -470,6 +472,9 @@ def settled_view(view: dict[str, Any] | None, *, outcome: dict[str, Any] | None)
     settled.update({key: "over" for key in ("phase", "step") if key in view})
     if "outcome" in view:
         settled["outcome"] = outcome
+    reveal = view.get("last_reveal")
+    if isinstance(reveal, dict) and reveal.get("resolving"):
+        settled["last_reveal"] = {**reveal, "resolving": False, "ended": (outcome or {}).get("reason") or "Game over"}
     you = view.get("you")
     if isinstance(you, dict):
         settled["you"] = {**you, **{key: value for key, value in YOU_ASKING_KEYS.items() if key in you}}

@@ -188,7 +188,7 @@ def sbf_reveal_brief(view: dict[str, Any], viewer: int | None, names: list[str])
 
     if "battles" not in reveal:  # two players: one battle, its lines after the "Reveal:" line
         seats = [viewer] + [x for x in range(len(reveal["plays"])) if x != viewer]
-        return {"turn": reveal["turn"], "resolving": reveal["resolving"],
+        return {"turn": reveal["turn"], "resolving": reveal["resolving"], "ended": reveal.get("ended"),
                 "battles": [{"plays": [played(x, reveal["plays"][x]) for x in seats],
                              "lines": reveal["line_parts"][1:]}]}
     split = sbf_reveal(reveal, names)
@@ -201,4 +201,4 @@ def sbf_reveal_brief(view: dict[str, Any], viewer: int | None, names: list[str])
                         "lines": b["lines"][1:]})  # the "Battle k of n" line names both cards
     if not battles:
         return None
-    return {"turn": reveal["turn"], "resolving": reveal["resolving"], "battles": battles}
+    return {"turn": reveal["turn"], "resolving": reveal["resolving"], "ended": reveal.get("ended"), "battles": battles}

@@ -11,7 +11,7 @@ from django.test import Client
 
 from games import engines, rendering, selectors, services
 from games.models import ApiToken, Game, Seat
-from tests.platform.helpers import play_one
+from tests.platform.helpers import api_client, play_one
 
 pytestmark = pytest.mark.django_db
 
@@ -39,20 +39,25 @@ ACTING = {
 }
 
 
-def _finished_mid_turn(make_user, table: str):
+def _finished_mid_turn(make_user, table: str, *, seed: int | None = None, when=None, moves: int = 40):
+    """The ``table``'s game, resigned by its losers a few moves in while a winner is asked and
+    (``when``) its engine's state is as the test needs it, within ``moves`` moves."""
     game_type, seats, teams, options = TABLES[table]
     users = [make_user(f"P{n}") for n in range(seats)]
     game = services.create_game(creator=users[0], game_type=game_type, num_seats=seats, num_teams=teams,
                                 options=options)
     for seat in range(1, seats):
         services.join_seat(game_id=game.pk, user=users[seat], number=seat)
+    if seed is not None:
+        Game.objects.filter(pk=game.pk).update(seed=seed)
     services.start_game(game_id=game.pk, user=users[0])
     by_seat = dict(enumerate(users))
     team_of = dict(Seat.objects.filter(game=game).values_list("number", "team"))
     losers = [s for s in range(seats) if team_of[s] == team_of[0]] if teams else [0]
     ruleset = engines.get(game_type)
-    for played in range(40):  # a few moves in, until a winner is asked
-        if played >= MOVES_BEFORE and set(ruleset.to_act(selectors.game_state(selectors.get_game(game.pk)))) - set(losers):
+    for played in range(moves):  # a few moves in, until a winner is asked
+        state = selectors.game_state(selectors.get_game(game.pk))
+        if played >= MOVES_BEFORE and set(ruleset.to_act(state)) - set(losers) and (when is None or when(state)):
             break
         play_one(game.pk, by_seat)
     for seat in losers:
@@ -132,3 +137,37 @@ def _api_views_ask_nothing(game, viewers, table: str) -> None:
         assert (body["prompt"], body["legal_actions"], body["waiting_for"], body["next_deadline"]) == (None, [], [], None)
         assert body["ready_action"] is None
         assert _asks(body["view"]) == [], f"{who}'s API view of the finished {table} game asks {_asks(body['view'])}"
+
+
+def _board_part(html: str) -> str:
+    """The game's board on a game page (``#live``) or a review page (its board, without its log)."""
+    if 'class="board-wrap review-board"' in html:
+        return html.split('class="board-wrap review-board"', 1)[1].split('id="dice-check"', 1)[0]
+    return _live_region(html)
+
+
+@pytest.mark.parametrize("table", ["snowball-fight", "snowball-fight-teams"])
+def test_a_snowball_fight_resigned_mid_reveal_says_the_resignation_ended_the_turn(make_user, table):
+    """The losers resign while a winner is asked in the middle of a reveal: the finished page,
+    its redraw and the review's last step head that reveal "Turn 3: P0 resigned" and say
+    "Game over during turn 3", never "resolving" or a battle "still to resolve"."""
+    game, users, _ = _finished_mid_turn(make_user, table, seed=2, when=lambda state: state["battle"] is not None,
+                                        moves=300)
+    turn = selectors.game_state(game)["battle"]["turn"]
+    reason = selectors.named_outcome(game.outcome, selectors.seat_names(game))["reason"]
+    winner = users[1]
+    pages = {"the winner's page": _client(winner).get(f"/games/{game.pk}/").content.decode(),
+             "the winner's redraw": rendering.live_html(game, selectors.viewer_payload(game, 1), winner),
+             "a spectator's page": _client(None).get(f"/games/{game.pk}/").content.decode(),
+             "the review's last step": _client(winner).get(f"/games/{game.pk}/review/").content.decode()}
+    for where, html in pages.items():
+        board = _board_part(html)
+        assert f"<h3>Turn {turn}: {reason}</h3>" in board, where
+        assert re.search(rf'class="sbf-phase">Game over</span> during turn {turn}\b', board), where
+        assert not re.search(r"resolving|Still to resolve|is-current", board), where
+    if table == "snowball-fight":
+        assert f"<h4>Turn {turn}: {reason}</h4>" in _board_part(pages["the winner's page"])  # beside the hand
+    else:
+        assert "Never resolved, as the game ended first: " in _board_part(pages["a spectator's page"])
+    view = api_client(winner).get(f"/api/games/{game.pk}/review/").json()["view"]
+    assert (view["last_reveal"]["resolving"], view["last_reveal"]["ended"]) == (False, reason)
