@@ -228,12 +228,17 @@ def step_data(replay: Replay, *, step: int, seat: int | None) -> dict[str, Any]:
 def marks(replay: Replay) -> dict[str, Any]:
     """The steps a review can jump to: where a turn begins, where something hidden or rolled is
     revealed (:func:`review_reveals`: sealed choices; a roll-off, a turn's initiative, a card
-    played from the hand), and for each reveal its first public log line."""
+    played from the hand), and for each reveal its first public log line; a finished game's
+    last step, where it ended, is a reveal too if it is not one already, named by its result
+    ("Game over: Ben resigned")."""
     reveal_types = review_reveals(engines.get(replay.game_type))
-    reveals = [s for s in replay.steps if s.reveal]
+    lines = [{"step": s.number, "text": _reveal_line(s, reveal_types, replay.names)} for s in replay.steps if s.reveal]
+    last = replay.steps[-1]
+    if replay.outcome is not None and last.number and not last.reveal:
+        reason = (named_outcome(replay.outcome, replay.names) or {}).get("reason")
+        lines.append({"step": last.number, "text": f"Game over: {reason}" if reason else "Game over"})
     return {"turns": [s.number for s in replay.steps if s.new_turn],
-            "reveals": [s.number for s in reveals],
-            "reveal_lines": [{"step": s.number, "text": _reveal_line(s, reveal_types, replay.names)} for s in reveals]}
+            "reveals": [line["step"] for line in lines], "reveal_lines": lines}
 
 
 def _reveal_line(step: Step, reveal_types: set[str], names: list[str]) -> str:

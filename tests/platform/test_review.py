@@ -310,3 +310,25 @@ def test_the_seen_by_list_names_the_reviewing_player_as_you(make_user):
     eve = Client()
     eve.force_login(make_user("Eve"))
     assert "(you)" not in " ".join(words for _, words, _ in _seen_by(eve, game))
+
+
+@pytest.mark.parametrize("game_type", ["snowball-fight", "jingle-bells", "snowball-fighting", "what-a-snowball"])
+def test_the_reveal_list_names_the_last_step_of_a_resigned_game_by_its_result(make_user, game_type):
+    """Its last step, Ben's resignation, is in the Reveal list as "Game over: Ben resigned",
+    chosen there when the review opens at the end (the list read "…")."""
+    from games import services
+
+    ana, ben = make_user("Ana"), make_user("Ben")
+    game = started_game(ana, ben, game_type=game_type)
+    for _ in range(6):
+        play_one(game.pk, {0: ana, 1: ben})
+    services.resign(game_id=game.pk, user=ben)
+    answer = api_client(ana).get(f"/api/games/{game.pk}/review/").json()
+    last = answer["steps"] - 1
+    assert answer["marks"]["reveal_lines"][-1] == {"step": last, "text": "Game over: Ben resigned"}
+    assert answer["marks"]["reveals"] == [line["step"] for line in answer["marks"]["reveal_lines"]]
+    page = Client()
+    page.force_login(ana)
+    reveal_select = page.get(f"/games/{game.pk}/review/").content.decode().split('id="review-reveal"')[1].split("</select>")[0]
+    assert re.findall(r'<option value="(\d+)" selected[^>]*>([^<]*)</option>', reveal_select) == [
+        (str(last), f"step {last}: Game over: Ben resigned")]
