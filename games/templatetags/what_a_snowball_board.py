@@ -367,6 +367,14 @@ def _shared_rows(view: dict[str, Any], size: float, active: str | None, names: l
     return shared
 
 
+def _under_way(view: dict[str, Any]) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """The activation and the question pending (``{}``: none) that the board draws as happening
+    now: none in a game that is over (a resignation can end it in the middle of either)."""
+    if view.get("phase") == "over":
+        return None, {}
+    return view["activation"], view.get("pending") or {}
+
+
 def _order_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
     order = view["order"]
     totals: dict[str, int] = {}
@@ -376,7 +384,7 @@ def _order_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
     for roll in view["order_rolls"][1:]:
         for k, v in roll["rolls"].items():
             tie_breaks[k].append(v)
-    activation = view["activation"] if view.get("phase") != "over" else None  # a game ended mid-activation has no "now"
+    activation, _ = _under_way(view)
     current = activation["kid"] if activation else None
     position = order.index(current) if current in order else view["next_index"]
     rows = []
@@ -661,7 +669,7 @@ def _ground_html(drawing: bytes) -> str:
 def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | None, names: list[str]) -> dict[str, Any]:
     """Everything the board templates print for one viewer's view and legal actions."""
     size = float(view["village"]["size"][1])
-    activation = view["activation"]
+    activation, pending = _under_way(view)
     active = activation["kid"] if activation else None
     legal = legal or []
     place = [a for a in legal if a["type"] == "place"]
@@ -705,7 +713,6 @@ def was_board(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | Non
                      "shove": [{"id": k, "name": _kid_label(view["kids"], k)} for k in move_to.get("shove", [])
                                if _within_reach(view, move_to, k)]}
     moving = None
-    pending = view.get("pending") or {}
     if pending.get("kind") == "move_to" and view["kids"][pending["kid"]]["pos"] is not None:
         mx, my = _flip(size, view["kids"][pending["kid"]]["pos"])
         moving = {"x": _n(mx), "y": _n(my), "roll": pending["roll"], "name": view["kids"][pending["kid"]]["name"]}

@@ -662,3 +662,19 @@ def test_each_viewer_sees_only_its_own_kids_and_team_marked_whoever_is_drawn_fir
             assert re.findall(r'<span class="was-chip was-c-(\w+) is-mine">', page) == own_colour
         drawn.append(pages)
     assert drawn[0] == drawn[1]
+
+
+def test_a_game_ended_in_the_middle_of_a_move_draws_no_kid_acting_or_moving():
+    """A resignation while a Kid's MOVE is being placed: the finished page rings no Kid as the
+    one acting, marks no sheet row, and draws no "moves up to" ring round it."""
+    from games.selectors.snapshots import settled_view
+
+    state = play_until(new(seed=3), lambda s: (s["pending"] or {}).get("kind") == "move_to", limit=6000)
+    seat = state["pending"]["seat"]
+    playing = render(state, 1 - seat)
+    over = render_to_string("games/what-a-snowball/board.html", {
+        "view": settled_view(R.view(state, 1 - seat), outcome={"reason": "Alice resigned"}), "seat": 1 - seat,
+        "legal": [], "prompt": None, "names": NAMES, "version": 6, "payload": {"outcome": {"reason": "Alice resigned"}}})
+    drawn = ('class="was-active-ring"', 'class="was-roll-ring"', '<tr class="is-active"', "moves up to")
+    assert all(mark in playing for mark in drawn)
+    assert [mark for mark in drawn if mark in over] == []
