@@ -40,8 +40,8 @@ ACTING = {
 
 
 def _finished_mid_turn(make_user, table: str, *, seed: int | None = None, when=None, moves: int = 40):
-    """The ``table``'s game, resigned by its losers a few moves in while a winner is asked and
-    (``when``) its engine's state is as the test needs it, within ``moves`` moves."""
+    """The ``table``'s game, resigned by its losers while a winner is asked, a few moves in or,
+    with ``when``, once its engine's state is as the test needs it (within ``moves`` moves)."""
     game_type, seats, teams, options = TABLES[table]
     users = [make_user(f"P{n}") for n in range(seats)]
     game = services.create_game(creator=users[0], game_type=game_type, num_seats=seats, num_teams=teams,
@@ -55,9 +55,9 @@ def _finished_mid_turn(make_user, table: str, *, seed: int | None = None, when=N
     team_of = dict(Seat.objects.filter(game=game).values_list("number", "team"))
     losers = [s for s in range(seats) if team_of[s] == team_of[0]] if teams else [0]
     ruleset = engines.get(game_type)
-    for played in range(moves):  # a few moves in, until a winner is asked
+    for played in range(moves):  # until a winner is asked
         state = selectors.game_state(selectors.get_game(game.pk))
-        if played >= MOVES_BEFORE and set(ruleset.to_act(state)) - set(losers) and (when is None or when(state)):
+        if (played >= MOVES_BEFORE if when is None else when(state)) and set(ruleset.to_act(state)) - set(losers):
             break
         play_one(game.pk, by_seat)
     for seat in losers:
@@ -171,3 +171,14 @@ def test_a_snowball_fight_resigned_mid_reveal_says_the_resignation_ended_the_tur
         assert "Never resolved, as the game ended first: " in _board_part(pages["a spectator's page"])
     view = api_client(winner).get(f"/api/games/{game.pk}/review/").json()["view"]
     assert (view["last_reveal"]["resolving"], view["last_reveal"]["ended"]) == (False, reason)
+
+
+def test_a_snowball_fighting_game_resigned_during_set_up_tags_nobody_ready_or_choosing(make_user):
+    """The noms de guerre were still being chosen: the finished page's combatants are not
+    tagged "ready" (every one was, as nobody was waiting any more) or "choosing"."""
+    game, users, _ = _finished_mid_turn(make_user, "snowball-fighting", when=lambda state: state["phase"] == "setup")
+    for who, user in _viewers(make_user, users):
+        board = _board_part(_client(user).get(f"/games/{game.pk}/").content.decode())
+        roster = board.split('aria-label="Combatants"', 1)[1].split("</table>", 1)[0]
+        assert re.findall(r'class="tag[^"]*">[^<]*<', roster) == [], who
+        assert all(name in roster for name in selectors.seat_names(game)), who
