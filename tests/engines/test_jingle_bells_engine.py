@@ -704,6 +704,22 @@ def test_a_second_move_that_stays_put_says_so_and_one_that_moves_gives_its_dista
     assert events[0]["text"] == "{p1}'s Bianca moves 5.0 cm again, for the double."
 
 
+def test_any_move_that_stays_put_says_so_with_its_die() -> None:
+    """A move may end where it began (ruling 4): its line says the character stays put, with the
+    die it used, wherever the log would read "moves 0.0 cm"; a double's first move too."""
+    s = battle({"Bianca": [4, 6]}, {"Bianca": [30.0, 15.0]}, to_move=1)
+    for die, to, line in ((4, [30.0, 15.0], "{p1}'s Bianca stays put with a 4."),
+                          (4, [30.04, 15.0], "{p1}'s Bianca stays put with a 4."),
+                          (4, [30.1, 15.0], "{p1}'s Bianca moves 0.1 cm with a 4."),
+                          (6, [30.0, 15.0], "{p1}'s Bianca stays put with a 6.")):
+        moved, events = act(s, 1, type="move", character="Bianca", die=die, to=to)
+        assert [e["text"] for e in events if e["type"] == "move"] == [line]
+    assert moved["followup"] == {"seat": 1, "character": "Bianca", "kind": "move"}
+    s = battle({"Stephen": [3]}, {"Stephen": [10.0, 21.0]})
+    _, events = act(s, 0, type="move", character="Stephen", die=3, to=[10.0, 21.0], **{"as": 4})
+    assert events[0]["text"] == "{p0}'s Stephen stays put with a 3 as a 4."
+
+
 def test_a_second_throw_is_skipped_only_with_no_target_in_reach() -> None:
     """A double throw's second half is owed while a target is in reach, and skipped when none is."""
     s = battle({"Paul": [4]}, {"Paul": [20.0, 15.0], "Bianca": [30.0, 15.0]})

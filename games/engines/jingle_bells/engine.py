@@ -165,6 +165,17 @@ def _cm(value: float) -> str:
     return f"{value:.1f} cm"
 
 
+def _move_words(label: str, gap: float, value: int | None, as_value: int | None) -> str:
+    """A move's log line: how far and with which die ("moves 5.0 cm with a 4"), or, for a move
+    that goes nowhere as the log measures it (0.0 cm), that it stays put (ruling 4: any spot
+    within 1 Move, its own included; a double's second move, ruling 7)."""
+    if _cm(gap) != _cm(0.0):
+        return f"{label} moves {_cm(gap)}{_with_die(value, as_value)}."
+    if value is None:
+        return f"{label} stays put for the second move of the double."
+    return f"{label} stays put{_with_die(value, as_value)}."
+
+
 def _at(point: Any) -> str:
     return f"({point[0]:.1f}, {point[1]:.1f})"
 
@@ -991,11 +1002,7 @@ class JingleBells:
             piece["dice"].remove(value)
         s["followup"] = None
         start, piece["pos"] = piece["pos"], to
-        if value is None and _cm(gap) == _cm(0.0):  # a double's second move that stays put (ruling 7)
-            text = f"{_label(s, name)} stays put for the second move of the double."
-        else:
-            text = f"{_label(s, name)} moves {_cm(gap)}{_with_die(value, as_value)}."
-        _event(events, "move", text, seat=seat, character=name, die=value,
+        _event(events, "move", _move_words(_label(s, name), gap, value, as_value), seat=seat, character=name, die=value,
                **{"as": as_value}, face=symbol, start=start, to=to, distance=round(gap, 3), limit=MOVE_DISTANCE)
         self._after_action(s, seat, {"seat": seat, "character": name, "kind": "move"} if symbol == "MM" else None)
 
