@@ -9,9 +9,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import orjson
 from django import template
 from django.utils.safestring import mark_safe
 
+from games.caches import LRU
 from games.engines.snowball_fighting.garden import MAPS
 from games.engines.snowball_fighting.orders import move_routes
 from games.engines.snowball_fighting.rules import DISASTER_DAMAGE, M_BOUNCE, THROWS, Throw, target_modifiers
@@ -537,6 +539,25 @@ def place_labels(combatants: list[dict[str, Any]], width: float, height: float,
     return sorted(tags, key=lambda t: t["seat"])
 
 
+# What a label's place depends on, of each combatant drawn (``place_labels``).
+LABEL_INPUTS = ("seat", "x", "y", "me", "name", "stat_w", "ball_xs", "dd", "status", "colour")
+PLACED_LABELS: LRU[bytes, list[dict[str, Any]]] = LRU(1024)
+
+
+def placed_labels(combatants: list[dict[str, Any]], width: float, height: float, keep_off: list[Box],
+                  short: frozenset[int]) -> list[dict[str, Any]]:
+    """``place_labels``, remembered by everything it reads: while orders are written the tokens
+    stay where they are, and each viewer's labels are placed once, not again at every version.
+    Shared: read them, do not change them."""
+    key = orjson.dumps([[[c[name] for name in LABEL_INPUTS] for c in combatants], width, height, keep_off,
+                        sorted(short)])
+    tags = PLACED_LABELS.get(key)
+    if tags is None:
+        tags = place_labels(combatants, width, height, keep_off=keep_off, short=short)
+        PLACED_LABELS.put(key, tags)
+    return tags
+
+
 KITCHEN_GAP = 4.0  # px between two neighbours' badges or labels in the kitchen
 KITCHEN_FONT = 5.4  # px, as .sf-tiny
 
@@ -616,7 +637,7 @@ def sf_board(view: dict[str, Any], seat: int | None, names: list[str]) -> dict[s
     doors = doors_of(m)
     kitchen_left, kitchen_w, kitchen_label, shortened = _seat_the_kitchen(
         geo, doors, players, [c for c in combatants if c["hex"] == "KITCHEN"])
-    tags = place_labels(combatants, geo.width, geo.height, keep_off=[kitchen_label], short=shortened)
+    tags = placed_labels(combatants, geo.width, geo.height, [kitchen_label], shortened)
     for c in combatants:
         c["stat_half"] = _fmt(c["stat_w"] / 2)
         c["stat_w"] = _fmt(c["stat_w"])

@@ -574,3 +574,23 @@ def test_a_game_resigned_before_anyone_chose_a_nom_de_guerre_names_its_players_i
     assert result.startswith("Computer 2 wins!") and heading == "Computer 2 wins", (result, heading)
     assert rows == {0: "Ana", 1: "Computer 2"}
     assert "None" not in heading + " ".join(rows.values())
+
+
+def test_each_viewer_gets_its_own_labels_placed_first_however_often_the_map_is_drawn():
+    """Labels are remembered by what they are placed from, yet a viewer's own label still takes the
+    best spot from the token beside it on its own page, and the other's on the other's."""
+    from games.templatetags.snowball_fighting import PLACED_LABELS, place_labels, placed_labels
+
+    def combatant(seat, viewer):
+        return {"seat": seat, "x": str(100 + 10 * seat), "y": "100", "me": seat == viewer,
+                "name": f"Player Number {seat}", "stat_w": 30.0, "ball_xs": [], "dd": 0, "status": "ready",
+                "colour": "#000"}
+
+    PLACED_LABELS.clear()
+    for viewer in (0, 1, None, 0, 1):
+        drawn = [combatant(seat, viewer) for seat in (0, 1)]
+        tags = placed_labels(drawn, 400.0, 400.0, [], frozenset())
+        assert tags == place_labels(drawn, 400.0, 400.0)
+        if viewer is not None:
+            own = next(t for t in tags if t["seat"] == viewer)
+            assert own["y"] == "115", "the viewer's own label goes below its token, the first choice"
