@@ -376,7 +376,7 @@
     var tool = S.tool;
     if (tool === "bolero") {
       if (seat === "nearest") return;
-      S.bolero = S.bolero.filter(function (s) { return s !== seat; });
+      if (S.bolero.indexOf(seat) >= 0) { hint("A Bolero needs two different opponents: click another one."); return; }
       S.bolero.push(seat);
       if (S.bolero.length < 2) { paintTools(); hint("Now click the second target."); return; }
       setOrder({type: "bolero", targets: S.bolero.slice(-2)});
@@ -507,6 +507,10 @@
       back[2] = back[2].cases[0].then;
       S.branch = null;
       change(back);
+      return;
+    }
+    if (evt.target.closest("[data-sf-done]") && S.tool === "bolero" && S.bolero.length === 1) {
+      hint("This Bolero has one target: click a second opponent, or choose another order.");
       return;
     }
     if (evt.target.closest("[data-sf-done]")) { S.seg = null; S.tool = null; S.said = null; hideRefusalHint(); paintTools(); paintScroll(); return; }

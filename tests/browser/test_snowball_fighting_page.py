@@ -492,3 +492,46 @@ def test_on_a_phone_the_pinned_garden_leaves_room_to_read_the_orders(browser, li
     assert not errors, errors
     for page in (ana, desk):
         page.context.close()
+
+
+def test_a_bolero_is_written_only_with_two_different_opponents(browser, live_server_proc, shot):
+    """A Bowen Bolero names two opponents. With one picked, "Done with this segment" keeps the
+    segment open and says a second is missing (it used to close it, the order silently gone); the
+    same opponent twice is told, not taken; and with a single opponent the Bolero cannot be picked."""
+    base = live_server_proc.url
+    ana = browser.new_context(**DESKTOP).new_page()
+    errors = script_errors_of(ana, timeout_ms=6000)
+    as_guest(ana, base + "/", "Ana")
+    ana.goto(base + "/games/new/snowball-fighting/")
+    ana.select_option("select[name=num_seats]", "3")
+    press_create(ana)
+    for added in (1, 2):
+        ana.locator("button:has-text('Add computer player')").first.click()
+        expect(ana.locator(".waiting-room .tag:has-text('computer')")).to_have_count(added)
+    ana.click("#start-game")
+    _ready_setup(ana, "Avalanche Annie", ("W9",))
+    expect(ana.locator("#sf-board")).to_have_attribute("data-phase", "orders")
+    card, hint = ana.locator('[data-sf-card="1"]'), ana.locator("[data-sf-hint]")
+    ana.click('[data-sf-tool="bolero"]')
+    first, second = (ana.locator(f'#sf-map .sf-token[data-token-seat="{seat}"]') for seat in (1, 2))
+    first.click(force=True)
+    expect(hint).to_have_text("Now click the second target.")
+    ana.click("[data-sf-done]")
+    expect(hint).to_have_text("This Bolero has one target: click a second opponent, or choose another order.")
+    expect(ana.locator('[data-sf-tool="bolero"]')).to_be_visible()  # the segment is still being written
+    first.click(force=True)
+    expect(hint).to_have_text("A Bolero needs two different opponents: click another one.")
+    shot(ana, "sf-page-bolero-one-target")
+    old = live_version(ana)
+    second.click(force=True)
+    _wait_new_version(ana, old)
+    expect(card.locator("[data-sf-order-text]")).to_contain_text("Bowen Bolero")
+    assert not errors, errors
+    ana.context.close()
+
+    _against_a_computer.base = base
+    ben = _against_a_computer(browser, DESKTOP)
+    _ready_setup(ben, "Blizzard Ben", ("W9",))
+    expect(ben.locator('[data-sf-tool="bolero"]')).to_be_disabled()
+    expect(ben.locator('[data-sf-tool="bolero"]')).to_have_attribute("title", "A Bowen Bolero needs two opponents to aim at")
+    ben.context.close()
