@@ -678,3 +678,16 @@ def test_a_game_ended_in_the_middle_of_a_move_draws_no_kid_acting_or_moving():
     drawn = ('class="was-active-ring"', 'class="was-roll-ring"', '<tr class="is-active"', "moves up to")
     assert all(mark in playing for mark in drawn)
     assert [mark for mark in drawn if mark in over] == []
+
+
+def test_the_typed_coordinates_say_where_they_run_from(deploy_state, move_state):
+    """The x and y boxes for placing and moving a Kid say where 0 is and which way they grow, as the
+    engine reads them: a legal placement typed as the words say lies in the zone drawn for it."""
+    for state in (deploy_state, move_state):
+        seat = min(R.to_act(state))
+        page = html.unescape(render(state, seat))
+        assert ("in inches: x from the west (left) edge, 0, to the east, 24; "
+                "y from the south (bottom) edge, 0, to the north, 24") in page
+    seat = min(R.to_act(deploy_state))
+    place = next(a for a in R.legal_actions(deploy_state, seat) if a["type"] == "place")
+    assert inside_drawn(drawn_area(render(deploy_state, seat)), place["example"]["to"])
