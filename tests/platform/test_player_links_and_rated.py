@@ -160,9 +160,12 @@ def test_a_guests_page_is_only_its_own_my_page_and_no_game_shows_its_address(mak
     assert f'href="{address}">My page</a>' in top_bar
     page = own.get(address).content.decode()
     assert 'class="tag">guest</span>' in page and "Guests play unrated." in page and "/accounts/signup/?next=" in page
+    offer = "Register</a> to choose a password and keep your games and this page."
+    assert offer in page.split('class="topbar"')[1].split("</header>")[1]  # in the page itself, not only the top bar
 
     other = Client()
     other.force_login(ana)
+    assert offer not in other.get(address).content.decode()
     for url in ("/", "/me/games/", f"/games/{game.pk}/", f"/games/{game.pk}/review/", f"/games/{game.pk}/review/?seat=1",
                 f"/players/{ana.get_username()}/", "/leaderboard/snowball-fight/", f"/api/games/{game.pk}/"):
         html = other.get(url).content.decode()
