@@ -106,10 +106,16 @@ def new_game(request: HttpRequest, game_type: str) -> HttpResponse:
                     spectators_read_only=form.cleaned_data["spectators_read_only"], pace=pace,
                     decision_seconds=decision_seconds, rated=form.cleaned_data["rated"])
             except ServiceError as exc:
-                form.add_error(None, exc.message)
+                form.add_error(None, _in_a_sentence(exc.message.removeprefix("bad options: ")))
             else:
                 return redirect(_game_url(game))
     return render(request, "games/new_game.html", {"form": form, "ruleset": ruleset, "guest_form": GuestForm()})
+
+
+def _in_a_sentence(message: str) -> str:
+    """A service's message as a form shows it: its first letter a capital, a full stop at its end."""
+    message = message[:1].upper() + message[1:]
+    return message if message.endswith((".", "!", "?")) else message + "."
 
 
 def rules(request: HttpRequest, slug: str) -> HttpResponse:

@@ -32,9 +32,9 @@ DODGES = {0: ("c03", "top"), 1: ("c04", "top"), 2: ("c03b", "top"), 3: ("c04b", 
 
 
 @pytest.mark.parametrize("players,teams,message", [
-    (4, [0, 0, 0, 1], "two teams of equal size"),
-    (3, [0, 1, 0], "two teams of equal size"),
-    (2, [0, 1], "two teams of equal size"),
+    (4, [0, 0, 0, 1], "two teams of the same size"),
+    (3, [0, 1, 0], "two teams of the same size"),
+    (2, [0, 1], "two teams of the same size"),
     (4, [0, 1, 2, 1], r"teams\[2\] must be 0 or 1"),
     (4, [0, 1, 0], "each of the 4 seats"),
     (4, "0101", "each of the 4 seats"),

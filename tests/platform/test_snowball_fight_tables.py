@@ -52,14 +52,14 @@ def test_fewer_than_two_or_more_than_six_seats_are_refused(make_user, seats):
 @pytest.mark.django_db
 @pytest.mark.parametrize("seats", [2, 3, 5])
 def test_teams_need_an_even_table_of_four_or_six(make_user, seats):
-    with pytest.raises(BadRequest, match="two teams of equal size"):
+    with pytest.raises(BadRequest, match="two teams of the same size"):
         services.create_game(creator=make_user("Ana"), game_type=SLUG, num_seats=seats, num_teams=2)
 
 
 @pytest.mark.django_db
 def test_uneven_teams_cannot_start_and_say_why(make_user):
     game, users = _table(make_user, 4, 2, splits=[0, 0, 0, 1])
-    with pytest.raises(Conflict, match="two teams of equal size"):
+    with pytest.raises(Conflict, match="two teams of the same size"):
         services.start_game(game_id=game.pk, user=users[0])
     services.choose_team(game_id=game.pk, user=users[2], team=1)
     services.start_game(game_id=game.pk, user=users[0])
@@ -123,3 +123,20 @@ def test_team_games_play_to_the_end_through_the_services(make_user, splits):
     over = play_to_end(game.pk, dict(enumerate(users)))
     assert over.status == Game.Status.FINISHED
     assert len(set(over.outcome["scores"][x] for x in range(len(splits)) if splits[x] == 0)) == 1
+
+
+@pytest.mark.django_db
+def test_the_new_game_form_says_in_a_sentence_why_three_seats_cannot_play_in_teams(client, make_user):
+    """The form's words are a player's: no "bad options:" prefix, a capital and a full stop."""
+    import html
+
+    from tests.platform.test_pages import _default_options
+
+    client.force_login(make_user("Ana"))
+    page = client.post(f"/games/new/{SLUG}/", {**_default_options(), "is_public": "on", "pace": "live",
+                                               "num_seats": "3", "num_teams": "2"})
+    assert page.status_code == 200 and not Game.objects.exists()
+    text = html.unescape(page.content.decode())
+    assert ("Team play needs two teams of the same size, two players or more each (4 or 6 seats); "
+            "these teams would have 2 and 1 players.") in text
+    assert "bad options" not in text

@@ -65,8 +65,8 @@ def team_layout(players: int, teams: Any) -> tuple[list[int], list[int]]:
             raise BadAction(f"teams[{seat}] must be 0 or 1, got {shown(team)}")
     sizes = [list(teams).count(0), list(teams).count(1)]
     if sizes[0] != sizes[1] or sizes[0] < 2:
-        raise BadAction(f"team play needs two teams of equal size, at least two each; got {sizes[0]} "
-                        f"and {sizes[1]} players")
+        raise BadAction(f"team play needs two teams of the same size, two players or more each (4 or 6 seats); "
+                        f"these teams would have {sizes[0]} and {sizes[1]} players")
     members = [[x for x in range(players) if teams[x] == t] for t in (0, 1)]
     opponents = [0] * players
     for a, b in zip(*members):
