@@ -217,17 +217,6 @@ def seated_count(game) -> str:
 
 
 @register.filter
-def player_range(game) -> str:
-    """"2–12 players": the seats a table of this game may have."""
-    from games import engines, tables
-
-    try:
-        return f"{tables.player_range(engines.get(game.game_type)).replace('-', '–')} players"
-    except KeyError:
-        return f"{game.num_seats} players"
-
-
-@register.filter
 def option_texts(game) -> list[str]:
     """The game's creation options as the new-game form put them: "Village: High street",
     "Special players (optional rules): yes", "Kids: chosen by the game"."""
