@@ -26,7 +26,7 @@ def test_a_rematch_accepted_moves_both_pages_to_the_new_game_one_seat_round(brow
 
     ana.click("#rematch-offer")
     expect(ana.locator(".rematch-state")).to_contain_text("Ana offered a rematch. Waiting for Ben.")
-    expect(ben.locator(".rematch-state")).to_contain_text("Ana offered a rematch.")
+    expect(ben.locator(".rematch-state")).to_contain_text("Ana offered a rematch. Waiting for you.")
     expect(ana.locator("#rematch-accept")).to_have_count(0)
     shot(ben, "rematch-01-offered")
     ben.click("#rematch-accept")

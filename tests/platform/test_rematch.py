@@ -195,6 +195,9 @@ def test_the_page_offers_and_asks(make_user):
     ben_page.force_login(ben)
     html = ben_page.get(f"/games/{game.pk}/").content.decode()
     assert "Ana offered a rematch." in html and 'id="rematch-accept"' in html and 'id="rematch-decline"' in html
+    asked = " ".join(html.split("Waiting for ")[1].split(".")[0].split())
+    assert "you" in asked.split(", ") and "Ben" not in asked  # the one asked reads "you", not its own name
+    assert "Ben" in " ".join(page.get(f"/games/{game.pk}/").content.decode().split("Waiting for ")[1].split(".")[0].split())
     ben_page.post(f"/games/{game.pk}/rematch-decline/", HTTP_HX_REQUEST="true")
     html = page.get(f"/games/{game.pk}/").content.decode()
     assert "Ben declined." in html and 'id="rematch-accept"' not in html
