@@ -76,7 +76,7 @@ def test_a_spectator_sees_fog_everywhere_and_nobody_unless_spectators_see_all():
     assert len(FOG.findall(page)) == len(GARDEN.hexes)
     assert not TOKEN.findall(page)
     assert "spectators see only the garden" in text_of(page)
-    assert "Spectators hear nothing in the fog" in text_of(page)
+    assert "Spectators hear nothing: the whole garden is under the fog for them" in text_of(page)
 
     s = fog_game(see_all=True, turns=2)
     page = render(s, None)
