@@ -25,19 +25,23 @@ def table_server(tmp_path):
     server.stop()
 
 
-def test_the_notice_of_a_player_who_left_counts_down_then_says_what_happens(browser, table_server, shot):
-    ana = browser.new_context(viewport={"width": 390, "height": 844}).new_page()  # a phone: the notice wraps
+def _ben_leaves(browser, table_server, ana):
+    """Ana starts a table with Ben, whose only page then closes: the notice of him on Ana's page."""
     ben_context = browser.new_context(viewport={"width": 1280, "height": 900})
     ben = ben_context.new_page()
-    errors = script_errors_of(ana, timeout_ms=15000)
     as_guest(ana, table_server.url + "/", "Ana")
     game_url = create_table(ana, TABLE.slug)
     sit_down(ben, game_url, "Ben", host=ana, seat=1)
     ana.click("#start-game")
     expect(ben.locator("#live")).to_have_attribute("data-status", "active")
+    ben_context.close()
+    return ana.locator(".away-notice[data-seat='1']")
 
-    ben_context.close()  # Ben's only page closes: he left
-    notice = ana.locator(".away-notice[data-seat='1']")
+
+def test_the_notice_of_a_player_who_left_counts_down_then_says_what_happens(browser, table_server, shot):
+    ana = browser.new_context(viewport={"width": 390, "height": 844}).new_page()  # a phone: the notice wraps
+    errors = script_errors_of(ana, timeout_ms=15000)
+    notice = _ben_leaves(browser, table_server, ana)
     expect(notice).to_contain_text("Ben left - 4 s to come back", timeout=10000)
     expect(notice.locator(".countdown")).to_be_visible()
     shot(ana, "away-01-counting")
@@ -58,17 +62,8 @@ def test_a_page_whose_clock_is_slow_still_says_the_time_to_come_back_is_up(brows
     is up, her page says so, not "Ben left - 4 s to come back" for a minute and a half more."""
     ana = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     ana.clock.install(time=time.time() - SLOW_BY_SECONDS)
-    ben_context = browser.new_context(viewport={"width": 1280, "height": 900})
-    ben = ben_context.new_page()
     errors = script_errors_of(ana, timeout_ms=15000)
-    as_guest(ana, table_server.url + "/", "Ana")
-    game_url = create_table(ana, TABLE.slug)
-    sit_down(ben, game_url, "Ben", host=ana, seat=1)
-    ana.click("#start-game")
-    expect(ben.locator("#live")).to_have_attribute("data-status", "active")
-
-    ben_context.close()
-    notice = ana.locator(".away-notice[data-seat='1']")
+    notice = _ben_leaves(browser, table_server, ana)
     expect(notice).to_contain_text("Ben left - 4 s to come back", timeout=10000)
     expect(notice.locator(".countdown")).to_contain_text(re.compile(r"^[1-4]s left$"))
     expect(notice).to_contain_text("Ben did not come back in time: their default choices are played now",
