@@ -414,7 +414,27 @@
   document.addEventListener("htmx:wsAfterMessage", afterUpdate);
   document.addEventListener("DOMContentLoaded", afterUpdate);
 
+  // A game page's "Options" (shown on a phone only): shows or folds the seldom-used controls of the
+  // header, and the page remembers the choice for the tab's other game pages (sessionStorage).
+  var OPTIONS_KEY = "snowball.gameOptionsOpen";
+  function showGameOptions(toggle, open) {
+    toggle.setAttribute("aria-expanded", open ? "true" : "false");
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var toggle = document.getElementById("game-options-toggle");
+    var open = false;
+    try { open = window.sessionStorage.getItem(OPTIONS_KEY) === "1"; } catch (e) { open = false; }
+    if (toggle && open) showGameOptions(toggle, true);
+  });
+
   document.addEventListener("click", function (evt) {
+    var toggle = evt.target.closest && evt.target.closest("#game-options-toggle");
+    if (toggle) {
+      var open = toggle.getAttribute("aria-expanded") !== "true";
+      showGameOptions(toggle, open);
+      try { window.sessionStorage.setItem(OPTIONS_KEY, open ? "1" : "0"); } catch (e) { /* storage refused: the page still works */ }
+      return;
+    }
     var notify = evt.target.closest && evt.target.closest("#notify-me");
     if (notify && window.Notification) {
       Notification.requestPermission().then(showYourTurn);
