@@ -33,6 +33,7 @@ def away_notices(game: Game, names: list[str], players: list[dict[str, Any]]) ->
         voters = handover_voters(game, humans, seat)
         notices.append({"seat": seat, "name": name, "since": since, "back_by": since + grace,
                         "text": f"{name} left - {pacing.duration_text(grace)} to come back",
+                        "text_when_due": f"{name} did not come back in time: their default choices are played now",
                         "handover_votes": sorted(voters.intersection(votes.get(str(seat)) or ())),
                         "handover_needs": len(voters)})
     return notices

@@ -633,7 +633,9 @@ def test_an_absent_players_seat_plays_its_defaults_once_the_grace_period_ends(ma
     assert services.note_away(game_id=game.pk, seat=1, now=left_at)
     notice = _view(ana, game.pk)["away"]
     assert notice == [{"seat": 1, "name": "Ben", "since": left_at, "back_by": left_at + 60,
-                       "text": "Ben left - 60 s to come back", "handover_votes": [], "handover_needs": 1}]
+                       "text": "Ben left - 60 s to come back",
+                       "text_when_due": "Ben did not come back in time: their default choices are played now",
+                       "handover_votes": [], "handover_needs": 1}]
     assert services.sweep_deadlines(now=left_at + 59) == {}
     moved = services.sweep_deadlines(now=left_at + 60)
     assert list(moved) == [game.pk]
