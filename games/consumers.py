@@ -465,8 +465,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             return "missing"
         if not selectors.can_watch(game, self.user, invite):
             return "forbidden"
-        self.present_as = selectors.seat_held(game, self.user)
-        self.seat = selectors.seat_of(game, self.user) if self.present_as is not None else None
+        self.seat, self.present_as = selectors.seat_played_and_held(game, self.user)
         return "ok"
 
     def _user_key(self) -> str:

@@ -3,8 +3,8 @@ player's finished games (``lobby``), what one viewer of one game may see (``snap
 table talk one viewer may read (``chat``, imported as ``games.selectors.chat``) and a game's
 step-by-step review (``review``, imported as ``games.selectors.review``)."""
 from games.selectors.games import (
-    bot_seats, can_watch, dice, display_name, fill_names, game_state, get_game, seat_held, seat_names, seat_of, seats_summary,
-    viewer_version,
+    bot_seats, can_watch, dice, display_name, fill_names, game_state, get_game, seat_held, seat_names, seat_of,
+    seat_played_and_held, seats_summary, viewer_version,
 )
 from games.selectors.lobby import finished_games_of, live_games, my_games, open_games, recently_finished_games
 from games.selectors.snapshots import (
@@ -16,6 +16,7 @@ __all__ = [
     "LOG_LENGTH", "LOG_RECORDS", "PAYLOADS", "SNAPSHOTS", "GameSnapshot", "LogRecord", "ViewerView",
     "bot_seats", "can_watch", "dice", "display_name", "fill_names", "finished_games_of", "forget_game", "game_log",
     "game_state", "get_game", "live_games", "log_records", "my_games", "named_outcome", "note_commit", "open_games", "payload_for",
-    "recently_finished_games", "rematch_summary", "seat_held", "seat_names", "seat_of", "seats_summary", "snapshot", "user_payload", "view_digest",
+    "recently_finished_games", "rematch_summary", "seat_held", "seat_names", "seat_of", "seat_played_and_held",
+    "seats_summary", "snapshot", "user_payload", "view_digest",
     "view_frame", "viewer_payload", "viewer_version",
 ]

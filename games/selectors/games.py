@@ -143,6 +143,18 @@ def seat_of(game: Game, user) -> int | None:
     return game.seats.filter(user=user, is_bot=False).values_list("number", flat=True).first()
 
 
+def seat_played_and_held(game: Game, user) -> tuple[int | None, int | None]:
+    """``seat_of`` and ``seat_held`` in one query: the seat ``user`` plays (None once a computer
+    player has it) and the seat that is theirs or was."""
+    if user is None or not user.is_authenticated:
+        return None, None
+    row = game.seats.filter(user=user).values_list("number", "is_bot").first()
+    if row is None:
+        return None, None
+    number, handed_over = row
+    return (None if handed_over else number), number
+
+
 def can_watch(game: Game, user, invite_code: str | None = None) -> bool:
     """Public games are open to all; private ones to their players and invitees."""
     if game.is_public or (invite_code and invite_code == game.invite_code):

@@ -17,7 +17,8 @@ from games import engines, jsontext, pacing, tables
 from games.caches import LRU
 from games.models import ActionRecord, Game
 from games.selectors.games import (
-    dice, fill_names, game_state, get_game, rated_status, seat_names, seats_summary, viewer_version,
+    dice, fill_names, game_state, get_game, rated_status, seat_names, seat_played_and_held, seats_summary,
+    viewer_version,
 )
 from games.selectors.pace import away_notices, ready_action
 from games.selectors.results import ended_before_turn
@@ -317,9 +318,8 @@ def payload_for(snap: GameSnapshot, seat: int | None, *, counted_as: int | None 
 def user_payload(game: Game, user) -> dict[str, Any]:
     """``user``'s payload of the game now: their seat's, or a spectator's, counted as the seat
     they hold or held (``seat_held``)."""
-    row = game.seats.filter(user=user).values_list("number", "is_bot").first() if user.is_authenticated else None
-    held, handed_over = row if row is not None else (None, False)
-    return viewer_payload(game, None if handed_over else held, counted_as=held)
+    played, held = seat_played_and_held(game, user)
+    return viewer_payload(game, played, counted_as=held)
 
 
 VIEW_FRAME_HEAD = '{"type":"view","version":'
