@@ -24,7 +24,7 @@ wait for. Hence:
   other socket while the statement runs.
 - Calls to the coordinator made from async code (presence, heartbeats) go through
   :func:`coordinator_call`, on threads of their own: a slow Redis delays presence, not moves
-  and not the loop.
+  and not the loop. The in-process coordinator's presence answers at once, on the loop.
 - A service's own coordinator calls (the game's lock, the reveal barrier) are synchronous and
   run in the thread that runs the service.
 - The Redis fan-out listener (games/channel_layers.py) is awaited (redis.asyncio) and only
@@ -205,7 +205,13 @@ def checkpoint() -> None:
 
 
 def coordinator_call(function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
-    """A coordinator call (presence, heartbeats; never the game's lock) from async code."""
+    """A coordinator call (presence, heartbeats; never the game's lock) from async code: on a
+    coordinator thread, or on the loop itself for a method of a coordinator that answers at
+    once (the in-process one), where the hop would cost more than the call."""
+    if getattr(getattr(function, "__self__", None), "answers_at_once", False):
+        async def at_once(*args: P.args, **kwargs: P.kwargs) -> R:
+            return function(*args, **kwargs)
+        return at_once
     return sync_to_async(function, thread_sensitive=False, executor=_executor("coordinator", COORDINATOR_THREADS))
 
 

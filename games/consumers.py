@@ -372,6 +372,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
     chat_talk: chat.Talk | None = None
     chat_players: list[dict[str, Any]] | None = None  # the snapshot's players chat_talk was worked out from
     chat_inputs: tuple | None = None
+    opened_talk: tuple[selectors.GameSnapshot, chat.Talk, dict[str, list[dict[str, Any]]]] | None = None
     chat_cursor: int = 0
     talk_answered: asyncio.Event | None = None
 
@@ -389,7 +390,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
             await self._refuse("not_found", f"there is no game {self.game_id}", CLOSE_NOT_FOUND)
             return
         invite = query.get("invite")
-        access = await db_call(self._access)(invite if inputs.is_valid(inputs.INVITE_CODE, invite) else None)
+        access, first = await db_call(self._open)(invite if inputs.is_valid(inputs.INVITE_CODE, invite) else None)
         if access != "ok":  # a private game without its invite is answered as one that does not exist
             await self._refuse("not_found", f"there is no game {self.game_id}, or it is private and the query "
                                "has no valid invite", CLOSE_NOT_FOUND)
@@ -409,7 +410,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         self.group = group
         await self.accept()
         await self.be_seen()
-        await self.send_current()
+        await self.send_current(first=first)
         keep_alive(self.game_id, self.channel_name, rejoin=self.be_seen)
         version_watch.watch(self.game_id, self.channel_name, self.channel_layer, lambda: self.known_version)
 
@@ -458,15 +459,19 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         await self.send_error("token_revoked", "the API token of this connection was revoked")
         await self.close(code=CLOSE_BAD_TOKEN)
 
-    def _access(self, invite: str | None) -> str:
+    def _open(self, invite: str | None) -> tuple[str, selectors.GameSnapshot | None]:
+        """Whether this socket may watch the game ("ok", "missing", "forbidden"), its seat, and
+        the game's snapshot for its first view, from one read of the game's row."""
         try:
-            game = selectors.get_game(self.game_id)
+            game = selectors.get_game(self.game_id, with_state=False)
         except NotFound:
-            return "missing"
+            return "missing", None
         if not selectors.can_watch(game, self.user, invite):
-            return "forbidden"
+            return "forbidden", None
         self.seat, self.present_as = selectors.seat_played_and_held(game, self.user)
-        return "ok"
+        first = selectors.snapshot_of(game)
+        self._first_talk(first)
+        return "ok", first
 
     def _user_key(self) -> str:
         return f"user:{self.user.pk}" if self.user is not None and self.user.is_authenticated else f"anon:{self.channel_name}"
@@ -624,26 +629,47 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         """Bring this viewer's channels up to date with ``snap``; when they changed (the first
         view, the start, a seat taken or left, the end, a pair published), send each one's
         recent history. Channels and history are this viewer's only."""
-        game = snap.game
-        signed_in = self.user is not None and self.user.is_authenticated
-        seat = snap.seat_held_by(self.user)
-        inputs_now = (game.status, game.num_teams, game.spectators_read_only, seat, signed_in)
-        if (game.status != Game.Status.FINISHED and snap.players is self.chat_players
+        inputs_now = self._talk_inputs(snap)
+        if (snap.game.status != Game.Status.FINISHED and snap.players is self.chat_players
                 and inputs_now == self.chat_inputs):
             return  # what talk_for answers from: unchanged since the last version (no consents before the end)
-        consents = await db_call(chat.pair_consents)(self.game_id) if game.status == Game.Status.FINISHED else {}
-        talk = chat.talk_for(status=game.status, num_teams=game.num_teams,
-                             spectators_read_only=game.spectators_read_only, players=snap.players,
-                             seat=seat, signed_in=signed_in, consents=consents,
-                             spectators_see_hidden=chat.spectators_see_hidden(game))
+        opened, self.opened_talk = self.opened_talk, None
+        if opened is not None and opened[0] is snap:
+            talk, history = opened[1], opened[2]
+        else:
+            consents = await db_call(chat.pair_consents)(self.game_id) if snap.game.status == Game.Status.FINISHED else {}
+            talk, history = self._talk_of(snap, consents), None
         if talk == self.chat_talk:
             self.chat_players, self.chat_inputs = snap.players, inputs_now
             return
-        history = await db_call(chat.history)(self.game_id, talk)
+        if history is None:
+            history = await db_call(chat.history)(self.game_id, talk)
         self.chat_talk = talk
         self.chat_players, self.chat_inputs = snap.players, inputs_now
         self.chat_cursor = max((m["id"] for messages in history.values() for m in messages), default=0)
         await self.send_talk_history(talk, history)
+
+    def _talk_inputs(self, snap: selectors.GameSnapshot) -> tuple:
+        """What this viewer's channels depend on, but the players and the pairs' consents."""
+        game = snap.game
+        signed_in = self.user is not None and self.user.is_authenticated
+        return game.status, game.num_teams, game.spectators_read_only, snap.seat_held_by(self.user), signed_in
+
+    def _talk_of(self, snap: selectors.GameSnapshot, consents: dict) -> chat.Talk:
+        """The channels this viewer reads and writes at ``snap``."""
+        game = snap.game
+        _, _, _, seat, signed_in = self._talk_inputs(snap)
+        return chat.talk_for(status=game.status, num_teams=game.num_teams,
+                             spectators_read_only=game.spectators_read_only, players=snap.players,
+                             seat=seat, signed_in=signed_in, consents=consents,
+                             spectators_see_hidden=chat.spectators_see_hidden(game))
+
+    def _first_talk(self, snap: selectors.GameSnapshot) -> None:
+        """On a database thread, with the first view's read: the channels and their history
+        the first ``sync_talk`` sends, so that it needs no database call of its own."""
+        consents = chat.pair_consents(self.game_id) if snap.game.status == Game.Status.FINISHED else {}
+        talk = self._talk_of(snap, consents)
+        self.opened_talk = (snap, talk, chat.history(self.game_id, talk))
 
     async def send_new_talk(self) -> None:
         """Send the messages of this viewer's channels committed since the last one sent."""
@@ -692,7 +718,7 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
     # ------------------------------------------------------------ to the client
 
     async def send_current(self, force: bool = False, version: int | None = None,
-                           even_if_unchanged: bool = False) -> None:
+                           even_if_unchanged: bool = False, first: selectors.GameSnapshot | None = None) -> None:
         """Send this viewer's view of the game's newest version, unless it already has it, or
         unless nothing this viewer sees changed since the view it was last sent (another
         player revised a sealed choice): then the socket counts the version as handled
@@ -701,10 +727,15 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
         ``even_if_unchanged`` (the answer to this socket's own action) sends a newer version.
 
         After a broadcast (``version`` given) the snapshot usually comes from this process's
-        cache, so a hundred sockets of one game cost one database read, not a hundred.
+        cache, so a hundred sockets of one game cost one database read, not a hundred. A new
+        socket's ``first`` snapshot was read with its access; one committed since in this
+        process is newer and sent instead (another process's, by the broadcast or
+        ``version_watch``).
         """
         snap = selectors.SNAPSHOTS.get(self.game_id)
-        if snap is None or version is None or snap.version < version:
+        if first is not None:
+            snap = snap if snap is not None and snap.version > first.version else first
+        elif snap is None or version is None or snap.version < version:
             snap = await db_call(selectors.snapshot)(self.game_id, version=version)
         self.seat = snap.seat_of(self.user)
         present_before, self.present_as = self.present_as, snap.seat_held_by(self.user)

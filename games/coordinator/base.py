@@ -75,6 +75,9 @@ class Coordinator(ABC):
 
     presence_ttl: float
     clock: Clock
+    answers_at_once: bool = False
+    """Its presence calls never wait (no network, a lock held for microseconds): async code
+    makes them on the event loop instead of a coordinator thread (``calls.coordinator_call``)."""
 
     @abstractmethod
     def lock(

@@ -55,6 +55,8 @@ class _Round:
 class MemoryCoordinator(Coordinator):
     """Coordinates the threads of one process; see the module docstring."""
 
+    answers_at_once = True
+
     def __init__(
         self,
         *,

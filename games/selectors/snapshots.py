@@ -239,13 +239,21 @@ def snapshot(game_id: int, *, version: int | None = None) -> GameSnapshot:
             return cached
         if version is None and Game.objects.filter(pk=game_id, version=cached.version).exists():
             return cached
-    game = get_game(game_id, with_state=False)  # a live game's state is usually in STATE_CACHE
+    return snapshot_of(get_game(game_id, with_state=False))  # a live game's state is usually in STATE_CACHE
+
+
+def snapshot_of(game: Game) -> GameSnapshot:
+    """The snapshot of ``game``, a row just read: the one this process holds when it is of the
+    row's version, else one built from the row (and kept, unless a newer one is held)."""
+    cached = SNAPSHOTS.get(game.pk)
+    if cached is not None and cached.version == game.version:
+        return cached
     seats = list(game.seats.select_related("user__profile"))
     names = seat_names(game, seats)
     fresh = GameSnapshot(game=game, players=seats_summary(game, seats), names=names,
                          records=read_log(game.pk, names), state=game_state(game), rated=rated_status(game, seats))
     if cached is None or cached.version <= fresh.version:
-        SNAPSHOTS.put(game_id, fresh)
+        SNAPSHOTS.put(game.pk, fresh)
     return fresh
 
 
