@@ -436,3 +436,28 @@ async def test_a_socket_survives_a_quiet_spell_longer_than_the_redis_read_timeou
     await ana.send_json_to({"type": "ping"})
     assert await next_of(ana, "pong") == {"type": "pong", "version": first["version"]}
     await ana.disconnect()
+
+
+async def test_a_move_made_while_a_socket_opens_is_in_its_first_view(site_backend, make_user, monkeypatch):
+    """A socket reads the game with its access, then joins the game's group: a move committed
+    in between, whose broadcast it cannot have heard, is still the version it is first sent."""
+    from games.consumers import BaseGameConsumer
+    from tests.platform.helpers import play_one
+
+    game, ana_key, _ = await _setup_game(make_user)
+    ana_user, ben_user = await database_sync_to_async(
+        lambda: [seat.user for seat in game.seats.order_by("number")])()
+    opened = BaseGameConsumer._open
+
+    def open_then_a_move(consumer, invite):
+        answer = opened(consumer, invite)
+        assert play_one(game.pk, {0: ana_user, 1: ben_user})
+        return answer
+
+    monkeypatch.setattr(BaseGameConsumer, "_open", open_then_a_move)
+    spy = await api_socket(game.pk, None)
+    first = await next_of(spy, "view")
+    now = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    assert now.version > 0
+    assert first["version"] == now.version
+    await spy.disconnect()
