@@ -461,15 +461,22 @@ class BaseGameConsumer(ArrivalControlMixin, DispatchWithoutDatabaseHop, AsyncWeb
 
     def _open(self, invite: str | None) -> tuple[str, selectors.GameSnapshot | None]:
         """Whether this socket may watch the game ("ok", "missing", "forbidden"), its seat, and
-        the game's snapshot for its first view, from one read of the game's row."""
-        try:
-            game = selectors.get_game(self.game_id, with_state=False)
-        except NotFound:
-            return "missing", None
-        if not selectors.can_watch(game, self.user, invite):
-            return "forbidden", None
-        self.seat, self.present_as = selectors.seat_played_and_held(game, self.user)
-        first = selectors.snapshot_of(game)
+        the game's snapshot for its first view, from one read of the game's row, or of its
+        version alone when this process holds the game's snapshot at that version."""
+        first = selectors.held_if_current(self.game_id)
+        if first is not None:
+            if not first.watchable_by(self.user, invite):
+                return "forbidden", None
+            self.seat, self.present_as = first.seat_of(self.user), first.seat_held_by(self.user)
+        else:
+            try:
+                game = selectors.get_game(self.game_id, with_state=False)
+            except NotFound:
+                return "missing", None
+            if not selectors.can_watch(game, self.user, invite):
+                return "forbidden", None
+            self.seat, self.present_as = selectors.seat_played_and_held(game, self.user)
+            first = selectors.snapshot_of(game)
         self._first_talk(first)
         return "ok", first
 

@@ -9,14 +9,15 @@ from games.selectors.games import (
 from games.selectors.lobby import finished_games_of, live_games, my_games, open_games, recently_finished_games
 from games.selectors.snapshots import (
     LOG_LENGTH, LOG_RECORDS, PAYLOADS, SNAPSHOTS, GameSnapshot, LogRecord, ViewerView, forget_game, game_log,
-    log_records, named_outcome, note_commit, payload_for, rematch_summary, snapshot, snapshot_of, user_payload,
-    view_digest, view_frame, viewer_payload,
+    held_if_current, log_records, named_outcome, note_commit, payload_for, rematch_summary, snapshot, snapshot_of,
+    user_payload, view_digest, view_frame, viewer_payload,
 )
 
 __all__ = [
     "LOG_LENGTH", "LOG_RECORDS", "PAYLOADS", "SNAPSHOTS", "GameSnapshot", "LogRecord", "ViewerView",
     "bot_seats", "can_watch", "dice", "display_name", "fill_names", "finished_games_of", "forget_game", "game_log",
-    "game_state", "get_game", "live_games", "log_records", "my_games", "named_outcome", "note_commit", "open_games", "payload_for",
+    "game_state", "get_game", "held_if_current", "live_games", "log_records", "my_games", "named_outcome",
+    "note_commit", "open_games", "payload_for",
     "recently_finished_games", "rematch_summary", "seat_held", "seat_names", "seat_of", "seat_played_and_held",
     "seats_summary", "snapshot", "snapshot_of", "user_payload", "view_digest",
     "view_frame", "viewer_payload", "viewer_version",

@@ -12,6 +12,7 @@ from functools import cached_property
 from typing import Any
 
 import orjson
+from django.db import connections
 
 from games import engines, jsontext, pacing, tables
 from games.caches import LRU
@@ -148,6 +149,15 @@ class GameSnapshot:
         player = self._player_of(user)
         return None if player is None else player["seat"]
 
+    def watchable_by(self, user, invite_code: str | None = None) -> bool:
+        """``selectors.can_watch`` answered from this snapshot's row and seats."""
+        game = self.game
+        if game.is_public or (invite_code and invite_code == game.invite_code):
+            return True
+        if user is None or not user.is_authenticated:
+            return False
+        return game.created_by_id == user.pk or self._player_of(user) is not None
+
     def _player_of(self, user) -> dict[str, Any] | None:
         if user is None or not user.is_authenticated:
             return None
@@ -240,6 +250,21 @@ def snapshot(game_id: int, *, version: int | None = None) -> GameSnapshot:
         if version is None and Game.objects.filter(pk=game_id, version=cached.version).exists():
             return cached
     return snapshot_of(get_game(game_id, with_state=False))  # a live game's state is usually in STATE_CACHE
+
+
+def held_if_current(game_id: int) -> GameSnapshot | None:
+    """The snapshot this process holds of the game if the row is still at its version (a read
+    of the version alone), else None: nothing held, the game moved on, or no such game."""
+    cached = SNAPSHOTS.get(game_id)
+    if cached is None:
+        return None
+    with connections["default"].cursor() as cursor:
+        cursor.execute(_VERSION_SQL, [game_id])
+        row = cursor.fetchone()
+    return cached if row is not None and row[0] == cached.version else None
+
+
+_VERSION_SQL = f"SELECT version FROM {Game._meta.db_table} WHERE id = %s"
 
 
 def snapshot_of(game: Game) -> GameSnapshot:

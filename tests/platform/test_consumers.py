@@ -396,6 +396,36 @@ async def test_a_signed_in_stranger_cannot_watch_a_private_game_but_its_players_
     await ben.disconnect()
 
 
+async def test_a_private_game_open_on_a_players_socket_still_refuses_strangers(make_user):
+    """Once a player's socket is watching a private game (its snapshot held by the process,
+    which later sockets are answered from), a stranger's token, a socket without a token and
+    a wrong invite are refused as before; the invite still opens it."""
+    @database_sync_to_async
+    def setup():
+        ana, ben, eve = make_user("Ana"), make_user("Ben"), make_user("Eve")
+        game = started_game(ana, ben, is_public=False)
+        return game, ApiToken.issue(user=eve, name="t")[1], ApiToken.issue(user=ben, name="t")[1]
+
+    game, eve_key, ben_key = await setup()
+    ben = await api_socket(game.pk, ben_key)
+    assert (await next_of(ben, "view"))["seat"] == 1
+
+    async def opened(query: str, key: str | None) -> WebsocketCommunicator:
+        headers = [ORIGIN, HOST] + ([(b"authorization", f"Token {key}".encode())] if key else [])
+        comm = WebsocketCommunicator(application, f"/ws/api/games/{game.pk}/{query}", headers=headers)
+        assert (await comm.connect(timeout=5))[0]
+        return comm
+
+    for query, key in (("", eve_key), ("", None), ("?invite=" + "x" * len(game.invite_code), None)):
+        comm = await opened(query, key)
+        assert (await next_of(comm, "error"))["code"] == "not_found", (query, key)
+        assert (await comm.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4004}
+    guest = await opened(f"?invite={game.invite_code}", None)
+    assert (await next_of(guest, "view"))["seat"] is None
+    for comm in (ben, guest):
+        await comm.disconnect()
+
+
 async def test_a_watcher_sees_each_new_version_once_and_in_order(site_backend, make_user):
     """However the version pings reach a socket (straight from the sender or through its queue),
     a spectator that reads nothing until the end finds one view per change, oldest first."""
@@ -461,3 +491,25 @@ async def test_a_move_made_while_a_socket_opens_is_in_its_first_view(site_backen
     assert now.version > 0
     assert first["version"] == now.version
     await spy.disconnect()
+
+
+async def test_a_socket_opening_after_another_process_moved_the_game_gets_the_new_version(make_user):
+    """The snapshot a process holds is served to a new socket only while the row is still at
+    its version: after a move this process did not make (here: its held snapshot put back as
+    it was before the move), the new socket reads the row and is sent the move."""
+    from games import selectors
+    from tests.platform.helpers import play_one
+
+    game, ana_key, _ = await _setup_game(make_user)
+    ana = await api_socket(game.pk, ana_key)
+    before = await next_of(ana, "view")
+    held_before = selectors.SNAPSHOTS.get(game.pk)
+    assert held_before is not None and held_before.version == before["version"]
+    users = await database_sync_to_async(lambda: {s.number: s.user for s in game.seats.all()})()
+    assert await database_sync_to_async(play_one)(game.pk, users)
+    selectors.SNAPSHOTS.put(game.pk, held_before)
+    now = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    spy = await api_socket(game.pk, None)
+    assert (await next_of(spy, "view"))["version"] == now.version > held_before.version
+    for comm in (ana, spy):
+        await comm.disconnect()
