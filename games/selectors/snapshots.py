@@ -247,7 +247,7 @@ def snapshot(game_id: int, *, version: int | None = None) -> GameSnapshot:
     if cached is not None:
         if version is not None and cached.version >= version:
             return cached
-        if version is None and Game.objects.filter(pk=game_id, version=cached.version).exists():
+        if version is None and held_if_current(game_id) is cached:
             return cached
     return snapshot_of(get_game(game_id, with_state=False))  # a live game's state is usually in STATE_CACHE
 

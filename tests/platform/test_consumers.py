@@ -378,16 +378,18 @@ async def test_private_game_needs_the_invite(make_user):
     await comm.disconnect()
 
 
+@database_sync_to_async
+def _private_game_and_keys(make_user):
+    """A private game of Ana and Ben, with the API keys of Eve (a stranger) and of Ben."""
+    ana, ben, eve = make_user("Ana"), make_user("Ben"), make_user("Eve")
+    game = started_game(ana, ben, is_public=False)
+    return game, ApiToken.issue(user=eve, name="t")[1], ApiToken.issue(user=ben, name="t")[1]
+
+
 async def test_a_signed_in_stranger_cannot_watch_a_private_game_but_its_players_can(make_user):
     """Being signed in is not an invitation: a token of someone neither seated nor the creator
     is refused as if there were no such game, while a player's token opens the same private game."""
-    @database_sync_to_async
-    def setup():
-        ana, ben, eve = make_user("Ana"), make_user("Ben"), make_user("Eve")
-        game = started_game(ana, ben, is_public=False)
-        return game, ApiToken.issue(user=eve, name="t")[1], ApiToken.issue(user=ben, name="t")[1]
-
-    game, eve_key, ben_key = await setup()
+    game, eve_key, ben_key = await _private_game_and_keys(make_user)
     eve = await api_socket(game.pk, eve_key)
     assert (await next_of(eve, "error"))["code"] == "not_found"
     assert (await eve.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4004}
@@ -400,13 +402,7 @@ async def test_a_private_game_open_on_a_players_socket_still_refuses_strangers(m
     """Once a player's socket is watching a private game (its snapshot held by the process,
     which later sockets are answered from), a stranger's token, a socket without a token and
     a wrong invite are refused as before; the invite still opens it."""
-    @database_sync_to_async
-    def setup():
-        ana, ben, eve = make_user("Ana"), make_user("Ben"), make_user("Eve")
-        game = started_game(ana, ben, is_public=False)
-        return game, ApiToken.issue(user=eve, name="t")[1], ApiToken.issue(user=ben, name="t")[1]
-
-    game, eve_key, ben_key = await setup()
+    game, eve_key, ben_key = await _private_game_and_keys(make_user)
     ben = await api_socket(game.pk, ben_key)
     assert (await next_of(ben, "view"))["seat"] == 1
 
