@@ -174,12 +174,31 @@ def game_state(game: Game) -> dict[str, Any] | None:
 
 
 _NAME_PLACE = re.compile(r"\{p(\d{1,2})\}")
+_OWNER_PLACE = re.compile(r" \(\{p(\d{1,2})\}\)")
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two names read alike (a Kid named after its player), as ``seat_names`` compares
+    players' names: letter case, look-alike forms and spaces round them aside."""
+    return _name_key(a) == _name_key(b)
 
 
 def fill_names(text: str, names: list[str]) -> str:
     """``text`` with each seat's ``{pN}`` replaced by its name, in one pass: a name that itself
-    reads like a place for a name (``{p1}``) is shown as it is, never as another seat's."""
-    return _NAME_PLACE.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)
+    reads like a place for a name (``{p1}``) is shown as it is, never as another seat's. A piece
+    named after its player ("Holly ({p0})" with Holly in seat 0) reads "Holly", not "Holly (Holly)"."""
+    return _NAME_PLACE.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0],
+                           _OWNER_PLACE.sub(lambda m: _owner_place(text, m, names), text))
+
+
+def _owner_place(text: str, place: re.Match[str], names: list[str]) -> str:
+    """`` ({pN})`` after a name, or nothing when the name before it is seat N's own."""
+    seat = int(place[1])
+    name = names[seat].strip() if seat < len(names) else ""
+    start = place.start() - len(name)
+    if name and start >= 0 and same_name(text[start:place.start()], name) and not text[start - 1:start].isalnum():
+        return ""
+    return place[0]
 
 
 def bot_seats(game: Game) -> list[int]:

@@ -24,6 +24,7 @@ from shapely.ops import unary_union
 
 from games.caches import LRU
 from games.engines.what_a_snowball import villages
+from games.selectors.games import same_name
 
 register = template.Library()
 Box = tuple[float, float, float, float]  # left, top, right, bottom in SVG inches (y down)
@@ -326,6 +327,7 @@ def _kid_rows(view: dict[str, Any], size: float, active: str | None, names: list
             "pips": range(kid["command_dice"]), "lost_pips": range(6 - kid["command_dice"]) if kid["command_dice"] < 6 else (),
             "in_village": kid["pos"] is not None and kid["home"] is None,
         }
+        row["owner"] = "" if same_name(kid["name"], row["player"]) else row["player"]
         row["token"] = {key: row[key] for key in TOKEN_KEYS}
         row["token"].update(type_label=kid["sheet"]["type_label"], traits=kid["sheet"]["traits"])
         row["sheet_row"] = {**{key: row[key] for key in SHEET_ROW_KEYS}, "placed": kid["pos"] is not None}
@@ -333,10 +335,11 @@ def _kid_rows(view: dict[str, Any], size: float, active: str | None, names: list
     return rows
 
 
-# What a Kid's token (kid.html) and its line of its team's sheet (sheet.html) are drawn from.
-TOKEN_KEYS = ("id", "colour", "name", "player", "x", "y", "radius", "active", "down", "command_dice", "aims",
+# What a Kid's token (kid.html) and its line of its team's sheet (sheet.html) are drawn from; ``owner``
+# is its player's name, or "" when the Kid has the player's name (the name is not said twice).
+TOKEN_KEYS = ("id", "colour", "name", "owner", "x", "y", "radius", "active", "down", "command_dice", "aims",
               "points", "balls", "ball_rows", "aim_x", "balls_words", "name_x", "name_y")
-SHEET_ROW_KEYS = ("id", "colour", "name", "player", "sheet", "active", "home", "down", "prepare", "command_dice",
+SHEET_ROW_KEYS = ("id", "colour", "name", "owner", "sheet", "active", "home", "down", "prepare", "command_dice",
                   "pips", "lost_pips", "balls", "aims", "points")
 
 

@@ -9,9 +9,9 @@ import time
 import pytest
 from django.test import Client
 
-from games import services
+from games import selectors, services
 from games.models import ApiToken, Game, Profile
-from tests.platform.helpers import started_game
+from tests.platform.helpers import play_one, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -140,3 +140,24 @@ def test_a_guest_named_like_a_computer_player_is_told_apart_from_it_and_a_lone_n
     game = started_game(impostor, ben, game_type="snowball-fighting", bots=1)
     names = [p["name"] for p in _view(ben, game.pk)["players"]]
     assert names == ["computer 3 (seat 1)", "Ben", "Computer 3 (seat 3)"]
+
+
+def test_a_kid_named_after_its_player_is_not_named_twice_in_the_log(make_user):
+    """A Kid named as its player (Holly, played by " HOLLY ") reads "Holly" in the log, not
+    "Holly (HOLLY)"; the player's other Kids still say whose they are ("Noel (HOLLY)")."""
+    holly, ben = make_user(" HOLLY ", guest=True), make_user("Ben", guest=True)
+    game = started_game(holly, ben, game_type="what-a-snowball")
+    lines: set[str] = set()
+    while not all(any(line.startswith(f"{who} takes position") for line in lines) for who in ("Holly", "Noel (HOLLY)")):
+        assert play_one(game.pk, {0: holly, 1: ben}), "the Kids were never all placed"
+        lines |= set(_log(ben, game.pk))
+    assert [line for line in lines if line.startswith("Holly (")] == []
+
+
+@pytest.mark.parametrize("text, read", [("Holly ({p0}) activates.", "Holly activates."),
+                                        ("Noel knocks holly ({p0}) over.", "Noel knocks holly over."),
+                                        ("Noel ({p0}) activates.", "Noel (HOLLY) activates."),
+                                        ("MollyHolly ({p0}) activates.", "MollyHolly (HOLLY) activates."),
+                                        ("Holly ({p1}) activates.", "Holly (Ben) activates.")])
+def test_a_log_line_names_a_kid_s_player_unless_the_kid_has_the_player_s_name(text, read):
+    assert selectors.fill_names(text, ["HOLLY", "Ben"]) == read

@@ -691,3 +691,18 @@ def test_the_typed_coordinates_say_where_they_run_from(deploy_state, move_state)
     seat = min(R.to_act(deploy_state))
     place = next(a for a in R.legal_actions(deploy_state, seat) if a["type"] == "place")
     assert inside_drawn(drawn_area(render(deploy_state, seat)), place["example"]["to"])
+
+
+
+def test_a_kid_named_after_its_player_is_not_named_twice_on_its_base_or_its_sheet():
+    """Holly, played by "holly", is "Holly (team red)" on its base and has no player line on its
+    team's sheet; Ivy, holly's other Kid, still says whose it is, on both."""
+    s = play_until(R.new_game(players=4, options={}, seed=7, teams=[0, 0, 1, 1]),
+                   lambda s: s["phase"] == "play" and s["order"])
+    page = html.unescape(render(s, 1, names=["holly", "Ben", "Cy", "Dee"]))
+    titles = dict(re.findall(r'data-name="(\w+)"[^>]*>\s*<title>([^:]*):', page))
+    assert (titles["Holly"], titles["Ivy"], titles["Noel"]) == ("Holly (team red)", "Ivy (team red, holly)", "Noel (team red, Ben)")
+    rows = dict(re.findall(r'data-kid="\w+">\s*<th scope="row">.*?</svg>(\w+)(.*?)</th>', page, re.DOTALL))
+    assert rows["Holly"] == ""
+    assert (rows["Ivy"], rows["Noel"]) == ('<br><small class="muted">holly</small>', '<br><small class="muted">Ben</small>')
+
