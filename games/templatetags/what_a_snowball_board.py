@@ -147,8 +147,9 @@ def _terrain_rows(view: dict[str, Any], size: float) -> list[dict[str, Any]]:
         props = [words for key, words in PROPERTY_WORDS if piece.get(key)]
         vertical = height > width * 1.6
         room = (height if vertical else width) - 0.3
-        label = next((words for words in (piece["label"], SHORT_LABELS.get(piece["kind"], ""))
-                      if words and len(words) * LABEL_CHAR_WIDTH <= room), "")
+        short = SHORT_LABELS.get(piece["kind"], "")
+        # its own words if they fit across it, else its kind's word, overhanging a piece too small for it (a fountain)
+        label = next((words for words in (piece["label"], short) if words and len(words) * LABEL_CHAR_WIDTH <= room), short)
         classes = ["was-t", f"was-t-{piece['kind']}"]
         classes += [f"is-{key.replace('_', '-')}" for key, _ in PROPERTY_WORDS if piece.get(key)]
         rows.append({

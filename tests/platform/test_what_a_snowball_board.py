@@ -706,3 +706,14 @@ def test_a_kid_named_after_its_player_is_not_named_twice_on_its_base_or_its_shee
     assert rows["Holly"] == ""
     assert (rows["Ivy"], rows["Noel"]) == ('<br><small class="muted">holly</small>', '<br><small class="muted">Ben</small>')
 
+
+def test_every_piece_of_the_green_but_the_gritted_path_is_labelled_on_the_map_the_fountain_too(corners_state):
+    """The village green's frozen fountain, too small across for its words, is labelled "fountain"
+    over it like the pieces round it, and named in full in its tooltip."""
+    page = render(corners_state, 0)
+    pieces = re.findall(r'<g class="was-t was-t-(\w+)[^"]*" data-id="\w+"><title>([^<]*)</title><polygon[^>]*/>'
+                        r'(?:<text class="was-t-label"[^>]*>([^<]*)</text>)?</g>', page)
+    assert len(pieces) == len(corners_state["terrain"]) == 12
+    assert [kind for kind, _, label in pieces if not label] == ["path"]
+    assert [(title, label) for kind, title, label in pieces if kind == "fountain"] == [
+        ("Frozen fountain: blocks movement, vaultable", "fountain")]
