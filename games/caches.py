@@ -12,14 +12,20 @@ from typing import Callable, Generic, Hashable, TypeVar
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
+_MISSING = object()
+
 
 class LRU(Generic[K, V]):
-    """A thread-safe least-recently-used map holding at most ``size`` entries."""
+    """A thread-safe least-recently-used map holding at most ``size`` entries. With
+    ``group_of`` (a game's entries: ``lambda key: key[0]``), ``discard_group`` drops one
+    group's entries without walking the others."""
 
-    def __init__(self, size: int):
+    def __init__(self, size: int, *, group_of: Callable[[K], Hashable] | None = None):
         self.size = size
         self._data: OrderedDict[K, V] = OrderedDict()
         self._lock = threading.Lock()
+        self._group_of = group_of
+        self._groups: dict[Hashable, set[K]] = {}
 
     def get(self, key: K) -> V | None:
         with self._lock:
@@ -30,24 +36,45 @@ class LRU(Generic[K, V]):
 
     def put(self, key: K, value: V) -> None:
         with self._lock:
+            if self._group_of is not None and key not in self._data:
+                self._groups.setdefault(self._group_of(key), set()).add(key)
             self._data[key] = value
             self._data.move_to_end(key)
             while len(self._data) > self.size:
-                self._data.popitem(last=False)
+                self._ungroup(self._data.popitem(last=False)[0])
 
     def pop(self, key: K) -> None:
         with self._lock:
-            self._data.pop(key, None)
+            if self._data.pop(key, _MISSING) is not _MISSING:
+                self._ungroup(key)
 
     def discard_where(self, matches: Callable[[K], bool]) -> None:
-        """Drop every entry whose key ``matches``."""
+        """Drop every entry whose key ``matches`` (a walk of every entry)."""
         with self._lock:
             for key in [key for key in self._data if matches(key)]:
                 del self._data[key]
+                self._ungroup(key)
+
+    def discard_group(self, group: Hashable) -> None:
+        """Drop every entry of ``group`` (``group_of``'s value for their keys)."""
+        with self._lock:
+            for key in self._groups.pop(group, ()):
+                self._data.pop(key, None)
 
     def clear(self) -> None:
         with self._lock:
             self._data.clear()
+            self._groups.clear()
+
+    def _ungroup(self, key: K) -> None:
+        if self._group_of is None:
+            return
+        group = self._group_of(key)
+        keys = self._groups.get(group)
+        if keys is not None:
+            keys.discard(key)
+            if not keys:
+                del self._groups[group]
 
     def __len__(self) -> int:
         return len(self._data)

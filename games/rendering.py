@@ -7,6 +7,7 @@ rendered once per version and shared.
 """
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -21,7 +22,7 @@ from games.selectors.results import team_results, team_verdict
 
 # (game id, version, seat, signed in) -> the live region's HTML, rendered once and shared by
 # every socket that shows that view (all the spectators, a player's tabs)
-VIEW_HTML: LRU[tuple[int, int, int | None, bool], str] = LRU(2048)
+VIEW_HTML: LRU[tuple[int, int, int | None, bool], str] = LRU(2048, group_of=itemgetter(0))
 
 
 def board_template(game_type: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import itemgetter
 from typing import Any
 
 import orjson
@@ -225,7 +226,7 @@ class ViewerView:
 SNAPSHOTS: LRU[int, GameSnapshot] = LRU(4000)
 # (game id, seat) -> that viewer's newest view only. Payloads are big nested dicts; keeping
 # old versions filled the heap that every full collection walks.
-PAYLOADS: LRU[tuple[int, int | None], ViewerView] = LRU(12000)
+PAYLOADS: LRU[tuple[int, int | None], ViewerView] = LRU(12000, group_of=itemgetter(0))
 
 
 def forget_game(game_id: int) -> None:
@@ -235,9 +236,9 @@ def forget_game(game_id: int) -> None:
     from games.rendering import VIEW_HTML
 
     SNAPSHOTS.pop(game_id)
-    PAYLOADS.discard_where(lambda key: key[0] == game_id)
+    PAYLOADS.discard_group(game_id)
     STATE_CACHE.forget(game_id)
-    VIEW_HTML.discard_where(lambda key: key[0] == game_id)
+    VIEW_HTML.discard_group(game_id)
 
 
 def snapshot(game_id: int, *, version: int | None = None) -> GameSnapshot:
