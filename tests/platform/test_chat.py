@@ -20,6 +20,7 @@ from tests.depth import examples
 from games import inputs, services
 from games.errors import BadRequest, ChannelClosed, Forbidden, NotSeated, TooManyMessages, Unauthenticated
 from games.models import ApiToken, ChatMessage, Game
+from games.selectors import chat as chat_selectors
 from tests.engines.table_engine import PAIRS_TABLE, TABLE, TEMPLATES_DIR, registered_table_engines
 from tests.platform.helpers import play_to_end
 from tests.platform.test_boundary import documented
@@ -163,6 +164,39 @@ def test_history_pages_by_id(make_user):
     for query in ({"limit": 0}, {"limit": 101}, {"after": "-1"}, {"before": "x"}, {"channel": "pair:0"}):
         answer = table.client("Eve").get(url, query)
         assert answer.status_code == 400 and answer.json()["error"]["code"] == "bad_request", query
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("per_channel", [2, chat_selectors.HISTORY_PER_CHANNEL])
+def test_history_holds_the_newest_of_each_channel_oldest_first(make_user, per_channel):
+    """A socket's first history: per channel the newest messages up to the limit, a busy
+    channel cut to its newest, a quiet one whole even when the busy one talked over it since,
+    and only the channels the viewer reads."""
+    table = _table(make_user)
+
+    def post(name: str, channel: str, **to) -> int:
+        return services.post_message(game_id=table.game.pk, user=table.users[name], channel=channel,
+                                     text=f"{channel} {len(posted[channel])}", **to)["id"]
+
+    posted: dict[str, list[int]] = {"pair": [], "team": [], "table": []}
+    posted["pair"].append(post("Ana", "pair", to=1))  # quiet, and the oldest
+    for _ in range(2):  # exactly the smaller limit
+        posted["team"].append(post("Ana", "team"))
+    for n in range(15):  # over it, and more than the smaller limit times the channels Ben reads
+        posted["table"].append(post(("Ben", "Cy", "Dee", "Eve")[n % 4], "table"))  # under the rate limit
+    game = Game.objects.get(pk=table.game.pk)
+
+    def history_of(viewer: str) -> dict[str, list[int]]:
+        found = chat_selectors.history(game.pk, chat_selectors.talk_of(game, table.users[viewer]),
+                                       per_channel=per_channel)
+        return {key: [m["id"] for m in messages] for key, messages in found.items() if messages}
+
+    ben = history_of("Ben")
+    assert ben["table"] == posted["table"][-per_channel:]
+    assert [ids for key, ids in ben.items() if key.startswith("team")] == [posted["team"]]
+    assert [ids for key, ids in ben.items() if key.startswith("pair")] == [posted["pair"]]
+    assert history_of("Eve") == {"table": posted["table"][-per_channel:]}
+    assert history_of("Cy") == {"table": posted["table"][-per_channel:]}  # neither red's team talk nor Ana and Ben's pair
 
 
 # ---------------------------------------------------------------- the sockets
