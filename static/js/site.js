@@ -328,12 +328,47 @@
     if (form && form.id === "talk-form") form.elements.text.value = "";
   });
 
+  // On a phone the players are one line that scrolls sideways (static/css/site.css). A redraw
+  // keeps where the player swiped it; when whoever is asked changes, the first of them asked (the
+  // viewer first) is brought into view. The strip scrolls alone: never the page. Where the row
+  // wraps (a desktop) nothing is read; where it scrolls, it is read in the next frame, once every
+  // script has redrawn its part: a layout forced in the middle of a redraw, on a page not yet
+  // its full height, moved the page's own scroll.
+  var playersScroll = 0, playersAsked = null;
+  function playersStrip() {
+    var strip = document.querySelector("#live .players");
+    return strip && getComputedStyle(strip).overflowX !== "visible" ? strip : null;
+  }
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    var strip = playersStrip();
+    if (strip) playersScroll = strip.scrollLeft;
+  });
+  function placePlayers() {
+    if (!playersStrip()) return;
+    requestAnimationFrame(function () {
+      var strip = playersStrip();
+      if (!strip) return;
+      var asked = strip.querySelectorAll(".player.waiting");
+      var key = Array.prototype.map.call(asked, function (el) { return el.dataset.seat; }).join(",");
+      var changed = key !== playersAsked;
+      playersAsked = key;
+      if (strip.scrollWidth <= strip.clientWidth) return;
+      strip.scrollLeft = playersScroll;
+      var chip = strip.querySelector(".player.waiting.me") || asked[0];
+      if (!changed || !chip) return;
+      var box = strip.getBoundingClientRect(), at = chip.getBoundingClientRect();
+      var pad = parseFloat(getComputedStyle(strip).paddingLeft) || 0;
+      if (at.left < box.left + pad || at.right > box.right - pad) strip.scrollLeft += at.left - box.left - pad;
+    });
+  }
+
   function afterUpdate() {
     syncClock(document.getElementById("presence"));
     refreshTalk();
     showConnected();
     animateNew();
     applyPresence();
+    placePlayers();
     tickCountdowns();
     showYourTurn();
     var flash = document.getElementById("flash");
