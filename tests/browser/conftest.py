@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 
@@ -68,6 +69,22 @@ def shot():
                         timeout=SCREENSHOT_TIMEOUT_MS)
 
     return take
+
+
+def log_in(page, url: str, name: str, password: str) -> None:
+    """Sign in on the site at ``url`` as ``name`` and wait for the page it leads to."""
+    page.goto(url + "/accounts/login/")
+    page.fill("input[name=username]", name)
+    page.fill("input[name=password]", password)
+    with page.expect_navigation(wait_until="load"):
+        page.click("form.stacked button[type=submit]")
+
+
+def open_game(page, url: str) -> None:
+    """Open a game's page, wait for its socket to be live, and show its top."""
+    page.goto(url)
+    expect(page.locator("#connection")).to_have_class(re.compile(r"\bconn-live\b"))
+    page.evaluate("() => window.scrollTo(0, 0)")
 
 
 def as_guest(page, url: str, name: str) -> None:

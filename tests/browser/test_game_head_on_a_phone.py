@@ -5,12 +5,10 @@ of a 390x844 screen, and Jingle Bells' table started some 730 px down.) The seld
 fold under "Options" on a phone and still work from there; a desktop keeps them in the header's row."""
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import SHOTS, SCREENSHOT_TIMEOUT_MS, as_guest, script_errors_of
+from tests.browser.conftest import SHOTS, SCREENSHOT_TIMEOUT_MS, log_in, open_game, as_guest, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -52,20 +50,6 @@ HEAD_AT_MOST = 110  # px: the title (two lines for Jingle Bells' long name) and 
 BOARD_SHOWN = 200  # px of the game's drawing on the first screen, at least
 
 
-def _log_in(page, url: str) -> None:
-    page.goto(url + "/accounts/login/")
-    page.fill("input[name=username]", "ana")
-    page.fill("input[name=password]", PASSWORD)
-    with page.expect_navigation(wait_until="load"):
-        page.click("form.stacked button[type=submit]")
-
-
-def _open_game(page, url: str) -> None:
-    page.goto(url)
-    expect(page.locator("#connection")).to_have_class(re.compile(r"\bconn-live\b"))
-    page.evaluate("() => window.scrollTo(0, 0)")
-
-
 def test_on_a_phone_the_question_and_the_board_start_on_the_first_screen_and_the_options_still_work(
         browser, live_server_proc):
     games = dict(line.split()[1:] for line in live_server_proc.manage("shell", "-c", MAKE_GAMES).splitlines()
@@ -73,11 +57,11 @@ def test_on_a_phone_the_question_and_the_board_start_on_the_first_screen_and_the
     context = browser.new_context(**PHONE)  # no permission granted: one granted denies the others, notifications too
     page = context.new_page()
     errors = script_errors_of(page, timeout_ms=20000)
-    _log_in(page, live_server_proc.url)
+    log_in(page, live_server_proc.url, "ana", PASSWORD)
     SHOTS.mkdir(exist_ok=True)
     where = {}
     for slug, game_id in games.items():
-        _open_game(page, f"{live_server_proc.url}/games/{game_id}/")
+        open_game(page, f"{live_server_proc.url}/games/{game_id}/")
         expect(page.locator("#live")).to_have_attribute("data-your-turn", "1")
         where[slug] = page.evaluate(WHERE_JS, DRAWING[slug])
         page.screenshot(path=str(SHOTS / f"game-head-phone-{slug}.png"), animations="disabled",
@@ -110,7 +94,7 @@ def test_on_a_phone_the_question_and_the_board_start_on_the_first_screen_and_the
     page.screenshot(path=str(SHOTS / "game-head-phone-options-open.png"), animations="disabled",
                     timeout=SCREENSHOT_TIMEOUT_MS)
     # the choice stays through the next game page the player opens in the tab
-    _open_game(page, f"{live_server_proc.url}/games/{games['snowball-fight']}/")
+    open_game(page, f"{live_server_proc.url}/games/{games['snowball-fight']}/")
     expect(page.locator("#copy-invite")).to_be_visible()
     page.locator("#game-options-toggle").click()
     expect(page.locator("#copy-invite")).to_be_hidden()
@@ -125,8 +109,8 @@ def test_on_a_phone_the_question_and_the_board_start_on_the_first_screen_and_the
         errors = script_errors_of(phone, timeout_ms=20000)
         url = f"{live_server_proc.url}/games/{games['jingle-bells']}/"
         if who == "ana":
-            _log_in(phone, live_server_proc.url)
-            _open_game(phone, url)
+            log_in(phone, live_server_proc.url, "ana", PASSWORD)
+            open_game(phone, url)
         else:
             as_guest(phone, url, who)
             expect(phone.locator(".spectating")).to_be_visible()
@@ -143,8 +127,8 @@ def test_on_a_phone_the_question_and_the_board_start_on_the_first_screen_and_the
 
     # A desktop: no "Options", the controls in the header's row as before.
     desk = browser.new_context(**DESKTOP).new_page()
-    _log_in(desk, live_server_proc.url)
-    _open_game(desk, f"{live_server_proc.url}/games/{games['jingle-bells']}/")
+    log_in(desk, live_server_proc.url, "ana", PASSWORD)
+    open_game(desk, f"{live_server_proc.url}/games/{games['jingle-bells']}/")
     expect(desk.locator("#game-options-toggle")).to_be_hidden()
     for control in ("#notify-me", "#turn-alert", "#dice-commitment", "#copy-invite"):
         expect(desk.locator(control)).to_be_visible()

@@ -5,12 +5,10 @@ three lines and a table of six players 227 px in seven lines: the question start
 Every name, tag and link stays reachable by a swipe; a desktop keeps its rows as they were."""
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import SHOTS, SCREENSHOT_TIMEOUT_MS, script_errors_of
+from tests.browser.conftest import SHOTS, SCREENSHOT_TIMEOUT_MS, log_in, open_game, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
@@ -54,20 +52,6 @@ ROWS_AT_MOST = 0.25  # of the screen's height: the site's bar, the game's title 
 ONE_LINE = 40  # px: the players' strip, and the site's bar (its links a fingertip high)
 
 
-def _log_in(page, url: str) -> None:
-    page.goto(url + "/accounts/login/")
-    page.fill("input[name=username]", "ana")
-    page.fill("input[name=password]", PASSWORD)
-    with page.expect_navigation(wait_until="load"):
-        page.click("form.stacked button[type=submit]")
-
-
-def _open_game(page, url: str) -> None:
-    page.goto(url)
-    expect(page.locator("#connection")).to_have_class(re.compile(r"\bconn-live\b"))
-    page.evaluate("() => window.scrollTo(0, 0)")
-
-
 def _scroll_to_the_end(page, selector: str) -> None:
     page.evaluate("(s) => { const e = document.querySelector(s); e.scrollLeft = e.scrollWidth; }", selector)
 
@@ -83,8 +67,8 @@ def test_on_a_phone_the_bar_and_the_players_are_one_line_each_and_the_question_s
     url = f"{live_server_proc.url}/games/{game_id}/"
     page = browser.new_context(**PHONE).new_page()
     errors = script_errors_of(page, timeout_ms=20000)
-    _log_in(page, live_server_proc.url)
-    _open_game(page, url)
+    log_in(page, live_server_proc.url, "ana", PASSWORD)
+    open_game(page, url)
     expect(page.locator("#live")).to_have_attribute("data-your-turn", "1")
     rows = page.evaluate(ROWS_JS)
     SHOTS.mkdir(exist_ok=True)
@@ -128,7 +112,7 @@ def test_on_a_phone_the_bar_and_the_players_are_one_line_each_and_the_question_s
     watcher.fill("input[name=display_name]", "Eve")
     with watcher.expect_navigation(wait_until="load"):
         watcher.click(".guest-form button[type=submit]")
-    _open_game(watcher, url)
+    open_game(watcher, url)
     expect(watcher.locator("#live .players .spectating")).to_have_text("You are watching")
     seen = watcher.evaluate(ROWS_JS)
     assert seen["players"]["bottom"] <= ROWS_AT_MOST * seen["screen"] and seen["players"]["height"] <= ONE_LINE, seen
@@ -141,8 +125,8 @@ def test_on_a_phone_the_bar_and_the_players_are_one_line_each_and_the_question_s
 
     # A desktop keeps its rows: the bar's links in one line at the right, the players wrapping, no strip.
     desk = browser.new_context(**DESKTOP).new_page()
-    _log_in(desk, live_server_proc.url)
-    _open_game(desk, url)
+    log_in(desk, live_server_proc.url, "ana", PASSWORD)
+    open_game(desk, url)
     rows = desk.evaluate(ROWS_JS)
     assert rows["topbar"]["height"] < 60 and not rows["stripScrolls"], rows
     assert desk.locator("#live .players").evaluate("e => getComputedStyle(e).flexWrap") == "wrap"
