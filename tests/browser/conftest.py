@@ -71,6 +71,11 @@ def shot():
     return take
 
 
+# A phone's screen, as a browser context's options; the password of the users the phone tests sign in as.
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+PHONE_TEST_PASSWORD = "snow-ball-1234x"
+
+
 def log_in(page, url: str, name: str, password: str) -> None:
     """Sign in on the site at ``url`` as ``name`` and wait for the page it leads to."""
     page.goto(url + "/accounts/login/")

@@ -8,13 +8,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import SHOTS, SCREENSHOT_TIMEOUT_MS, log_in, open_game, as_guest, script_errors_of
+from tests.browser.conftest import PHONE, PHONE_TEST_PASSWORD, SHOTS, SCREENSHOT_TIMEOUT_MS, log_in, open_game, as_guest, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
-PASSWORD = "snow-ball-1234x"
+PASSWORD = PHONE_TEST_PASSWORD
 
 # Each game against a computer player, played (the engine's own suggestions for Ana's seat) on to
 # the part of the game a player spends most of it in, and stopped where Ana is asked to act.

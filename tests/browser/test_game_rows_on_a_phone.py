@@ -8,13 +8,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import SHOTS, SCREENSHOT_TIMEOUT_MS, log_in, open_game, script_errors_of
+from tests.browser.conftest import PHONE, PHONE_TEST_PASSWORD, SHOTS, SCREENSHOT_TIMEOUT_MS, log_in, open_game, script_errors_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
-PASSWORD = "snow-ball-1234x"
+PASSWORD = PHONE_TEST_PASSWORD
 
 # Snowball Fight at a table of six (Ana and five computer players), stopped where Ana is asked to play.
 MAKE_GAME = """
