@@ -181,19 +181,24 @@ async def sqlite_writer_free() -> None:
 
 
 @contextmanager
-def held_write(*, wait: bool = True) -> Iterator[None]:
+def held_write(*, wait: bool = True, with_django: bool = False) -> Iterator[None]:
     """Where a move on a held row is written (``statements.write_held_move``), committed when
     the block ends and rolled back when it fails: on PostgreSQL outside a transaction, nothing
     (its one statement is its own transaction); on SQLite outside a transaction, this
     process's turn to write and a transaction on the driver's connection (``_sqlite_transaction``);
-    inside a transaction already open, a savepoint. Without ``wait``, ``Busy`` when another
-    thread of this process is writing on SQLite.
+    inside a transaction already open, a savepoint. ``with_django``: a transaction of
+    Django's (``transaction.atomic``) in every case, for a write that also goes through the
+    ORM (a game's end and its rating). Without ``wait``, ``Busy`` when another thread of this
+    process is writing on SQLite.
 
     What follows the commit (``transaction.on_commit``) is for the caller to ask once the
     block is done: inside an open transaction it then waits for that one's commit."""
     connection = connections[router.db_for_write(Game)]
-    if connection.in_atomic_block:
+    if connection.in_atomic_block or (with_django and connection.vendor != "sqlite"):
         with transaction.atomic():
+            yield
+    elif with_django:
+        with sqlite_writer(wait=wait), transaction.atomic():
             yield
     elif connection.vendor == "postgresql":
         yield

@@ -107,10 +107,11 @@ def _play_held(*, game_id: int, user, action: dict, action_id: str, version: int
     """The move computed on the row and state this process holds for the game (the snapshot its
     last move here or its sockets' last read left), written without reading the row first, in
     one statement on PostgreSQL, guarded on the row's version and the API token
-    (``statements.write_held_move``). None when the move must be made on a row read under its
+    (``statements.write_held_move``); a move that ends the game is rated in the same
+    transaction, a Django one. None when the move must be made on a row read under its
     lock instead (``locked_game``): nothing held, the move refused for any reason (that path
-    answers it, a resent action as a duplicate first), a move that ends the game (rated in its
-    own transaction), or a row that moved on since; without ``wait``, also when the game's
+    answers it, a resent action as a duplicate first), or a row that moved on since; without
+    ``wait``, also when the game's
     lock is taken; ``WriterTaken`` when this process's turn to write is, found before the
     move is worked out when it can be. Nothing is written then."""
     if not settings.SNOWBALL_HELD_MOVES or _held(game_id) is None:
@@ -118,15 +119,18 @@ def _play_held(*, game_id: int, user, action: dict, action_id: str, version: int
     if not wait and sqlite_writer_taken():
         raise WriterTaken(GAME_BUSY)
     held = _work_out_held(game_id=game_id, user=user, action=action, action_id=action_id, version=version,
-                          wait=wait)
+                          wait=wait, may_finish=True)
     if held is None:
         return None
     try:
         write = held.write
+        finishes = "outcome" in write.columns
         try:
-            with held_write(wait=wait):
+            with held_write(wait=wait, with_django=finishes):
                 statements.write_held_move(write.game, write.logged, write.columns, held_version=held.held_version,
                                            token_id=token_id)
+                if finishes:
+                    ratings.rate_when_finished(game=write.game)
         except statements.ConcurrentWrite:
             return None
         except Exception as exc:
@@ -203,10 +207,11 @@ class _HeldMove:
 
 
 def _work_out_held(*, game_id: int, user, action: dict, action_id: str, version: int,
-                   wait: bool) -> _HeldMove | None:
+                   wait: bool, may_finish: bool = False) -> _HeldMove | None:
     """The move on the held row, under the game's lock (without ``wait``, only if it is free
     now), nothing written; None, with the lock released, for a move ``_play_held`` leaves to
-    the row read under its lock."""
+    the row read under its lock, and, unless ``may_finish``, for a move that ends the game
+    (rated in the transaction that writes it, which needs Django's own)."""
     try:
         lock = game_lock(game_id, wait=wait)
         lock.__enter__()
@@ -222,7 +227,8 @@ def _work_out_held(*, game_id: int, user, action: dict, action_id: str, version:
             result, write = _play(game, user=user, action=action, action_id=action_id, version=version)
         except Exception:
             raise _NotHeld from None
-        if write is None or "outcome" in write.columns or len(write.logged) > statements.INSERT_ROWS_AT_MOST:
+        if (write is None or ("outcome" in write.columns and not may_finish)
+                or len(write.logged) > statements.INSERT_ROWS_AT_MOST):
             raise _NotHeld
         return _HeldMove(result=result, write=write, held_version=snap.version, lock=lock)
     except _NotHeld:

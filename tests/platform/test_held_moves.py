@@ -11,11 +11,11 @@ from django.db import connection
 
 from games import engines, selectors, services, statements
 from games.errors import StaleVersion, TokenRevoked
-from games.models import ActionRecord, ApiToken, Game
-from games.services import play
+from games.models import ActionRecord, ApiToken, Game, Rating, RatingChange
+from games.services import play, ratings
 from games.services.locking import held_write
 from games.state_cache import STATE_CACHE
-from tests.platform.helpers import started_game
+from tests.platform.helpers import play_to_end, started_game
 
 # outside a test's transaction, as a server runs a move: PostgreSQL's held write is then one statement
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -62,6 +62,40 @@ def test_a_move_on_a_held_game_is_written_without_reading_its_row(table, no_row_
         == ["b1", "a1"]
     assert stored.log_length == ActionRecord.objects.filter(game=game).count()
     assert selectors.SNAPSHOTS.get(game.pk).version == stored.version  # the next move holds it too
+
+
+def _ended_and_rated_once(game: Game, ana, ben) -> None:
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.status == Game.Status.FINISHED and stored.outcome["winners"]
+    assert stored.log_length == ActionRecord.objects.filter(game=game).count()
+    assert sorted(RatingChange.objects.filter(game=game).values_list("seat", flat=True)) == [0, 1]
+    assert [Rating.objects.get(user=user, game_type=game.game_type).games for user in (ana, ben)] == [1, 1]
+
+
+def test_the_move_that_ends_a_held_game_is_written_without_reading_its_row_and_rated_with_it(table, no_row_reads):
+    game, ana, ben = table
+    play_to_end(game.pk, {0: ana, 1: ben})
+    _ended_and_rated_once(game, ana, ben)
+    assert selectors.SNAPSHOTS.get(game.pk).game.status == Game.Status.FINISHED
+
+
+def test_an_ending_move_whose_transaction_fails_writes_nothing_and_is_made_again_on_the_row_read(table, monkeypatch):
+    """The rating is part of the ending move's transaction on the held row: when that
+    transaction fails before its commit, neither the move nor the game's end was written, and
+    the move is made again on the row read under its lock, once."""
+    game, ana, ben = table
+    real, tries = ratings.rate_when_finished, []
+
+    def fails_the_first_time(*, game):
+        tries.append(game.pk)
+        if len(tries) == 1:
+            raise RuntimeError("the process failed between the move's write and its commit")
+        real(game=game)
+
+    monkeypatch.setattr(ratings, "rate_when_finished", fails_the_first_time)
+    play_to_end(game.pk, {0: ana, 1: ben})
+    assert len(tries) == 2
+    _ended_and_rated_once(game, ana, ben)
 
 
 def test_a_move_after_another_writer_moved_the_game_on_keeps_that_writers_change(table):

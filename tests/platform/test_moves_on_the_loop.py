@@ -16,8 +16,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
 
-from games import calls, consumers
-from games.models import ActionRecord
+from games import calls, consumers, engines, selectors, services
+from games.models import ActionRecord, Game, RatingChange
+from games.services import play
 from games.services.locking import game_lock, sqlite_writer
 from tests.platform.test_socket_answers import _games, _move, api_socket, next_of
 
@@ -256,3 +257,39 @@ async def test_a_refused_move_is_worked_out_once_on_the_held_row(make_user, monk
     assert answer["type"] == "error" and answer["action_id"] == "a1"
     assert worked_out == [game.pk, game.pk]  # the held row on the loop, then the row read
     await ana.disconnect()
+
+
+def _to_the_last_move(game_id: int) -> tuple[int, dict, int]:
+    """Play the game through the services until an asked seat's suggested move would end it:
+    that seat, the move and the game's version then."""
+    users = {seat.number: seat.user for seat in Game.objects.get(pk=game_id).seats.select_related("user")}
+    for step in range(3000):
+        game = Game.objects.get(pk=game_id)
+        ruleset = engines.get(game.game_type)
+        state = selectors.game_state(game)
+        seat = min(ruleset.to_act(state))
+        action = ruleset.bot_action(state, seat)
+        trial = play._row_copy(game)
+        trial.logged_already, trial.token_live = False, True
+        _, write = play._play(trial, user=users[seat], action=action, action_id="trial", version=game.version)
+        if "outcome" in write.columns:
+            return seat, action, game.version
+        services.submit_action(game_id=game_id, user=users[seat], action=action, action_id=f"s{step}",
+                               version=game.version)
+    raise AssertionError("the game did not end")
+
+
+def _ended_and_rated(game_id: int) -> tuple[str, int]:
+    return Game.objects.get(pk=game_id).status, RatingChange.objects.filter(game_id=game_id).count()
+
+
+async def test_the_move_that_ends_a_game_is_made_on_the_loop_and_rated_with_it(make_user, thread_calls):
+    [(game, keys, _)] = await _games(make_user)
+    seat, action, version = await database_sync_to_async(_to_the_last_move)(game.pk)
+    player = await api_socket(game.pk, keys[seat])
+    await next_of(player, "view")
+    await player.send_json_to({"type": "action", "action": action, "action_id": "last", "version": version})
+    await _acked_once(player, game.pk, "last")
+    assert "_submit" not in thread_calls
+    assert await database_sync_to_async(_ended_and_rated)(game.pk) == (Game.Status.FINISHED, 2)
+    await player.disconnect()
