@@ -48,13 +48,6 @@ class LRU(Generic[K, V]):
             if self._data.pop(key, _MISSING) is not _MISSING:
                 self._ungroup(key)
 
-    def discard_where(self, matches: Callable[[K], bool]) -> None:
-        """Drop every entry whose key ``matches`` (a walk of every entry)."""
-        with self._lock:
-            for key in [key for key in self._data if matches(key)]:
-                del self._data[key]
-                self._ungroup(key)
-
     def discard_group(self, group: Hashable) -> None:
         """Drop every entry of ``group`` (``group_of``'s value for their keys)."""
         with self._lock:

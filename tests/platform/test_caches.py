@@ -16,7 +16,6 @@ operations = st.lists(st.one_of(
     st.tuples(st.just("get"), keys),
     st.tuples(st.just("pop"), keys),
     st.tuples(st.just("discard_group"), st.integers(0, 4)),
-    st.tuples(st.just("discard_where"), st.integers(0, 3)),
     st.tuples(st.just("clear"),),
 ), max_size=60)
 
@@ -44,10 +43,6 @@ def test_a_grouped_lru_holds_what_a_plain_ordered_map_of_the_same_size_would(siz
             for key in [k for k in model if k[0] == op[1]]:
                 del model[key]
             cache.discard_group(op[1])
-        elif op[0] == "discard_where":
-            for key in [k for k in model if k[1] == op[1]]:
-                del model[key]
-            cache.discard_where(lambda key, seat=op[1]: key[1] == seat)
         else:
             model.clear()
             cache.clear()

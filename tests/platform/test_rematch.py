@@ -245,7 +245,7 @@ def test_a_resigned_player_is_asked_on_the_socket_and_a_spectator_is_not(make_us
     services.offer_rematch(game_id=game.pk, user=cy)
     game.refresh_from_db()
     for order in ((eve, ana), (ana, eve)):
-        rendering.VIEW_HTML.discard_where(lambda key: True)
+        rendering.VIEW_HTML.clear()
         html = {}
         for user in order:
             html[user.pk] = rendering.live_html(game, selectors.viewer_payload(game, None), user)
