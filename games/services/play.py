@@ -111,9 +111,8 @@ def _play_held(*, game_id: int, user, action: dict, action_id: str, version: int
     transaction, a Django one. None when the move must be made on a row read under its
     lock instead (``locked_game``): nothing held, the move refused for any reason (that path
     answers it, a resent action as a duplicate first), or a row that moved on since; without
-    ``wait``, also when the game's
-    lock is taken; ``WriterTaken`` when this process's turn to write is, found before the
-    move is worked out when it can be. Nothing is written then."""
+    ``wait``, also when the game's lock is taken; ``WriterTaken`` when this process's turn to
+    write is, found before the move is worked out when it can be. Nothing is written then."""
     if not settings.SNOWBALL_HELD_MOVES or _held(game_id) is None:
         return None
     if not wait and sqlite_writer_taken():
