@@ -149,13 +149,25 @@ def page_action(slug: str, text: str, rng: random.Random) -> Action | None:
 
         legal = _playable(offer.scripts["jb-legal"])
         if legal:
-            return bot.random_action(legal, offer.scripts.get("jb-pieces") or {}, [], rng, forward=0.5)
+            return bot.random_action(legal, offer.scripts.get("jb-pieces") or {}, jingle_bells_obstructions(legal), rng,
+                                     forward=0.5)
     if slug == "snowball-fighting":
         you = offer.scripts.get("sf-you") or {}
         if you.get("asked"):
             return snowball_fighting_page_orders(you, offer)
     choices = _playable(offer.buttons) + _playable(offer.examples)
     return rng.choice(choices) if choices else None
+
+
+def jingle_bells_obstructions(legal: list[Action]) -> list[dict[str, Any]]:
+    """The table's obstructions as the page gives them: the polygons its legal placements must
+    avoid (``must_avoid``), which its script checks a spot against before it sends it."""
+    found: dict[str, dict[str, Any]] = {}
+    for option in legal:
+        for shape in option.get("must_avoid") or ():
+            if shape.get("kind") == "polygon":
+                found.setdefault(shape["id"], {"id": shape["id"], "points": shape["points"]})
+    return list(found.values())
 
 
 def snowball_fighting_page_orders(you: dict[str, Any], offer: PageOffer) -> Action | None:
