@@ -86,7 +86,7 @@ def make_pool(site, args: argparse.Namespace, games: int, rate: float) -> list[d
     for name in names:
         share = tables.count(name)
         spares = max(2, math.ceil(spare_total * share / games))
-        made[name] = site.create_games(share + spares, name)
+        made[name] = site.create_games(share + spares, name, aged=share, age_up_to=args.age_up_to)
     pool = [made[name].pop(0) for name in tables]
     while any(made.values()):
         pool += [made[name].pop(0) for name in names if made[name]]
@@ -97,6 +97,9 @@ def add_load_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=250, help="games at once, 4 sockets each (default 250)")
     parser.add_argument("--rate", type=float, default=300.0, help="actions per second over all games (default 300)")
     parser.add_argument("--duration", type=float, default=60.0, help="measured seconds (default 60)")
+    parser.add_argument("--age-up-to", type=int, default=0, metavar="K",
+                        help="start the run's games at different ages, as a real site's are: each first played "
+                             "forward a random 0 to K-1 moves (its spares start new; default 0: all start together)")
     parser.add_argument("--warmup", type=float, default=10.0, help="seconds of load before measuring (default 10)")
     parser.add_argument("--drain", type=float, default=15.0,
                         help="after the load stops, wait for late deliveries until none arrived for this long (default 15 s)")

@@ -135,14 +135,16 @@ class Site:
             raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{out.stderr[-3000:]}")
         return out.stdout
 
-    def create_games(self, count: int, game_type: str) -> list[dict[str, Any]]:
+    def create_games(self, count: int, game_type: str, *, aged: int = 0, age_up_to: int = 0) -> list[dict[str, Any]]:
         """``count`` started games of the table ``game_type`` (bench.tables), every seat a player
-        with an API token and a signed-in session (bench.setup_games)."""
+        with an API token and a signed-in session (bench.setup_games); the first ``aged`` of them
+        played forward by up to ``age_up_to`` moves first."""
         out = self.workdir / f"games-{game_type}.json"
         script = REPO / "bench" / "setup_games.py"
         env = {**self.env, "PYTHONPATH": f"{self.app_dir}{os.pathsep}{REPO}"}
         proc = subprocess.run([PY, str(script), "--games", str(count), "--game-type", game_type,
-                               "--out", str(out)], cwd=self.app_dir, env=env, capture_output=True, text=True,
+                               "--out", str(out)] + (["--aged", str(aged), "--age-up-to", str(age_up_to)] if aged and age_up_to else []),
+                              cwd=self.app_dir, env=env, capture_output=True, text=True,
                               timeout=3600)
         if proc.returncode != 0:
             raise RuntimeError(f"bench.setup_games failed:\n{proc.stderr[-3000:]}")

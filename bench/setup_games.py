@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import sys
 import time
 
@@ -64,12 +65,46 @@ def make_game(shape, index: int) -> dict:
     return {"id": game.pk, "shape": shape.name, "tokens": tokens, "sessions": sessions}
 
 
+def age_game(entry: dict, shape, actions: int, seed: int) -> int:
+    """Play ``actions`` moves of a started game as the load generator's players would (a random
+    legal action for the first seat asked, from that seat's own view), so that a run's games
+    start at different ages and end at different times, as a real site's do; fewer when the
+    game would end. The moves played."""
+    import orjson
+
+    from bench.choosers import json_action
+    from games import selectors, services
+    from games.models import Game
+
+    users = {s.number: s.user for s in Game.objects.get(pk=entry["id"]).seats.all()}
+    rng = random.Random(seed)
+    for played in range(actions):
+        snap = selectors.snapshot(entry["id"])
+        if snap.game.status != Game.Status.ACTIVE:
+            return played
+        for seat in sorted(users):
+            frame = orjson.loads(selectors.view_frame(snap, seat))
+            action = json_action(shape.slug, frame, rng) if frame.get("legal_actions") else None
+            if action is not None:
+                break
+        else:
+            return played
+        services.submit_action(game_id=entry["id"], user=users[seat], action=action, action_id=f"age-{seed}-{played}",
+                               version=frame["version"])
+    return actions
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.setup_games", description=__doc__)
     parser.add_argument("--games", type=int, required=True)
     parser.add_argument("--game-type", default="snowball-fight",
                         help="a table of bench.tables.SHAPES (default snowball-fight: two players)")
     parser.add_argument("--out", required=True)
+    parser.add_argument("--aged", type=int, default=0, metavar="N",
+                        help="play the first N games (the run's, not its spares) forward by a random number of moves "
+                             "below --age-up-to first (default 0: every game at its start)")
+    parser.add_argument("--age-up-to", type=int, default=40,
+                        help="the most moves an aged game is played forward (default 40)")
     args = parser.parse_args(argv)
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "snowball_site.settings")
@@ -81,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     table = shape(args.game_type)
     t0 = time.time()
     games = [make_game(table, i) for i in range(args.games)]
+    ages = random.Random(args.games).choices(range(args.age_up_to), k=min(args.aged, len(games)))
+    for index, (entry, age) in enumerate(zip(games, ages)):
+        entry["aged"] = age_game(entry, table, age, seed=index)
     with open(args.out, "w") as fh:
         json.dump(games, fh)
     print(f"{len(games)} games of {table.name} in {time.time() - t0:.1f} s", file=sys.stderr)

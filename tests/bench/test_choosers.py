@@ -141,3 +141,51 @@ def test_a_button_offers_exactly_the_action_it_carries(fields, kind):
     action = {"type": kind, **fields}
     text = f'<div id="live"><button type="button" ws-send hx-vals="{escape(ws_vals(action))}">x</button></div>'
     assert choosers.page_offer(text).buttons == [action]
+
+
+def test_the_page_player_aims_jingle_bells_moves_clear_of_everything_the_page_says_to_avoid():
+    """A browser's player is told before sending that a spot overlaps an obstruction (the page's
+    script checks each legal placement's ``must_avoid``): the load generator's page player aims
+    as it does, so that no move it sends is refused for a spot the page marked as taken."""
+    from games.engines.jingle_bells.engine import HEIGHT, WIDTH
+    from games.engines.jingle_bells.geometry import placement_problem
+
+    entry = make_game(SHAPES["jingle-bells"], 5)
+    game_id = entry["id"]
+    users = {s.number: s.user for s in Game.objects.get(pk=game_id).seats.all()}
+    rng = random.Random(5)
+    aimed = 0
+    for turn in range(60):
+        snap = selectors.snapshot(game_id)
+        if snap.game.status != Game.Status.ACTIVE:
+            break
+        seat = next(s for s in sorted(users) if selectors.payload_for(snap, s)["legal_actions"])
+        page = page_of(game_id, seat, users[seat])
+        moves = {o["character"]: o for o in choosers.page_offer(page).scripts["jb-legal"]
+                 if o["type"] == "move" and "center" in o}
+        for draw in range(40):
+            action = choosers.page_action("jingle-bells", page, random.Random(draw))
+            if action["type"] != "move" or action["character"] not in moves:
+                continue
+            aimed += 1
+            radius = moves[action["character"]]["piece_radius"]
+            assert placement_problem(snap.state["pieces"], snap.state["obstructions"], WIDTH, HEIGHT, action["to"],
+                                     radius, ignore=(action["character"],)) is None, (turn, draw, action)
+        action = choosers.page_action("jingle-bells", page, rng)
+        services.submit_action(game_id=game_id, user=users[seat], action=action, action_id=f"t{turn}",
+                               version=selectors.viewer_version(snap.game, seat))
+    assert aimed >= 200, aimed
+
+
+@pytest.mark.parametrize("shape_name", ["snowball-fight", "snowball-fighting"])
+def test_an_aged_game_starts_part_way_through_as_the_generators_players_would_have_played_it(shape_name):
+    from bench.setup_games import age_game
+
+    entry = make_game(SHAPES[shape_name], 7)
+    assert age_game(entry, SHAPES[shape_name], 12, seed=7) == 12
+    game = Game.objects.get(pk=entry["id"])
+    assert game.status == Game.Status.ACTIVE and game.log_length == 12
+    assert not any(game.prompts.get("private") or ())  # every version counted by every viewer
+    played = age_game(entry, SHAPES[shape_name], 1000, seed=8)  # on to its end, and no further
+    game = Game.objects.get(pk=entry["id"])
+    assert played < 1000 and game.status == Game.Status.FINISHED and game.log_length == 12 + played
