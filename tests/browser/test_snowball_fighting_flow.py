@@ -476,8 +476,9 @@ def _save_or_refused(page, locator) -> None:
 
 
 def _throw_collect_throw(page) -> None:
-    """A quick turn through the page: a Rattlesnake at the nearest opponent, collect two, another
-    Rattlesnake (an order the engine refuses, e.g. with no snowball left, stays unwritten); Ready."""
+    """A quick turn through the page: a Rattlesnake at the nearest opponent, collect two (where the
+    page offers it: not on a hex with no snow), another Rattlesnake (an order the engine refuses,
+    e.g. with no snowball left, stays unwritten); Ready."""
     if not page.locator("[data-sf-orders]").count():
         return  # out of the fight for now (running to the kitchen or drying socks)
     first = int(page.locator("[data-sf-orders]").get_attribute("data-first") or 1)
@@ -486,7 +487,7 @@ def _throw_collect_throw(page) -> None:
             page.click(f'[data-sf-edit="{seg}"]')
         if seg == 2:
             page.click('[data-sf-tool="collect"]')
-            collect = page.locator("[data-sf-collect*='\"count\":2']")
+            collect = page.locator("[data-sf-collect*='\"count\":2']:enabled")  # none where there is no snow
             if collect.count():
                 _save_or_refused(page, collect.first)
             continue
