@@ -142,10 +142,9 @@ class Site:
         out = self.workdir / f"games-{game_type}.json"
         script = REPO / "bench" / "setup_games.py"
         env = {**self.env, "PYTHONPATH": f"{self.app_dir}{os.pathsep}{REPO}"}
-        proc = subprocess.run([PY, str(script), "--games", str(count), "--game-type", game_type,
-                               "--out", str(out)] + (["--aged", str(aged), "--age-up-to", str(age_up_to)] if aged and age_up_to else []),
-                              cwd=self.app_dir, env=env, capture_output=True, text=True,
-                              timeout=3600)
+        aging = ["--aged", str(aged), "--age-up-to", str(age_up_to)] if aged and age_up_to else []
+        proc = subprocess.run([PY, str(script), "--games", str(count), "--game-type", game_type, "--out", str(out),
+                               *aging], cwd=self.app_dir, env=env, capture_output=True, text=True, timeout=3600)
         if proc.returncode != 0:
             raise RuntimeError(f"bench.setup_games failed:\n{proc.stderr[-3000:]}")
         return json.loads(out.read_text())

@@ -101,10 +101,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="a table of bench.tables.SHAPES (default snowball-fight: two players)")
     parser.add_argument("--out", required=True)
     parser.add_argument("--aged", type=int, default=0, metavar="N",
-                        help="play the first N games (the run's, not its spares) forward by a random number of moves "
-                             "below --age-up-to first (default 0: every game at its start)")
-    parser.add_argument("--age-up-to", type=int, default=40,
-                        help="the most moves an aged game is played forward (default 40)")
+                        help="play the first N games (the run's, not its spares) forward first (--age-up-to)")
+    parser.add_argument("--age-up-to", type=int, default=0, metavar="K",
+                        help="an aged game is played forward a random 0 to K-1 moves (default 0: none is)")
     args = parser.parse_args(argv)
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "snowball_site.settings")
@@ -116,7 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     table = shape(args.game_type)
     t0 = time.time()
     games = [make_game(table, i) for i in range(args.games)]
-    ages = random.Random(args.games).choices(range(args.age_up_to), k=min(args.aged, len(games)))
+    aged = min(args.aged, len(games)) if args.age_up_to else 0
+    ages = random.Random(args.games).choices(range(args.age_up_to), k=aged)
     for index, (entry, age) in enumerate(zip(games, ages)):
         entry["aged"] = age_game(entry, table, age, seed=index)
     with open(args.out, "w") as fh:
