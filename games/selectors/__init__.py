@@ -8,13 +8,13 @@ from games.selectors.games import (
 )
 from games.selectors.lobby import finished_games_of, live_games, my_games, open_games, recently_finished_games
 from games.selectors.snapshots import (
-    LOG_LENGTH, LOG_RECORDS, PAYLOADS, SNAPSHOTS, GameSnapshot, LogRecord, ViewerView, forget_game, game_log,
+    LOG_LENGTH, LOG_PAGE, PAYLOADS, SNAPSHOTS, GameSnapshot, LogRecord, ViewerView, forget_game, game_log,
     held_if_current, log_records, named_outcome, note_commit, payload_for, rematch_summary, snapshot, snapshot_of,
     user_payload, view_digest, view_frame, viewer_payload,
 )
 
 __all__ = [
-    "LOG_LENGTH", "LOG_RECORDS", "PAYLOADS", "SNAPSHOTS", "GameSnapshot", "LogRecord", "ViewerView",
+    "LOG_LENGTH", "LOG_PAGE", "PAYLOADS", "SNAPSHOTS", "GameSnapshot", "LogRecord", "ViewerView",
     "bot_seats", "can_watch", "dice", "display_name", "fill_names", "finished_games_of", "forget_game", "game_log",
     "game_state", "get_game", "held_if_current", "live_games", "log_records", "my_games", "named_outcome",
     "note_commit", "open_games", "payload_for",

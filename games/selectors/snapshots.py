@@ -27,14 +27,15 @@ from games.selectors.results import ended_before_turn
 from games.state_cache import STATE_CACHE
 
 LOG_LENGTH = 60
-# A snapshot keeps the log's newest records down to the LOG_RECORDS-th with a line everyone
-# may read (``log_window``), and never more than LOG_RECORDS_AT_MOST: records no one else
-# reads (a sealed choice revised) do not push the others' lines out of their logs.
-LOG_RECORDS = 40
+# A snapshot keeps the log's newest records down to the one that holds the LOG_LENGTH-th line
+# every viewer may read (``log_window``): each viewer's sixty newest lines lie within them.
+# Never more than LOG_RECORDS_AT_MOST: records no one else reads (a sealed choice revised) do
+# not push the others' lines out of their logs. The log is read LOG_PAGE records at a time.
+LOG_PAGE = 40
 LOG_RECORDS_AT_MOST = 400
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LogRecord:
     """One logged action as the game log shows it: per event, who may read it and its line as
     JSON text (``{"type", "text"}``: no entry number, which would count the private actions
@@ -48,21 +49,21 @@ class LogRecord:
 
     seq: int
     lines: tuple[tuple[tuple[int, ...] | None, str], ...]
-    read_by_all: bool  # it has a line every viewer may read: what moves the log's window
+    lines_read_by_all: int  # how many of its lines every viewer may read: what moves the log's window
 
     @property
     def public(self) -> bool:
         """Whether every viewer may read all of its lines."""
-        return all(readers is None for readers, _ in self.lines)
+        return self.lines_read_by_all == len(self.lines)
 
 
 def log_window(records: list[LogRecord]) -> list[LogRecord]:
-    """The newest of ``records`` (newest first) that a snapshot keeps: down to the
-    ``LOG_RECORDS``-th with a line everyone reads, at most ``LOG_RECORDS_AT_MOST``."""
+    """The newest of ``records`` (newest first) that a snapshot keeps: down to the one holding
+    the ``LOG_LENGTH``-th line every viewer reads, at most ``LOG_RECORDS_AT_MOST``."""
     read_by_all = 0
     for kept, record in enumerate(records[:LOG_RECORDS_AT_MOST], start=1):
-        read_by_all += record.read_by_all
-        if read_by_all == LOG_RECORDS:
+        read_by_all += record.lines_read_by_all
+        if read_by_all >= LOG_LENGTH:
             return records[:kept]
     return records[:LOG_RECORDS_AT_MOST]
 
@@ -72,10 +73,10 @@ def read_log(game_id: int, names: list[str]) -> list[LogRecord]:
     records: list[LogRecord] = []
     rows = ActionRecord.objects.filter(game_id=game_id).order_by("-seq").values("seq", "events")
     while True:
-        page = log_records(list(rows[len(records):len(records) + LOG_RECORDS]), names)
+        page = log_records(list(rows[len(records):len(records) + LOG_PAGE]), names)
         records += page
         window = log_window(records)
-        if len(page) < LOG_RECORDS or len(window) < len(records) or len(records) >= LOG_RECORDS_AT_MOST:
+        if len(page) < LOG_PAGE or len(window) < len(records) or len(records) >= LOG_RECORDS_AT_MOST:
             return window
 
 
@@ -84,7 +85,7 @@ def log_records(records: list[dict[str, Any]], names: list[str]) -> list[LogReco
     return [LogRecord(seq=r["seq"], lines=tuple(
         (_readers(event), jsontext.dumps({"type": event.get("type", ""),
                                           "text": fill_names(ended_before_turn(event.get("text", "")), names)}))
-        for event in r["events"]), read_by_all=any(event.get("visible_to") is None for event in r["events"]))
+        for event in r["events"]), lines_read_by_all=sum(event.get("visible_to") is None for event in r["events"]))
         for r in records]
 
 

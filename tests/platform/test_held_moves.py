@@ -252,12 +252,12 @@ def test_a_move_by_the_day_or_a_malformed_frame_is_not_made_where_it_cannot_wait
     assert made is not None and ActionRecord.objects.filter(game=game, action_id="a1").count() == 1
 
 
-@pytest.mark.parametrize("records, lines", [(3, 30), (12, 4)])  # the window of records binds, then that of lines
-def test_each_viewers_log_after_moves_made_here_is_the_log_a_fresh_reader_gets(table, monkeypatch, records, lines):
+@pytest.mark.parametrize("page, lines", [(3, 30), (12, 4)])  # read in many pages, then in one
+def test_each_viewers_log_after_moves_made_here_is_the_log_a_fresh_reader_gets(table, monkeypatch, page, lines):
     """A seat's log lines are carried from one version to the next in this process (the
     private lines of its own draws included); they must be exactly what a socket that reads the
-    game afresh is shown, as the log's window of records and of lines moves past them."""
-    monkeypatch.setattr(selectors.snapshots, "LOG_RECORDS", records)
+    game afresh is shown, as the log's window of records moves past them."""
+    monkeypatch.setattr(selectors.snapshots, "LOG_PAGE", page)
     monkeypatch.setattr(selectors.snapshots, "LOG_LENGTH", lines)
     game, ana, ben = table
     users = {0: ana, 1: ben}

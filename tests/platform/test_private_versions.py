@@ -109,8 +109,8 @@ def test_an_in_play_review_has_no_step_for_a_private_change_and_the_finished_one
 
 
 def test_private_changes_push_no_line_out_of_the_others_logs(drafting, monkeypatch):
-    """A log keeps its newest records down to the window's last one with a line everyone reads:
-    records no one else reads (Ana's revisions) move nobody else's window."""
+    """A log keeps its newest records down to the one holding its sixtieth line everyone reads
+    (here its first): records no one else reads (Ana's revisions) move nobody else's window."""
     game, clients, _ = drafting
     for name in ("ana", "ben"):  # the pick revealed, in lines everyone reads
         view = clients[name].get(f"/api/games/{game.pk}/").json()
@@ -120,7 +120,7 @@ def test_private_changes_push_no_line_out_of_the_others_logs(drafting, monkeypat
     chooses = [a for a in view["legal_actions"] if a["type"] == "choose"]
     assert _act(clients["ana"], game.pk, chooses[0], "first", view["version"]).status_code == 200
     view = clients["ana"].get(f"/api/games/{game.pk}/").json()
-    monkeypatch.setattr(selectors.snapshots, "LOG_RECORDS", 1)
+    monkeypatch.setattr(selectors.snapshots, "LOG_LENGTH", 1)
     selectors.forget_game(game.pk)
     logs = {name: client.get(f"/api/games/{game.pk}/").json()["log"] for name, client in clients.items()}
     assert logs["spectator"] and logs["ben"]
