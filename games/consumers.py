@@ -25,6 +25,7 @@ from django.utils.functional import LazyObject, empty
 
 from games import inputs, jsontext, rendering, selectors, services, version_watch
 from games.auth import token_for_key, token_from_header, token_group, token_is_live
+from games.channel_layers import Inbox
 from games.calls import coordinator_call, db_call, loop_awaits_writes, loop_may_write, on_the_loop
 from games.coordinator import Presence, get_coordinator
 from games.engines.base import GameError
@@ -228,7 +229,7 @@ class ArrivalControlMixin:
             await self._accept_and_close(receive, send, CLOSE_TOO_MANY_SOCKETS)
             return
         OPEN_SOCKETS[address] += 1
-        inbox: asyncio.Queue = asyncio.Queue()
+        inbox = Inbox()
         reader = asyncio.create_task(self._read_arrivals(receive, inbox))
         try:
             await self._serve(scope, send, inbox)
@@ -238,7 +239,7 @@ class ArrivalControlMixin:
             if OPEN_SOCKETS[address] <= 0:
                 del OPEN_SOCKETS[address]
 
-    async def _serve(self, scope, send, inbox: asyncio.Queue) -> None:
+    async def _serve(self, scope, send, inbox: Inbox) -> None:
         """Channels' ``AsyncConsumer.__call__``, with the layer's messages and the client's frames
         in one inbox: the layer is one of games/channel_layers.py's, which fill it themselves."""
         self.scope = scope
@@ -268,14 +269,14 @@ class ArrivalControlMixin:
                 await send({"type": "websocket.send", "text": jsontext.dumps(told)})
             await send({"type": "websocket.close", "code": code})
 
-    async def _read_arrivals(self, receive, inbox: asyncio.Queue) -> None:
+    async def _read_arrivals(self, receive, inbox: Inbox) -> None:
         try:
             await self._admit_arrivals(receive, inbox)
         except Exception:
             log.exception("socket %s: reading its frames failed; it is closed", getattr(self, "channel_name", "?"))
             inbox.put_nowait({"type": "websocket.disconnect", "code": 1011})
 
-    async def _admit_arrivals(self, receive, inbox: asyncio.Queue) -> None:
+    async def _admit_arrivals(self, receive, inbox: Inbox) -> None:
         bucket = TokenBucket(settings.SNOWBALL_SOCKET_RATE, settings.SNOWBALL_SOCKET_BURST, clock=self.clock)
         strikes, flooded = 0, False
         while True:
@@ -306,7 +307,7 @@ class ArrivalControlMixin:
     async def answer_before_closing(self) -> None:
         """Wait until the frame being handled, if it must be, is answered (nothing here)."""
 
-    async def _close_the_flood(self, inbox: asyncio.Queue) -> None:
+    async def _close_the_flood(self, inbox: Inbox) -> None:
         """Drop what is still waiting, close with 4008, bar who sent the frames for a while, and
         let the consumer end."""
         self.flood_closing = True

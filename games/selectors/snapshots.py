@@ -37,9 +37,9 @@ LOG_RECORDS_AT_MOST = 400
 
 @dataclass(frozen=True, slots=True)
 class LogRecord:
-    """One logged action as the game log shows it: per event, who may read it and its line as
-    JSON text (``{"type", "text"}``: no entry number, which would count the private actions
-    of other seats that a viewer does not see).
+    """One logged action as the game log shows it: its lines as JSON text (``{"type",
+    "text"}``: no entry number, which would count the private actions of other seats that a
+    viewer does not see) and, line by line, who may read them.
 
     Each line is encoded once, when its action is logged, not again in every view of every
     later version (a view carries the last sixty lines). Tuples and strings, not lists and
@@ -48,13 +48,27 @@ class LogRecord:
     """
 
     seq: int
-    lines: tuple[tuple[tuple[int, ...] | None, str], ...]
+    lines: tuple[str, ...]
+    readers: tuple[tuple[int, ...] | None, ...] | None  # per line, the seats that may read it (None: all); None: all read all
     lines_read_by_all: int  # how many of its lines every viewer may read: what moves the log's window
 
     @property
     def public(self) -> bool:
         """Whether every viewer may read all of its lines."""
-        return self.lines_read_by_all == len(self.lines)
+        return self.readers is None
+
+    def lines_for(self, seat: int | None) -> tuple[str, ...] | list[str]:
+        """Its lines ``seat`` may read (None: a spectator), in order."""
+        if self.readers is None:
+            return self.lines
+        return [line for who, line in zip(self.readers, self.lines) if who is None or seat in who]
+
+
+def log_record(seq: int, lines: list[tuple[tuple[int, ...] | None, str]]) -> LogRecord:
+    """A record of ``(readers, line)`` pairs, the readers kept only when some line is not everyone's."""
+    read_by_all = sum(who is None for who, _ in lines)
+    return LogRecord(seq=seq, lines=tuple(line for _, line in lines), lines_read_by_all=read_by_all,
+                     readers=None if read_by_all == len(lines) else tuple(who for who, _ in lines))
 
 
 def log_window(records: list[LogRecord]) -> list[LogRecord]:
@@ -82,11 +96,10 @@ def read_log(game_id: int, names: list[str]) -> list[LogRecord]:
 
 def log_records(records: list[dict[str, Any]], names: list[str]) -> list[LogRecord]:
     """``{"seq", "events"}`` rows as log records, with the players' names filled in once."""
-    return [LogRecord(seq=r["seq"], lines=tuple(
+    return [log_record(r["seq"], [
         (_readers(event), jsontext.dumps({"type": event.get("type", ""),
                                           "text": fill_names(ended_before_turn(event.get("text", "")), names)}))
-        for event in r["events"]), lines_read_by_all=sum(event.get("visible_to") is None for event in r["events"]))
-        for r in records]
+        for event in r["events"]]) for r in records]
 
 
 def _readers(event: dict[str, Any]) -> tuple[int, ...] | None:
@@ -123,15 +136,13 @@ class GameSnapshot:
         """Whether every viewer may read every line of the log's newest records."""
         return all(record.public for record in self.records)
 
-    @cached_property
-    def public_log_json(self) -> str:
-        return "[" + ",".join(self.seat_log(None).lines) + "]"
-
     def log_json(self, seat: int | None) -> str:
-        """The log lines ``seat`` may read, as JSON text (``game_log_json``): put together once
-        for every viewer when they all read the same lines."""
+        """The log lines ``seat`` may read, as JSON text (``game_log_json``): the spectators'
+        lines for every viewer when they all read the same. Joined for each view built, not
+        kept: a view's frame holds it, and a second copy of every live game's log was a
+        tenth of an idle socket's memory."""
         if seat is None or self.log_is_public:
-            return self.public_log_json
+            seat = None
         return "[" + ",".join(self.seat_log(seat).lines) + "]"
 
     def seat_log(self, seat: int | None) -> SeatLog:
@@ -320,9 +331,7 @@ def _seat_log(records: list[LogRecord], seat: int | None, limit: int | None = No
     seqs: list[int] = []
     lines: list[str] = []
     for record in records:
-        for visible_to, line in reversed(record.lines):
-            if visible_to is not None and seat not in visible_to:
-                continue
+        for line in reversed(record.lines_for(seat)):
             seqs.append(record.seq)
             lines.append(line)
             if len(lines) >= limit:

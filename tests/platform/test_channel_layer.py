@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import asyncio
 
-from games.channel_layers import InMemoryLayer
+from games.channel_layers import InMemoryLayer, Inbox
 from tests.platform.layer_helpers import receiving_consumer
 
 PING = {"type": "game.changed", "version": 2}
@@ -38,7 +38,7 @@ async def test_a_consumers_inbox_gets_its_group_messages_up_to_the_layers_capaci
 
     layer = InMemoryLayer(capacity=3)
     channel = await layer.new_channel()
-    inbox: asyncio.Queue = asyncio.Queue()
+    inbox = Inbox()
     layer.attach_inbox(channel, inbox)
     await layer.group_add("game.1", channel)
     for version in (1, 2, 3, 4):  # the fourth finds the inbox full and is dropped
@@ -54,12 +54,12 @@ async def test_a_consumers_inbox_gets_its_group_messages_up_to_the_layers_capaci
     assert inbox.empty() and (await asyncio.wait_for(layer.receive(channel), 1.0))["version"] == 2
 
 
-async def members_with_inboxes(layer: InMemoryLayer, group: str, count: int) -> list[asyncio.Queue]:
+async def members_with_inboxes(layer: InMemoryLayer, group: str, count: int) -> list[Inbox]:
     """``count`` new members of ``group``, each with an attached inbox (as a consumer's)."""
     inboxes = []
     for _ in range(count):
         channel = await layer.new_channel()
-        inboxes.append(asyncio.Queue())
+        inboxes.append(Inbox())
         layer.attach_inbox(channel, inboxes[-1])
         await layer.group_add(group, channel)
     return inboxes
@@ -90,3 +90,30 @@ async def test_a_broadcast_from_the_loop_is_in_every_inbox_of_the_group_before_i
     assert all(inbox.empty() for inbox in inboxes)  # sent the usual way, to every member alike
     assert (await asyncio.wait_for(layer.receive(reader), 1.0))["version"] == 3
     assert [inbox.get_nowait()["version"] for inbox in inboxes] == [3, 3]
+
+
+async def test_an_inbox_hands_its_reader_every_message_in_order_however_its_waits_end():
+    """The reader waiting on an empty inbox wakes for the next message; messages put meanwhile
+    wait their turn; a wait given up (the socket closing) loses nothing put after it."""
+    inbox = Inbox()
+    reader = asyncio.ensure_future(inbox.get())
+    await asyncio.sleep(0)
+    assert not reader.done()
+    for version in (1, 2, 3):
+        inbox.put_nowait({"version": version})
+    assert (await asyncio.wait_for(reader, 1.0))["version"] == 1
+    assert [(await inbox.get())["version"], inbox.get_nowait()["version"]] == [2, 3]
+    assert inbox.empty() and inbox.qsize() == 0
+
+    given_up = asyncio.ensure_future(inbox.get())
+    await asyncio.sleep(0)
+    given_up.cancel()
+    await asyncio.sleep(0)
+    inbox.put_nowait({"version": 4})
+    assert inbox.qsize() == 1 and (await asyncio.wait_for(inbox.get(), 1.0))["version"] == 4
+    try:
+        inbox.get_nowait()
+    except asyncio.QueueEmpty:
+        pass
+    else:
+        raise AssertionError("an empty inbox gave a message")

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.selectors import snapshots
-from games.selectors.snapshots import LogRecord, log_window
+from games.selectors.snapshots import LogRecord, log_record, log_window
 
 SEATS = range(4)
 VIEWERS = [None, *SEATS]
@@ -19,20 +19,21 @@ record_lines = st.lists(readers, max_size=4)
 def _records(lines_by_record: list[list[tuple[int, ...] | None]]) -> list[LogRecord]:
     """Records newest first, each line's text naming its record and place."""
     count = len(lines_by_record)
-    return [LogRecord(seq=count - n, lines=tuple((who, f'"{count - n}.{i}"') for i, who in enumerate(lines)),
-                      lines_read_by_all=sum(who is None for who in lines))
+    return [log_record(count - n, [(who, f'"{count - n}.{i}"') for i, who in enumerate(lines)])
             for n, lines in enumerate(lines_by_record)]
 
 
 @settings(max_examples=300, deadline=None)
 @given(lines_by_record=st.lists(record_lines, max_size=40), log_length=st.integers(min_value=1, max_value=8))
 def test_every_viewer_reads_in_the_window_the_lines_it_reads_in_the_whole_log(lines_by_record, log_length):
-    """Each viewer's newest ``LOG_LENGTH`` lines, its own private lines among them, are the same
-    read from the kept records as from the whole log; and the window keeps no record older
-    than the one holding the ``LOG_LENGTH``-th line everyone reads."""
+    """Each viewer's newest ``LOG_LENGTH`` lines, its own private lines among them and no one
+    else's, read from the kept records, are its newest lines of the whole log; and the window
+    keeps no record older than the one holding the ``LOG_LENGTH``-th line everyone reads."""
     records = _records(lines_by_record)
     with mock.patch.object(snapshots, "LOG_LENGTH", log_length):
         window = log_window(records)
         for viewer in VIEWERS:
-            assert snapshots._seat_log(window, viewer) == snapshots._seat_log(records, viewer), viewer
+            readable = [f'"{len(records) - n}.{i}"' for n, lines in reversed(list(enumerate(lines_by_record)))
+                        for i, who in enumerate(lines) if who is None or viewer in who]
+            assert list(snapshots._seat_log(window, viewer).lines) == readable[-log_length:], viewer
         assert sum(record.lines_read_by_all for record in window[:-1]) < log_length

@@ -13,7 +13,7 @@ import redis
 from asgiref.sync import async_to_sync
 
 from games import channel_layers
-from games.channel_layers import RedisFanoutLayer
+from games.channel_layers import Inbox, RedisFanoutLayer
 from tests.conftest import REDIS_TEST_URL, require_redis
 from tests.platform.layer_helpers import receiving_consumer
 
@@ -208,7 +208,7 @@ async def test_an_attached_inbox_gets_what_waited_for_its_channel_then_every_wor
     channel = await here.new_channel()
     await here.group_add("game.1", channel)
     await here.group_send("game.1", {"type": "game.changed", "version": 1})  # before the consumer attached
-    inbox: asyncio.Queue = asyncio.Queue()
+    inbox = Inbox()
     here.attach_inbox(channel, inbox)
     await there.group_send("game.1", {"type": "game.changed", "version": 2})  # from the other worker
     await until(lambda: inbox.qsize() == 2, timeout=5.0)
@@ -317,7 +317,7 @@ async def test_a_broadcast_from_the_loop_of_a_lone_worker_is_in_its_members_inbo
     local, _ = await member(here)
     version = await alone_in(here, "game.1", local, 1)
     channel = await here.new_channel()
-    inbox: asyncio.Queue = asyncio.Queue()
+    inbox = Inbox()
     here.attach_inbox(channel, inbox)
     await here.group_add("game.1", channel)
     published = count_publishes(here)

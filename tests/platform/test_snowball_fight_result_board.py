@@ -47,7 +47,7 @@ def test_a_game_that_ended_as_a_turn_was_to_begin_is_over_after_the_last_turn_pl
     assert reason == ("The game ended after turn 4, as turn 5 could not begin: Ana could not draw enough cards; "
                       "the player with the most points wins")
     over = {"seq": 9, "events": [{"type": "game_over", "text": ruleset.outcome(s)["reason"] + ". Scores"}]}
-    assert "after turn 4, as turn 5 could not begin: Ana could not" in log_records([over], ["Ana", "Ben"])[0].lines[0][1]
+    assert "after turn 4, as turn 5 could not begin: Ana could not" in log_records([over], ["Ana", "Ben"])[0].lines[0]
 
 
 def test_a_game_that_ended_after_its_last_turn_played_keeps_its_words():
