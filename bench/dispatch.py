@@ -33,11 +33,11 @@ async def _loop_turn(messages: int) -> float:
 async def _deliver(messages: int, *, inbox: bool) -> float:
     from channels.utils import await_many_dispatch
 
-    from games.channel_layers import InMemoryLayer
+    from games.channel_layers import Inbox, InMemoryLayer
 
     layer = InMemoryLayer(capacity=1000)
     channel = await layer.new_channel()
-    frames: asyncio.Queue = asyncio.Queue()
+    frames: Inbox | asyncio.Queue = Inbox() if inbox else asyncio.Queue()  # Channels': daphne's queue
     handled = 0
 
     async def dispatch(message: dict) -> None:
