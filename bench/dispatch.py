@@ -37,7 +37,7 @@ async def _deliver(messages: int, *, inbox: bool) -> float:
 
     layer = InMemoryLayer(capacity=1000)
     channel = await layer.new_channel()
-    frames: Inbox | asyncio.Queue = Inbox() if inbox else asyncio.Queue()  # Channels': daphne's queue
+    frames: Inbox | asyncio.Queue = Inbox() if inbox else asyncio.Queue()  # Channels' path: a queue like daphne's
     handled = 0
 
     async def dispatch(message: dict) -> None:

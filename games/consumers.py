@@ -25,8 +25,8 @@ from django.utils.functional import LazyObject, empty
 
 from games import inputs, jsontext, rendering, selectors, services, version_watch
 from games.auth import token_for_key, token_from_header, token_group, token_is_live
-from games.channel_layers import Inbox
 from games.calls import coordinator_call, db_call, loop_awaits_writes, loop_may_write, on_the_loop
+from games.channel_layers import Inbox
 from games.coordinator import Presence, get_coordinator
 from games.engines.base import GameError
 from games.errors import NotFound, ServiceError, StaleVersion, TokenRevoked

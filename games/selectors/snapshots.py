@@ -139,11 +139,9 @@ class GameSnapshot:
     def log_json(self, seat: int | None) -> str:
         """The log lines ``seat`` may read, as JSON text (``game_log_json``): the spectators'
         lines for every viewer when they all read the same. Joined for each view built, not
-        kept: a view's frame holds it, and a second copy of every live game's log was a
-        tenth of an idle socket's memory."""
-        if seat is None or self.log_is_public:
-            seat = None
-        return "[" + ",".join(self.seat_log(seat).lines) + "]"
+        kept: a view's frame holds it already (a second copy was some 5 KB of a game part-way
+        through, held by every live game)."""
+        return "[" + ",".join(self.seat_log(None if self.log_is_public else seat).lines) + "]"
 
     def seat_log(self, seat: int | None) -> SeatLog:
         """The newest lines ``seat`` may read, oldest first, with their records' numbers."""
