@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from functools import lru_cache
 
 from django.conf import settings
 from django.db import models
@@ -56,6 +57,7 @@ def new_seed_salt() -> str:
     return secrets.token_hex(16)
 
 
+@lru_cache(maxsize=4096)  # a live game's every view shows it
 def seed_commitment(seed: int, salt: str) -> str:
     """SHA-256 (hex) of the ASCII text ``"<seed>:<salt>"``: shown from the start, checkable
     once seed and salt are published at the end (docs/verifiable-dice.md)."""
@@ -176,6 +178,14 @@ class ActionRecord(models.Model):
     events = models.JSONField(default=list)
     version = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
+
+    @classmethod
+    def logged(cls, *, game: Game, seq: int, seat: int, action: dict, action_id: str, source: str,
+               events: list, version: int) -> ActionRecord:
+        """A new entry of ``game``'s log, as ``ActionRecord(game=game, ...)`` makes it but for the
+        game object it would keep: built from its values in the fields' order, Django's quick
+        path, at half the cost of keyword arguments (a move makes one or more)."""
+        return cls(None, game.pk, seq, seat, action, action_id, source, events, version, None)
 
     class Meta:
         ordering = ["seq"]

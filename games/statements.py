@@ -22,11 +22,13 @@ then rolls back, instead of overwriting that writer's work.
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 from functools import cache
 from typing import Callable
 from weakref import WeakKeyDictionary
 
 import orjson
+from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connections, models, router
 
 from games.models import ActionRecord, ApiToken, Game, Seat
@@ -245,6 +247,12 @@ def _prep_of(connection, field):
     def prep(value):
         return field.get_db_prep_save(value, connection)
 
+    if (isinstance(field, models.DateTimeField) and connection.vendor == "sqlite" and settings.USE_TZ
+            and connection.timezone is timezone.utc):
+        # what SQLite's adaptation makes of an instant in UTC (a log entry's ``created_at``): its
+        # naive text, at a third of the cost of the field's preparation and the backend's checks
+        return lambda value: str(value.replace(tzinfo=None)) if (type(value) is datetime and
+                                                                 value.tzinfo is timezone.utc) else prep(value)
     if isinstance(field, models.CharField):  # its preparation hands any str (a choice too) on as it is
         return lambda value: value if isinstance(value, str) else prep(value)
     target = field.target_field if field.is_relation else field

@@ -476,8 +476,8 @@ def _apply(game: Game, ruleset: Ruleset, state: dict, seat: int, action: dict, *
         game.prompts = counted_restricted(game, seen_by)
     game.version += 1
     game.log_length += 1
-    record = ActionRecord(game=game, seq=game.log_length, seat=seat, action=action, action_id=action_id,
-                          source=source, events=events, version=game.version)
+    record = ActionRecord.logged(game=game, seq=game.log_length, seat=seat, action=action, action_id=action_id,
+                                 source=source, events=events, version=game.version)
     record.private = seen_by is not None  # ``_prepare_write``: such an action leaves its seat's question as it was
     logged.append(record)
     return new_state
@@ -597,13 +597,14 @@ def _prepare_write(game: Game, ruleset: Ruleset, state: dict, logged: list[Actio
     only_private = {record.seat for record in logged} - answered
     revealed = _reveals(ruleset, logged)
     for seat, prompt in to_act.items():
-        legal = ruleset.legal_actions(state, seat)
-        digest = _prompt_digest(prompt, legal)
         old = old_seats.get(str(seat))
         sealed = prompt.kind == "sealed"
         if old and sealed and old.get("sealed") and not revealed:
             seats[str(seat)] = old
-        elif old and seat in only_private and not revealed:
+            continue
+        legal = ruleset.legal_actions(state, seat)
+        digest = _prompt_digest(prompt, legal)
+        if old and seat in only_private and not revealed:
             seats[str(seat)] = {**old, "digest": digest}
         elif (old and _asks_the_same(old["digest"], prompt, legal, digest=digest) and not (sealed and revealed)
               and (seat not in answered or sealed)):

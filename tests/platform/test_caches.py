@@ -2,6 +2,10 @@
 that game's entries, whatever was evicted, popped or put again before."""
 from __future__ import annotations
 
+import random
+import sys
+import threading
+import time
 from collections import OrderedDict
 from operator import itemgetter
 
@@ -59,3 +63,45 @@ def test_discarding_a_game_leaves_the_other_games_entries():
     cache.discard_group(1)
     assert [cache.get((1, seat)) for seat in (0, 1, None)] == [None, None, None]
     assert [cache.get((2, seat)) for seat in (0, 1, None)] == ["view 2/0", "view 2/1", "view 2/None"]
+
+
+def test_reads_without_the_lock_survive_other_threads_writing():
+    """``get`` takes no lock: threads reading while others put, pop and drop games see a held
+    value or None, never an error, and the map and its group index stay consistent."""
+    cache: LRU = LRU(6, group_of=itemgetter(0))
+    failures: list[BaseException] = []
+    stop = threading.Event()
+
+    def hammer(seed: int) -> None:
+        rng = random.Random(seed)
+        try:
+            while not stop.is_set():
+                key = (rng.randrange(3), rng.randrange(3))
+                kind = rng.randrange(10)
+                if kind < 6:
+                    assert cache.get(key) in (None, f"value {key}")
+                elif kind < 8:
+                    cache.put(key, f"value {key}")
+                elif kind < 9:
+                    cache.pop(key)
+                else:
+                    cache.discard_group(key[0])
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            failures.append(exc)
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # hand the interpreter over between almost every two steps
+    try:
+        threads = [threading.Thread(target=hammer, args=(seed,)) for seed in range(4)]
+        for thread in threads:
+            thread.start()
+        time.sleep(1.5)
+        stop.set()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(switch)
+    assert not failures, failures[:3]
+    assert len(cache) <= 6
+    grouped = {key for keys_of_group in cache._groups.values() for key in keys_of_group}
+    assert grouped == set(cache._data)

@@ -1,6 +1,9 @@
 """The move's read and guarded write: what they store, and a write from an overtaken read failing whole."""
 from __future__ import annotations
 
+from datetime import timezone
+from zoneinfo import ZoneInfo
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, connections, transaction
@@ -32,6 +35,18 @@ def test_the_read_of_a_missing_game_is_none(db):
     with transaction.atomic():
         assert statements.read_game(987654, action_id="x") is None
         assert statements.read_game(987654) is None
+
+
+def test_a_log_entry_built_in_the_fields_order_is_the_one_keywords_build(make_user):
+    """``ActionRecord.logged`` (a move's entries) gives every column the value the keyword
+    constructor gives it: a field added, removed or moved in the model shows here."""
+    game = started_game(make_user("Ana"), make_user("Ben"))
+    values = dict(seq=7, seat=1, action={"type": "play", "card": "snowball"}, action_id="a-7",
+                  source=ActionRecord.Source.BOT, events=[{"type": "x", "text": "t"}], version=9)
+    quick, usual = ActionRecord.logged(game=game, **values), ActionRecord(game=game, **values)
+    assert [(f.attname, getattr(quick, f.attname)) for f in ActionRecord._meta.concrete_fields] == [
+        (f.attname, getattr(usual, f.attname)) for f in ActionRecord._meta.concrete_fields]
+    assert quick._state.adding and quick.game_id == game.pk
 
 
 @pytest.mark.parametrize("count", [1, 3, statements.INSERT_ROWS_AT_MOST, 2 * statements.INSERT_ROWS_AT_MOST + 1])
@@ -115,7 +130,9 @@ def test_a_write_to_a_vanished_game_is_an_error_and_logs_nothing(make_user):
 
 
 _PLAIN_VALUES = st.one_of(st.integers(min_value=-(2**63), max_value=2**63 - 1), st.floats(allow_nan=False),
-                          st.text(max_size=20), st.sampled_from(list(ActionRecord.Source)), st.booleans(), st.none())
+                          st.text(max_size=20), st.sampled_from(list(ActionRecord.Source)), st.booleans(), st.none(),
+                          st.datetimes(timezones=st.sampled_from([timezone.utc, ZoneInfo("UTC"),
+                                                                  ZoneInfo("Pacific/Chatham")])))
 
 
 @settings(max_examples=examples(200), suppress_health_check=[HealthCheck.function_scoped_fixture])
