@@ -12,6 +12,7 @@ from games.engines.base import BadAction, IllegalAction, NotYourTurn
 from games.engines.snowball_fight import RULESET
 from games.engines.snowball_fight import cards as C
 from games.engines.snowball_fight import engine as E
+from games.engines.snowball_fight import views as V
 from tests.engines.privacy_oracle import find_leaks
 from tests.engines.test_snowball_fight_helpers import all_cards, random_game
 
@@ -123,6 +124,21 @@ def test_views_hide_hands_choices_face_down_cards_and_draw_order(seed, options):
                         "the bot peeked"
         RULESET.apply(s, seat, action)
         assert s == before, "apply changed its input"
+
+    random_game(seed, options=options, on_step=check)
+
+
+@games(40)
+@given(seed=seeds, options=option_sets, order=st.permutations([0, 1, None, None]))
+def test_a_viewer_gets_the_same_view_whoever_asked_for_the_state_before(seed, options, order):
+    """A state's viewers share what they all see (worked out for the first of them): in any
+    order, each gets the view it gets of a copy of the state that nobody viewed before, and
+    each seat in it as that viewer alone may see it (its own hand, a hand shown to it)."""
+    def check(s, seat, action):
+        views = {viewer: clone(RULESET.view(s, viewer)) for viewer in order}
+        for viewer in (0, 1, None):
+            assert views[viewer] == RULESET.view(clone(s), viewer), f"seat {viewer}'s view"
+            assert views[viewer]["seats"] == [V._seat_view(s, x, viewer) for x in (0, 1)], f"seat {viewer}'s seats"
 
     random_game(seed, options=options, on_step=check)
 

@@ -8,6 +8,8 @@ the face-up ones, and the generator's seed and counter.
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 
@@ -26,9 +28,9 @@ def view(state: State, seat: int | None) -> View:
     """The JSON-safe picture of the game for ``seat`` (None: a spectator)."""
     n = state["players"]
     viewer = seat if isinstance(seat, int) and 0 <= seat < n else None
-    battle = state["battle"]
     if "mode" in state:
         return table_view(state, viewer)
+    public = _public_parts(state)
     return {
         "game": E.SLUG,
         "phase": state["phase"],
@@ -37,17 +39,54 @@ def view(state: State, seat: int | None) -> View:
         "final_round": state["final_round"],
         "players": n,
         "viewer": viewer,
-        "options": {"draft": state["options"]["draft"],
-                    "alternates": list(state["options"]["alternates"])},
+        "options": public["options"],
+        "waiting_for": public["waiting_for"],
+        "seats": [public["seats"][x] if _sees_as_everyone(state, x, viewer) else _seat_view(state, x, viewer)
+                  for x in range(n)],
+        "arsenal": public["arsenal"],
+        "abandoned": public["abandoned"],
+        "draft": public["draft"],
+        "last_reveal": public["last_reveal"],
+        "you": _you(state, viewer) if viewer is not None else None,
+        "outcome": public["outcome"],
+    }
+
+
+def _sees_as_everyone(state: State, x: int, viewer: int | None) -> bool:
+    """Whether ``viewer`` sees seat ``x`` as a spectator does: not its own, its hand not shown to it."""
+    return viewer is None or (viewer != x and viewer not in state["shown"][x])
+
+
+_PUBLIC_PARTS: OrderedDict[int, tuple[State, dict[str, Any]]] = OrderedDict()  # id(state) -> (state, its parts)
+_PUBLIC_PARTS_AT_MOST = 256
+_PUBLIC_PARTS_LOCK = threading.Lock()
+
+
+def _public_parts(state: State) -> dict[str, Any]:
+    """What every viewer of a two-player ``state`` sees alike (each seat as a spectator sees it),
+    worked out for its first viewer and shared by the next ones (a version's player, opponent
+    and spectators ask for it one after another). States are never changed once made, and
+    the state is held with its parts, so its ``id`` names no other state meanwhile. Shared
+    by every view that shows them: never mutate them."""
+    entry = _PUBLIC_PARTS.get(id(state))
+    if entry is not None and entry[0] is state:
+        return entry[1]
+    battle = state["battle"]
+    parts = {
+        "options": {"draft": state["options"]["draft"], "alternates": list(state["options"]["alternates"])},
         "waiting_for": E.asked_seats(state),
-        "seats": [_seat_view(state, x, viewer) for x in range(n)],
+        "seats": [_seat_view(state, x, None) for x in range(state["players"])],
         "arsenal": [_pile_view(state, i) for i in range(len(state["arsenal"]))],
         "abandoned": [card_dict(c) for c in state["abandoned"]],
         "draft": _draft_public(state),
         "last_reveal": _reveal_view(state, battle) if battle else _reveal_view(state, None),
-        "you": _you(state, viewer) if viewer is not None else None,
         "outcome": E.outcome(state),
     }
+    with _PUBLIC_PARTS_LOCK:
+        _PUBLIC_PARTS[id(state)] = (state, parts)
+        while len(_PUBLIC_PARTS) > _PUBLIC_PARTS_AT_MOST:
+            _PUBLIC_PARTS.popitem(last=False)
+    return parts
 
 
 def _seat_view(state: State, x: int, viewer: int | None) -> dict[str, Any]:
