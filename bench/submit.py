@@ -14,8 +14,8 @@ locking read, engine, action log, snapshot, commit, after-commit work), called f
 loop through ``games.calls.db_call`` as the server's consumers call it: on a database thread. The live
 benchmark's server pays this once per action on top of the frames and the views. Uses the
 database the environment names (a throwaway SQLite file by default), with fresh guest players
-in two-player Snowball Fight games; moves are random legal actions from a seeded generator,
-chosen outside the timed call.
+in two-player Snowball Fight games, each dealt from a seed of a seeded generator (the same games
+every run); moves are random legal actions from another, chosen outside the timed call.
 """
 from __future__ import annotations
 
@@ -57,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     call_command("migrate", verbosity=0)
     from games import engines, selectors, services
     from games.calls import db_call, on_the_loop
+    from games.models import Game
     from games.state_cache import STATE_CACHE
     from snowball_site.tuning import tune_the_interpreter
 
@@ -64,9 +65,12 @@ def main(argv: list[str] | None = None) -> int:
     ruleset = engines.get(args.game_type)
     rng = random.Random(args.seed)
 
+    deals = random.Random(args.seed + 1)
+
     def new_game() -> dict:
         users = [services.create_guest(display_name=f"Bench {seat}") for seat in range(2)]
         game = services.create_game(creator=users[0], game_type=args.game_type, num_seats=2, take_seat=True)
+        Game.objects.filter(pk=game.pk).update(seed=deals.getrandbits(62))  # the same deals every run
         services.join_seat(game_id=game.pk, user=users[1], number=1)
         game = services.start_game(game_id=game.pk, user=users[0])
         return {"id": game.pk, "users": users, "version": game.version}

@@ -187,6 +187,8 @@ def fill_names(text: str, names: list[str]) -> str:
     """``text`` with each seat's ``{pN}`` replaced by its name, in one pass: a name that itself
     reads like a place for a name (``{p1}``) is shown as it is, never as another seat's. A piece
     named after its player ("Holly ({p0})" with Holly in seat 0) reads "Holly", not "Holly (Holly)"."""
+    if "{p" not in text:  # every logged line passes here: many name nobody
+        return text
     return _NAME_PLACE.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0],
                            _OWNER_PLACE.sub(lambda m: _owner_place(text, m, names), text))
 
