@@ -17,7 +17,8 @@ instead, which reads the row (and finds the move there if the statement did comm
 A connection taken from the pool is kept by the loop between statements for up to
 ``KEEP_SECONDS``, then given back (the pool's checks and lifetimes apply from there):
 taking one from the pool and giving it back cost a quarter of the statement's own client CPU
-(56 µs against 189 µs, docs/performance.md). The loop runs one statement at a time on each.
+(56 µs against 189 µs, docs/performance.md). The loop runs one statement at a time on each,
+and a connection goes back to the pool at once when another statement waits for one.
 """
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ class _LoopPool:
     pool: AsyncConnectionPool
     closer: Any = None
     kept: list[tuple[psycopg.AsyncConnection, float]] = field(default_factory=list)
+    waiting: int = 0  # statements of this loop waiting for the pool to hand them a connection
 
 
 _POOLS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopPool] = weakref.WeakKeyDictionary()
@@ -91,11 +93,18 @@ async def _take(entry: _LoopPool) -> tuple[psycopg.AsyncConnection, float]:
         if now - taken_at < KEEP_SECONDS and not connection.closed:
             return connection, taken_at
         await _give_back(entry, connection)
-    return await entry.pool.getconn(timeout=POOL_WAIT_SECONDS), now
+    entry.waiting += 1
+    try:
+        return await entry.pool.getconn(timeout=POOL_WAIT_SECONDS), now
+    finally:
+        entry.waiting -= 1
 
 
 async def _keep(entry: _LoopPool, connection: psycopg.AsyncConnection, taken_at: float) -> None:
-    if entry.pool.closed or connection.closed or connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+    """Keep the connection for the loop's next statement, unless a statement is waiting for the
+    pool (every connection taken: it gets this one) or the connection is no longer fit."""
+    if (entry.waiting or entry.pool.closed or connection.closed
+            or connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE):
         await _give_back(entry, connection)
     else:
         entry.kept.append((connection, taken_at))

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 import pytest
+from django.conf import settings
 from django.db import connection
 
 from games import loop_database
@@ -84,5 +86,25 @@ def test_a_connection_kept_too_long_goes_back_to_the_pool(monkeypatch):
             monkeypatch.setattr(loop_database, "KEEP_SECONDS", 0.0)
             runner.run(loop_database.execute("SELECT 1", []))
             assert given_back == [first]
+        finally:
+            runner.run(loop_database.close_pool())
+
+
+def test_statements_past_the_pools_size_wait_for_a_connection_not_for_the_timeout():
+    """More statements at once than the loop's pool has connections: each one past the size
+    waits for a connection another finishes with (kept connections go back to whoever waits),
+    not for ``POOL_WAIT_SECONDS`` and a failure."""
+    size = settings.SNOWBALL_LOOP_DB_CONNECTIONS
+    with asyncio.Runner() as runner:
+        try:
+            runner.run(loop_database.execute("SELECT 1", []))
+
+            async def together() -> list[int]:
+                return await asyncio.gather(*(loop_database.execute("SELECT pg_sleep(0.2)", [])
+                                              for _ in range(3 * size)))
+
+            started = time.monotonic()
+            assert runner.run(together()) == [1] * (3 * size)
+            assert time.monotonic() - started < loop_database.POOL_WAIT_SECONDS
         finally:
             runner.run(loop_database.close_pool())
