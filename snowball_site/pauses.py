@@ -70,8 +70,8 @@ class PauseLog:
             time.sleep(STALL_STACK_AFTER_S / 5)
             tick = self._last_tick
             stalled_s = time.monotonic() - tick
-            if stalled_s < STALL_STACK_AFTER_S or tick == reported_tick:
-                continue
+            if stalled_s < STALL_STACK_AFTER_S or tick == reported_tick or self._lag_task.done():
+                continue  # a loop that has closed is not stalled
             reported_tick = tick
             frame = sys._current_frames().get(loop_thread)
             stack = traceback.format_stack(frame)[-25:] if frame is not None else []
@@ -103,7 +103,10 @@ def summarise(path: str, *, since: float, until: float) -> dict[str, Any]:
     except FileNotFoundError:
         return {}
     for line in lines:
-        entry = json.loads(line)
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:  # the line the server is writing as the log is read: not one yet
+            continue
         if not since <= entry["t"] <= until:
             continue
         if entry["kind"] == "stall":

@@ -54,3 +54,13 @@ def test_collections_and_loop_stalls_are_logged_and_summarised(monkeypatch, tmp_
     assert summary["gc_generation_1"]["count"] >= 1
     assert summary["loop_lag"]["max_ms"] >= 250
     assert pauses.summarise(str(path), since=0, until=1) == {}
+
+
+def test_a_log_read_while_a_line_is_being_written_counts_the_lines_written(tmp_path):
+    """A benchmark reads the log of a server still writing it: a last line only partly
+    written is not a pause yet, and is no error."""
+    path = tmp_path / "pauses.jsonl"
+    whole = json.dumps({"t": 100.0, "pid": 1, "kind": "lag", "ms": 30.0})
+    path.write_text(whole + "\n" + '{"t": 100.5, "pid": 1, "kind": "stall", "ms": 274.36, "stack": "  File')
+    assert pauses.summarise(str(path), since=99, until=101) == {
+        "loop_lag": {"count": 1, "max_ms": 30.0, "total_ms": 30.0}}
