@@ -16,8 +16,8 @@ instead, which reads the row (and finds the move there if the statement did comm
 
 A connection taken from the pool is kept by the loop between statements for up to
 ``KEEP_SECONDS``, then given back (the pool's checks and lifetimes apply from there):
-taking one from the pool and giving it back cost a quarter of the statement's own client CPU
-(56 µs against 189 µs, docs/performance.md). The loop runs one statement at a time on each,
+taking one from the pool and giving it back around each statement cost some 20 µs of its
+200-odd µs of client CPU (docs/performance.md, "Fewer instructions a move"). The loop runs one statement at a time on each,
 and a connection goes back to the pool at once when another statement waits for one.
 """
 from __future__ import annotations
